@@ -1,0 +1,23 @@
+export { canonicalJson, digestBytes, digestValue, MAX_CANONICAL_DEPTH, tableDigest } from './digest/index.js';
+export { InvalidRefError, NotCanonicalError, WeftError, type WeftErrorOptions } from './errors/index.js';
+export {
+  CALL_ID,
+  DIGEST,
+  formatRef,
+  isRefUri,
+  OBJECT_NAME,
+  PROJECT_NAME,
+  parseRef,
+  type Ref,
+} from './refs/index.js';
+export * from './schemas/index.js';
+export {
+  CONTENT_TYPE_JSON,
+  CONTENT_TYPE_MSGPACK,
+  DEFAULT_PORT,
+  DEFAULT_URL,
+  decodeMsgpack,
+  encodeMsgpack,
+  PROTOCOL_VERSION,
+  routes,
+} from './wire/index.js';

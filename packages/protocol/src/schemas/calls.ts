@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { callId, projectName } from '../refs/names.js';
+import { anyValue, timestampMs, valueRecord } from './common.js';
+
+export interface ExceptionInfo {
+  name: string;
+  message: string;
+  stack?: string | undefined;
+  cause?: ExceptionInfo | undefined;
+}
+
+/** An exception as recorded: name, message, stack and its `cause` chain. */
+export const exceptionInfo: z.ZodType<ExceptionInfo> = z.object({
+  name: z.string().max(1_000),
+  message: z.string(),
+  stack: z.string().optional(),
+  get cause() {
+    return exceptionInfo.optional();
+  },
+});
+
+/** Token usage of one model, summed over calls. */
+export const modelUsage = z.object({
+  requests: z.number().int().nonnegative(),
+  inputTokens: z.number().nonnegative(),
+  outputTokens: z.number().nonnegative(),
+  totalTokens: z.number().nonnegative(),
+});
+export type ModelUsage = z.infer<typeof modelUsage>;
+
+export const callStatus = z.enum(['running', 'success', 'error']);
+export type CallStatus = z.infer<typeof callStatus>;
+
+/** Summary of a finished call. Unknown keys are kept, so SDKs may add their own. */
+export const callSummary = z.looseObject({
+  latencyMs: z.number().nonnegative().optional(),
+  status: callStatus.optional(),
+  /** Per model name: this call's usage plus its descendants'. */
+  usage: z.record(z.string(), modelUsage).optional(),
+  /** How many direct children ended in each status. */
+  childCounts: z.object({ success: z.number().int(), error: z.number().int() }).partial().optional(),
+});
+export type CallSummary = z.infer<typeof callSummary>;
+
+const startFields = {
+  id: callId,
+  traceId: callId,
+  parentId: callId.nullable(),
+  /** A plain op name or an op ref URI. */
+  opName: z.string().min(1).max(2_048),
+  displayName: z.string().max(1_024).optional(),
+  startedAt: timestampMs,
+  inputs: valueRecord,
+  attributes: valueRecord.optional(),
+};
+
+const endFields = {
+  id: callId,
+  endedAt: timestampMs,
+  output: anyValue.optional(),
+  exception: exceptionInfo.optional(),
+  summary: callSummary.optional(),
+};
+
+/** The start of a call: who, where in the trace, when, with which inputs. */
+export const callStart = z.object({ type: z.literal('start'), ...startFields });
+/** The end of a call: output or exception and summary. May arrive before its start. */
+export const callEnd = z.object({ type: z.literal('end'), ...endFields });
+/** A call whose start and end travel together (it finished before its start was sent). */
+export const callComplete = z.object({ type: z.literal('complete'), ...startFields, ...endFields });
+
+export const callItem = z.discriminatedUnion('type', [callStart, callEnd, callComplete]);
+export type CallStart = z.infer<typeof callStart>;
+export type CallEnd = z.infer<typeof callEnd>;
+export type CallComplete = z.infer<typeof callComplete>;
+export type CallItem = z.infer<typeof callItem>;
+
+/** Largest number of items one batch may carry. */
+export const MAX_BATCH_ITEMS = 10_000;
+
+/**
+ * A batch of call records for one project. Ingest is an idempotent upsert by
+ * call id: a start and an end may arrive in either order, twice, or together.
+ */
+export const callBatch = z.object({
+  project: projectName,
+  items: z.array(callItem).min(1).max(MAX_BATCH_ITEMS),
+});
+export type CallBatch = z.infer<typeof callBatch>;
+export const callBatchResponse = z.object({ accepted: z.number().int().nonnegative() });
+export type CallBatchResponse = z.infer<typeof callBatchResponse>;
+
+/** A call as stored and returned by the read API. */
+export const call = z.object({
+  project: projectName,
+  id: callId,
+  traceId: callId,
+  parentId: callId.nullable(),
+  opName: z.string(),
+  displayName: z.string().nullable(),
+  startedAt: timestampMs,
+  endedAt: timestampMs.nullable(),
+  status: callStatus,
+  inputs: valueRecord,
+  output: anyValue,
+  exception: exceptionInfo.nullable(),
+  summary: callSummary.nullable(),
+  attributes: valueRecord,
+});
+export type Call = z.infer<typeof call>;

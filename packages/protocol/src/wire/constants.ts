@@ -1,0 +1,9 @@
+/** The port `weft serve` listens on unless told otherwise. */
+export const DEFAULT_PORT = 7420;
+/** The address the SDK and CLI use when neither an option nor `WEFT_URL` names one. */
+export const DEFAULT_URL = `http://127.0.0.1:${DEFAULT_PORT}`;
+/** Bumped on any incompatible change to the schemas. */
+export const PROTOCOL_VERSION = 1;
+
+export const CONTENT_TYPE_MSGPACK = 'application/msgpack';
+export const CONTENT_TYPE_JSON = 'application/json';

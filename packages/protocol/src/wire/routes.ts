@@ -1,0 +1,37 @@
+const enc = encodeURIComponent;
+
+/**
+ * Every HTTP route of the trace server, as path builders, so SDK, CLI, UI and
+ * server agree on one spelling. Bodies are the schemas named beside each.
+ */
+export const routes = {
+  /** GET → `healthResponse` */
+  health: () => '/health',
+  /** GET → `versionResponse` */
+  version: () => '/version',
+  /** POST `callBatch` → `callBatchResponse` */
+  callBatch: () => '/v1/calls/batch',
+  /** POST `callQuery` → `callQueryResponse` */
+  callQuery: () => '/v1/calls/query',
+  /** GET → `call` */
+  call: (project: string, id: string) => `/v1/calls/${enc(project)}/${enc(id)}`,
+  /** POST `objectCreate` → `objectCreateResponse` */
+  objectCreate: () => '/v1/objects',
+  /** GET → `objectListResponse` */
+  objectList: (project: string) => `/v1/objects/${enc(project)}`,
+  /** GET → `objectVersionsResponse` */
+  objectVersions: (project: string, name: string) => `/v1/objects/${enc(project)}/${enc(name)}/versions`,
+  /** GET → `objectRead`; `version` is a digest, `latest` or `v<N>` */
+  objectRead: (project: string, name: string, version: string) =>
+    `/v1/objects/${enc(project)}/${enc(name)}/versions/${enc(version)}`,
+  /** POST `tableCreate` → `tableCreateResponse` */
+  tableCreate: () => '/v1/tables',
+  /** POST `tableAppend` → `tableCreateResponse` */
+  tableAppend: () => '/v1/tables/append',
+  /** GET `?offset&limit` → `tableRowsResponse` */
+  tableRows: (project: string, digest: string) => `/v1/tables/${enc(project)}/${enc(digest)}/rows`,
+  /** POST raw bytes (`application/octet-stream`) → `fileCreateResponse` */
+  fileCreate: (project: string) => `/v1/files/${enc(project)}`,
+  /** GET → the bytes */
+  fileRead: (project: string, digest: string) => `/v1/files/${enc(project)}/${enc(digest)}`,
+} as const;

@@ -1,0 +1,29 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+// Tests run against each package's TypeScript source, so a change is tested
+// without rebuilding its dependencies first.
+const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
+const alias = [
+  { find: /^@weft\/protocol$/, replacement: src('protocol') },
+  { find: /^@weft\/server$/, replacement: src('server') },
+  { find: /^weft$/, replacement: src('weft') },
+];
+
+const project = (name: string, extra: Record<string, unknown> = {}) => ({
+  resolve: { alias },
+  test: {
+    name,
+    root: `packages/${name}`,
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
+    ...extra,
+  },
+});
+
+export default defineConfig({
+  test: {
+    projects: [project('protocol'), project('weft'), project('server'), project('cli')],
+  },
+});
