@@ -24,6 +24,6 @@ const project = (name: string, extra: Record<string, unknown> = {}) => ({
 
 export default defineConfig({
   test: {
-    projects: [project('protocol'), project('weft'), project('server'), project('cli')],
+    projects: [project('protocol'), project('weft'), project('server'), project('cli'), project('ui')],
   },
 });
