@@ -1,0 +1,30 @@
+import { CONTENT_TYPE_MSGPACK, decodeMsgpack } from '@weft/protocol';
+import type { FastifyInstance } from 'fastify';
+import { InvalidRequestError } from '../errors/invalid-request-error.js';
+
+/**
+ * Body parsers beyond Fastify's JSON: msgpack (the SDK's wire format, under
+ * both common media types) and raw bytes for file uploads. A body that does
+ * not decode is the client's fault: 400, never a 5xx.
+ */
+export function registerContentParsers(app: FastifyInstance): void {
+  app.addContentTypeParser(
+    [CONTENT_TYPE_MSGPACK, 'application/x-msgpack'],
+    { parseAs: 'buffer' },
+    (_request, body, done) => {
+      try {
+        done(null, decodeMsgpack(body as Buffer));
+      } catch (error) {
+        done(
+          new InvalidRequestError(
+            [{ path: '', message: `malformed msgpack (${(error as Error).message ?? String(error)})` }],
+            'body',
+          ),
+        );
+      }
+    },
+  );
+  app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_request, body, done) => {
+    done(null, body);
+  });
+}

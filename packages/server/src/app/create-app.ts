@@ -1,0 +1,57 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { bodyLimit } from '../middleware/body-limit.js';
+import { requireToken } from '../middleware/require-token.js';
+import { parseServerOptions, type ServerOptions } from '../options/server-options.js';
+import { registerCallRoutes } from '../routes/call-routes.js';
+import { registerFileRoutes } from '../routes/file-routes.js';
+import { registerObjectRoutes } from '../routes/object-routes.js';
+import { registerSystemRoutes } from '../routes/system-routes.js';
+import { registerTableRoutes } from '../routes/table-routes.js';
+import { registerStaticUi, resolveUiDir } from '../static/static-ui.js';
+import type { Storage } from '../storage/storage.js';
+import { registerContentParsers } from './content-parsers.js';
+import { errorHandler } from './error-handler.js';
+
+/** Options of {@link createApp}: the server options that shape requests, plus the storage to serve. */
+export type AppOptions = Pick<ServerOptions, 'token' | 'maxBodyBytes' | 'uiDir'> & { storage: Storage };
+
+/**
+ * The server core: a Fastify instance with every route, not yet listening.
+ * Test it in-process with `app.inject()`; `startServer` binds it to a port.
+ * The caller owns `storage` and closes it after `app.close()`.
+ *
+ * ```
+ * onRequest: bodyLimit ─► (/v1 scope) requireToken ─► parse body ─► route: validate ─► storage
+ *                 every error ─► errorHandler ─► { error: { code, message, path, index } }
+ * ```
+ */
+export function createApp(options: AppOptions): FastifyInstance {
+  const { storage, ...rest } = options;
+  const { token, maxBodyBytes, uiDir } = parseServerOptions(rest);
+  const app = Fastify({
+    logger: false,
+    bodyLimit: maxBodyBytes,
+    // Call ids and digests are long; the default 100 would cut off nothing, but be explicit.
+    routerOptions: { maxParamLength: 500 },
+    // Closing drops idle keep-alive sockets at once and lets in-flight requests finish.
+    forceCloseConnections: 'idle',
+  });
+
+  registerContentParsers(app);
+  app.setErrorHandler(errorHandler);
+  app.addHook('onRequest', bodyLimit({ maxBytes: maxBodyBytes }));
+  registerSystemRoutes(app);
+
+  // The token guards the whole /v1 scope as an encapsulated plugin, so it
+  // applies to every route registered inside however the URL is spelled.
+  app.register(async (v1) => {
+    if (token !== undefined) v1.addHook('onRequest', requireToken({ token }));
+    registerCallRoutes(v1, { storage });
+    registerObjectRoutes(v1, { storage });
+    registerTableRoutes(v1, { storage });
+    registerFileRoutes(v1, { storage });
+  });
+
+  registerStaticUi(app, { dir: resolveUiDir(uiDir) });
+  return app;
+}

@@ -1,0 +1,54 @@
+import { debuglog } from 'node:util';
+import { type ErrorResponse, WeftError } from '@weft/protocol';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { DigestMismatchError } from '../errors/digest-mismatch-error.js';
+import { InvalidRequestError } from '../errors/invalid-request-error.js';
+import { codeForStatus, ERROR_STATUS } from './error-status.js';
+
+const log = debuglog('weft');
+
+/**
+ * The one place errors become responses: a `WeftError` maps by code to its
+ * status, a framework error keeps its 4xx status (malformed JSON, too large,
+ * unsupported media type) under a Weft code, and anything else is a 500. The
+ * body is always `errorResponse` JSON, with the offending field's `path`.
+ */
+export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const { status, body } = toErrorResponse(error);
+  if (status >= 500) log('%s %s failed: %s', request.method, request.url, (error as Error)?.stack ?? error);
+  return reply.code(status).type('application/json').send(body);
+}
+
+/** The status and body an error is answered with. */
+export function toErrorResponse(error: unknown): { status: number; body: ErrorResponse & Record<string, unknown> } {
+  if (WeftError.isInstance(error)) {
+    const status = ERROR_STATUS[error.code] ?? 500;
+    const body: ErrorResponse['error'] & Record<string, unknown> = { code: error.code, message: error.message };
+    if (error instanceof InvalidRequestError) {
+      body.path = error.path;
+      if (error.index !== undefined) body.index = error.index;
+      if (error.issues.length > 1) body.issues = error.issues;
+    } else if (error instanceof DigestMismatchError) {
+      body.path = error.path;
+      body.expected = error.expected;
+      body.actual = error.actual;
+    } else if ('path' in error && Array.isArray(error.path)) {
+      body.path = error.path.join('.');
+    }
+    return { status, body: { error: body } };
+  }
+  const fastifyError = error as Partial<FastifyError>;
+  const status = fastifyError.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    return {
+      status,
+      body: { error: { code: codeForStatus(status), message: fastifyError.message ?? 'Bad request', path: '' } },
+    };
+  }
+  return {
+    status: 500,
+    body: {
+      error: { code: 'WEFT_INTERNAL', message: `Internal server error: ${(error as Error)?.message ?? String(error)}` },
+    },
+  };
+}

@@ -1,0 +1,27 @@
+/** HTTP status of each error code the server answers with; anything else is a 500. */
+export const ERROR_STATUS: Readonly<Record<string, number>> = {
+  WEFT_INVALID_REQUEST: 400,
+  WEFT_DIGEST_MISMATCH: 400,
+  WEFT_NOT_CANONICAL: 400,
+  WEFT_INVALID_REF: 400,
+  WEFT_UNAUTHORIZED: 401,
+  WEFT_NOT_FOUND: 404,
+  WEFT_METHOD_NOT_ALLOWED: 405,
+  WEFT_PAYLOAD_TOO_LARGE: 413,
+  WEFT_UNSUPPORTED_MEDIA_TYPE: 415,
+  WEFT_STORAGE_CLOSED: 503,
+};
+
+/** Code for framework errors that carry only a 4xx status (malformed JSON, bad media type, …). */
+export function codeForStatus(status: number): string {
+  switch (status) {
+    case 404:
+      return 'WEFT_NOT_FOUND';
+    case 413:
+      return 'WEFT_PAYLOAD_TOO_LARGE';
+    case 415:
+      return 'WEFT_UNSUPPORTED_MEDIA_TYPE';
+    default:
+      return 'WEFT_INVALID_REQUEST';
+  }
+}

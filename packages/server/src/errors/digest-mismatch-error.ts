@@ -1,0 +1,19 @@
+import { WeftError } from '@weft/protocol';
+
+/** The digest a client sent is not the one the server computes for the same content. */
+export class DigestMismatchError extends WeftError {
+  readonly expected: string;
+  readonly actual: string;
+  /** The request field that carried the wrong digest. */
+  readonly path: string;
+
+  constructor({ expected, actual, path = 'digest' }: { expected: string; actual: string; path?: string }) {
+    super({
+      code: 'WEFT_DIGEST_MISMATCH',
+      message: `Digest mismatch at ${path}: the server computed ${expected} but the request says ${actual}. Compute it with digestValue() from @weft/protocol over the exact value sent.`,
+    });
+    this.expected = expected;
+    this.actual = actual;
+    this.path = path;
+  }
+}

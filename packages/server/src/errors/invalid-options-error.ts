@@ -1,0 +1,11 @@
+import { WeftError } from '@weft/protocol';
+
+/** Server options failed validation; the message names the option. */
+export class InvalidOptionsError extends WeftError {
+  readonly path: string;
+
+  constructor(path: string, reason: string) {
+    super({ code: 'WEFT_INVALID_OPTIONS', message: `Invalid server option ${path || '(options)'}: ${reason}` });
+    this.path = path;
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * @weft/server: the Weft trace server. `startServer` runs it on a port with
+ * SQLite storage; `createApp` gives the in-process core for tests and
+ * embedding; `Storage` is the contract other engines implement.
+ */
+export { type AppOptions, createApp } from './app/index.js';
+export {
+  DigestMismatchError,
+  InvalidOptionsError,
+  InvalidRequestError,
+  ListenError,
+  NotFoundError,
+  PayloadTooLargeError,
+  type RequestIssue,
+  StorageClosedError,
+  TokenRequiredError,
+  UnauthorizedError,
+} from './errors/index.js';
+export { bodyLimit, requireToken, validate } from './middleware/index.js';
+export {
+  DEFAULT_MAX_BODY_BYTES,
+  isLoopbackHost,
+  type ServerOptions,
+  type ServerOptionsParsed,
+  serverOptions,
+} from './options/index.js';
+export { type RunningServer, startServer } from './server/index.js';
+export {
+  type ObjectPut,
+  SqliteStorage,
+  type SqliteStorageOptions,
+  type Storage,
+  type TablePut,
+  type VersionSelector,
+} from './storage/index.js';
+export { SERVER_VERSION } from './version.js';

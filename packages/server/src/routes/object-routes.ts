@@ -1,0 +1,50 @@
+import { digestBytes, objectCreate, routes } from '@weft/protocol';
+import type { FastifyInstance } from 'fastify';
+import { routePattern } from '../app/route-pattern.js';
+import { DigestMismatchError } from '../errors/digest-mismatch-error.js';
+import { NotFoundError } from '../errors/not-found-error.js';
+import { validate } from '../middleware/validate.js';
+import type { Storage, VersionSelector } from '../storage/storage.js';
+import { canonicalOrReject } from './canonical-or-reject.js';
+import { objectParams, objectVersionParams, projectParams } from './params.js';
+
+const parseCreate = validate(objectCreate, 'body');
+const parseProject = validate(projectParams, 'params');
+const parseObject = validate(objectParams, 'params');
+const parseObjectVersion = validate(objectVersionParams, 'params');
+
+function selectorOf(version: string): VersionSelector {
+  if (version === 'latest') return { latest: true };
+  if (/^v\d+$/.test(version)) return { version: Number(version.slice(1)) };
+  return { digest: version };
+}
+
+/** Versioned objects: create (digest verified), read by digest/latest/vN, list versions and names. */
+export function registerObjectRoutes(app: FastifyInstance, { storage }: { storage: Storage }): void {
+  app.post(routes.objectCreate(), async (request) => {
+    const body = parseCreate(request.body);
+    const canonicalValue = canonicalOrReject(body.value, 'value');
+    const computed = digestBytes(canonicalValue);
+    if (computed !== body.digest) throw new DigestMismatchError({ expected: computed, actual: body.digest });
+    return storage.putObject({ project: body.project, name: body.name, kind: body.kind, digest: computed, canonicalValue });
+  });
+
+  app.get(routePattern(routes.objectList, 'project'), async (request) => {
+    const { project } = parseProject(request.params);
+    return { objects: await storage.listObjects(project) };
+  });
+
+  app.get(routePattern(routes.objectVersions, 'project', 'name'), async (request) => {
+    const { project, name } = parseObject(request.params);
+    const versions = await storage.listObjectVersions(project, name);
+    if (versions.length === 0) throw new NotFoundError(`No object named ${name} in project ${project}.`);
+    return { versions };
+  });
+
+  app.get(routePattern(routes.objectRead, 'project', 'name', 'version'), async (request) => {
+    const { project, name, version } = parseObjectVersion(request.params);
+    const object = await storage.readObject(project, name, selectorOf(version));
+    if (object === undefined) throw new NotFoundError(`No version ${version} of object ${name} in project ${project}.`);
+    return object;
+  });
+}

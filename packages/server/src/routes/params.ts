@@ -1,0 +1,16 @@
+import { call, objectCreate, tableAppend, versionSelector } from '@weft/protocol';
+import { z } from 'zod';
+
+// The protocol's own field schemas, taken from the messages that carry them,
+// so path parameters obey exactly the rules bodies do.
+const projectName = call.shape.project;
+const callId = call.shape.id;
+const objectName = objectCreate.shape.name;
+const digest = tableAppend.shape.base;
+
+/** Path parameter schemas of the /v1 routes. */
+export const projectParams = z.object({ project: projectName });
+export const callParams = z.object({ project: projectName, id: callId });
+export const objectParams = z.object({ project: projectName, name: objectName });
+export const objectVersionParams = z.object({ project: projectName, name: objectName, version: versionSelector });
+export const digestParams = z.object({ project: projectName, digest });

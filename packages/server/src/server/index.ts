@@ -1,0 +1,1 @@
+export { type RunningServer, startServer } from './start-server.js';

@@ -1,0 +1,57 @@
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../app/create-app.js';
+import { ListenError } from '../errors/listen-error.js';
+import { TokenRequiredError } from '../errors/token-required-error.js';
+import { isLoopbackHost } from '../options/is-loopback.js';
+import { parseServerOptions, type ServerOptions } from '../options/server-options.js';
+import { SqliteStorage } from '../storage/sqlite/sqlite-storage.js';
+
+/** A listening server. */
+export interface RunningServer {
+  /** Base URL clients use, e.g. `http://127.0.0.1:7420`. */
+  url: string;
+  host: string;
+  /** The bound port (the real one when started with port 0). */
+  port: number;
+  /**
+   * Stops accepting connections, lets in-flight requests finish, then closes
+   * the database. Idempotent: later calls join the first.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the trace server with SQLite storage at `dbPath`. Throws
+ * `WEFT_TOKEN_REQUIRED` before opening anything when `host` is not loopback
+ * and no token is set, `WEFT_INVALID_OPTIONS` for bad options and
+ * `WEFT_LISTEN_FAILED` when the address cannot be bound.
+ */
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const parsed = parseServerOptions(options);
+  if (parsed.token === undefined && !isLoopbackHost(parsed.host)) throw new TokenRequiredError(parsed.host);
+
+  const storage = new SqliteStorage({ path: parsed.dbPath });
+  const app = createApp({ ...options, storage });
+  try {
+    await app.listen({ host: parsed.host, port: parsed.port });
+  } catch (error) {
+    await app.close().catch(() => {});
+    await storage.close();
+    throw new ListenError(parsed.host, parsed.port, error);
+  }
+
+  const address = app.server.address() as AddressInfo;
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${address.port}`,
+    host: address.address,
+    port: address.port,
+    close() {
+      // Fastify's close resolves once the HTTP server has closed, i.e. after
+      // in-flight requests drained; only then is the database safe to close.
+      closing ??= app.close().then(() => storage.close());
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,5 @@
+export { endStatus } from './call-status.js';
+export { type CursorPosition, decodeCursor, encodeCursor } from './cursor.js';
+export { plainOpName } from './op-name.js';
+export { SqliteStorage, type SqliteStorageOptions } from './sqlite/sqlite-storage.js';
+export type { ObjectPut, Storage, TablePut, VersionSelector } from './storage.js';

@@ -1,0 +1,143 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type {
+  Call,
+  CallItem,
+  CallQueryParsed,
+  CallQueryResponse,
+  ObjectCreateResponse,
+  ObjectListResponse,
+  ObjectRead,
+  ObjectVersion,
+  TableCreateResponse,
+  TableRowsResponse,
+} from '@weft/protocol';
+import { StorageClosedError } from '../../errors/storage-closed-error.js';
+import type { ObjectPut, Storage, TablePut, VersionSelector } from '../storage.js';
+import { SqliteCallQuery } from './call-query.js';
+import { SqliteCallStore } from './call-store.js';
+import { SqliteFileStore } from './file-store.js';
+import { migrate } from './migrations.js';
+import { SqliteObjectStore } from './object-store.js';
+import { SqliteTableStore } from './table-store.js';
+
+export interface SqliteStorageOptions {
+  /** Database file; its folder is created. `:memory:` for a throwaway database. */
+  path: string;
+}
+
+/**
+ * The embedded storage engine: one SQLite file in WAL mode with
+ * `synchronous = NORMAL` (a commit survives a process crash; only an OS crash
+ * can lose the last commits), numbered migrations, prepared statements, and
+ * one transaction per ingest batch. better-sqlite3 is synchronous, so every
+ * method completes on the caller's turn; the `Promise` results keep the
+ * {@link Storage} contract open to engines that are not.
+ */
+export class SqliteStorage implements Storage {
+  readonly #db: Database.Database;
+  readonly #calls: SqliteCallStore;
+  readonly #query: SqliteCallQuery;
+  readonly #objects: SqliteObjectStore;
+  readonly #tables: SqliteTableStore;
+  readonly #files: SqliteFileStore;
+  #closed = false;
+
+  constructor({ path }: SqliteStorageOptions) {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.#db = new Database(path);
+    this.#db.pragma('journal_mode = WAL');
+    this.#db.pragma('synchronous = NORMAL');
+    this.#db.pragma('foreign_keys = ON');
+    // Readers and a writer may meet during WAL checkpoints; wait rather than fail.
+    this.#db.pragma('busy_timeout = 5000');
+    migrate(this.#db);
+    this.#calls = new SqliteCallStore(this.#db);
+    this.#query = new SqliteCallQuery(this.#db);
+    this.#objects = new SqliteObjectStore(this.#db);
+    this.#tables = new SqliteTableStore(this.#db);
+    this.#files = new SqliteFileStore(this.#db);
+  }
+
+  /** The schema version after migrations, for diagnostics. */
+  get schemaVersion(): number {
+    return this.#open().prepare('SELECT MAX(version) FROM weft_migrations').pluck().get() as number;
+  }
+
+  async ingestCalls(project: string, items: readonly CallItem[]): Promise<{ accepted: number }> {
+    this.#open();
+    return this.#calls.ingest(project, items);
+  }
+
+  async queryCalls(query: CallQueryParsed): Promise<CallQueryResponse> {
+    this.#open();
+    return this.#query.run(query);
+  }
+
+  async readCall(project: string, id: string): Promise<Call | undefined> {
+    this.#open();
+    return this.#calls.read(project, id);
+  }
+
+  async putObject(object: ObjectPut): Promise<ObjectCreateResponse> {
+    this.#open();
+    return this.#objects.put(object);
+  }
+
+  async readObject(project: string, name: string, selector: VersionSelector): Promise<ObjectRead | undefined> {
+    this.#open();
+    return this.#objects.read(project, name, selector);
+  }
+
+  async listObjectVersions(project: string, name: string): Promise<ObjectVersion[]> {
+    this.#open();
+    return this.#objects.versions(project, name);
+  }
+
+  async listObjects(project: string): Promise<ObjectListResponse['objects']> {
+    this.#open();
+    return this.#objects.list(project);
+  }
+
+  async putTable(table: TablePut): Promise<TableCreateResponse> {
+    this.#open();
+    return this.#tables.put(table);
+  }
+
+  async tableRowDigests(project: string, digest: string): Promise<string[] | undefined> {
+    this.#open();
+    return this.#tables.rowDigests(project, digest);
+  }
+
+  async readTableRows(
+    project: string,
+    digest: string,
+    offset: number,
+    limit: number,
+  ): Promise<TableRowsResponse | undefined> {
+    this.#open();
+    return this.#tables.rows(project, digest, offset, limit);
+  }
+
+  async putFile(project: string, digest: string, bytes: Uint8Array): Promise<{ created: boolean }> {
+    this.#open();
+    return this.#files.put(project, digest, bytes);
+  }
+
+  async readFile(project: string, digest: string): Promise<Uint8Array | undefined> {
+    this.#open();
+    return this.#files.read(project, digest);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#db.close();
+  }
+
+  #open(): Database.Database {
+    if (this.#closed) throw new StorageClosedError();
+    return this.#db;
+  }
+}
