@@ -1,10 +1,13 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: ['src/index.ts', 'src/bin.ts'],
   format: ['esm'],
-  dts: true,
+  dts: { entry: 'src/index.ts' },
   clean: true,
   sourcemap: true,
   target: 'node20',
+  // Only the binary needs the shebang, but tsup applies banners per build; a
+  // shebang line is harmless at the top of an ES module imported by Node.
+  banner: { js: '#!/usr/bin/env node' },
 });

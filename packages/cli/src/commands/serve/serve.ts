@@ -1,0 +1,44 @@
+import { once } from 'node:events';
+import { mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { startServer } from '@weft/server';
+import type { CliIo } from '../../cli/cli-io.js';
+import { ExitCode } from '../../exit/exit-code.js';
+import type { ServeOptions } from './serve-command.js';
+import { stopOnProcessSignals } from './stop-signal.js';
+
+/**
+ * `weft serve`: starts the trace server, prints where it listens, and closes
+ * it gracefully (in-flight requests drained, database closed) when
+ * `io.signal` aborts, or on SIGINT/SIGTERM when there is none.
+ */
+export async function serve(options: ServeOptions, io: CliIo): Promise<number> {
+  const dbPath = resolve(options.dbPath);
+  await mkdir(dirname(dbPath), { recursive: true });
+  // Listen for signals before starting, so a SIGTERM that arrives while the
+  // server is starting still closes it cleanly.
+  const stop = io.signal ? { signal: io.signal, dispose: () => {} } : stopOnProcessSignals();
+  try {
+    // Refusals (no token beyond loopback, port taken) are WeftErrors whose
+    // messages say what to change; runCli prints them and picks the exit code.
+    const server = await startServer({
+      host: options.host,
+      port: options.port,
+      dbPath,
+      token: options.token,
+    });
+    io.stdout.write(
+      `Weft server listening on ${server.url}\n` +
+        `  database  ${dbPath}\n` +
+        `  auth      ${options.token ? 'bearer token required' : 'none (loopback only)'}\n` +
+        'Press Ctrl+C to stop.\n',
+    );
+    if (!stop.signal.aborted) await once(stop.signal, 'abort');
+    io.stdout.write('Stopping: draining requests and closing the database…\n');
+    await server.close();
+    io.stdout.write('Stopped.\n');
+    return ExitCode.ok;
+  } finally {
+    stop.dispose();
+  }
+}

@@ -1,0 +1,79 @@
+import { CONTENT_TYPE_JSON, errorResponse } from '@weft/protocol';
+import { request } from 'undici';
+import { ServerResponseError } from '../errors/server-response-error.js';
+import { ServerUnreachableError } from '../errors/server-unreachable-error.js';
+
+/** Where and how to reach a Weft server. */
+export interface ServerTarget {
+  /** Base URL, e.g. `http://127.0.0.1:7420`. */
+  url: string;
+  /** Bearer token, when the server requires one. */
+  token?: string | undefined;
+}
+
+// A CLI user waits at the terminal: fail within seconds, not minutes.
+const CONNECT_TIMEOUT_MS = 5_000;
+const RESPONSE_TIMEOUT_MS = 30_000;
+
+/**
+ * POSTs a JSON body to a route of the server and returns the decoded JSON
+ * answer. Transport failures become {@link ServerUnreachableError}; error
+ * answers become {@link ServerResponseError} carrying the server's code.
+ */
+export async function postJson(target: ServerTarget, path: string, body: unknown): Promise<unknown> {
+  const href = new URL(path, target.url).href;
+  let response: Awaited<ReturnType<typeof request>>;
+  try {
+    response = await request(href, {
+      method: 'POST',
+      headers: {
+        'content-type': CONTENT_TYPE_JSON,
+        accept: CONTENT_TYPE_JSON,
+        ...(target.token ? { authorization: `Bearer ${target.token}` } : {}),
+      },
+      body: JSON.stringify(body),
+      headersTimeout: RESPONSE_TIMEOUT_MS,
+      bodyTimeout: RESPONSE_TIMEOUT_MS,
+      signal: AbortSignal.timeout(CONNECT_TIMEOUT_MS + RESPONSE_TIMEOUT_MS),
+    });
+  } catch (error) {
+    throw new ServerUnreachableError(target.url, error);
+  }
+  const text = await response.body.text();
+  const json = parseJson(text);
+  if (response.statusCode >= 200 && response.statusCode < 300) {
+    if (json === undefined) {
+      throw new ServerResponseError({
+        statusCode: response.statusCode,
+        code: 'WEFT_BAD_RESPONSE',
+        message: `The server at ${target.url} answered ${path} with a body that is not JSON; is it a Weft server?`,
+      });
+    }
+    return json;
+  }
+  const parsed = errorResponse.safeParse(json);
+  if (parsed.success) {
+    const { code, message, path: field } = parsed.data.error;
+    // The server cannot know which flag carries the token; the CLI can.
+    const hint = response.statusCode === 401 ? ' Pass the server token with --token or WEFT_API_KEY.' : '';
+    throw new ServerResponseError({
+      statusCode: response.statusCode,
+      code,
+      message: message + hint,
+      path: field,
+    });
+  }
+  throw new ServerResponseError({
+    statusCode: response.statusCode,
+    code: undefined,
+    message: `The server at ${target.url} answered ${path} with HTTP ${response.statusCode}${text ? `: ${text.slice(0, 200)}` : ''}`,
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
