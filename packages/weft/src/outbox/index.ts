@@ -1,0 +1,11 @@
+export {
+  InvalidOutboxOptionsError,
+  OutboxClosedError,
+  OutboxInvalidRecordError,
+  OutboxLockedError,
+  OutboxReadFailedError,
+  OutboxWriteFailedError,
+} from './errors/index.js';
+export { Outbox, type OutboxStats, type ReplayResult, type ReplaySend } from './outbox.js';
+export type { OutboxFileHandle, OutboxFileSystem } from './outbox-file-system.js';
+export type { OutboxFsyncPolicy, OutboxOptions, ReplayOptions } from './outbox-options.js';

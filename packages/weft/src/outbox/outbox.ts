@@ -1,0 +1,646 @@
+import { AsyncResource } from 'node:async_hooks';
+import { resolve } from 'node:path';
+import { debuglog } from 'node:util';
+import {
+  OutboxClosedError,
+  OutboxInvalidRecordError,
+  OutboxReadFailedError,
+  OutboxWriteFailedError,
+} from './errors/index.js';
+import { acquireOutboxLock, type OutboxLock } from './lock-file.js';
+import type { OutboxFileHandle } from './outbox-file-system.js';
+import {
+  type OutboxOptions,
+  type ResolvedOutboxOptions,
+  type ReplayOptions,
+  resolveOutboxOptions,
+  resolveReplayOptions,
+} from './outbox-options.js';
+import { readFrames } from './read-frames.js';
+import { encodeFrames, FRAME_HEADER_BYTES, frameBytes, MAX_FRAME_PAYLOAD_BYTES } from './record-frame.js';
+import { type RecoveryProblem, recoverSegments } from './recover-segments.js';
+import { newSegmentInfo, SEGMENT_HEADER_BYTES, type SegmentInfo, segmentHeader } from './segment-file.js';
+import { WarningLimiter } from './warning-limiter.js';
+
+const debug = debuglog('weft');
+const noop = () => undefined;
+
+/** Counts for diagnostics. */
+export interface OutboxStats {
+  /** Segment files, including the one being written. */
+  segments: number;
+  /** Bytes of valid data in those files. */
+  bytes: number;
+  /** Records in the files not yet acknowledged by a replay of this process. */
+  records: number;
+  /** Records accepted by `append()` and not written yet. */
+  pendingRecords: number;
+  /** Unsent records deleted to keep `maxBytes` (or lost to a corrupt segment) since open. */
+  droppedRecords: number;
+  /** Appends rejected because the disk write (or its fsync) failed, since open. */
+  writeFailures: number;
+}
+
+/** What one `replay()` did. */
+export interface ReplayResult {
+  /** Records acknowledged by `send` during this replay. */
+  sent: number;
+  /** Records still in the outbox afterwards (including ones appended meanwhile). */
+  remaining: number;
+  /** What `send` threw, when it threw (a `false` from `send` leaves this unset). */
+  error?: unknown;
+}
+
+/** Sends one batch; resolves `true` only when the server acknowledged every record of it. */
+export type ReplaySend = (records: Uint8Array[]) => Promise<boolean>;
+
+interface PendingAppend {
+  readonly records: readonly Uint8Array[];
+  /** Indexes of the caller's array refused as invalid. */
+  readonly invalid: readonly number[];
+  /** Records written so far (a prefix of `records`). */
+  written: number;
+  failure: OutboxWriteFailedError | undefined;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+interface ActiveSegment {
+  readonly info: SegmentInfo;
+  readonly handle: OutboxFileHandle;
+}
+
+/**
+ * A durable, bounded, append-only queue of opaque records on disk: where the
+ * SDK keeps records the server has not acknowledged, and replays them from
+ * oldest-first when it is back. See docs/outbox.md.
+ *
+ * ```
+ *  append() ─► #pending ─► write round (serialized, one at a time) ─► active segment ─► fsync
+ *                               │ full? rotate            over maxBytes? drop oldest ◄─┘
+ *  replay() ─► rotate, then read closed segments oldest-first ─► send() ─► delete acked segment
+ * ```
+ */
+export class Outbox {
+  readonly #options: ResolvedOutboxOptions;
+  readonly #dir: string;
+  readonly #lock: OutboxLock;
+  readonly #warnings: WarningLimiter;
+  /** Work runs in the context `open()` was called in, never in a caller's traced context. */
+  readonly #resource = new AsyncResource('WeftOutbox');
+  readonly #maxRecordBytes: number;
+  /** Oldest first; the active segment, when there is one, is the last. */
+  readonly #segments: SegmentInfo[];
+  #active: ActiveSegment | undefined;
+  /** The active segment has writes not yet fsynced. */
+  #dirty = false;
+  #nextSequence: number;
+  #pending: PendingAppend[] = [];
+  #roundScheduled = false;
+  /** Every file mutation runs on this chain, one at a time. */
+  #chain: Promise<unknown> = Promise.resolve();
+  #replaying: Promise<ReplayResult> | undefined;
+  #closing: Promise<void> | undefined;
+  #droppedRecords = 0;
+  #writeFailures = 0;
+
+  private constructor(
+    options: ResolvedOutboxOptions,
+    dir: string,
+    lock: OutboxLock,
+    warnings: WarningLimiter,
+    recovered: Awaited<ReturnType<typeof recoverSegments>>,
+  ) {
+    this.#options = options;
+    this.#dir = dir;
+    this.#lock = lock;
+    this.#warnings = warnings;
+    this.#segments = recovered.segments;
+    this.#nextSequence = recovered.nextSequence;
+    this.#active = recovered.tail;
+    this.#maxRecordBytes = Math.min(
+      MAX_FRAME_PAYLOAD_BYTES,
+      options.maxBytes - SEGMENT_HEADER_BYTES - FRAME_HEADER_BYTES,
+    );
+  }
+
+  /**
+   * Opens (or creates) the outbox in `options.dir` and takes its lock. Reads
+   * every segment once to count records; a malformed trailing record left by
+   * a crash in the newest segment is truncated here, once.
+   *
+   * @throws InvalidOutboxOptionsError (`WEFT_INVALID_OPTIONS`) naming the bad option
+   * @throws OutboxLockedError (`WEFT_OUTBOX_LOCKED`) when another live process holds the folder
+   * @throws OutboxReadFailedError (`WEFT_OUTBOX_READ_FAILED`) when a segment cannot be read
+   */
+  static async open(options: OutboxOptions): Promise<Outbox> {
+    const resolved = resolveOutboxOptions(options);
+    const fs = resolved.fileSystem;
+    const dir = resolve(resolved.dir);
+    await fs.mkdir(dir, { recursive: true });
+    const lock = await acquireOutboxLock(fs, dir);
+    try {
+      const warnings = new WarningLimiter(resolved.warningIntervalMs, resolved.onWarning);
+      const recovered = await recoverSegments(fs, dir, resolved.fsync !== 'never', (problem) =>
+        reportRecoveryProblem(warnings, problem),
+      );
+      const outbox = new Outbox(resolved, dir, lock, warnings, recovered);
+      if (recovered.tail && recovered.tail.info.bytes >= resolved.segmentBytes) await outbox.#closeActive();
+      return outbox;
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
+  }
+
+  /** The absolute folder of this outbox. */
+  get dir(): string {
+    return this.#dir;
+  }
+
+  /**
+   * Appends `records` (opaque bytes, in order). Returns at once; the write
+   * happens later through one serialized writer, and the promise resolves when
+   * the records are durable per the `fsync` policy. Do not mutate the bytes
+   * before it settles.
+   *
+   * @throws OutboxWriteFailedError (`WEFT_OUTBOX_WRITE_FAILED`) when the disk
+   *   write or its fsync fails; `recordsNotWritten` says how many the caller
+   *   still owns. What was written before is never damaged.
+   * @throws OutboxInvalidRecordError (`WEFT_OUTBOX_INVALID_RECORD`) for records
+   *   that are not a `Uint8Array` or exceed `maxBytes`; the others ARE written.
+   * @throws OutboxClosedError (`WEFT_OUTBOX_CLOSED`) after `close()`.
+   */
+  append(records: readonly Uint8Array[]): Promise<void> {
+    if (this.#closing) return Promise.reject(new OutboxClosedError(this.#dir, 'append'));
+    const valid: Uint8Array[] = [];
+    const invalid: number[] = [];
+    for (const [index, record] of records.entries()) {
+      if (record instanceof Uint8Array && record.byteLength <= this.#maxRecordBytes) valid.push(record);
+      else invalid.push(index);
+    }
+    return new Promise<void>((resolvePromise, rejectPromise) => {
+      this.#pending.push({
+        records: valid,
+        invalid,
+        written: 0,
+        failure: undefined,
+        resolve: resolvePromise,
+        reject: rejectPromise,
+      });
+      this.#scheduleRound();
+    });
+  }
+
+  /**
+   * Replays oldest-first: closes the segment being written, then reads the
+   * closed segments in order and calls `send` with up to `batchRecords`
+   * records (and about `maxBatchBytes`) at a time, never mixing segments in a
+   * batch. Stops at the first batch `send` does not acknowledge (resolves
+   * `false` or rejects) and keeps it and everything after. A segment file is
+   * deleted only once every record in it was acknowledged. Calling again
+   * resumes after the last acknowledged record in this process; after a
+   * restart a partially acknowledged segment is sent again from its start
+   * (the server's upserts are idempotent).
+   *
+   * Appends may continue meanwhile; their records are kept for the next
+   * replay. Only one replay runs at a time: a call during a replay joins it
+   * (its own `send` is not used).
+   *
+   * @throws OutboxReadFailedError (`WEFT_OUTBOX_READ_FAILED`) when a segment cannot be read; nothing is lost
+   * @throws OutboxClosedError (`WEFT_OUTBOX_CLOSED`) after `close()`.
+   */
+  replay(send: ReplaySend, options: ReplayOptions = {}): Promise<ReplayResult> {
+    if (this.#closing) return Promise.reject(new OutboxClosedError(this.#dir, 'replay'));
+    if (this.#replaying) return this.#replaying;
+    let resolvedOptions: Required<ReplayOptions>;
+    try {
+      resolvedOptions = resolveReplayOptions(options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const run = this.#resource.runInAsyncScope(() => this.#replay(send, resolvedOptions));
+    this.#replaying = run.finally(() => {
+      this.#replaying = undefined;
+    });
+    return this.#replaying;
+  }
+
+  /** Counts for diagnostics; cheap (no I/O). */
+  get stats(): OutboxStats {
+    let bytes = 0;
+    let records = 0;
+    for (const segment of this.#segments) {
+      bytes += segment.bytes;
+      records += segment.records - segment.ackedRecords;
+    }
+    let pendingRecords = 0;
+    for (const pending of this.#pending) pendingRecords += pending.records.length;
+    return {
+      segments: this.#segments.length,
+      bytes,
+      records,
+      pendingRecords,
+      droppedRecords: this.#droppedRecords,
+      writeFailures: this.#writeFailures,
+    };
+  }
+
+  /**
+   * Writes what was appended before the call, fsyncs (unless `fsync: 'never'`),
+   * lets a running replay stop after its current batch, closes the file and
+   * releases the lock. Idempotent: a second call joins the first.
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#resource.runInAsyncScope(() => this.#close());
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
+    await this.#replaying?.catch(noop);
+    try {
+      await this.#serial(async () => {
+        const error = await this.#closeActive();
+        if (error !== undefined) this.#reportWriteFailure(error, 0);
+      });
+    } finally {
+      this.#warnings.flush();
+      await this.#lock.release();
+    }
+  }
+
+  /** Runs `task` after every mutation queued before it. */
+  #serial<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#chain.then(task);
+    this.#chain = run.then(noop, noop);
+    return run;
+  }
+
+  #scheduleRound(): void {
+    if (this.#roundScheduled) return;
+    this.#roundScheduled = true;
+    void this.#resource.runInAsyncScope(() =>
+      this.#serial(async () => {
+        // Appends arriving while this round writes schedule the next round.
+        this.#roundScheduled = false;
+        const round = this.#pending.splice(0);
+        try {
+          await this.#writeRound(round);
+        } catch (error) {
+          // A bug, not an I/O failure (those are handled per append): still settle every promise.
+          for (const pending of round) pending.reject(error);
+        }
+      }),
+    );
+  }
+
+  /**
+   * Writes every append queued since the last round, then fsyncs once for all
+   * of them (group commit), then settles their promises in order.
+   */
+  async #writeRound(round: PendingAppend[]): Promise<void> {
+    let syncError: unknown;
+    for (const pending of round) {
+      const error = await this.#writeAppend(pending);
+      syncError ??= error;
+    }
+    if (syncError === undefined && this.#options.fsync === 'batch' && this.#dirty && this.#active) {
+      try {
+        await this.#active.handle.sync();
+        this.#dirty = false;
+      } catch (error) {
+        syncError = error;
+        // After a failed fsync the kernel may have dropped the dirty pages: append nothing more to this file.
+        await this.#closeActive(false);
+      }
+    }
+    for (const pending of round) {
+      if (pending.failure === undefined && syncError !== undefined && pending.records.length > 0) {
+        // Written but not known durable. The caller keeps them; a copy may also be replayed (upserts are idempotent).
+        pending.failure = this.#writeFailed(syncError, 0, pending.records.length);
+      }
+      if (pending.failure) pending.reject(pending.failure);
+      else if (pending.invalid.length > 0) {
+        pending.reject(
+          new OutboxInvalidRecordError(
+            pending.invalid,
+            `each record must be a Uint8Array of at most ${this.#maxRecordBytes} bytes (maxBytes minus framing)`,
+          ),
+        );
+      } else pending.resolve();
+    }
+  }
+
+  /**
+   * Writes one append's records into as many segments as they need. Returns an
+   * fsync error from closing a full segment, if any; write errors are recorded
+   * on `pending.failure`.
+   */
+  async #writeAppend(pending: PendingAppend): Promise<unknown> {
+    const { records } = pending;
+    const { segmentBytes } = this.#options;
+    let syncError: unknown;
+    while (pending.written < records.length) {
+      let active: ActiveSegment;
+      try {
+        active = await this.#ensureActive();
+      } catch (error) {
+        pending.failure = this.#writeFailed(error, pending.written, records.length - pending.written);
+        return syncError;
+      }
+      const start = pending.written;
+      if (
+        active.info.records > 0 &&
+        active.info.bytes + frameBytes(records[start]!.byteLength) > segmentBytes
+      ) {
+        syncError ??= await this.#closeActive();
+        continue;
+      }
+      // As many records as fit the segment; always at least one (an oversized record gets a segment of its own).
+      let end = start + 1;
+      let chunkBytes = frameBytes(records[start]!.byteLength);
+      while (
+        end < records.length &&
+        active.info.bytes + chunkBytes + frameBytes(records[end]!.byteLength) <= segmentBytes
+      ) {
+        chunkBytes += frameBytes(records[end]!.byteLength);
+        end++;
+      }
+      await this.#makeRoom(chunkBytes);
+      const at = active.info.bytes;
+      try {
+        await writeFully(active.handle, encodeFrames(records, start, end), at);
+      } catch (error) {
+        await this.#rollBack(active, at);
+        pending.failure = this.#writeFailed(error, start, records.length - start);
+        return syncError;
+      }
+      active.info.bytes = at + chunkBytes;
+      active.info.records += end - start;
+      this.#dirty = true;
+      pending.written = end;
+      if (active.info.bytes >= segmentBytes) syncError ??= await this.#closeActive();
+    }
+    return syncError;
+  }
+
+  /** The segment being written, created (file + header) when there is none. */
+  async #ensureActive(): Promise<ActiveSegment> {
+    if (this.#active) return this.#active;
+    const info = newSegmentInfo(this.#dir, this.#nextSequence++, SEGMENT_HEADER_BYTES, 0);
+    const fs = this.#options.fileSystem;
+    const handle = await fs.open(info.path, 'wx');
+    try {
+      await writeFully(handle, segmentHeader(), 0);
+    } catch (error) {
+      await handle.close().catch(noop);
+      await fs.unlink(info.path).catch(noop);
+      throw error;
+    }
+    if (this.#options.fsync !== 'never') await this.#syncDir();
+    this.#active = { info, handle };
+    this.#segments.push(info);
+    this.#dirty = true;
+    return this.#active;
+  }
+
+  /** Makes a new segment's directory entry durable, so an fsynced file is also findable after power loss. */
+  async #syncDir(): Promise<void> {
+    try {
+      const dir = await this.#options.fileSystem.open(this.#dir, 'r');
+      try {
+        await dir.sync();
+      } finally {
+        await dir.close();
+      }
+    } catch (error) {
+      // Some platforms cannot fsync a directory; the file's own fsync still holds.
+      debug('outbox: directory fsync of %s failed: %s', this.#dir, (error as Error).message);
+    }
+  }
+
+  /**
+   * Closes the active segment (fsync first unless told not to or policy
+   * 'never'); returns the fsync error, if any. An active segment with no
+   * record is deleted.
+   */
+  async #closeActive(sync = true): Promise<unknown> {
+    const active = this.#active;
+    if (active === undefined) return undefined;
+    this.#active = undefined;
+    let syncError: unknown;
+    if (sync && this.#dirty && this.#options.fsync !== 'never') {
+      try {
+        await active.handle.sync();
+      } catch (error) {
+        syncError = error;
+      }
+    }
+    this.#dirty = false;
+    await active.handle.close().catch((error: Error) => debug('outbox: close failed: %s', error.message));
+    if (active.info.records === 0) await this.#forget(active.info);
+    return syncError;
+  }
+
+  /** Removes the torn bytes of a failed write so the next record lands right after the last good one. */
+  async #rollBack(active: ActiveSegment, validBytes: number): Promise<void> {
+    try {
+      await active.handle.truncate(validBytes);
+    } catch (error) {
+      // Cannot cut the garbage: append nothing after it. Replay reads this file only up to
+      // `validBytes`, and the next open() reports its tail instead of reading past it.
+      debug('outbox: rollback of %s failed: %s', active.info.path, (error as Error).message);
+      await this.#closeActive(false);
+    }
+  }
+
+  /** Deletes the oldest closed segments until `incomingBytes` more fit under `maxBytes`. */
+  async #makeRoom(incomingBytes: number): Promise<void> {
+    const { maxBytes } = this.#options;
+    let droppedRecords = 0;
+    let droppedSegments = 0;
+    while (this.stats.bytes + incomingBytes > maxBytes) {
+      const oldest = this.#segments[0];
+      if (oldest === undefined || oldest === this.#active?.info) break;
+      droppedRecords += oldest.records - oldest.ackedRecords;
+      droppedSegments++;
+      await this.#forget(oldest);
+    }
+    if (droppedSegments === 0) return;
+    this.#droppedRecords += droppedRecords;
+    this.#warnings.report('disk-bound', { droppedRecords, droppedSegments }, (counts, occurrences) => ({
+      message:
+        `Weft outbox ${this.#dir} reached maxBytes (${maxBytes} bytes): deleted the ${counts.droppedSegments} oldest ` +
+        `segment(s) with ${counts.droppedRecords} unsent record(s)` +
+        (occurrences > 1 ? ` over ${occurrences} writes since the last warning` : '') +
+        '. Is the server reachable? Raise maxBytes to keep more.',
+      details: { dir: this.#dir, maxBytes, totalDroppedRecords: this.#droppedRecords },
+    }));
+  }
+
+  /** Drops a segment from the books and deletes its file (a replay reading it notices and moves on). */
+  async #forget(segment: SegmentInfo): Promise<void> {
+    const index = this.#segments.indexOf(segment);
+    if (index === -1) return;
+    this.#segments.splice(index, 1);
+    try {
+      await this.#options.fileSystem.unlink(segment.path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        debug('outbox: could not delete %s: %s', segment.path, (error as Error).message);
+      }
+    }
+  }
+
+  #writeFailed(error: unknown, recordsWritten: number, recordsNotWritten: number): OutboxWriteFailedError {
+    this.#reportWriteFailure(error, recordsNotWritten);
+    return new OutboxWriteFailedError({ dir: this.#dir, recordsWritten, recordsNotWritten, cause: error });
+  }
+
+  #reportWriteFailure(error: unknown, recordsNotWritten: number): void {
+    this.#writeFailures++;
+    const code = (error as NodeJS.ErrnoException | null)?.code ?? 'unknown error';
+    this.#warnings.report('write-failed', { recordsNotWritten }, (counts, occurrences) => ({
+      message:
+        `Weft outbox ${this.#dir}: write failed (${code}); ${counts.recordsNotWritten} record(s) not written` +
+        (occurrences > 1 ? ` over ${occurrences} failures since the last warning` : '') +
+        '. Records already in the outbox are intact; free disk space or check the folder.',
+      details: { dir: this.#dir, code, writeFailures: this.#writeFailures },
+    }));
+  }
+
+  async #replay(send: ReplaySend, options: Required<ReplayOptions>): Promise<ReplayResult> {
+    // Replay reads only closed segments: close the one being written so its records are included.
+    await this.#serial(async () => {
+      if (this.#active && this.#active.info.records > 0) {
+        const error = await this.#closeActive();
+        if (error !== undefined) this.#reportWriteFailure(error, 0);
+      }
+    });
+    let sent = 0;
+    for (;;) {
+      const segment = this.#segments[0];
+      if (this.#closing || segment === undefined || segment === this.#active?.info) break;
+      const outcome = await this.#replaySegment(segment, send, options);
+      sent += outcome.sent;
+      if (outcome.stopped) {
+        const result: ReplayResult = { sent, remaining: this.stats.records };
+        if (outcome.error !== undefined) result.error = outcome.error;
+        return result;
+      }
+    }
+    return { sent, remaining: this.stats.records };
+  }
+
+  async #replaySegment(
+    segment: SegmentInfo,
+    send: ReplaySend,
+    { batchRecords, maxBatchBytes }: Required<ReplayOptions>,
+  ): Promise<{ sent: number; stopped: boolean; error?: unknown }> {
+    const fs = this.#options.fileSystem;
+    let handle: OutboxFileHandle;
+    try {
+      handle = await fs.open(segment.path, 'r');
+    } catch (error) {
+      if (!this.#segments.includes(segment)) return { sent: 0, stopped: false }; // dropped for the disk bound meanwhile
+      throw new OutboxReadFailedError(segment.path, error);
+    }
+    let batch: Uint8Array[] = [];
+    let batchBytes = 0;
+    let batchEnd = segment.ackedOffset;
+    let sent = 0;
+    let refused = false;
+    let sendError: unknown;
+    // Sends the batch; false when replay must stop reading this segment.
+    const flush = async (): Promise<boolean> => {
+      if (batch.length === 0) return true;
+      try {
+        refused = (await send(batch)) !== true;
+      } catch (error) {
+        refused = true;
+        sendError = error;
+      }
+      if (refused) return false;
+      if (this.#segments.includes(segment)) {
+        segment.ackedRecords += batch.length;
+        segment.ackedOffset = batchEnd;
+      }
+      sent += batch.length;
+      batch = [];
+      batchBytes = 0;
+      return this.#closing === undefined && this.#segments.includes(segment);
+    };
+    let end: Awaited<ReturnType<typeof readFrames>>;
+    try {
+      end = await readFrames(handle, segment.ackedOffset, segment.bytes, async (payload, endOffset) => {
+        if (batch.length > 0 && batchBytes + payload.byteLength > maxBatchBytes && !(await flush()))
+          return false;
+        batch.push(payload);
+        batchBytes += payload.byteLength;
+        batchEnd = endOffset;
+        return batch.length < batchRecords || (await flush());
+      });
+    } catch (error) {
+      throw new OutboxReadFailedError(segment.path, error);
+    } finally {
+      await handle.close().catch(noop);
+    }
+    if (end.kind === 'stopped') {
+      return refused
+        ? { sent, stopped: true, error: sendError }
+        : { sent, stopped: this.#closing !== undefined };
+    }
+    if (!(await flush())) {
+      return refused
+        ? { sent, stopped: true, error: sendError }
+        : { sent, stopped: this.#closing !== undefined };
+    }
+    if (end.kind !== 'end') {
+      // The file changed under us since open() counted it (bit rot, or someone edited it).
+      const lost = segment.records - segment.ackedRecords;
+      this.#droppedRecords += lost;
+      reportRecoveryProblem(this.#warnings, {
+        kind: 'corrupt-segment',
+        path: segment.path,
+        offset: end.offset,
+        bytesSkipped: segment.bytes - end.offset,
+      });
+    }
+    await this.#forget(segment);
+    return { sent, stopped: false };
+  }
+}
+
+/** Writes all of `buffer` at `position`, looping over short writes. */
+async function writeFully(handle: OutboxFileHandle, buffer: Uint8Array, position: number): Promise<void> {
+  let done = 0;
+  while (done < buffer.byteLength) {
+    const { bytesWritten } = await handle.write(buffer, done, buffer.byteLength - done, position + done);
+    if (bytesWritten <= 0) throw Object.assign(new Error('write made no progress'), { code: 'EIO' });
+    done += bytesWritten;
+  }
+}
+
+function reportRecoveryProblem(warnings: WarningLimiter, problem: RecoveryProblem): void {
+  const { kind, path } = problem;
+  switch (kind) {
+    case 'torn-tail':
+      warnings.report(kind, { bytesRemoved: problem.bytesRemoved }, (counts) => ({
+        message: `Weft outbox: truncated ${counts.bytesRemoved} byte(s) of a record torn by a crash at the end of ${path}; every whole record before it is kept.`,
+        details: { path, offset: problem.offset },
+      }));
+      return;
+    case 'corrupt-segment':
+      warnings.report(kind, { bytesSkipped: problem.bytesSkipped }, (counts) => ({
+        message: `Weft outbox: ${path} has ${counts.bytesSkipped} unreadable byte(s) from offset ${problem.offset}; the records before them are replayed, the rest are lost.`,
+        details: { path, offset: problem.offset },
+      }));
+      return;
+    case 'unreadable-segment':
+      warnings.report(kind, {}, () => ({
+        message: `Weft outbox: ignoring ${path}: ${problem.reason}. It is left in place, neither replayed nor deleted.`,
+        details: { path },
+      }));
+      return;
+  }
+}
