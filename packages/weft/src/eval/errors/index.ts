@@ -1,0 +1,2 @@
+export { CheckpointOpenFailedError } from './checkpoint-open-failed-error.js';
+export { CheckpointWriteFailedError } from './checkpoint-write-failed-error.js';
