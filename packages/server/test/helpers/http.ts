@@ -1,0 +1,45 @@
+import { encodeMsgpack } from '@weft/protocol';
+
+export type BodyFormat = 'json' | 'msgpack';
+
+export interface Reply<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** POSTs `body` as JSON or msgpack and parses the JSON answer. */
+export async function post<T = any>(
+  base: string,
+  path: string,
+  body: unknown,
+  { format = 'json', token, headers = {} }: { format?: BodyFormat; token?: string; headers?: Record<string, string> } = {},
+): Promise<Reply<T>> {
+  const payload = format === 'msgpack' ? encodeMsgpack(body) : JSON.stringify(body);
+  return send<T>(base, path, {
+    method: 'POST',
+    body: payload as BodyInit,
+    headers: {
+      'content-type': format === 'msgpack' ? 'application/msgpack' : 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
+  });
+}
+
+/** GETs a path and parses a JSON answer (text otherwise). */
+export async function get<T = any>(
+  base: string,
+  path: string,
+  { token, headers = {} }: { token?: string; headers?: Record<string, string> } = {},
+): Promise<Reply<T>> {
+  return send<T>(base, path, { headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } });
+}
+
+/** Sends a raw request and parses a JSON answer (text otherwise). */
+export async function send<T = any>(base: string, path: string, init: RequestInit): Promise<Reply<T>> {
+  const response = await fetch(new URL(path, base), init);
+  const text = await response.text();
+  const type = response.headers.get('content-type') ?? '';
+  return { status: response.status, body: type.includes('json') ? JSON.parse(text) : text, headers: response.headers };
+}
