@@ -23,7 +23,12 @@ export function callRow({ call, depth }: CallAtDepth): string[] {
 
 /** The calls as a bordered text table (no colours, so it reads the same in a pipe). */
 export function formatCallsTable(rows: readonly CallAtDepth[]): string {
-  const table = new Table({ head: [...CALLS_COLUMNS], style: { head: [], border: [] } });
+  const table = new Table({
+    head: [...CALLS_COLUMNS],
+    style: { head: [], border: [] },
+    // No rule between data rows: a trace of 50 calls should fit a screen.
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+  });
   for (const row of rows) table.push(callRow(row));
   return table.toString();
 }

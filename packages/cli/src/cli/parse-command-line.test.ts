@@ -1,0 +1,181 @@
+import { DEFAULT_PORT, DEFAULT_URL } from '@weft/protocol';
+import { describe, expect, it } from 'vitest';
+import { captureIo } from '../../test/capture-io.js';
+import { ExitCode } from '../exit/exit-code.js';
+import { parseCommandLine } from './parse-command-line.js';
+
+const TRACE = '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
+
+const serveDefaults = { host: '127.0.0.1', port: DEFAULT_PORT, dbPath: './.weft/weft.db', token: undefined };
+const callsDefaults = {
+  url: DEFAULT_URL,
+  token: undefined,
+  project: 'demo',
+  traceId: undefined,
+  opName: undefined,
+  status: undefined,
+  limit: 50,
+  json: false,
+};
+
+type Env = Record<string, string>;
+
+const commandCases: { name: string; argv: string[]; env?: Env; path: string[]; options: unknown }[] = [
+  { name: 'serve with every default', argv: ['serve'], path: ['serve'], options: serveDefaults },
+  {
+    name: 'serve with every flag',
+    argv: ['serve', '--host', '0.0.0.0', '--port', '0', '--db', '/tmp/x.db', '--token', 's3cret'],
+    path: ['serve'],
+    options: { host: '0.0.0.0', port: 0, dbPath: '/tmp/x.db', token: 's3cret' },
+  },
+  {
+    name: 'serve takes the token from WEFT_TOKEN',
+    argv: ['serve'],
+    env: { WEFT_TOKEN: 'from-env' },
+    path: ['serve'],
+    options: { ...serveDefaults, token: 'from-env' },
+  },
+  {
+    name: 'serve prefers --token over WEFT_TOKEN',
+    argv: ['serve', '--token=flag'],
+    env: { WEFT_TOKEN: 'from-env' },
+    path: ['serve'],
+    options: { ...serveDefaults, token: 'flag' },
+  },
+  {
+    name: 'serve treats an empty WEFT_TOKEN as unset',
+    argv: ['serve'],
+    env: { WEFT_TOKEN: '' },
+    path: ['serve'],
+    options: serveDefaults,
+  },
+  {
+    name: 'calls with a project flag and every default',
+    argv: ['calls', '--project', 'demo'],
+    path: ['calls'],
+    options: callsDefaults,
+  },
+  {
+    name: 'calls with every flag',
+    argv: [
+      'calls',
+      '--url',
+      'http://localhost:9000/',
+      '--project',
+      'demo',
+      '--trace',
+      TRACE.toUpperCase(),
+      '--op',
+      'answer',
+      '--status',
+      'error',
+      '--limit',
+      '5000',
+      '--json',
+      '--token',
+      'k',
+    ],
+    path: ['calls'],
+    options: {
+      url: 'http://localhost:9000',
+      token: 'k',
+      project: 'demo',
+      traceId: TRACE,
+      opName: 'answer',
+      status: 'error',
+      limit: 5000,
+      json: true,
+    },
+  },
+  {
+    name: 'calls takes url, project and token from the environment',
+    argv: ['calls'],
+    env: { WEFT_URL: 'http://127.0.0.1:1234', WEFT_PROJECT: 'demo', WEFT_API_KEY: 'key' },
+    path: ['calls'],
+    options: { ...callsDefaults, url: 'http://127.0.0.1:1234', token: 'key' },
+  },
+  {
+    name: 'calls prefers flags over the environment',
+    argv: ['calls', '--project', 'demo', '--url', 'http://a:1', '--token', 'flag'],
+    env: { WEFT_URL: 'http://b:2', WEFT_PROJECT: 'other', WEFT_API_KEY: 'env' },
+    path: ['calls'],
+    options: { ...callsDefaults, url: 'http://a:1', token: 'flag' },
+  },
+  {
+    name: 'calls does not read the server-side WEFT_TOKEN',
+    argv: ['calls', '--project', 'demo'],
+    env: { WEFT_TOKEN: 'server-side' },
+    path: ['calls'],
+    options: callsDefaults,
+  },
+];
+
+describe('parseCommandLine: command lines that resolve to a command', () => {
+  it.each(commandCases)('$name', ({ argv, env, path, options }) => {
+    const io = captureIo(env);
+    const outcome = parseCommandLine(argv, io);
+    expect(io.err()).toBe('');
+    expect(outcome.kind).toBe('command');
+    if (outcome.kind !== 'command') return;
+    expect(outcome.command.path).toEqual(path);
+    expect(outcome.command.options).toEqual(options);
+  });
+});
+
+const usageCases: { name: string; argv: string[]; env?: Env; stderr: RegExp }[] = [
+  { name: 'no command at all', argv: [], stderr: /Usage: weft/ },
+  { name: 'an unknown command', argv: ['frobnicate'], stderr: /unknown command 'frobnicate'/ },
+  { name: 'an unknown flag', argv: ['serve', '--bogus'], stderr: /unknown option '--bogus'/ },
+  { name: 'an extra argument', argv: ['serve', 'now'], stderr: /too many arguments/ },
+  { name: 'a port that is not a number', argv: ['serve', '--port', 'http'], stderr: /--port <port>.*'http'.*0 to 65535/ },
+  { name: 'a port out of range', argv: ['serve', '--port', '65536'], stderr: /--port <port>.*'65536'/ },
+  { name: 'a negative port', argv: ['serve', '--port', '-1'], stderr: /--port/ },
+  { name: 'a flag without its value', argv: ['serve', '--db'], stderr: /'--db <path>' argument missing/ },
+  { name: 'an empty token', argv: ['serve', '--token', ''], stderr: /--token <token>.*non-empty/ },
+  { name: 'calls without a project', argv: ['calls'], stderr: /--project.*WEFT_PROJECT/ },
+  { name: 'a malformed project name', argv: ['calls', '--project', '-x'], stderr: /--project <name>/ },
+  {
+    name: 'a malformed WEFT_PROJECT',
+    argv: ['calls'],
+    env: { WEFT_PROJECT: 'has space' },
+    stderr: /WEFT_PROJECT="has space" is invalid/,
+  },
+  { name: 'a status that does not exist', argv: ['calls', '--project', 'p', '--status', 'ok'], stderr: /'ok' is invalid.*success/ },
+  { name: 'a zero limit', argv: ['calls', '--project', 'p', '--limit', '0'], stderr: /--limit <n>.*at least 1/ },
+  { name: 'a fractional limit', argv: ['calls', '--project', 'p', '--limit', '2.5'], stderr: /--limit <n>/ },
+  { name: 'a trace id that is not a UUID', argv: ['calls', '--project', 'p', '--trace', 'abc'], stderr: /--trace <id>.*UUID/ },
+  { name: 'a URL with another scheme', argv: ['calls', '--project', 'p', '--url', 'ftp://x'], stderr: /--url <url>.*ftp:/ },
+  { name: 'a URL that does not parse', argv: ['calls', '--project', 'p', '--url', 'localhost'], stderr: /--url <url>/ },
+  {
+    name: 'a malformed WEFT_URL',
+    argv: ['calls', '--project', 'p'],
+    env: { WEFT_URL: 'localhost:7420' },
+    stderr: /WEFT_URL="localhost:7420" is invalid/,
+  },
+];
+
+describe('parseCommandLine: usage errors exit 2 with the reason on stderr', () => {
+  it.each(usageCases)('$name', ({ argv, env, stderr }) => {
+    const io = captureIo(env);
+    const outcome = parseCommandLine(argv, io);
+    expect(outcome).toMatchObject({ kind: 'exit', exitCode: ExitCode.usage });
+    expect(io.err()).toMatch(stderr);
+    expect(io.out()).toBe('');
+  });
+});
+
+describe('parseCommandLine: help and version exit 0 on stdout', () => {
+  it.each([
+    { argv: ['--help'], stdout: /Commands:[\s\S]*serve[\s\S]*calls[\s\S]*Exit codes:/ },
+    { argv: ['-h'], stdout: /Usage: weft/ },
+    { argv: ['serve', '--help'], stdout: /Usage: weft serve[\s\S]*--port <port>[\s\S]*7420/ },
+    { argv: ['calls', '--help'], stdout: /Usage: weft calls[\s\S]*WEFT_URL[\s\S]*WEFT_PROJECT[\s\S]*WEFT_API_KEY/ },
+    { argv: ['--version'], stdout: /^\d+\.\d+\.\d+\n$/ },
+  ])('weft $argv', ({ argv, stdout }) => {
+    const io = captureIo();
+    const outcome = parseCommandLine(argv, io);
+    expect(outcome).toMatchObject({ kind: 'exit', exitCode: ExitCode.ok });
+    expect(io.out()).toMatch(stdout);
+    expect(io.err()).toBe('');
+  });
+});
