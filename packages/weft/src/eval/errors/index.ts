@@ -1,2 +1,4 @@
 export { CheckpointOpenFailedError } from './checkpoint-open-failed-error.js';
 export { CheckpointWriteFailedError } from './checkpoint-write-failed-error.js';
+export { InvalidEvaluationOptionsError } from './invalid-evaluation-options-error.js';
+export { ScorerInputError } from './scorer-input-error.js';
