@@ -90,17 +90,18 @@ const ROW = {
 };
 const flat = (r: string[]) => [r[0]!, r[1]!.replace(/^\s*└─ /, ''), ...r.slice(2)];
 
-/** The data rows of a printed cli-table3 table, as trimmed cells. */
+/**
+ * The header and data rows of a printed table, as cells cut at the columns
+ * the rule under the header marks (cells themselves contain single spaces).
+ */
 function tableRows(printed: string): string[][] {
-  return printed
-    .split('\n')
-    .filter((line) => line.startsWith('│'))
-    .map((line) =>
-      line
-        .split('│')
-        .slice(1, -1)
-        .map((cell) => cell.replace(/\s+$/, '').replace(/^ /, '')),
-    );
+  const lines = printed.split('\n');
+  const ruleAt = lines.findIndex((line) => line.startsWith('─'));
+  expect(ruleAt).toBe(1);
+  const spans = [...lines[ruleAt]!.matchAll(/─+/g)].map((m) => [m.index, m.index + m[0].length] as const);
+  const cut = (line: string) => spans.map(([from, to]) => line.slice(from, to).trimEnd());
+  const body = lines.slice(ruleAt + 1).filter((line) => /^\d{4}-\d\d-\d\d /.test(line));
+  return [cut(lines[0]!), ...body.map(cut)];
 }
 
 let dir: string;

@@ -127,7 +127,11 @@ const usageCases: { name: string; argv: string[]; env?: Env; stderr: RegExp }[] 
   { name: 'an unknown command', argv: ['frobnicate'], stderr: /unknown command 'frobnicate'/ },
   { name: 'an unknown flag', argv: ['serve', '--bogus'], stderr: /unknown option '--bogus'/ },
   { name: 'an extra argument', argv: ['serve', 'now'], stderr: /too many arguments/ },
-  { name: 'a port that is not a number', argv: ['serve', '--port', 'http'], stderr: /--port <port>.*'http'.*0 to 65535/ },
+  {
+    name: 'a port that is not a number',
+    argv: ['serve', '--port', 'http'],
+    stderr: /--port <port>.*'http'.*0 to 65535/,
+  },
   { name: 'a port out of range', argv: ['serve', '--port', '65536'], stderr: /--port <port>.*'65536'/ },
   { name: 'a negative port', argv: ['serve', '--port', '-1'], stderr: /--port/ },
   { name: 'a flag without its value', argv: ['serve', '--db'], stderr: /'--db <path>' argument missing/ },
@@ -140,12 +144,32 @@ const usageCases: { name: string; argv: string[]; env?: Env; stderr: RegExp }[] 
     env: { WEFT_PROJECT: 'has space' },
     stderr: /WEFT_PROJECT="has space" is invalid/,
   },
-  { name: 'a status that does not exist', argv: ['calls', '--project', 'p', '--status', 'ok'], stderr: /'ok' is invalid.*success/ },
-  { name: 'a zero limit', argv: ['calls', '--project', 'p', '--limit', '0'], stderr: /--limit <n>.*at least 1/ },
+  {
+    name: 'a status that does not exist',
+    argv: ['calls', '--project', 'p', '--status', 'ok'],
+    stderr: /'ok' is invalid.*success/,
+  },
+  {
+    name: 'a zero limit',
+    argv: ['calls', '--project', 'p', '--limit', '0'],
+    stderr: /--limit <n>.*at least 1/,
+  },
   { name: 'a fractional limit', argv: ['calls', '--project', 'p', '--limit', '2.5'], stderr: /--limit <n>/ },
-  { name: 'a trace id that is not a UUID', argv: ['calls', '--project', 'p', '--trace', 'abc'], stderr: /--trace <id>.*UUID/ },
-  { name: 'a URL with another scheme', argv: ['calls', '--project', 'p', '--url', 'ftp://x'], stderr: /--url <url>.*ftp:/ },
-  { name: 'a URL that does not parse', argv: ['calls', '--project', 'p', '--url', 'localhost'], stderr: /--url <url>/ },
+  {
+    name: 'a trace id that is not a UUID',
+    argv: ['calls', '--project', 'p', '--trace', 'abc'],
+    stderr: /--trace <id>.*UUID/,
+  },
+  {
+    name: 'a URL with another scheme',
+    argv: ['calls', '--project', 'p', '--url', 'ftp://x'],
+    stderr: /--url <url>.*ftp:/,
+  },
+  {
+    name: 'a URL that does not parse',
+    argv: ['calls', '--project', 'p', '--url', 'localhost'],
+    stderr: /--url <url>/,
+  },
   {
     name: 'a malformed WEFT_URL',
     argv: ['calls', '--project', 'p'],
@@ -169,7 +193,10 @@ describe('parseCommandLine: help and version exit 0 on stdout', () => {
     { argv: ['--help'], stdout: /Commands:[\s\S]*serve[\s\S]*calls[\s\S]*Exit codes:/ },
     { argv: ['-h'], stdout: /Usage: weft/ },
     { argv: ['serve', '--help'], stdout: /Usage: weft serve[\s\S]*--port <port>[\s\S]*7420/ },
-    { argv: ['calls', '--help'], stdout: /Usage: weft calls[\s\S]*WEFT_URL[\s\S]*WEFT_PROJECT[\s\S]*WEFT_API_KEY/ },
+    {
+      argv: ['calls', '--help'],
+      stdout: /Usage: weft calls[\s\S]*WEFT_URL[\s\S]*WEFT_PROJECT[\s\S]*WEFT_API_KEY/,
+    },
     { argv: ['--version'], stdout: /^\d+\.\d+\.\d+\n$/ },
   ])('weft $argv', ({ argv, stdout }) => {
     const io = captureIo();

@@ -21,16 +21,46 @@ export function callRow({ call, depth }: CallAtDepth): string[] {
   ];
 }
 
-/** The calls as a bordered text table (no colours, so it reads the same in a pipe). */
+// Borderless, two spaces between columns, a rule under the header: narrow
+// enough for a terminal, and plain text that reads the same in a pipe.
+const PLAIN = {
+  chars: {
+    top: '',
+    'top-mid': '',
+    'top-left': '',
+    'top-right': '',
+    bottom: '',
+    'bottom-mid': '',
+    'bottom-left': '',
+    'bottom-right': '',
+    left: '',
+    'left-mid': '',
+    mid: '',
+    'mid-mid': '',
+    right: '',
+    'right-mid': '',
+    middle: '  ',
+  },
+  style: { 'padding-left': 0, 'padding-right': 0, head: [], border: [] },
+};
+
+/** The calls as a plain text table: header, a rule, one line per call. */
 export function formatCallsTable(rows: readonly CallAtDepth[]): string {
-  const table = new Table({
-    head: [...CALLS_COLUMNS],
-    style: { head: [], border: [] },
-    // No rule between data rows: a trace of 50 calls should fit a screen.
-    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
-  });
-  for (const row of rows) table.push(callRow(row));
-  return table.toString();
+  const cells = rows.map(callRow);
+  const widths = CALLS_COLUMNS.map((title, i) =>
+    Math.max(title.length, ...cells.map((row) => row[i]!.length)),
+  );
+  const table = new Table(PLAIN);
+  table.push(
+    [...CALLS_COLUMNS],
+    widths.map((w) => '─'.repeat(w)),
+    ...cells,
+  );
+  return table
+    .toString()
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n');
 }
 
 function formatStarted(ms: number): string {
