@@ -1,0 +1,59 @@
+import { encodeMsgpack } from '@weft/protocol';
+
+/**
+ * The bytes of a `callBatch` body that precede its items, for one project:
+ *
+ * ```
+ * 0x82                      map of 2
+ *   "project"  <project>    key, value
+ *   "items"                 key; the array header and the items follow
+ * ```
+ *
+ * Computed once per project and reused for every batch.
+ */
+export function batchBodyPrefix(project: string): Uint8Array {
+  return concat([Uint8Array.of(0x82), encodeMsgpack('project'), encodeMsgpack(project), encodeMsgpack('items')]);
+}
+
+/** The msgpack header of an array of `count` elements (fixarray, array 16 or array 32). */
+export function arrayHeader(count: number): Uint8Array {
+  if (count < 16) return Uint8Array.of(0x90 | count);
+  if (count < 0x1_0000) return Uint8Array.of(0xdc, count >>> 8, count & 0xff);
+  return Uint8Array.of(0xdd, count >>> 24, (count >>> 16) & 0xff, (count >>> 8) & 0xff, count & 0xff);
+}
+
+/** Bytes a batch body adds around its items, at most: the prefix and an array 32 header. */
+export function batchOverheadBytes(prefix: Uint8Array): number {
+  return prefix.byteLength + 5;
+}
+
+/**
+ * Assembles the msgpack `callBatch` body `{ project, items }` by concatenation:
+ * the prefix, an array header, then each item's bytes as they are. Items are
+ * encoded exactly once, by the pipeline; a retry or a split re-assembles but
+ * never re-encodes.
+ */
+export function encodeBatchBody(prefix: Uint8Array, items: readonly Uint8Array[]): Uint8Array {
+  const header = arrayHeader(items.length);
+  let length = prefix.byteLength + header.byteLength;
+  for (const item of items) length += item.byteLength;
+  const body = new Uint8Array(length);
+  body.set(prefix, 0);
+  body.set(header, prefix.byteLength);
+  let offset = prefix.byteLength + header.byteLength;
+  for (const item of items) {
+    body.set(item, offset);
+    offset += item.byteLength;
+  }
+  return body;
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.byteLength;
+  }
+  return out;
+}

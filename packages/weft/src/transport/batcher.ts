@@ -1,0 +1,586 @@
+import { MAX_BATCH_ITEMS, PROJECT_NAME, routes, type WeftError } from '@weft/protocol';
+import { z } from 'zod';
+import { WarningLimiter } from '../outbox/warning-limiter.js';
+import { ApiClient, type SendResult } from './api-client.js';
+import { batchBodyPrefix, batchOverheadBytes, encodeBatchBody } from './batch-body.js';
+import { backoffDelayMs } from './backoff.js';
+import { CircuitBreaker, type CircuitState } from './circuit-breaker.js';
+import { encodeOutboxRecord } from './outbox-records.js';
+import { parseOptions } from './parse-options.js';
+import { systemTimers, type Timers } from './timers.js';
+import {
+  BatcherClosedError,
+  DeliveryFailedError,
+  OutboxWriteError,
+  RecordRejectedError,
+  RecordTooLargeError,
+} from './transport-errors.js';
+
+/** One encoded call item handed to the batcher by the pipeline. */
+export interface CallRecord {
+  /** Call id (for reporting). */
+  callId: string;
+  /** msgpack bytes of ONE protocol call item (`{ type: 'start' | 'end' | 'complete', … }`); never re-encoded here. */
+  bytes: Uint8Array;
+  /** Called exactly once per record with its final outcome. */
+  done: (outcome: RecordOutcome) => void;
+}
+
+/** `sent`: the server acknowledged it. `spilled`: it is durably in the outbox. `failed`: it is lost, and `error` says why. */
+export type RecordOutcome = { status: 'sent' } | { status: 'spilled' } | { status: 'failed'; error: WeftError };
+
+/** Where records go when they cannot be sent now: the durable outbox (only `append` is used). */
+export interface BatcherOutbox {
+  append(records: readonly Uint8Array[]): Promise<void>;
+}
+
+/** Options of {@link Batcher}. */
+export interface BatcherOptions {
+  project: string;
+  client: ApiClient;
+  /** @default 500 */
+  maxBatchItems?: number;
+  /** Body size bound of one batch, including its small header. @default 4 MiB */
+  maxBatchBytes?: number;
+  /** A queued record waits at most this long before its batch is sent. @default 100 */
+  flushIntervalMs?: number;
+  /** Requests per batch before it goes to the outbox (or fails, without one). @default 5 */
+  maxAttempts?: number;
+  /** Retry spacing: exponential with full jitter. @default { baseMs: 100, maxMs: 10_000 } */
+  backoff?: { baseMs: number; maxMs: number };
+  /** Batches with a request out at once. @default 2 */
+  maxConcurrentBatches?: number;
+  /** In-memory bound (queued, in flight and waiting to retry); records past it go to the outbox at once. @default 64 MiB */
+  maxQueueBytes?: number;
+  /**
+   * Retry budget: batches waiting to be retried at once. Past it a failing
+   * batch goes to the outbox instead (or, without one, keeps its send slot
+   * while it waits, which slows intake instead of growing).
+   * @default 8
+   */
+  maxRetriesInFlight?: number;
+  /** Consecutive failed requests that open the circuit. @default 5 */
+  circuitFailureThreshold?: number;
+  /** Cap on one retry delay, including one asked for by `Retry-After`. @default 60_000 */
+  maxRetryDelayMs?: number;
+  outbox?: BatcherOutbox | undefined;
+  /** Rate-limited warnings (one per kind per minute, with counts). @default process.emitWarning */
+  onWarning?: ((message: string, details: Record<string, unknown>) => void) | undefined;
+  /** Called when the circuit closes again after being open: the moment to replay the outbox. */
+  onRecovered?: (() => void) | undefined;
+  /** @internal For tests: timers driven by hand. */
+  timers?: Timers | undefined;
+  /** @internal For tests: jitter source. */
+  random?: (() => number) | undefined;
+}
+
+const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', 'must be a function');
+const positiveInt = z.number().int().positive();
+const optionsSchema = z.object({
+  project: z.string().regex(PROJECT_NAME, 'must be 1–128 letters, digits, ".", "_" or "-", starting with a letter or digit'),
+  client: z.instanceof(ApiClient, { error: 'must be an ApiClient' }),
+  maxBatchItems: positiveInt.max(MAX_BATCH_ITEMS).default(500),
+  maxBatchBytes: positiveInt.min(1024).default(4 * 1024 * 1024),
+  flushIntervalMs: z.number().int().nonnegative().default(100),
+  maxAttempts: positiveInt.default(5),
+  backoff: z
+    .object({ baseMs: z.number().int().nonnegative(), maxMs: z.number().int().nonnegative() })
+    .refine((b) => b.maxMs >= b.baseMs, 'maxMs must be at least baseMs')
+    .default({ baseMs: 100, maxMs: 10_000 }),
+  maxConcurrentBatches: positiveInt.default(2),
+  maxQueueBytes: positiveInt.default(64 * 1024 * 1024),
+  maxRetriesInFlight: z.number().int().nonnegative().default(8),
+  circuitFailureThreshold: positiveInt.default(5),
+  maxRetryDelayMs: z.number().int().nonnegative().default(60_000),
+  outbox: z.custom<BatcherOutbox>((v) => typeof (v as BatcherOutbox)?.append === 'function', 'must have an append(records) method').optional(),
+  onWarning: fn.optional(),
+  onRecovered: fn.optional(),
+  timers: z.custom<Timers>((v) => typeof (v as Timers)?.setTimeout === 'function', 'must be a Timers object').optional(),
+  random: fn.optional(),
+});
+
+interface Entry {
+  record: CallRecord;
+  /** Position in add order; `flush()` waits for every entry below its mark. */
+  seq: number;
+  /** Counted in the in-memory bound (false for records spilled straight from `add`). */
+  held: boolean;
+  settled: boolean;
+}
+
+interface Batch {
+  entries: Entry[];
+  /** Requests made for these entries that failed retryably. */
+  attempts: number;
+}
+
+interface FlushWaiter {
+  /** Entries with `seq` below this count. */
+  mark: number;
+  remaining: number;
+  resolve: () => void;
+}
+
+const SENT: RecordOutcome = { status: 'sent' };
+const SPILLED: RecordOutcome = { status: 'spilled' };
+
+/**
+ * Collects encoded call records into `callBatch` requests bounded by count,
+ * bytes and time, and sees each record to exactly one outcome: sent, spilled to
+ * the outbox, or failed with a reported reason. Never drops a record silently,
+ * never blocks or throws into the caller.
+ *
+ * ```
+ * add ─► queue ─► pump ─┬─ circuit closed ─► deliver: POST ─┬ 2xx ─────────────► sent
+ *   │  (count, bytes,   │                      ▲            ├ 408/429/5xx/net ─► backoff, retry
+ *   │   interval, flush)│                      └────────────┤   (maxAttempts ──► outbox | failed)
+ *   │                   │                                   ├ 400 + index ─────► that record failed, rest again
+ *   │                   │                                   ├ 400 / 413 ───────► split in halves
+ *   │                   │                                   └ 401/403/other ───► outbox | failed
+ *   │                   └─ circuit open ───► outbox (or wait in memory without one)
+ *   └─ over maxQueueBytes ─────────────────► outbox (or failed without one)
+ * ```
+ */
+export class Batcher {
+  #options: z.output<typeof optionsSchema>;
+  #timers: Timers;
+  #random: () => number;
+  #prefix: Uint8Array;
+  #batchBudgetBytes: number;
+  #circuit: CircuitBreaker;
+  #warnings: WarningLimiter;
+
+  /** Queued entries are `#queue[#head…]`; the consumed front is dropped in chunks, keeping `add` O(1). */
+  #queue: Entry[] = [];
+  #head = 0;
+  #queuedBytes = 0;
+  #heldBytes = 0;
+  #overflow: Entry[] = [];
+  #overflowScheduled = false;
+
+  #seq = 0;
+  #outstanding = 0;
+  #urgentMark = 0;
+  #intervalTimer: unknown;
+  #intervalDue = false;
+  #pumpScheduled = false;
+  #activeBatches = 0;
+  #retrying = 0;
+  #sleepers = new Set<() => void>();
+  #waiters: FlushWaiter[] = [];
+  #closed = false;
+  #closing: Promise<void> | undefined;
+  #counts = { sent: 0, spilled: 0, failed: 0, retries: 0 };
+
+  constructor(options: BatcherOptions) {
+    this.#options = parseOptions('Batcher', optionsSchema, options);
+    const { project, backoff, circuitFailureThreshold, client, onWarning } = this.#options;
+    this.#timers = this.#options.timers ?? systemTimers;
+    this.#random = (this.#options.random as (() => number) | undefined) ?? Math.random;
+    this.#prefix = batchBodyPrefix(project);
+    this.#batchBudgetBytes = this.#options.maxBatchBytes - batchOverheadBytes(this.#prefix);
+    const emit = (onWarning as BatcherOptions['onWarning']) ?? defaultWarning;
+    this.#warnings = new WarningLimiter(60_000, emit);
+    this.#circuit = new CircuitBreaker({
+      failureThreshold: circuitFailureThreshold,
+      backoff,
+      timers: this.#timers,
+      random: this.#random,
+      probe: async () => (await client.get(routes.health())).status !== 'retryable',
+      onChange: (state, previous) => this.#circuitChanged(state, previous),
+    });
+  }
+
+  /** Queues one record. O(1), synchronous, never throws; the record's `done` is called later, once. */
+  add(record: CallRecord): void {
+    const entry: Entry = { record, seq: this.#seq++, held: false, settled: false };
+    this.#outstanding += 1;
+    if (this.#closed) {
+      this.#settle(entry, { status: 'failed', error: new BatcherClosedError() });
+      return;
+    }
+    const size = record.bytes.byteLength;
+    if (this.#heldBytes + size > this.#options.maxQueueBytes) {
+      // Over the memory bound: to disk, in one append per turn, never on the caller's turn.
+      this.#overflow.push(entry);
+      if (!this.#overflowScheduled) {
+        this.#overflowScheduled = true;
+        setImmediate(() => this.#spillOverflow());
+      }
+      return;
+    }
+    entry.held = true;
+    this.#heldBytes += size;
+    this.#queuedBytes += size;
+    this.#queue.push(entry);
+    if (this.#queue.length - this.#head === 1) this.#armInterval();
+    if (
+      this.#queue.length - this.#head >= this.#options.maxBatchItems ||
+      this.#queuedBytes >= this.#batchBudgetBytes
+    ) {
+      this.#schedulePump();
+    }
+  }
+
+  /**
+   * Resolves when every record added before this call has an outcome (sent,
+   * spilled or failed). Sends queued records at once instead of waiting for
+   * the interval. Without an outbox, while the circuit is open it waits for
+   * the server to come back (callers bound it with their own deadline).
+   */
+  flush(): Promise<void> {
+    if (this.#outstanding === 0) return Promise.resolve();
+    this.#urgentMark = this.#seq;
+    const promise = new Promise<void>((resolve) =>
+      this.#waiters.push({ mark: this.#seq, remaining: this.#outstanding, resolve }),
+    );
+    this.#pump();
+    return promise;
+  }
+
+  /** Diagnostics gauges and counters. */
+  get stats(): {
+    queuedRecords: number;
+    queuedBytes: number;
+    inFlightBatches: number;
+    sent: number;
+    spilled: number;
+    failed: number;
+    retries: number;
+    circuit: CircuitState;
+  } {
+    return {
+      queuedRecords: this.#queue.length - this.#head,
+      queuedBytes: this.#queuedBytes,
+      inFlightBatches: this.#activeBatches + this.#retrying,
+      ...this.#counts,
+      circuit: this.#circuit.state,
+    };
+  }
+
+  /** Refuses new records, flushes the ones it has, then stops its timers. Idempotent: a second call joins the first. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      this.#closed = true;
+      await this.flush();
+      if (this.#intervalTimer !== undefined) this.#timers.clearTimeout(this.#intervalTimer);
+      this.#circuit.dispose();
+      this.#warnings.flush();
+    })();
+    return this.#closing;
+  }
+
+  #armInterval(): void {
+    if (this.#intervalTimer !== undefined || this.#intervalDue) return;
+    this.#intervalTimer = this.#timers.setTimeout(() => {
+      this.#intervalTimer = undefined;
+      this.#intervalDue = true;
+      this.#pump();
+    }, this.#options.flushIntervalMs);
+  }
+
+  #schedulePump(): void {
+    if (this.#pumpScheduled) return;
+    this.#pumpScheduled = true;
+    setImmediate(() => this.#pump());
+  }
+
+  /** Starts as many batches as the bounds, the circuit and the send slots allow. */
+  #pump(): void {
+    this.#pumpScheduled = false;
+    const { maxBatchItems, maxConcurrentBatches, outbox } = this.#options;
+    while (this.#head < this.#queue.length) {
+      const head = this.#queue[this.#head]!;
+      const ready =
+        this.#intervalDue ||
+        this.#closed ||
+        head.seq < this.#urgentMark ||
+        this.#queue.length - this.#head >= maxBatchItems ||
+        this.#queuedBytes >= this.#batchBudgetBytes;
+      if (!ready) break;
+      if (this.#circuit.state !== 'closed') {
+        if (outbox === undefined) break; // held in memory; the circuit closing pumps again
+        this.#spill(this.#take().entries, 'the circuit is open (the server kept failing)');
+        continue;
+      }
+      if (this.#activeBatches >= maxConcurrentBatches) break;
+      void this.#deliver(this.#take());
+    }
+    if (this.#head === this.#queue.length) {
+      this.#queue = [];
+      this.#head = 0;
+      this.#intervalDue = false;
+      if (this.#intervalTimer !== undefined) this.#timers.clearTimeout(this.#intervalTimer);
+      this.#intervalTimer = undefined;
+    } else {
+      this.#armInterval();
+    }
+  }
+
+  #take(): Batch {
+    const entries: Entry[] = [];
+    let bytes = 0;
+    while (this.#head < this.#queue.length && entries.length < this.#options.maxBatchItems) {
+      const entry = this.#queue[this.#head]!;
+      const size = entry.record.bytes.byteLength;
+      // A record larger than the budget still travels, alone; the server's 413 decides its fate.
+      if (entries.length > 0 && bytes + size > this.#batchBudgetBytes) break;
+      entries.push(entry);
+      bytes += size;
+      this.#head += 1;
+    }
+    this.#queuedBytes -= bytes;
+    if (this.#head > 4096 && this.#head * 2 > this.#queue.length) {
+      this.#queue = this.#queue.slice(this.#head);
+      this.#head = 0;
+    }
+    return { entries, attempts: 0 };
+  }
+
+  /**
+   * Sees one batch (and the parts it may be split into) to an outcome. Holds a
+   * send slot while a request is out; gives it up while waiting to retry so
+   * other batches keep flowing, within the retry budget.
+   */
+  async #deliver(first: Batch): Promise<void> {
+    const { client, outbox } = this.#options;
+    const work: Batch[] = [first];
+    let current: Batch | undefined;
+    this.#activeBatches += 1;
+    let holdingSlot = true;
+    try {
+      while (work.length > 0) {
+        const batch = work.pop()!;
+        current = batch;
+        if (this.#circuit.state !== 'closed') {
+          if (outbox !== undefined) {
+            this.#spill(batch.entries, 'the circuit is open (the server kept failing)');
+            continue;
+          }
+          this.#activeBatches -= 1;
+          holdingSlot = false;
+          await this.#circuit.whenClosed();
+          this.#activeBatches += 1;
+          holdingSlot = true;
+        }
+        const body = encodeBatchBody(
+          this.#prefix,
+          batch.entries.map((entry) => entry.record.bytes),
+        );
+        const result = await client.post(routes.callBatch(), body);
+        switch (result.status) {
+          case 'sent':
+            this.#circuit.recordSuccess();
+            for (const entry of batch.entries) this.#settle(entry, SENT);
+            break;
+          case 'retryable': {
+            this.#circuit.recordFailure();
+            batch.attempts += 1;
+            const retry = this.#retryDecision(batch, result);
+            if (retry === undefined) break;
+            this.#counts.retries += 1;
+            this.#retrying += 1;
+            // Within the budget the slot is free while waiting; past it (no outbox) the slot is kept.
+            const keepSlot = this.#retrying > this.#options.maxRetriesInFlight;
+            if (!keepSlot) {
+              this.#activeBatches -= 1;
+              holdingSlot = false;
+              this.#schedulePump();
+            }
+            await this.#sleep(retry);
+            this.#retrying -= 1;
+            if (!holdingSlot) {
+              // May briefly exceed maxConcurrentBatches: retries are bounded by the retry budget instead.
+              this.#activeBatches += 1;
+              holdingSlot = true;
+            }
+            work.push(batch);
+            current = undefined;
+            break;
+          }
+          case 'rejected':
+            this.#circuit.recordSuccess(); // the server answered; it is up
+            this.#rejected(batch, result, work);
+            break;
+        }
+        current = undefined;
+      }
+    } catch (error) {
+      // Unreachable by design (post never throws); if it happens, keep the records rather than lose them.
+      const entries = [...(current?.entries ?? []), ...work.flatMap((batch) => batch.entries)];
+      this.#warn('bug', `Weft transport hit an unexpected error: ${String(error)}`, {});
+      this.#spill(entries, `an unexpected transport error (${String(error)})`);
+    } finally {
+      if (holdingSlot) this.#activeBatches -= 1;
+      this.#schedulePump();
+    }
+  }
+
+  /** The delay before retrying `batch`, or undefined when it went to the outbox (or failed) instead. */
+  #retryDecision(batch: Batch, result: Extract<SendResult, { status: 'retryable' }>): number | undefined {
+    const { maxAttempts, outbox, backoff, maxRetryDelayMs, maxRetriesInFlight } = this.#options;
+    if (batch.attempts >= maxAttempts) {
+      this.#spill(batch.entries, `the server did not accept it after ${maxAttempts} attempts (${result.error.message})`, result.error);
+      return undefined;
+    }
+    if (outbox !== undefined && this.#circuit.state !== 'closed') {
+      this.#spill(batch.entries, 'the circuit is open (the server kept failing)');
+      return undefined;
+    }
+    if (outbox !== undefined && this.#retrying >= maxRetriesInFlight) {
+      this.#spill(batch.entries, 'the retry budget is used up');
+      return undefined;
+    }
+    const jittered = backoffDelayMs(batch.attempts, backoff, this.#random);
+    return Math.min(maxRetryDelayMs, Math.max(jittered, result.retryAfterMs ?? 0));
+  }
+
+  /** A 4xx: isolate invalid records, split oversized batches, keep the rest. */
+  #rejected(batch: Batch, result: Extract<SendResult, { status: 'rejected' }>, work: Batch[]): void {
+    const { statusCode, index, error } = result;
+    const invalid = statusCode === 400 || statusCode === 422;
+    if (invalid && index !== undefined && index >= 0 && index < batch.entries.length) {
+      const [bad] = batch.entries.splice(index, 1);
+      this.#fail(bad!, new RecordRejectedError(bad!.record.callId, error));
+      if (batch.entries.length > 0) work.push(batch); // the rest, again at once
+      return;
+    }
+    if (invalid || statusCode === 413) {
+      if (batch.entries.length === 1) {
+        const only = batch.entries[0]!;
+        const failure =
+          statusCode === 413
+            ? new RecordTooLargeError(only.record.callId, only.record.bytes.byteLength, error)
+            : new RecordRejectedError(only.record.callId, error);
+        this.#fail(only, failure);
+        return;
+      }
+      // Without an index, halve until the bad record stands alone: O(log n) extra requests per bad record.
+      const middle = Math.ceil(batch.entries.length / 2);
+      work.push(
+        { entries: batch.entries.slice(middle), attempts: batch.attempts },
+        { entries: batch.entries.slice(0, middle), attempts: batch.attempts },
+      );
+      return;
+    }
+    if (statusCode === 401 || statusCode === 403) {
+      this.#warn(
+        'auth',
+        `The Weft server refused the credentials (${statusCode}); check WEFT_API_KEY (or init({ apiKey })). Records are kept in the outbox until it accepts them.`,
+        { records: batch.entries.length },
+      );
+      this.#spill(batch.entries, `the server refused the credentials (${statusCode}); check WEFT_API_KEY`, error);
+      return;
+    }
+    this.#warn('http', `The Weft server answered ${statusCode}: ${error.message}`, { records: batch.entries.length });
+    this.#spill(batch.entries, `the server answered ${statusCode} (${error.message})`, error);
+  }
+
+  /** To the outbox; without one, failed with `reason`. Outcomes are reported when the append settles. */
+  #spill(entries: Entry[], reason: string, cause?: unknown): void {
+    if (entries.length === 0) return;
+    const { outbox, project } = this.#options;
+    if (outbox === undefined) {
+      const error = new DeliveryFailedError(`Could not send ${entries.length} record(s): ${reason}`, cause);
+      this.#warn('lost', error.message, { records: entries.length });
+      for (const entry of entries) this.#settle(entry, { status: 'failed', error });
+      return;
+    }
+    const records = entries.map((entry) => encodeOutboxRecord(project, entry.record.bytes));
+    let appending: Promise<void>;
+    try {
+      appending = outbox.append(records);
+    } catch (error) {
+      appending = Promise.reject(error);
+    }
+    appending.then(
+      () => {
+        this.#warn('spilled', `Weft records kept in the outbox: ${reason}`, { records: entries.length });
+        for (const entry of entries) this.#settle(entry, SPILLED);
+      },
+      (error: unknown) => {
+        const failure = new OutboxWriteError(entries.length, error);
+        this.#warn('outbox', failure.message, { records: entries.length });
+        for (const entry of entries) this.#settle(entry, { status: 'failed', error: failure });
+      },
+    );
+  }
+
+  #spillOverflow(): void {
+    this.#overflowScheduled = false;
+    const entries = this.#overflow;
+    this.#overflow = [];
+    this.#spill(entries, `the in-memory queue is full (maxQueueBytes = ${this.#options.maxQueueBytes})`);
+  }
+
+  #fail(entry: Entry, error: WeftError): void {
+    this.#warn('rejected', error.message, { records: 1 });
+    this.#settle(entry, { status: 'failed', error });
+  }
+
+  #settle(entry: Entry, outcome: RecordOutcome): void {
+    if (entry.settled) return;
+    entry.settled = true;
+    if (entry.held) this.#heldBytes -= entry.record.bytes.byteLength;
+    this.#counts[outcome.status] += 1;
+    this.#outstanding -= 1;
+    try {
+      entry.record.done(outcome);
+    } catch (error) {
+      this.#warn('callback', `A record's done callback threw: ${String(error)}`, { records: 1 });
+    }
+    if (this.#waiters.length === 0) return;
+    let resolved = false;
+    for (const waiter of this.#waiters) {
+      if (entry.seq < waiter.mark && --waiter.remaining === 0) {
+        waiter.resolve();
+        resolved = true;
+      }
+    }
+    if (resolved) this.#waiters = this.#waiters.filter((waiter) => waiter.remaining > 0);
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        this.#timers.clearTimeout(handle);
+        this.#sleepers.delete(wake);
+        resolve();
+      };
+      const handle = this.#timers.setTimeout(wake, ms);
+      this.#sleepers.add(wake);
+    });
+  }
+
+  #circuitChanged(state: CircuitState, previous: CircuitState): void {
+    if (state === 'open' && previous === 'closed') {
+      this.#warn(
+        'circuit',
+        `The Weft server at ${this.#options.client.url} keeps failing; pausing sends${this.#options.outbox ? ' and keeping new records in the outbox' : ''} until it answers again.`,
+        {},
+      );
+      // Batches waiting to retry would only fail again; with an outbox they go there now.
+      if (this.#options.outbox !== undefined) for (const wake of [...this.#sleepers]) wake();
+    }
+    if (state === 'closed') {
+      try {
+        this.#options.onRecovered?.();
+      } catch (error) {
+        this.#warn('callback', `onRecovered threw: ${String(error)}`, {});
+      }
+      this.#schedulePump();
+    }
+  }
+
+  /** One warning per kind per minute; `counts` are summed into the summary of the ones held back. */
+  #warn(kind: string, message: string, counts: Record<string, number>): void {
+    this.#warnings.report(kind, counts, (summed, occurrences) => ({
+      message: occurrences > 1 ? `${message} (and ${occurrences - 1} more like it in the last minute)` : message,
+      details: { project: this.#options.project, ...summed },
+    }));
+  }
+}
+
+function defaultWarning(message: string, details: Record<string, unknown>): void {
+  process.emitWarning(message, { type: 'WeftWarning', detail: JSON.stringify(details) });
+}
