@@ -1,0 +1,28 @@
+/**
+ * The name of `value`'s class, read through property descriptors so that no
+ * getter or `constructor` trick runs; 'Object' when there is none to read.
+ */
+export function className(value: object): string {
+  try {
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (proto === null || typeof proto !== 'object') return 'Object';
+    const ctor = Object.getOwnPropertyDescriptor(proto, 'constructor')?.value;
+    if (typeof ctor === 'function') {
+      const name = functionName(ctor);
+      if (name !== '') return name;
+    }
+  } catch {
+    // A proxy trap threw: the name is unknowable, the fallback is honest enough.
+  }
+  return 'Object';
+}
+
+/** A function's own `name` when it is a data property holding a string, else ''. */
+export function functionName(fn: object): string {
+  try {
+    const name = Object.getOwnPropertyDescriptor(fn, 'name')?.value;
+    return typeof name === 'string' ? name : '';
+  } catch {
+    return '';
+  }
+}

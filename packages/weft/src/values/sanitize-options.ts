@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import { InvalidSanitizeOptionsError } from './invalid-sanitize-options-error.js';
+import { DEFAULT_REDACT_KEYS } from './redact.js';
+
+/** A ref URI, a promise of one, or `undefined` to handle the value normally. */
+export type HookResult = string | Promise<string> | undefined;
+
+/** Options of {@link Sanitizer} and `sanitize`. */
+export interface SanitizeOptions {
+  /**
+   * Containers nested deeper than this become a `truncated` marker (reason `depth`).
+   * Depth counts containers from the root (0); a Map entry counts as one level.
+   * At most 400, so that markers never push the result past the canonical encoder's depth limit.
+   * @default 128
+   */
+  maxDepth?: number;
+  /**
+   * Values visited (containers and leaves; a repeated reference counts its whole size)
+   * before the rest is cut with `truncated` markers (reason `nodes`).
+   * @default 50_000
+   */
+  maxNodes?: number;
+  /**
+   * Strings longer than this (in UTF-16 code units) become a `truncated` marker with
+   * their original length and first characters.
+   * @default 1_000_000
+   */
+  maxStringLength?: number;
+  /**
+   * Entries walked per array, Map, Set, and keys walked per object; the rest is
+   * one `truncated` marker (reason `length`) giving how many were left out.
+   * @default 10_000
+   */
+  maxArrayLength?: number;
+  /**
+   * Binary data up to this many bytes is inlined whole as base64; longer data
+   * (when `onBlob` does not take it) inlines only this many first bytes.
+   * @default 1_024
+   */
+  maxInlineBytes?: number;
+  /**
+   * Lower-cased key names whose values are replaced by '[REDACTED]' (case-insensitive match).
+   * @default DEFAULT_REDACT_KEYS (api_key, apikey, authorization, password, secret, token)
+   */
+  redactKeys?: ReadonlySet<string>;
+  /** User redaction: return true to redact this key's value. Errors thrown by it are caught: the value is redacted (fail closed) and the error reported via onError. */
+  redact?: (key: string, value: unknown, path: readonly (string | number)[]) => boolean;
+  /** Called for each object before it is walked (class instances, plain objects, arrays, Maps, functions…, but not binary data). Return a ref URI string, or a Promise of one, to replace the value by that ref; undefined to walk it normally. A hook that throws or returns anything else is reported and the value is walked normally. */
+  onObject?: (value: object) => HookResult;
+  /** Called for binary data (Buffer, typed arrays, ArrayBuffer, DataView) with a view of its bytes. Same contract as onObject; when it returns undefined the inline `binary` marker is used. */
+  onBlob?: (bytes: Uint8Array) => HookResult;
+  /** Errors caught inside the walk (a hook threw, a getter threw…): reported, never thrown. */
+  onError?: (error: unknown, path: readonly (string | number)[]) => void;
+}
+
+/** Options with every default applied. */
+export interface ResolvedSanitizeOptions {
+  readonly maxDepth: number;
+  readonly maxNodes: number;
+  readonly maxStringLength: number;
+  readonly maxArrayLength: number;
+  readonly maxInlineBytes: number;
+  readonly redactKeys: ReadonlySet<string>;
+  readonly redact: SanitizeOptions['redact'];
+  readonly onObject: SanitizeOptions['onObject'];
+  readonly onBlob: SanitizeOptions['onBlob'];
+  readonly onError: SanitizeOptions['onError'];
+}
+
+/** The deepest `maxDepth` accepted: markers at most double the depth, and canonicalJson refuses past 1,000. */
+export const MAX_DEPTH_LIMIT = 400;
+
+const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', 'must be a function');
+const count = (max?: number) => {
+  const int = z.number().int().positive();
+  return max === undefined ? int : int.max(max);
+};
+const schema = z
+  .object({
+    maxDepth: count(MAX_DEPTH_LIMIT).default(128),
+    maxNodes: count().default(50_000),
+    maxStringLength: count().default(1_000_000),
+    maxArrayLength: count().default(10_000),
+    maxInlineBytes: z.number().int().nonnegative().default(1_024),
+    redactKeys: z
+      .custom<ReadonlySet<string>>((v) => v instanceof Set, 'must be a Set of lower-case strings')
+      .optional(),
+    redact: fn.optional(),
+    onObject: fn.optional(),
+    onBlob: fn.optional(),
+    onError: fn.optional(),
+  })
+  .strict();
+
+const DEFAULTS: ResolvedSanitizeOptions = resolveUncached({});
+/**
+ * The pipeline builds a Sanitizer per call with the same options object, so
+ * validation runs once per options object, not once per call.
+ */
+const resolved = new WeakMap<SanitizeOptions, ResolvedSanitizeOptions>();
+
+/**
+ * Validates `options` and applies the defaults.
+ * @throws InvalidSanitizeOptionsError (code `WEFT_INVALID_OPTIONS`) naming the bad option.
+ */
+export function resolveSanitizeOptions(options: SanitizeOptions | undefined): ResolvedSanitizeOptions {
+  if (options === undefined) return DEFAULTS;
+  let result = resolved.get(options);
+  if (result === undefined) {
+    result = resolveUncached(options);
+    resolved.set(options, result);
+  }
+  return result;
+}
+
+function resolveUncached(options: SanitizeOptions): ResolvedSanitizeOptions {
+  const parsed = schema.safeParse(options);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? `\`${issue.path.join('.')}\`` : 'options';
+    const got = issue?.path.length ? (options as Record<string, unknown>)[String(issue.path[0])] : options;
+    throw new InvalidSanitizeOptionsError(
+      `${where} ${issue?.message ?? 'is invalid'}, got ${describeGot(got)}`,
+    );
+  }
+  const o = parsed.data;
+  const redactKeys = o.redactKeys ?? DEFAULT_REDACT_KEYS;
+  for (const key of redactKeys) {
+    if (typeof key !== 'string' || key !== key.toLowerCase()) {
+      throw new InvalidSanitizeOptionsError(
+        `\`redactKeys\` must hold lower-case strings (matching is case-insensitive), got ${describeGot(key)}`,
+      );
+    }
+  }
+  return {
+    maxDepth: o.maxDepth,
+    maxNodes: o.maxNodes,
+    maxStringLength: o.maxStringLength,
+    maxArrayLength: o.maxArrayLength,
+    maxInlineBytes: o.maxInlineBytes,
+    redactKeys,
+    redact: options.redact,
+    onObject: options.onObject,
+    onBlob: options.onBlob,
+    onError: options.onError,
+  };
+}
+
+function describeGot(value: unknown): string {
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}…` : value);
+  if (typeof value === 'number' || typeof value === 'boolean' || value == null) return String(value);
+  return typeof value;
+}

@@ -1,0 +1,266 @@
+import { types } from 'node:util';
+import { TRUNCATED_KEYS_MEMBER } from './markers.js';
+import { SnapshotMarker } from './snapshot-marker.js';
+
+/** Bounds of {@link snapshot}. Values that are not positive integers fall back to the defaults (a snapshot never throws). */
+export interface SnapshotLimits {
+  /**
+   * Containers nested deeper than this (the root is at depth 0) are replaced by a truncation marker.
+   * @default 100
+   */
+  maxDepth?: number;
+  /**
+   * Values visited (containers and leaves) before the remaining entries of every open container are replaced by one truncation marker each.
+   * @default 20_000
+   */
+  maxNodes?: number;
+  /**
+   * Plain containers for which this returns true are kept by identity instead of copied
+   * (for example values published as objects, which the pool recognizes by identity).
+   * It runs on the caller's turn, so it must be cheap; if it throws, the value is copied.
+   */
+  keep?: (value: object) => boolean;
+}
+
+/** Default {@link SnapshotLimits.maxDepth}. */
+export const SNAPSHOT_MAX_DEPTH = 100;
+/** Default {@link SnapshotLimits.maxNodes}. */
+export const SNAPSHOT_MAX_NODES = 20_000;
+
+/** How many values the last counted snapshot visited; for tests and benches. */
+export interface SnapshotStats {
+  nodes: number;
+}
+
+const Kind = {
+  Array: 0,
+  Object: 1,
+  Map: 2,
+  Set: 3,
+} as const;
+type Kind = (typeof Kind)[keyof typeof Kind];
+
+interface Frame {
+  readonly kind: Kind;
+  readonly src: object;
+  readonly out: unknown[] | Record<string, unknown> | Map<unknown, unknown> | Set<unknown>;
+  readonly depth: number;
+  /** Object keys; null for the other kinds. */
+  readonly keys: string[] | null;
+  /** Map and Set entries; null for the other kinds. */
+  readonly iterator: Iterator<unknown> | null;
+  /** Entries to visit (for Map and Set, their size when opened). */
+  readonly n: number;
+  i: number;
+}
+
+const mapEntries = Map.prototype.entries;
+const mapSize = Object.getOwnPropertyDescriptor(Map.prototype, 'size')?.get as (this: object) => number;
+const setValues = Set.prototype.values;
+const setSize = Object.getOwnPropertyDescriptor(Set.prototype, 'size')?.get as (this: object) => number;
+
+/**
+ * Runs on the CALLER's turn: must be cheap and never throw. Copies plain
+ * containers (arrays, plain and null-prototype objects, Map, Set)
+ * iteratively, sharing immutable leaves (strings, numbers, …) and keeping
+ * everything else (class instances, functions, Dates, Errors, typed arrays,
+ * Proxies that are not plain containers…) by identity. Cost grows with the
+ * number of container nodes, never with string bytes. Cycles stay cycles in
+ * the copy, and a container reached twice is copied once. Past the limits it
+ * inserts a visible truncation marker. Getters on plain objects are read
+ * (value at the moment); a throwing getter becomes a marker, not an exception.
+ * Only own enumerable string keys of objects are copied (symbol keys and
+ * non-enumerable properties are left out, as the walker would ignore them).
+ */
+export function snapshot(value: unknown, limits?: SnapshotLimits): unknown {
+  return copy(value, limits, undefined);
+}
+
+/** {@link snapshot}, also reporting how many values it visited (the measure of its cost). */
+export function snapshotWithStats(
+  value: unknown,
+  limits?: SnapshotLimits,
+): { value: unknown; stats: SnapshotStats } {
+  const stats = { nodes: 0 };
+  return { value: copy(value, limits, stats), stats };
+}
+
+function limit(value: number | undefined, fallback: number): number {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+function copy(value: unknown, limits: SnapshotLimits | undefined, stats: SnapshotStats | undefined): unknown {
+  if (typeof value !== 'object' || value === null) {
+    if (stats) stats.nodes = 1;
+    return value;
+  }
+  const maxDepth = limit(limits?.maxDepth, SNAPSHOT_MAX_DEPTH);
+  const maxNodes = limit(limits?.maxNodes, SNAPSHOT_MAX_NODES);
+  const keep = limits?.keep;
+  const copies = new Map<object, unknown>();
+  const stack: Frame[] = [];
+  let nodes = 1;
+
+  // Returns the copy of `v` (opening a frame to fill it) or `v` itself.
+  const visit = (v: unknown, depth: number): unknown => {
+    if (typeof v !== 'object' || v === null) return v;
+    const seen = copies.get(v);
+    if (seen !== undefined) return seen;
+    let kind: Kind;
+    try {
+      if (Array.isArray(v)) kind = Kind.Array;
+      else {
+        const proto: unknown = Object.getPrototypeOf(v);
+        if (proto === Object.prototype || proto === null) kind = Kind.Object;
+        else if (types.isMap(v)) kind = Kind.Map;
+        else if (types.isSet(v)) kind = Kind.Set;
+        else return v;
+      }
+      if (keep !== undefined && keepSafely(keep, v)) return v;
+    } catch {
+      // A revoked proxy throws from Array.isArray and every trap; keep it by
+      // identity and let the walker describe it off the caller's turn.
+      return v;
+    }
+    if (depth > maxDepth) return SnapshotMarker.truncatedValue('depth', KIND_NAMES[kind]);
+    try {
+      return open(kind, v, depth);
+    } catch (thrown) {
+      return SnapshotMarker.unreadable(thrown);
+    }
+  };
+
+  const open = (kind: Kind, src: object, depth: number): unknown => {
+    let frame: Frame;
+    switch (kind) {
+      case Kind.Array:
+        frame = { kind, src, out: [], depth, keys: null, iterator: null, n: (src as unknown[]).length, i: 0 };
+        break;
+      case Kind.Object: {
+        const keys = Object.keys(src);
+        frame = { kind, src, out: {}, depth, keys, iterator: null, n: keys.length, i: 0 };
+        break;
+      }
+      case Kind.Map:
+        frame = {
+          kind,
+          src,
+          out: new Map(),
+          depth,
+          keys: null,
+          iterator: mapEntries.call(src),
+          n: mapSize.call(src),
+          i: 0,
+        };
+        break;
+      default:
+        frame = {
+          kind,
+          src,
+          out: new Set(),
+          depth,
+          keys: null,
+          iterator: setValues.call(src),
+          n: setSize.call(src),
+          i: 0,
+        };
+    }
+    copies.set(src, frame.out);
+    stack.push(frame);
+    return frame.out;
+  };
+
+  const root = visit(value, 0);
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1] as Frame;
+    if (frame.i >= frame.n) {
+      stack.pop();
+      continue;
+    }
+    if (nodes >= maxNodes) {
+      closeTruncated(frame);
+      stack.pop();
+      continue;
+    }
+    const i = frame.i++;
+    const depth = frame.depth + 1;
+    nodes++;
+    switch (frame.kind) {
+      case Kind.Array: {
+        let v: unknown;
+        try {
+          v = (frame.src as unknown[])[i];
+        } catch (thrown) {
+          v = SnapshotMarker.unreadable(thrown);
+        }
+        (frame.out as unknown[]).push(visit(v, depth));
+        break;
+      }
+      case Kind.Object: {
+        const key = (frame.keys as string[])[i] as string;
+        let v: unknown;
+        try {
+          v = (frame.src as Record<string, unknown>)[key];
+        } catch (thrown) {
+          v = SnapshotMarker.unreadable(thrown);
+        }
+        const out = frame.out as Record<string, unknown>;
+        // Assigning `__proto__` would set the copy's prototype; it must stay data.
+        if (key === '__proto__')
+          Object.defineProperty(out, key, {
+            value: visit(v, depth),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        else out[key] = visit(v, depth);
+        break;
+      }
+      case Kind.Map: {
+        const step = (frame.iterator as Iterator<[unknown, unknown]>).next();
+        if (step.done) {
+          frame.i = frame.n;
+          break;
+        }
+        nodes++;
+        const [k, v] = step.value;
+        (frame.out as Map<unknown, unknown>).set(visit(k, depth), visit(v, depth));
+        break;
+      }
+      default: {
+        const step = (frame.iterator as Iterator<unknown>).next();
+        if (step.done) frame.i = frame.n;
+        else (frame.out as Set<unknown>).add(visit(step.value, depth));
+      }
+    }
+  }
+  if (stats) stats.nodes = nodes;
+  return root;
+}
+
+const KIND_NAMES = ['Array', 'Object', 'Map', 'Set'] as const;
+
+function keepSafely(keep: (value: object) => boolean, value: object): boolean {
+  try {
+    return keep(value) === true;
+  } catch {
+    return false;
+  }
+}
+
+function closeTruncated(frame: Frame): void {
+  const marker = SnapshotMarker.truncatedTail(frame.n - frame.i);
+  switch (frame.kind) {
+    case Kind.Array:
+      (frame.out as unknown[]).push(marker);
+      break;
+    case Kind.Object:
+      (frame.out as Record<string, unknown>)[TRUNCATED_KEYS_MEMBER] = marker;
+      break;
+    case Kind.Map:
+      (frame.out as Map<unknown, unknown>).set(TRUNCATED_KEYS_MEMBER, marker);
+      break;
+    default:
+      (frame.out as Set<unknown>).add(marker);
+  }
+}
