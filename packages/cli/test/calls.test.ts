@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/run-cli.js';
 import { CALLS_COLUMNS } from '../src/commands/calls/calls-table.js';
 import { ExitCode } from '../src/exit/exit-code.js';
-import { captureIo } from './capture-io.js';
+import { captureIo } from '../src/testing/capture-io.js';
 
 const T0 = Date.UTC(2026, 0, 2, 3, 4, 5, 6); // 2026-01-02 03:04:05.006
 const id = (n: number) => `0193a1b2-c3d4-7e5f-8a9b-${n.toString(16).padStart(12, '0')}`;
@@ -18,11 +18,21 @@ const TRACE_B = id(100);
 
 // Trace A: answer → retrieve, generate → format; generate reports token usage.
 // Trace B: one failed call. Plus one call still running.
-const usage = (total: number) => ({ m: { requests: 1, inputTokens: total - 34, outputTokens: 34, totalTokens: total } });
+const usage = (total: number) => ({
+  m: { requests: 1, inputTokens: total - 34, outputTokens: 34, totalTokens: total },
+});
 const items: CallItem[] = [
   // Children sent before their parent, ends before starts: the CLI must not care.
   { type: 'end', id: id(4), endedAt: T0 + 900, output: 'ok', summary: { latencyMs: 350, status: 'success' } },
-  { type: 'start', id: id(4), traceId: TRACE_A, parentId: id(3), opName: 'format', startedAt: T0 + 550, inputs: {} },
+  {
+    type: 'start',
+    id: id(4),
+    traceId: TRACE_A,
+    parentId: id(3),
+    opName: 'format',
+    startedAt: T0 + 550,
+    inputs: {},
+  },
   {
     type: 'complete',
     id: id(3),
@@ -68,18 +78,26 @@ const items: CallItem[] = [
     exception: { name: 'Error', message: 'boom' },
     summary: { latencyMs: 5, status: 'error' },
   },
-  { type: 'start', id: id(200), traceId: id(200), parentId: null, opName: 'loop', startedAt: T0 + 20_000, inputs: {} },
+  {
+    type: 'start',
+    id: id(200),
+    traceId: id(200),
+    parentId: null,
+    opName: 'loop',
+    startedAt: T0 + 20_000,
+    inputs: {},
+  },
 ];
 
-const row = (started: string, op: string, status: string, latency: string, tokens: string, n: number, trace: string) => [
-  `2026-01-02 ${started}`,
-  op,
-  status,
-  latency,
-  tokens,
-  id(n),
-  trace,
-];
+const row = (
+  started: string,
+  op: string,
+  status: string,
+  latency: string,
+  tokens: string,
+  n: number,
+  trace: string,
+) => [`2026-01-02 ${started}`, op, status, latency, tokens, id(n), trace];
 const ROW = {
   answerA: row('03:04:05.006', 'answer', 'success', '2.00 s', '1,234', 1, TRACE_A),
   retrieve: row('03:04:05.026', '└─ retrieve', 'success', '120 ms', '-', 2, TRACE_A),
@@ -112,7 +130,13 @@ const TOKEN = 'cli-test-token';
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'weft-cli-calls-'));
   open = await startServer({ host: '127.0.0.1', port: 0, dbPath: join(dir, 'open.db'), uiDir: false });
-  guarded = await startServer({ host: '127.0.0.1', port: 0, dbPath: join(dir, 'guarded.db'), token: TOKEN, uiDir: false });
+  guarded = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    dbPath: join(dir, 'guarded.db'),
+    token: TOKEN,
+    uiDir: false,
+  });
   for (const [server, headers] of [
     [open, {}],
     [guarded, { authorization: `Bearer ${TOKEN}` }],
@@ -151,7 +175,15 @@ describe('weft calls against a real server', () => {
   });
 
   it('prints one trace as a tree in start order', async () => {
-    const { code, out } = await weft(['calls', '--url', open.url, '--project', 'cli-test', '--trace', TRACE_A]);
+    const { code, out } = await weft([
+      'calls',
+      '--url',
+      open.url,
+      '--project',
+      'cli-test',
+      '--trace',
+      TRACE_A,
+    ]);
     expect(code).toBe(ExitCode.ok);
     expect(tableRows(out).slice(1)).toEqual([ROW.answerA, ROW.retrieve, ROW.generate, ROW.format]);
   });
@@ -175,7 +207,16 @@ describe('weft calls against a real server', () => {
   });
 
   it('prints the calls as JSON with --json', async () => {
-    const { code, out } = await weft(['calls', '--url', open.url, '--project', 'cli-test', '--trace', TRACE_B, '--json']);
+    const { code, out } = await weft([
+      'calls',
+      '--url',
+      open.url,
+      '--project',
+      'cli-test',
+      '--trace',
+      TRACE_B,
+      '--json',
+    ]);
     expect(code).toBe(ExitCode.ok);
     const calls = JSON.parse(out);
     expect(calls).toHaveLength(1);
@@ -190,9 +231,19 @@ describe('weft calls against a real server', () => {
 
   it('exits 4 naming the trace when a trace has no calls', async () => {
     const missing = id(999);
-    const { code, err } = await weft(['calls', '--url', open.url, '--project', 'cli-test', '--trace', missing]);
+    const { code, err } = await weft([
+      'calls',
+      '--url',
+      open.url,
+      '--project',
+      'cli-test',
+      '--trace',
+      missing,
+    ]);
     expect(code).toBe(ExitCode.notFound);
-    expect(err).toMatch(new RegExp(`^weft: error: No calls of trace ${missing} in project cli-test\\..*\\n$`));
+    expect(err).toMatch(
+      new RegExp(`^weft: error: No calls of trace ${missing} in project cli-test\\..*\\n$`),
+    );
   });
 
   it('exits 3 when the server wants a token and none or a wrong one is sent', async () => {
@@ -205,7 +256,9 @@ describe('weft calls against a real server', () => {
 
   it('authenticates with --token or WEFT_API_KEY', async () => {
     const viaFlag = await weft(['calls', '--url', guarded.url, '--project', 'cli-test', '--token', TOKEN]);
-    const viaEnv = await weft(['calls', '--url', guarded.url, '--project', 'cli-test'], { WEFT_API_KEY: TOKEN });
+    const viaEnv = await weft(['calls', '--url', guarded.url, '--project', 'cli-test'], {
+      WEFT_API_KEY: TOKEN,
+    });
     for (const { code, out } of [viaFlag, viaEnv]) {
       expect(code).toBe(ExitCode.ok);
       expect(tableRows(out)).toHaveLength(7);

@@ -1,4 +1,5 @@
-import type { CliIo } from '../src/cli/cli-io.js';
+// Test helper only: no entry point imports it, so it never reaches dist.
+import type { CliIo } from '../cli/cli-io.js';
 
 /** A CliIo whose output is collected in strings, for asserting on what a command printed. */
 export interface CapturedIo extends CliIo {
