@@ -33,11 +33,7 @@ export function summarize(context: SummaryContext, results: readonly RowResult[]
   let usage: Record<string, ModelUsage> | undefined;
   for (const result of ordered) {
     if (result.error !== undefined) errors++;
-    for (const [name, value] of Object.entries(result.scores)) {
-      let list = byScorer.get(name);
-      if (list === undefined) byScorer.set(name, (list = []));
-      list.push(value);
-    }
+    for (const [name, value] of Object.entries(result.scores)) pushTo(byScorer, name, value);
     if (result.usage !== undefined) usage = addUsage(usage, result.usage);
   }
   const scores: Record<string, ScorerSummary> = {};
@@ -64,11 +60,7 @@ function scorerSummary(values: readonly ScoreValue[]): ScorerSummary {
   const byKey = new Map<string, (number | boolean)[]>();
   for (const value of values) {
     const entries = typeof value === 'object' ? Object.entries(value) : [['value', value] as const];
-    for (const [key, v] of entries) {
-      let list = byKey.get(key);
-      if (list === undefined) byKey.set(key, (list = []));
-      list.push(v);
-    }
+    for (const [key, v] of entries) pushTo(byKey, key, v);
   }
   const keys: Record<string, ScoreStats> = {};
   for (const key of [...byKey.keys()].sort()) keys[key] = scalarStats(byKey.get(key) ?? []);
@@ -90,10 +82,11 @@ function rowVariance(ordered: readonly RowResult[]): Record<string, number> {
   const perKey = new Map<string, Map<number, number[]>>();
   const add = (key: string, rowIndex: number, value: number | boolean) => {
     let rows = perKey.get(key);
-    if (rows === undefined) perKey.set(key, (rows = new Map()));
-    let list = rows.get(rowIndex);
-    if (list === undefined) rows.set(rowIndex, (list = []));
-    list.push(Number(value));
+    if (rows === undefined) {
+      rows = new Map();
+      perKey.set(key, rows);
+    }
+    pushTo(rows, rowIndex, Number(value));
   };
   for (const result of ordered) {
     for (const [name, value] of Object.entries(result.scores)) {
@@ -110,6 +103,12 @@ function rowVariance(ordered: readonly RowResult[]): Record<string, number> {
     if (variances.length > 0) out[key] = mean(variances);
   }
   return out;
+}
+
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
 }
 
 function addUsage(into: Record<string, ModelUsage> | undefined, from: Record<string, ModelUsage>) {
