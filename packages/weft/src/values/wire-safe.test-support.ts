@@ -1,0 +1,75 @@
+import { canonicalJson, decodeMsgpack, encodeMsgpack } from '@weft/protocol';
+import { expect } from 'vitest';
+
+/**
+ * Asserts that `value` is JSON-like (null, booleans, finite numbers other
+ * than -0, well-formed strings, arrays, objects with Object.prototype and
+ * own enumerable string keys only) and that it survives canonicalJson, a JSON
+ * round trip and a msgpack round trip unchanged.
+ */
+export function expectWireSafe(value: unknown): void {
+  const problem = findNonJson(value);
+  expect(problem, `not JSON-like at ${problem}`).toBeUndefined();
+  const text = canonicalJson(value);
+  expect(JSON.parse(text)).toStrictEqual(value);
+  // msgpackr renames an own `__proto__` key to `__proto_` when it decodes (its
+  // guard against prototype pollution); everything else must come back as is.
+  expect(decodeMsgpack(encodeMsgpack(value))).toStrictEqual(renameProtoKeys(value));
+}
+
+function findNonJson(root: unknown): string | undefined {
+  const stack: [unknown, string][] = [[root, '$']];
+  const open = new Set<object>();
+  while (stack.length > 0) {
+    const [value, at] = stack.pop() as [unknown, string];
+    switch (typeof value) {
+      case 'boolean':
+        continue;
+      case 'string':
+        if (!(value as string & { isWellFormed(): boolean }).isWellFormed()) return `${at} (lone surrogate)`;
+        continue;
+      case 'number':
+        if (!Number.isFinite(value) || Object.is(value, -0)) return `${at} (${value})`;
+        continue;
+      case 'object':
+        if (value === null) continue;
+        break;
+      default:
+        return `${at} (${typeof value})`;
+    }
+    const object = value as object;
+    if (Array.isArray(object)) {
+      for (let i = 0; i < object.length; i++) {
+        if (!(i in object)) return `${at}[${i}] (hole)`;
+        stack.push([object[i], `${at}[${i}]`]);
+      }
+    } else {
+      if (Object.getPrototypeOf(object) !== Object.prototype) return `${at} (prototype)`;
+      if (Object.getOwnPropertySymbols(object).length > 0) return `${at} (symbol key)`;
+      for (const key of Object.getOwnPropertyNames(object)) {
+        const descriptor = Object.getOwnPropertyDescriptor(object, key) as PropertyDescriptor;
+        if (!descriptor.enumerable || !('value' in descriptor)) return `${at}.${key} (not a data member)`;
+        if (descriptor.value === undefined) return `${at}.${key} (undefined)`;
+        stack.push([descriptor.value, `${at}.${key}`]);
+      }
+    }
+    if (open.size > 1_000_000) return 'too many nodes';
+    open.add(object);
+  }
+  return undefined;
+}
+
+function renameProtoKeys(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(renameProtoKeys);
+  const out: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value)) {
+    Object.defineProperty(out, key === '__proto__' ? '__proto_' : key, {
+      value: renameProtoKeys(member),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
+}
