@@ -1,0 +1,88 @@
+import { useEffect, useMemo } from 'preact/hooks';
+import { ApiClient } from './api/api-client.js';
+import type { TokenStore } from './api/token-store.js';
+import { appContext } from './app-context.js';
+import { TokenDialog } from './components/token-dialog.js';
+import { href } from './router/route.js';
+import { useRoute } from './router/use-route.js';
+import { CallView } from './views/call-view.js';
+import { CallsView } from './views/calls-view.js';
+import { EvalCompareView } from './views/eval-compare-view.js';
+import { EvalsView } from './views/evals-view.js';
+import { ObjectView } from './views/object-view.js';
+import { ObjectsView } from './views/objects-view.js';
+import { ProjectPicker, rememberProject } from './views/project-picker.js';
+import { TableView } from './views/table-view.js';
+import { TraceView } from './views/trace-view.js';
+
+const NAV = [
+  { view: 'calls', label: 'Calls' },
+  { view: 'evals', label: 'Evaluations' },
+  { view: 'objects', label: 'Objects' },
+] as const;
+
+/** The shell: top bar, the view the hash names, and the token prompt. */
+export function App({ tokens }: { tokens: TokenStore }) {
+  const route = useRoute();
+  // The UI is served by the API server itself, so requests go to the same origin.
+  const api = useMemo(() => new ApiClient(location.origin, tokens), [tokens]);
+  const { project, segments } = route;
+  const [view = 'calls', a, b, c] = segments;
+  useEffect(() => {
+    if (project) rememberProject(project);
+  }, [project]);
+
+  let body = <NotFound />;
+  if (project === undefined) body = <ProjectPicker />;
+  else if (view === 'calls' && a) body = <CallView key={a} id={a} />;
+  else if (view === 'calls') body = <CallsView route={route} />;
+  else if (view === 'trace' && a) body = <TraceView key={a} route={route} traceId={a} />;
+  else if (view === 'objects' && a) body = <ObjectView key={a} route={route} name={a} />;
+  else if (view === 'objects') body = <ObjectsView />;
+  else if (view === 'tables' && a) body = <TableView key={a} digest={a} />;
+  else if (view === 'evals' && a === 'compare' && b && c) body = <EvalCompareView aId={b} bId={c} />;
+  else if (view === 'evals') body = <EvalsView />;
+
+  return (
+    <>
+      <header class="topbar">
+        <a class="brand" href="#/">
+          weft
+        </a>
+        {project && (
+          <>
+            <a class="project" href="#/" title="Switch project">
+              {project}
+            </a>
+            <nav aria-label="Views">
+              {NAV.map((n) => (
+                <a
+                  key={n.view}
+                  href={href(project, [n.view])}
+                  aria-current={view === n.view || (n.view === 'calls' && view === 'trace') ? 'page' : undefined}
+                >
+                  {n.label}
+                </a>
+              ))}
+            </nav>
+          </>
+        )}
+      </header>
+      <main>
+        {project === undefined ? body : <appContext.Provider value={{ api, project }}>{body}</appContext.Provider>}
+      </main>
+      <TokenDialog tokens={tokens} />
+    </>
+  );
+}
+
+function NotFound() {
+  return (
+    <div class="view">
+      <h1>Not found</h1>
+      <p>
+        Nothing lives at this address. <a href="#/">Start over</a>.
+      </p>
+    </div>
+  );
+}

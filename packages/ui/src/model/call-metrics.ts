@@ -1,0 +1,25 @@
+import type { Call } from '../api/protocol.js';
+
+/** Latency in ms: the summary's when the SDK gave one, else end minus start; undefined while running. */
+export function callLatencyMs(call: Pick<Call, 'summary' | 'startedAt' | 'endedAt'>): number | undefined {
+  const given = call.summary?.latencyMs;
+  if (typeof given === 'number') return given;
+  return call.endedAt === null ? undefined : call.endedAt - call.startedAt;
+}
+
+/** Total tokens over every model in the call's usage (which includes its descendants'). */
+export function callTokens(call: Pick<Call, 'summary'>): number | undefined {
+  const usage = call.summary?.usage;
+  if (usage === undefined) return undefined;
+  let total = 0;
+  for (const model of Object.values(usage)) {
+    total += model.totalTokens || model.inputTokens + model.outputTokens;
+  }
+  return total;
+}
+
+/** The op's plain name: `weft:///p/op/<name>:<digest>` shows as `<name>`. */
+export function plainOpName(opName: string): string {
+  const match = /^weft:\/\/\/[^/]+\/op\/(.+):[A-Za-z0-9_-]{43}$/.exec(opName);
+  return match?.[1] ?? opName;
+}

@@ -1,0 +1,39 @@
+/** Display formatting shared by every view: durations, times, counts. */
+
+export function formatDuration(ms: number | undefined): string {
+  if (ms === undefined) return '—';
+  if (ms < 1) return `${ms.toFixed(2)} ms`;
+  if (ms < 1_000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1_000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+  const minutes = Math.floor(ms / 60_000);
+  return `${minutes} m ${Math.round((ms % 60_000) / 1_000)} s`;
+}
+
+const timeFormat = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+export function formatTime(ms: number): string {
+  return timeFormat.format(new Date(ms));
+}
+
+export function formatCount(n: number | undefined): string {
+  return n === undefined ? '—' : n.toLocaleString('en-US');
+}
+
+/** A signed delta with a fixed number of decimals: `+0.125`, `−2`. */
+export function formatDelta(delta: number, digits = 3): string {
+  if (delta === 0) return '±0';
+  const text = Math.abs(delta).toFixed(digits).replace(/\.?0+$/, '');
+  return `${delta > 0 ? '+' : '−'}${text}`;
+}
+
+/** Short form of a long id or digest for narrow columns. */
+export function shortId(id: string): string {
+  return id.length > 12 ? `${id.slice(0, 8)}…` : id;
+}

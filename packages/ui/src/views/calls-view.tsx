@@ -1,0 +1,252 @@
+import { useMemo, useState } from 'preact/hooks';
+import { useApp } from '../app-context.js';
+import type { CallQuery, CallSortField, CallStatus } from '../api/protocol.js';
+import { ErrorBox } from '../components/error-box.js';
+import { Pager } from '../components/pager.js';
+import { StatusBadge } from '../components/status-badge.js';
+import { useIntervalRefresh } from '../hooks/use-interval-refresh.js';
+import { useLoad } from '../hooks/use-load.js';
+import { useRowKeys } from '../hooks/use-row-keys.js';
+import { callLatencyMs, callTokens, plainOpName } from '../model/call-metrics.js';
+import { formatCount, formatDuration, formatTime } from '../model/format.js';
+import { href, navigate, type Route } from '../router/route.js';
+
+const PAGE_SIZE = 50;
+const LIVE_REFRESH_MS = 3_000;
+
+/** Relative time ranges offered by the filter bar, in ms back from now. */
+const RANGES: Record<string, number> = { '15m': 15 * 60_000, '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000 };
+
+const COLUMNS: { label: string; sort?: CallSortField; class: string }[] = [
+  { label: 'Op', sort: 'opName', class: 'col-op' },
+  { label: 'Name', class: 'col-name' },
+  { label: 'Status', class: 'col-status' },
+  { label: 'Latency', sort: 'latencyMs', class: 'col-num' },
+  { label: 'Tokens', class: 'col-num' },
+  { label: 'Started', sort: 'startedAt', class: 'col-time' },
+];
+
+/** Root calls with filters, server-side sort and cursor paging, refreshed live. */
+export function CallsView({ route }: { route: Route }) {
+  const { api, project } = useApp();
+  const q = route.query;
+  const filters = {
+    op: q.get('op') ?? '',
+    status: q.get('status') ?? '',
+    range: q.get('range') ?? '',
+    text: q.get('q') ?? '',
+    sort: (q.get('sort') ?? 'startedAt') as CallSortField,
+    dir: (q.get('dir') ?? 'desc') as 'asc' | 'desc',
+  };
+  const filterKey = JSON.stringify(filters);
+  // Cursor of each page visited under the current filters; page 0 has none.
+  const [paging, setPaging] = useState<{ key: string; cursors: (string | undefined)[]; index: number }>({
+    key: filterKey,
+    cursors: [undefined],
+    index: 0,
+  });
+  const page = paging.key === filterKey ? paging : { key: filterKey, cursors: [undefined], index: 0 };
+  const cursor = page.cursors[page.index];
+
+  const calls = useLoad(
+    (signal) => {
+      const query: CallQuery = {
+        project,
+        parentId: null,
+        sort: { field: filters.sort, direction: filters.dir },
+        limit: PAGE_SIZE,
+      };
+      if (filters.op) query.opName = filters.op;
+      if (filters.status) query.status = filters.status as CallStatus;
+      if (filters.text) query.text = filters.text;
+      const range = RANGES[filters.range];
+      if (range !== undefined) query.startedAfter = Date.now() - range;
+      if (cursor !== undefined) query.cursor = cursor;
+      return api.queryCalls(query, signal);
+    },
+    [project, filterKey, cursor],
+  );
+  const rows = calls.data?.calls ?? [];
+  const anyRunning = rows.some((c) => c.status === 'running');
+  useIntervalRefresh(page.index === 0 || anyRunning, LIVE_REFRESH_MS, calls.reload, calls.data);
+
+  const setFilter = (key: string, value: string) => {
+    const next: Record<string, string> = {
+      op: filters.op,
+      status: filters.status,
+      range: filters.range,
+      q: filters.text,
+      sort: filters.sort === 'startedAt' ? '' : filters.sort,
+      dir: filters.dir === 'desc' ? '' : filters.dir,
+    };
+    next[key] = value;
+    navigate(href(project, ['calls'], next), true);
+  };
+  const sortBy = (field: CallSortField) => {
+    const dir = filters.sort === field && filters.dir === 'desc' ? 'asc' : 'desc';
+    navigate(
+      href(project, ['calls'], {
+        op: filters.op,
+        status: filters.status,
+        range: filters.range,
+        q: filters.text,
+        sort: field === 'startedAt' ? undefined : field,
+        dir: dir === 'desc' ? undefined : dir,
+      }),
+      true,
+    );
+  };
+  const open = (index: number) => {
+    const call = rows[index];
+    if (call) navigate(href(project, ['trace', call.traceId], { call: call.id }));
+  };
+  const { rowProps } = useRowKeys(rows.length, open);
+  const opNames = useMemo(() => [...new Set(rows.map((c) => plainOpName(c.opName)))].sort(), [rows]);
+  const firstLoad = calls.data === undefined && calls.error === undefined;
+
+  return (
+    <div class="view calls-view">
+      <div class="view-head">
+        <h1>Calls</h1>
+        <span class="live-indicator" aria-live="polite">
+          {calls.loading ? 'Updating…' : page.index === 0 || anyRunning ? 'Live' : ''}
+        </span>
+      </div>
+      <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label="Filters">
+        <label>
+          Op
+          <input
+            name="op"
+            list="op-names"
+            value={filters.op}
+            placeholder="any op"
+            onChange={(e) => setFilter('op', (e.target as HTMLInputElement).value.trim())}
+          />
+          <datalist id="op-names">
+            {opNames.map((name) => (
+              <option key={name} value={name} />
+            ))}
+          </datalist>
+        </label>
+        <label>
+          Status
+          <select
+            name="status"
+            value={filters.status}
+            onChange={(e) => setFilter('status', (e.target as HTMLSelectElement).value)}
+          >
+            <option value="">any</option>
+            <option value="success">success</option>
+            <option value="error">error</option>
+            <option value="running">running</option>
+          </select>
+        </label>
+        <label>
+          Started
+          <select
+            name="range"
+            value={filters.range}
+            onChange={(e) => setFilter('range', (e.target as HTMLSelectElement).value)}
+          >
+            <option value="">any time</option>
+            <option value="15m">last 15 minutes</option>
+            <option value="1h">last hour</option>
+            <option value="24h">last 24 hours</option>
+            <option value="7d">last 7 days</option>
+          </select>
+        </label>
+        <label class="grow">
+          Search names
+          <input
+            name="q"
+            type="search"
+            value={filters.text}
+            placeholder="display name contains…"
+            onChange={(e) => setFilter('q', (e.target as HTMLInputElement).value.trim())}
+          />
+        </label>
+      </form>
+      {calls.error && <ErrorBox error={calls.error} retry={calls.reload} />}
+      <div class="table-wrap">
+        <table class="data-table calls-table" aria-busy={firstLoad}>
+          <thead>
+            <tr>
+              {COLUMNS.map((col) => (
+                <th
+                  key={col.label}
+                  class={col.class}
+                  aria-sort={
+                    col.sort && filters.sort === col.sort
+                      ? filters.dir === 'asc'
+                        ? 'ascending'
+                        : 'descending'
+                      : undefined
+                  }
+                >
+                  {col.sort ? (
+                    <button type="button" class="sort-button" onClick={() => sortBy(col.sort!)}>
+                      {col.label}
+                      <span class="sort-mark" aria-hidden="true">
+                        {filters.sort === col.sort ? (filters.dir === 'asc' ? '▲' : '▼') : ''}
+                      </span>
+                    </button>
+                  ) : (
+                    col.label
+                  )}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {firstLoad &&
+              Array.from({ length: 12 }, (_, i) => (
+                <tr key={i} class="placeholder-row">
+                  <td colSpan={COLUMNS.length}>
+                    <span class="skeleton" />
+                  </td>
+                </tr>
+              ))}
+            {!firstLoad && rows.length === 0 && (
+              <tr class="empty-row">
+                <td colSpan={COLUMNS.length}>No calls match these filters.</td>
+              </tr>
+            )}
+            {rows.map((call, i) => (
+              <tr
+                key={call.id}
+                class="call-row"
+                data-call-id={call.id}
+                data-status={call.status}
+                onClick={() => open(i)}
+                {...rowProps(i)}
+              >
+                <td class="col-op" title={call.opName}>
+                  {plainOpName(call.opName)}
+                </td>
+                <td class="col-name">{call.displayName ?? ''}</td>
+                <td class="col-status">
+                  <StatusBadge status={call.status} />
+                </td>
+                <td class="col-num">{formatDuration(callLatencyMs(call))}</td>
+                <td class="col-num">{formatCount(callTokens(call))}</td>
+                <td class="col-time">{formatTime(call.startedAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Pager
+        label={`Page ${page.index + 1}`}
+        hasPrevious={page.index > 0}
+        hasNext={Boolean(calls.data?.nextCursor)}
+        onPrevious={() => setPaging({ ...page, index: page.index - 1 })}
+        onNext={() => {
+          const next = calls.data?.nextCursor ?? undefined;
+          const cursors = page.cursors.slice(0, page.index + 1);
+          cursors.push(next);
+          setPaging({ key: page.key, cursors, index: page.index + 1 });
+        }}
+      />
+    </div>
+  );
+}

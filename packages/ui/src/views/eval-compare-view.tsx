@@ -1,0 +1,187 @@
+import { useMemo, useState } from 'preact/hooks';
+import { useApp } from '../app-context.js';
+import { type Call, PREDICT_AND_SCORE_OP } from '../api/protocol.js';
+import { ErrorBox } from '../components/error-box.js';
+import { useLoad } from '../hooks/use-load.js';
+import { compareRows, flattenScores, type SummaryDelta, summaryDeltas } from '../model/eval-compare.js';
+import { runSummary } from '../model/eval-summary.js';
+import { formatDelta, formatDuration, formatTime } from '../model/format.js';
+import { href } from '../router/route.js';
+
+function metricText(d: SummaryDelta, v: number | undefined): string {
+  if (v === undefined) return '—';
+  if (d.metric === 'pass rate') return `${(v * 100).toFixed(1)}%`;
+  if (d.metric === 'ms') return formatDuration(v);
+  if (d.metric === 'count') return String(v);
+  return v.toFixed(3);
+}
+
+function deltaClass(d: SummaryDelta): string {
+  if (d.delta === undefined || d.delta === 0) return 'delta-same';
+  return d.delta > 0 === d.higherIsBetter ? 'delta-better' : 'delta-worse';
+}
+
+function scoreText(scores: Map<string, number | boolean>, name: string): string {
+  const v = scores.get(name);
+  if (v === undefined) return '—';
+  return typeof v === 'boolean' ? (v ? 'pass' : 'fail') : v.toFixed(3).replace(/\.?0+$/, '');
+}
+
+/** Two evaluation runs side by side: summary deltas and the rows whose scores changed. */
+export function EvalCompareView({ aId, bId }: { aId: string; bId: string }) {
+  const { api, project } = useApp();
+  const load = (id: string, signal: AbortSignal) =>
+    Promise.all([
+      api.readCall(project, id, signal),
+      api.queryAllCalls(
+        { project, parentId: id, opName: PREDICT_AND_SCORE_OP, sort: { field: 'startedAt', direction: 'asc' } },
+        signal,
+      ),
+    ]);
+  const runs = useLoad((signal) => Promise.all([load(aId, signal), load(bId, signal)]), [project, aId, bId]);
+  const [showAll, setShowAll] = useState(false);
+  const data = runs.data;
+  const deltas = useMemo(() => (data ? summaryDeltas(runSummary(data[0][0]), runSummary(data[1][0])) : []), [data]);
+  const rows = useMemo(() => (data ? compareRows(data[0][1], data[1][1]) : []), [data]);
+  const shown = showAll ? rows : rows.filter((r) => r.changed.length > 0);
+  const scoreNames = useMemo(() => {
+    const names = new Set<string>();
+    for (const r of rows) {
+      for (const side of [r.a, r.b]) if (side) for (const n of flattenScores(side.result.scores).keys()) names.add(n);
+    }
+    return [...names];
+  }, [rows]);
+
+  const runHead = (label: string, call: Call) => {
+    const s = runSummary(call);
+    return (
+      <div class="run-card" data-run={label}>
+        <div class="run-label">{label}</div>
+        <div>
+          <strong>{s?.evaluation ?? call.displayName ?? call.opName}</strong> · {s?.model ?? '—'}
+        </div>
+        <div class="muted">
+          {formatTime(call.startedAt)} ·{' '}
+          <a href={href(project, ['trace', call.traceId], { call: call.id })}>open trace</a>
+        </div>
+      </div>
+    );
+  };
+  const traceLink = (side: { call: Call } | undefined, label: string) =>
+    side ? (
+      <a href={href(project, ['trace', side.call.traceId], { call: side.call.id })} class="trace-link">
+        {label}
+      </a>
+    ) : (
+      '—'
+    );
+
+  return (
+    <div class="view compare-view">
+      <div class="view-head">
+        <h1>
+          <a href={href(project, ['evals'])}>Evaluations</a> / compare
+        </h1>
+      </div>
+      {runs.error && <ErrorBox error={runs.error} retry={runs.reload} />}
+      {!data ? (
+        !runs.error && <div class="placeholder-panel tall" aria-busy="true" />
+      ) : (
+        <>
+          <div class="run-cards">
+            {runHead('A', data[0][0])}
+            {runHead('B', data[1][0])}
+          </div>
+          <section class="detail-section">
+            <h2>Summary</h2>
+            <table class="data-table deltas-table">
+              <thead>
+                <tr>
+                  <th>Metric</th>
+                  <th class="col-num">A</th>
+                  <th class="col-num">B</th>
+                  <th class="col-num">Δ (B − A)</th>
+                </tr>
+              </thead>
+              <tbody>
+                {deltas.map((d) => (
+                  <tr key={d.name} data-metric={d.name}>
+                    <td>
+                      {d.name} <span class="muted">{d.metric === 'count' || d.metric === 'ms' ? '' : d.metric}</span>
+                    </td>
+                    <td class="col-num">{metricText(d, d.a)}</td>
+                    <td class="col-num">{metricText(d, d.b)}</td>
+                    <td class={`col-num ${deltaClass(d)}`}>
+                      {d.delta === undefined
+                        ? '—'
+                        : d.metric === 'pass rate'
+                          ? `${formatDelta(d.delta * 100, 1)} pts`
+                          : d.metric === 'ms'
+                            ? `${formatDelta(d.delta, 0)} ms`
+                            : formatDelta(d.delta)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+          <section class="detail-section">
+            <div class="view-head">
+              <h2>
+                Rows {showAll ? '' : 'whose scores changed'}{' '}
+                <span class="muted">
+                  ({rows.filter((r) => r.changed.length > 0).length} of {rows.length} changed)
+                </span>
+              </h2>
+              <label class="inline">
+                <input type="checkbox" checked={showAll} onChange={() => setShowAll(!showAll)} /> show all rows
+              </label>
+            </div>
+            <div class="table-wrap">
+              <table class="data-table changed-rows">
+                <thead>
+                  <tr>
+                    <th class="col-num">Row</th>
+                    {scoreNames.map((n) => (
+                      <th key={n} class="col-num">
+                        {n} A → B
+                      </th>
+                    ))}
+                    <th class="col-link">Trace A</th>
+                    <th class="col-link">Trace B</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {shown.length === 0 && (
+                    <tr class="empty-row">
+                      <td colSpan={scoreNames.length + 3}>No row's scores changed between these runs.</td>
+                    </tr>
+                  )}
+                  {shown.map((r) => {
+                    const a = r.a ? flattenScores(r.a.result.scores) : new Map();
+                    const b = r.b ? flattenScores(r.b.result.scores) : new Map();
+                    return (
+                      <tr key={r.key} class="compare-row" data-row-index={r.rowIndex}>
+                        <td class="col-num">
+                          {r.rowIndex}
+                          {r.trial > 0 ? ` · t${r.trial}` : ''}
+                        </td>
+                        {scoreNames.map((n) => (
+                          <td key={n} class={`col-num${r.changed.includes(n) ? ' changed' : ''}`}>
+                            {scoreText(a, n)} → {scoreText(b, n)}
+                          </td>
+                        ))}
+                        <td class="col-link">{traceLink(r.a, 'A')}</td>
+                        <td class="col-link">{traceLink(r.b, 'B')}</td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
+          </section>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,123 @@
+import { useApp } from '../app-context.js';
+import { CopyButton } from '../components/copy-button.js';
+import { ErrorBox } from '../components/error-box.js';
+import { JsonDiffView } from '../components/json-diff-view.js';
+import { JsonViewer } from '../components/json-viewer.js';
+import { TableRows } from '../components/table-rows.js';
+import { useLoad } from '../hooks/use-load.js';
+import { findRefs } from '../model/find-refs.js';
+import { formatTime } from '../model/format.js';
+import { href, navigate, type Route } from '../router/route.js';
+
+/**
+ * One named object: its versions with dates, the chosen version's value (a
+ * dataset's rows paged below it), and a diff against another version.
+ */
+export function ObjectView({ route, name }: { route: Route; name: string }) {
+  const { api, project } = useApp();
+  const versions = useLoad((signal) => api.objectVersions(project, name, signal), [project, name]);
+  const list = versions.data?.versions ?? [];
+  const selector = route.query.get('v') ?? 'latest';
+  const diffWith = route.query.get('diff') ?? '';
+  const value = useLoad((signal) => api.readObject(project, name, selector, signal), [project, name, selector]);
+  const other = useLoad(
+    (signal) => (diffWith ? api.readObject(project, name, diffWith, signal) : Promise.resolve(undefined)),
+    [project, name, diffWith],
+  );
+  const current = value.data;
+  const tables = current ? findRefs(current.value).filter((r) => r.ref.kind === 'table') : [];
+  const go = (v: string, diff: string) => navigate(href(project, ['objects', name], { v, diff }), true);
+
+  return (
+    <div class="view object-view">
+      <div class="view-head">
+        <h1>
+          <a href={href(project, ['objects'])}>Objects</a> / {name}
+        </h1>
+      </div>
+      {versions.error && <ErrorBox error={versions.error} retry={versions.reload} />}
+      <div class="split">
+        <div class="split-narrow">
+          <h2>Versions</h2>
+          <table class="data-table versions-table" aria-busy={versions.data === undefined}>
+            <thead>
+              <tr>
+                <th class="col-num">#</th>
+                <th>Digest</th>
+                <th class="col-time">Created</th>
+                <th>Compare</th>
+              </tr>
+            </thead>
+            <tbody>
+              {[...list].reverse().map((v) => {
+                const selected = current?.digest === v.digest;
+                return (
+                  <tr key={v.digest} class={`version-row${selected ? ' selected' : ''}`} data-version={v.version}>
+                    <td class="col-num">v{v.version}</td>
+                    <td>
+                      <a href={href(project, ['objects', name], { v: v.digest, diff: diffWith })} aria-current={selected}>
+                        <code>{v.digest.slice(0, 12)}</code>
+                      </a>
+                    </td>
+                    <td class="col-time">{formatTime(v.createdAt)}</td>
+                    <td>
+                      <input
+                        type="radio"
+                        name="diff-with"
+                        aria-label={`Compare with v${v.version}`}
+                        checked={diffWith === v.digest}
+                        disabled={selected}
+                        onChange={() => go(current?.digest ?? selector, v.digest)}
+                      />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+          {diffWith && (
+            <button type="button" class="button small" onClick={() => go(selector, '')}>
+              Clear comparison
+            </button>
+          )}
+        </div>
+        <div class="split-main">
+          {value.error && <ErrorBox error={value.error} retry={value.reload} />}
+          {current ? (
+            <>
+              <div class="call-title">
+                <h2>
+                  v{current.version} <span class="muted">· {current.kind} · {formatTime(current.createdAt)}</span>
+                </h2>
+                <CopyButton text={() => JSON.stringify(current.value, null, 2)} />
+              </div>
+              <p class="muted">
+                <code>{current.ref}</code>
+              </p>
+              {diffWith && other.data && (
+                <section class="detail-section" data-section="diff">
+                  <h3>
+                    Diff v{other.data.version} → v{current.version}
+                  </h3>
+                  <JsonDiffView before={other.data.value} after={current.value} />
+                </section>
+              )}
+              <section class="detail-section" data-section="value">
+                <h3>Value</h3>
+                <JsonViewer value={current.value} openDepth={3} label="Value" />
+              </section>
+              {tables.map(({ uri, ref }) => (
+                <section key={uri} class="detail-section" data-section="rows">
+                  <h3>Rows</h3>
+                  <TableRows digest={ref.kind === 'table' ? ref.digest : ''} project={ref.project} />
+                </section>
+              ))}
+            </>
+          ) : (
+            !value.error && <div class="placeholder-panel tall" />
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

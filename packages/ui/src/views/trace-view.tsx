@@ -1,0 +1,78 @@
+import { useMemo, useState } from 'preact/hooks';
+import { useApp } from '../app-context.js';
+import { CallDetail } from '../components/call-detail.js';
+import { ErrorBox } from '../components/error-box.js';
+import { TraceTreeView } from '../components/trace-tree-view.js';
+import { useIntervalRefresh } from '../hooks/use-interval-refresh.js';
+import { useLoad } from '../hooks/use-load.js';
+import { formatCount } from '../model/format.js';
+import { ancestorIds, buildTraceTree } from '../model/trace-tree.js';
+import { href, navigate, type Route } from '../router/route.js';
+
+/** One trace: its call tree and waterfall, with the selected call's detail beside it. */
+export function TraceView({ route, traceId }: { route: Route; traceId: string }) {
+  const { api, project } = useApp();
+  const [loaded, setLoaded] = useState(0);
+  const calls = useLoad(
+    (signal) =>
+      api.queryAllCalls({ project, traceId, sort: { field: 'startedAt', direction: 'asc' } }, signal, setLoaded),
+    [project, traceId],
+  );
+  const nowMs = useMemo(() => Date.now(), [calls.data]);
+  const tree = useMemo(() => buildTraceTree(calls.data ?? [], nowMs), [calls.data, nowMs]);
+  const running = useMemo(() => (calls.data ?? []).some((c) => c.status === 'running'), [calls.data]);
+  useIntervalRefresh(running, 3_000, calls.reload, calls.data);
+
+  const selectedId = route.query.get('call') ?? tree.roots[0]?.call.id;
+  // Roots start open; the selected call's ancestors are opened so it shows.
+  const [toggled, setToggled] = useState<Map<string, boolean>>(new Map());
+  const expanded = useMemo(() => {
+    const set = new Set<string>(tree.roots.map((n) => n.call.id));
+    if (selectedId !== undefined) for (const id of ancestorIds(tree, selectedId)) set.add(id);
+    for (const [id, open] of toggled) {
+      if (open) set.add(id);
+      else set.delete(id);
+    }
+    return set;
+  }, [tree, toggled, selectedId]);
+
+  const select = (id: string) => navigate(href(project, ['trace', traceId], { call: id }), true);
+  const toggle = (id: string, open: boolean) => setToggled((m) => new Map(m).set(id, open));
+  const selected = selectedId === undefined ? undefined : tree.byId.get(selectedId)?.call;
+
+  return (
+    <div class="view trace-view">
+      <div class="view-head">
+        <h1>Trace</h1>
+        <code class="muted">{traceId}</code>
+        <span class="live-indicator" aria-live="polite">
+          {calls.data === undefined && !calls.error
+            ? `Loading… ${formatCount(loaded)} calls`
+            : `${formatCount(tree.byId.size)} calls${running ? ' · live' : ''}`}
+        </span>
+      </div>
+      {calls.error && <ErrorBox error={calls.error} retry={calls.reload} />}
+      <div class="split">
+        <div class="split-main">
+          {calls.data === undefined ? (
+            <div class="trace-tree placeholder-panel" aria-busy="true" />
+          ) : tree.byId.size === 0 ? (
+            <p class="empty">No calls in this trace (yet).</p>
+          ) : (
+            <TraceTreeView
+              tree={tree}
+              expanded={expanded}
+              selectedId={selectedId}
+              nowMs={nowMs}
+              onSelect={select}
+              onToggle={toggle}
+            />
+          )}
+        </div>
+        <aside class="split-side" aria-label="Selected call">
+          {selected ? <CallDetail call={selected} showTraceLink={false} /> : <div class="placeholder-panel" />}
+        </aside>
+      </div>
+    </div>
+  );
+}
