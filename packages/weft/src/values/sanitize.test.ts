@@ -98,8 +98,19 @@ const table: [string, () => unknown, unknown][] = [
   ],
   [
     'a Map',
-    () => new Map<unknown, unknown>([['a', 1], [{ k: 1 }, [2]]]),
-    { _weft: 'map', size: 2, entries: [['a', 1], [{ k: 1 }, [2]]] },
+    () =>
+      new Map<unknown, unknown>([
+        ['a', 1],
+        [{ k: 1 }, [2]],
+      ]),
+    {
+      _weft: 'map',
+      size: 2,
+      entries: [
+        ['a', 1],
+        [{ k: 1 }, [2]],
+      ],
+    },
   ],
   ['a Set', () => new Set([1, 'two']), { _weft: 'set', size: 2, values: [1, 'two'] }],
   ['a Date', () => new Date(Date.UTC(2024, 0, 2, 3, 4, 5, 6)), '2024-01-02T03:04:05.006Z'],
@@ -119,7 +130,13 @@ const table: [string, () => unknown, unknown][] = [
   [
     'an Error subclass',
     () => new HttpError('unavailable'),
-    { _weft: 'error', name: 'Error', message: 'unavailable', stack: expect.any(String), props: { status: 503 } },
+    {
+      _weft: 'error',
+      name: 'Error',
+      message: 'unavailable',
+      stack: expect.any(String),
+      props: { status: 503 },
+    },
   ],
   [
     'an AggregateError',
@@ -132,7 +149,11 @@ const table: [string, () => unknown, unknown][] = [
       errors: [{ _weft: 'error', name: 'Error', message: 'a', stack: expect.any(String) }],
     },
   ],
-  ['a Buffer', () => Buffer.from('hello'), { _weft: 'binary', type: 'Buffer', byteLength: 5, base64: 'aGVsbG8=' }],
+  [
+    'a Buffer',
+    () => Buffer.from('hello'),
+    { _weft: 'binary', type: 'Buffer', byteLength: 5, base64: 'aGVsbG8=' },
+  ],
   [
     'a Float64Array',
     () => new Float64Array([1]),
@@ -143,7 +164,11 @@ const table: [string, () => unknown, unknown][] = [
     () => new Uint8Array([9, 1, 2, 9]).subarray(1, 3),
     { _weft: 'binary', type: 'Uint8Array', byteLength: 2, base64: 'AQI=' },
   ],
-  ['an ArrayBuffer', () => new Uint8Array([255]).buffer, { _weft: 'binary', type: 'ArrayBuffer', byteLength: 1, base64: '/w==' }],
+  [
+    'an ArrayBuffer',
+    () => new Uint8Array([255]).buffer,
+    { _weft: 'binary', type: 'ArrayBuffer', byteLength: 1, base64: '/w==' },
+  ],
   [
     'a DataView',
     () => new DataView(new Uint8Array([1, 2, 3]).buffer, 1),
@@ -213,7 +238,10 @@ const table: [string, () => unknown, unknown][] = [
 describe('value safety', () => {
   it.each(table)('represents %s as documented, keeping its siblings intact', (_name, make, expected) => {
     const errors: unknown[] = [];
-    const { value } = sanitize({ before: 'kept', value: make(), after: [1, { also: 'kept' }] }, { onError: (e) => errors.push(e) });
+    const { value } = sanitize(
+      { before: 'kept', value: make(), after: [1, { also: 'kept' }] },
+      { onError: (e) => errors.push(e) },
+    );
     expect(value).toEqual({ before: 'kept', value: expected, after: [1, { also: 'kept' }] });
     expectWireSafe(value);
   });
@@ -245,14 +273,34 @@ describe('value safety', () => {
   });
 
   it('cuts arrays longer than maxArrayLength with a marker giving the count left out', () => {
-    const { value } = sanitize(Array.from({ length: 25 }, (_, i) => i), { maxArrayLength: 10 });
-    expect(value).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, { _weft: 'truncated', reason: 'length', omitted: 15 }]);
+    const { value } = sanitize(
+      Array.from({ length: 25 }, (_, i) => i),
+      { maxArrayLength: 10 },
+    );
+    expect(value).toEqual([
+      0,
+      1,
+      2,
+      3,
+      4,
+      5,
+      6,
+      7,
+      8,
+      9,
+      { _weft: 'truncated', reason: 'length', omitted: 15 },
+    ]);
   });
 
   it('cuts objects with too many keys under a _weft_truncated member', () => {
     const wide = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`k${i}`, i]));
     const { value } = sanitize(wide, { maxArrayLength: 3 });
-    expect(value).toEqual({ k0: 0, k1: 1, k2: 2, _weft_truncated: { _weft: 'truncated', reason: 'length', omitted: 2 } });
+    expect(value).toEqual({
+      k0: 0,
+      k1: 1,
+      k2: 2,
+      _weft_truncated: { _weft: 'truncated', reason: 'length', omitted: 2 },
+    });
   });
 
   it('cuts Maps and Sets past maxArrayLength and keeps their size', () => {
@@ -312,7 +360,16 @@ describe('value safety', () => {
       map: {
         _weft: 'map',
         size: 1,
-        entries: [['p', { _weft: 'instance', class: 'Point', value: { x: 1, y: 2, map: { _weft: 'cycle', path: ['map'] } } }]],
+        entries: [
+          [
+            'p',
+            {
+              _weft: 'instance',
+              class: 'Point',
+              value: { x: 1, y: 2, map: { _weft: 'cycle', path: ['map'] } },
+            },
+          ],
+        ],
       },
     });
     const error = new Error('loop') as Error & { cause?: unknown };
@@ -347,7 +404,9 @@ describe('value safety', () => {
   });
 
   it('refuses invalid options with WEFT_INVALID_OPTIONS naming the option', () => {
-    expect(() => sanitize(1, { maxDepth: 0 })).toThrow(expect.objectContaining({ code: 'WEFT_INVALID_OPTIONS' }));
+    expect(() => sanitize(1, { maxDepth: 0 })).toThrow(
+      expect.objectContaining({ code: 'WEFT_INVALID_OPTIONS' }),
+    );
     expect(() => sanitize(1, { maxDepth: 401 })).toThrow(/maxDepth/);
     expect(() => sanitize(1, { maxStringLength: 1.5 })).toThrow(/maxStringLength.*1\.5/);
     expect(() => sanitize(1, { onObject: 'no' as never })).toThrow(/onObject/);

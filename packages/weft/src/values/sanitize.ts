@@ -576,7 +576,7 @@ export class Sanitizer {
 
   #fromSnapshot(marker: SnapshotMarker, parent: Frame, key: Key): Marker {
     if (marker.kind === 'unreadable')
-      return this.#unreadable('getter', marker.thrown, this.#childPath(parent, key));
+      return this.#unreadable(marker.reading, marker.thrown, this.#childPath(parent, key));
     return marker.omitted >= 0
       ? truncatedTail('nodes', marker.omitted)
       : truncatedValue(marker.reason, marker.type);

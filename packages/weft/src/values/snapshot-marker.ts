@@ -12,6 +12,8 @@ export class SnapshotMarker {
     readonly kind: 'unreadable' | 'truncated',
     /** For `unreadable`: what was thrown. */
     readonly thrown: unknown,
+    /** For `unreadable`: what was being read. */
+    readonly reading: 'getter' | 'keys',
     /** For `truncated`: why. */
     readonly reason: 'depth' | 'nodes',
     /** For `truncated` at a container's tail: how many entries were left out; -1 for a whole value. */
@@ -20,16 +22,16 @@ export class SnapshotMarker {
     readonly type: string,
   ) {}
 
-  static unreadable(thrown: unknown): SnapshotMarker {
-    return new SnapshotMarker('unreadable', thrown, 'nodes', -1, '');
+  static unreadable(thrown: unknown, reading: 'getter' | 'keys' = 'getter'): SnapshotMarker {
+    return new SnapshotMarker('unreadable', thrown, reading, 'nodes', -1, '');
   }
 
   static truncatedValue(reason: 'depth' | 'nodes', type: string): SnapshotMarker {
-    return new SnapshotMarker('truncated', undefined, reason, -1, type);
+    return new SnapshotMarker('truncated', undefined, 'getter', reason, -1, type);
   }
 
   static truncatedTail(omitted: number): SnapshotMarker {
-    return new SnapshotMarker('truncated', undefined, 'nodes', omitted, '');
+    return new SnapshotMarker('truncated', undefined, 'getter', 'nodes', omitted, '');
   }
 
   static is(value: object): value is SnapshotMarker {

@@ -126,7 +126,8 @@ function copy(value: unknown, limits: SnapshotLimits | undefined, stats: Snapsho
     try {
       return open(kind, v, depth);
     } catch (thrown) {
-      return SnapshotMarker.unreadable(thrown);
+      // Listing the entries threw (a proxy's ownKeys or length trap).
+      return SnapshotMarker.unreadable(thrown, 'keys');
     }
   };
 

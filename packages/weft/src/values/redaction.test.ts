@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_REDACT_KEYS, REDACTED, sanitize } from './index.js';
+
+class Config {
+  apiKey = 'sk-live';
+  model = 'gpt';
+}
+
+describe('redaction', () => {
+  it('redacts the default keys case-insensitively at any depth', () => {
+    const value = {
+      API_KEY: 'secret-a',
+      headers: { Authorization: 'Bearer b', accept: 'json' },
+      users: [{ name: 'ann', PassWord: 'secret-c' }],
+      nested: { deeper: { SECRET: { even: 'objects' }, Token: 1 } },
+      config: new Config(),
+      map: new Map<unknown, unknown>([
+        ['apikey', 'secret-d'],
+        [1, 'numbers are not keys'],
+      ]),
+      error: Object.assign(new Error('e'), { token: 'secret-e' }),
+    };
+    const { value: result } = sanitize(value);
+    expect(result).toMatchObject({
+      API_KEY: REDACTED,
+      headers: { Authorization: REDACTED, accept: 'json' },
+      users: [{ name: 'ann', PassWord: REDACTED }],
+      nested: { deeper: { SECRET: REDACTED, Token: REDACTED } },
+      config: { _weft: 'instance', class: 'Config', value: { apiKey: REDACTED, model: 'gpt' } },
+      map: {
+        entries: [
+          ['apikey', REDACTED],
+          [1, 'numbers are not keys'],
+        ],
+      },
+      error: { _weft: 'error', props: { token: REDACTED } },
+    });
+    expect(JSON.stringify(result)).not.toMatch(/sk-live|Bearer|secret-/);
+  });
+
+  it('has the documented default key set', () => {
+    expect([...DEFAULT_REDACT_KEYS].sort()).toEqual(['api_key', 'apikey', 'authorization', 'password', 'secret', 'token']);
+  });
+
+  it('never calls the getter of a key it redacts by name', () => {
+    let reads = 0;
+    const value = {
+      get password() {
+        reads++;
+        return 'hunter2';
+      },
+    };
+    expect(sanitize(value).value).toEqual({ password: REDACTED });
+    expect(reads).toBe(0);
+  });
+
+  it('uses redactKeys instead of the defaults when given', () => {
+    const { value } = sanitize({ password: 'p', ssn: '123' }, { redactKeys: new Set(['ssn']) });
+    expect(value).toEqual({ password: 'p', ssn: REDACTED });
+    expect(sanitize({ token: 't' }, { redactKeys: new Set() }).value).toEqual({ token: 't' });
+  });
+
+  it('asks the user function about every key, with the key, the value and its path', () => {
+    const asked: [string, unknown, readonly (string | number)[]][] = [];
+    const { value } = sanitize(
+      { user: { email: 'a@b.c', name: 'ann' }, list: [{ email: 'x@y.z' }] },
+      {
+        redact: (key, member, path) => {
+          asked.push([key, member, path]);
+          return key === 'email';
+        },
+      },
+    );
+    expect(value).toEqual({ user: { email: REDACTED, name: 'ann' }, list: [{ email: REDACTED }] });
+    expect(asked).toContainEqual(['email', 'a@b.c', ['user', 'email']]);
+    expect(asked).toContainEqual(['email', 'x@y.z', ['list', 0, 'email']]);
+    expect(asked).toContainEqual(['name', 'ann', ['user', 'name']]);
+  });
+
+  it('fails closed when the user function throws, and reports the error', () => {
+    const errors: [unknown, readonly (string | number)[]][] = [];
+    const { value } = sanitize(
+      { safe: 'shown', risky: 'hidden' },
+      {
+        redact: (key) => {
+          if (key === 'risky') throw new Error('rule broke');
+          return false;
+        },
+        onError: (error, path) => errors.push([error, path]),
+      },
+    );
+    expect(value).toEqual({ safe: 'shown', risky: REDACTED });
+    expect(errors).toHaveLength(1);
+    expect(errors[0]![1]).toEqual(['risky']);
+  });
+
+  it('refuses redactKeys that are not lower-case, since matching lower-cases the key', () => {
+    expect(() => sanitize({}, { redactKeys: new Set(['ApiKey']) })).toThrow(
+      expect.objectContaining({ code: 'WEFT_INVALID_OPTIONS', message: expect.stringContaining('ApiKey') }),
+    );
+  });
+});
