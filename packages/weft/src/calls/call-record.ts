@@ -1,0 +1,37 @@
+import type { CallSummary, ModelUsage } from '@weft/protocol';
+
+/**
+ * One call as the SDK holds it between `startCall` and the batcher's
+ * acknowledgement. Created on the caller's turn with constant work plus the
+ * structural snapshot of the inputs; everything else is filled in later.
+ */
+export interface CallRecord {
+  readonly id: string;
+  readonly traceId: string;
+  readonly parentId: string | null;
+  /** The running parent, for rolling usage and child counts up; cleared when this call ends. */
+  parent: CallRecord | undefined;
+  /** The client that traces this call (a call of another client is never a parent). */
+  readonly owner: object;
+  readonly opName: string;
+  displayName: string | undefined;
+  /** Epoch milliseconds. */
+  readonly startedAt: number;
+  /** `performance.now()` at start, for latency. */
+  readonly startedAtPerf: number;
+  /** Structural snapshot of the inputs. */
+  readonly inputs: Record<string, unknown>;
+  readonly attributes: Record<string, unknown> | undefined;
+  endedAt: number | undefined;
+  /** Structural snapshot of the (post-processed) output. */
+  output: unknown;
+  /** What the function threw, kept by identity; converted off the caller's turn. */
+  error: unknown;
+  failed: boolean;
+  summary: CallSummary | undefined;
+  /** Usage of finished children and their descendants, per model. */
+  childUsage: Record<string, ModelUsage> | undefined;
+  childCounts: { success: number; error: number } | undefined;
+  /** True once a separate start record was handed to the pipeline. */
+  startSubmitted: boolean;
+}

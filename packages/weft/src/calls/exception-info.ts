@@ -1,0 +1,50 @@
+import type { ExceptionInfo } from '@weft/protocol';
+
+const MAX_CAUSES = 16;
+const MAX_TEXT = 64 * 1024;
+
+function text(value: unknown, fallback: string): string {
+  try {
+    const s = typeof value === 'string' ? value : value === undefined ? fallback : String(value);
+    return s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT)}…[truncated]` : s;
+  } catch {
+    return fallback;
+  }
+}
+
+function read(obj: object, key: string): unknown {
+  try {
+    return (obj as Record<string, unknown>)[key];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What was thrown, as recorded: name, message, stack and the `cause` chain
+ * (at most 16 deep, cycle-safe). Never throws: a thrown non-Error, a
+ * throwing getter or a Proxy becomes the best description available.
+ */
+export function exceptionInfo(thrown: unknown): ExceptionInfo {
+  const seen = new Set<unknown>();
+  const convert = (value: unknown, depth: number): ExceptionInfo => {
+    seen.add(value);
+    if (typeof value !== 'object' || value === null) {
+      return { name: typeof value === 'symbol' ? 'Symbol' : 'NonError', message: text(value, typeof value) };
+    }
+    const info: ExceptionInfo = {
+      name: text(read(value, 'name'), 'Error') || 'Error',
+      message: text(read(value, 'message'), ''),
+    };
+    const stack = read(value, 'stack');
+    if (typeof stack === 'string') info.stack = text(stack, '');
+    const cause = read(value, 'cause');
+    if (cause !== undefined && depth < MAX_CAUSES && !seen.has(cause)) info.cause = convert(cause, depth + 1);
+    return info;
+  };
+  try {
+    return convert(thrown, 0);
+  } catch {
+    return { name: 'Error', message: '[weft: the thrown value could not be described]' };
+  }
+}

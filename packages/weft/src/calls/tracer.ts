@@ -1,0 +1,205 @@
+import type { ModelUsage } from '@weft/protocol';
+import { v7 as uuidv7 } from 'uuid';
+import { callContext, type ContextFrame } from '../context/call-context.js';
+import type { Warnings } from '../diagnostics/warnings.js';
+import { isStreamLike, traceStream } from '../op/traced-stream.js';
+import type { RecordKind } from '../pipeline/call-item.js';
+import type { InFlight } from '../pipeline/in-flight.js';
+import { snapshot, type SnapshotLimits } from '../values/index.js';
+import type { CallRecord } from './call-record.js';
+import { namedInputs } from './input-names.js';
+import type { FinishedCall, OpSpec } from './op-spec.js';
+import { addUsage, usageOf } from './usage.js';
+
+export interface TracerOptions {
+  /** Identity of the owning client: a running call of another client is not a parent. */
+  owner: object;
+  inFlight: InFlight;
+  submit: (call: CallRecord, kind: RecordKind) => void;
+  warnings: Warnings;
+  snapshotLimits: () => SnapshotLimits;
+}
+
+/**
+ * The caller's half of tracing: `startCall` and `finishCall`, constant work
+ * plus the structural snapshot. Nothing here throws into user code except
+ * the user's own hooks; nothing here awaits.
+ */
+export class Tracer {
+  readonly #o: TracerOptions;
+  /** Monomorphic cache of `Class.method` names for decorated methods. */
+  #lastSpec: OpSpec | undefined;
+  #lastCtor: unknown;
+  #lastName = '';
+
+  constructor(options: TracerOptions) {
+    this.#o = options;
+  }
+
+  /** Runs `fn` as a traced call and returns exactly what it returns (or throws what it throws). */
+  run(spec: OpSpec, fn: (...args: unknown[]) => unknown, thisArg: unknown, args: unknown[]): unknown {
+    const frame = callContext.getStore();
+    const call = this.#start(spec, thisArg, args, frame);
+    if (call === undefined) return Reflect.apply(fn, thisArg, args);
+    const inner: ContextFrame = { call, attributes: frame?.attributes };
+    let result: unknown;
+    try {
+      result = callContext.run(inner, Reflect.apply, fn, thisArg, args);
+    } catch (error) {
+      this.#finish(spec, call, undefined, error, true, undefined);
+      throw error;
+    }
+    let then: unknown;
+    try {
+      then = typeof result === 'object' || typeof result === 'function' ? (result as { then?: unknown } | null)?.then : undefined;
+    } catch {
+      then = undefined; // A hostile value (throwing `then` getter) is returned as a plain value.
+    }
+    if (typeof then === 'function') {
+      const onValue = (value: unknown) => {
+        if (isStreamLike(value)) return traceStream(value, inner, (output, usage, error, failed) => this.#finish(spec, call, output, error, failed, usage));
+        this.#finish(spec, call, value, undefined, false, undefined);
+        return value;
+      };
+      const onError = (error: unknown) => {
+        this.#finish(spec, call, undefined, error, true, undefined);
+        throw error;
+      };
+      // A native promise: one reaction, no extra turn. Another thenable is adopted first.
+      return result instanceof Promise ? result.then(onValue, onError) : Promise.resolve(result).then(onValue, onError);
+    }
+    if (isStreamLike(result)) {
+      return traceStream(result, inner, (output, usage, error, failed) => this.#finish(spec, call, output, error, failed, usage));
+    }
+    this.#finish(spec, call, result, undefined, false, undefined);
+    return result;
+  }
+
+  /** startCall: ids, parent from the context, timestamps, snapshot of the inputs. `undefined` when tracing itself failed. */
+  #start(spec: OpSpec, thisArg: unknown, args: unknown[], frame: ContextFrame | undefined): CallRecord | undefined {
+    const { options } = spec;
+    let inputs: Record<string, unknown>;
+    try {
+      inputs = namedInputs(spec.params, args);
+    } catch (error) {
+      this.#o.warnings.report('start', 'reading the arguments of a call failed; the call is not traced', error);
+      return undefined;
+    }
+    // User hooks: their errors are the user's.
+    if (options.postprocessInputs) inputs = options.postprocessInputs(inputs);
+    const displayName = typeof options.displayName === 'function' ? options.displayName(inputs) : options.displayName;
+    try {
+      const parent = frame?.call !== undefined && frame.call.owner === this.#o.owner ? frame.call : undefined;
+      const id = uuidv7();
+      const perf = performance.now();
+      const limits = this.#o.snapshotLimits();
+      const attributes =
+        frame?.attributes === undefined && options.attributes === undefined
+          ? undefined
+          : (snapshot({ ...frame?.attributes, ...options.attributes }, limits) as Record<string, unknown>);
+      const call: CallRecord = {
+        id,
+        traceId: parent?.traceId ?? id,
+        parentId: parent?.id ?? null,
+        parent,
+        owner: this.#o.owner,
+        opName: spec.name ?? this.#methodName(spec, thisArg),
+        displayName: typeof displayName === 'string' ? displayName : undefined,
+        startedAt: performance.timeOrigin + perf,
+        startedAtPerf: perf,
+        inputs: snapshot(inputs, limits) as Record<string, unknown>,
+        attributes,
+        endedAt: undefined,
+        output: undefined,
+        error: undefined,
+        failed: false,
+        summary: undefined,
+        childUsage: undefined,
+        childCounts: undefined,
+        startSubmitted: false,
+      };
+      this.#o.inFlight.add(call);
+      return call;
+    } catch (error) {
+      this.#o.warnings.report('start', 'starting a call failed; the call is not traced', error);
+      return undefined;
+    }
+  }
+
+  /**
+   * finishCall: output snapshot and summary are set before it returns; the
+   * walk, refs, encoding and I/O happen later in the pool.
+   */
+  #finish(
+    spec: OpSpec,
+    call: CallRecord,
+    output: unknown,
+    error: unknown,
+    failed: boolean,
+    streamUsage: Record<string, ModelUsage> | undefined,
+  ): void {
+    const { options } = spec;
+    // User hook: its errors are the user's.
+    const recorded = !failed && options.postprocessOutput ? options.postprocessOutput(output) : output;
+    try {
+      const perf = performance.now();
+      call.endedAt = performance.timeOrigin + perf;
+      call.failed = failed;
+      call.error = error;
+      call.output = failed ? undefined : snapshot(recorded, this.#o.snapshotLimits());
+      const usage = addUsage(failed ? undefined : (streamUsage ?? usageOf(output)), call.childUsage);
+      const status = failed ? 'error' : 'success';
+      call.summary = {
+        latencyMs: Math.max(0, perf - call.startedAtPerf),
+        status,
+        ...(usage === undefined ? {} : { usage }),
+        ...(call.childCounts === undefined ? {} : { childCounts: call.childCounts }),
+      };
+      const parent = call.parent;
+      if (parent !== undefined && parent.endedAt === undefined) {
+        parent.childUsage = addUsage(parent.childUsage, usage);
+        const counts = (parent.childCounts ??= { success: 0, error: 0 });
+        counts[status]++;
+      }
+      call.parent = undefined;
+      call.childUsage = undefined;
+      this.#o.inFlight.delete(call);
+      this.#o.submit(call, call.startSubmitted ? 'end' : 'complete');
+    } catch (thrown) {
+      this.#o.warnings.report('finish', `finishing call ${call.opName} failed; it is not recorded`, thrown, call.id);
+      return;
+    }
+    if (options.onFinish) options.onFinish(finishedView(call));
+  }
+
+  #methodName(spec: OpSpec, thisArg: unknown): string {
+    const method = spec.methodName ?? 'anonymous';
+    let ctor: unknown;
+    try {
+      ctor = typeof thisArg === 'function' ? thisArg : (thisArg as { constructor?: unknown } | null | undefined)?.constructor;
+    } catch {
+      return method;
+    }
+    if (ctor !== this.#lastCtor || spec !== this.#lastSpec) {
+      this.#lastCtor = ctor;
+      this.#lastSpec = spec;
+      const className = typeof ctor === 'function' && typeof ctor.name === 'string' && ctor.name ? ctor.name : undefined;
+      this.#lastName = className ? `${className}.${method}` : method;
+    }
+    return this.#lastName;
+  }
+}
+
+function finishedView(call: CallRecord): FinishedCall {
+  return {
+    id: call.id,
+    traceId: call.traceId,
+    parentId: call.parentId,
+    opName: call.opName,
+    startedAt: call.startedAt,
+    endedAt: call.endedAt ?? call.startedAt,
+    output: call.output,
+    error: call.error,
+    summary: call.summary ?? {},
+  };
+}

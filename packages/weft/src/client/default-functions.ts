@@ -1,0 +1,43 @@
+import { NotInitializedError } from '../errors/not-initialized-error.js';
+import type { ObjectRef } from '../objects/object-ref.js';
+import { makeOp } from '../op/op.js';
+import type { FlushResult } from '../pipeline/flush-barrier.js';
+import { getDefaultClient } from './default-client.js';
+import type { FlushOptions } from './weft-client.js';
+
+/**
+ * Wraps a function so each call is traced by the default client (looked up at
+ * call time, so ops may be defined before `init`; without a client they run
+ * untraced, with one warning). Also a standard method decorator:
+ * `@weft.op()` or `@weft.op({ name })`.
+ *
+ * @example
+ * const answer = weft.op(async function answer(question: string) { … });
+ */
+export const op = makeOp(() => getDefaultClient()?.tracer);
+
+const EMPTY: FlushResult = { sent: 0, spilled: 0, failed: 0, pending: 0, objects: 0, objectsFailed: 0 };
+
+/** `flush()` of the default client; resolves at once with zeros when there is none. */
+export function flush(options?: FlushOptions): Promise<FlushResult> {
+  return getDefaultClient()?.flush(options) ?? Promise.resolve({ ...EMPTY });
+}
+
+/** `shutdown()` of the default client; resolves at once with zeros when there is none. */
+export function shutdown(options?: FlushOptions): Promise<FlushResult> {
+  return getDefaultClient()?.shutdown(options) ?? Promise.resolve({ ...EMPTY });
+}
+
+/** `publish()` of the default client. */
+export function publish(value: unknown, options: { name?: string } = {}): Promise<ObjectRef> {
+  const client = getDefaultClient();
+  if (client === undefined) return Promise.reject(new NotInitializedError('publish'));
+  return client.publish(value, options);
+}
+
+/** `get()` of the default client. */
+export function get(ref: string | ObjectRef): Promise<unknown> {
+  const client = getDefaultClient();
+  if (client === undefined) return Promise.reject(new NotInitializedError('get'));
+  return client.get(ref);
+}

@@ -1,0 +1,33 @@
+import type { LoopLag } from '../diagnostics/loop-lag.js';
+import type { OutboxStats } from '../outbox/index.js';
+
+/** What `client.diagnostics()` reports. Gauges are "now"; counters are since init. */
+export interface Diagnostics {
+  /** Event-loop lag in ms, sampled at 10 Hz. */
+  loopLag: LoopLag;
+  /** Deferred-work pool: slots, tasks running, tasks waiting. */
+  pool: { concurrency: number; running: number; waiting: number };
+  /** Calls started and not ended (the in-flight registry). */
+  inFlightCalls: number;
+  /** Units of work (call records, object saves) registered and not settled; what `flush()` waits for. */
+  pendingUnits: number;
+  /** Records waiting for the pool, and counters of records scheduled and finalized. */
+  pipeline: { intake: number; scheduled: number; finalized: number };
+  /** The batcher's in-memory queue. */
+  queue: { records: number; bytes: number; inFlightBatches: number; circuit: string };
+  /** Record outcomes and retried requests. */
+  delivery: { sent: number; spilled: number; failed: number; retries: number };
+  /** Object saves: digests known to be on the server (LRU-bounded), uploads. */
+  objects: {
+    knownDigests: number;
+    knownDigestsMax: number;
+    uploadsInFlight: number;
+    uploaded: number;
+    skippedKnown: number;
+    failed: number;
+  };
+  /** The durable outbox, once opened. */
+  outbox: OutboxStats | undefined;
+  /** Pipeline problems reported (each logged; see the `weft:problem` diagnostics channel). */
+  problems: number;
+}

@@ -1,0 +1,5 @@
+export type { Diagnostics } from './diagnostics.js';
+export { getDefaultClient, setDefaultClient } from './default-client.js';
+export { createClient, init } from './init.js';
+export { resolveOptions, type WeftOptions } from './options.js';
+export { type FlushOptions, WeftClient } from './weft-client.js';

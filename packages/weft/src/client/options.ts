@@ -1,0 +1,155 @@
+import { availableParallelism } from 'node:os';
+import { DEFAULT_URL, PROJECT_NAME } from '@weft/protocol';
+import { z } from 'zod';
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+
+const positiveInt = z.number().int().positive();
+const nonNegativeInt = z.number().int().nonnegative();
+
+/** A sensible pool size: the pool shares the event loop with the user, so a few slots suffice. */
+function defaultConcurrency(): number {
+  return Math.min(4, Math.max(2, availableParallelism()));
+}
+
+const schema = z.strictObject({
+  project: z.string().regex(PROJECT_NAME, 'must be 1–128 letters, digits, ".", "_" or "-", starting with a letter or digit'),
+  url: z.url({ protocol: /^https?$/ }),
+  apiKey: z.string().min(1).optional(),
+  concurrency: positiveInt.max(256).default(defaultConcurrency),
+  startDelayMs: nonNegativeInt.default(1_000),
+  sliceBudget: positiveInt.default(2_000),
+  maxBatchItems: positiveInt.optional(),
+  maxBatchBytes: positiveInt.optional(),
+  flushIntervalMs: nonNegativeInt.optional(),
+  maxAttempts: positiveInt.optional(),
+  maxConcurrentBatches: positiveInt.optional(),
+  maxQueueBytes: positiveInt.optional(),
+  requestTimeoutMs: positiveInt.optional(),
+  connections: positiveInt.optional(),
+  objectUploadConcurrency: positiveInt.default(8),
+  outbox: z.boolean().default(true),
+  outboxDir: z.string().min(1).optional(),
+  outboxMaxBytes: positiveInt.optional(),
+  redactKeys: z.array(z.string()).optional(),
+  redact: z.custom<(key: string, value: unknown, path: readonly (string | number)[]) => boolean>(
+    (v) => typeof v === 'function',
+    'must be a function (key, value, path) => boolean',
+  ).optional(),
+  maxDepth: positiveInt.optional(),
+  maxNodes: positiveInt.optional(),
+  maxStringLength: positiveInt.optional(),
+  maxArrayLength: positiveInt.optional(),
+  exitTimeoutMs: nonNegativeInt.default(5_000),
+  handleExit: z.boolean().default(true),
+  setDefault: z.boolean().default(true),
+  warningIntervalMs: positiveInt.default(10_000),
+  awaitPendingInSlot: z.boolean().default(false),
+});
+
+/**
+ * Options of {@link init}. Every field except `project` has a default; `project`,
+ * `url` and `apiKey` fall back to `WEFT_PROJECT`, `WEFT_URL` and `WEFT_API_KEY`.
+ */
+export interface WeftOptions {
+  /** Project the calls belong to. Falls back to `WEFT_PROJECT`. */
+  project?: string;
+  /** Trace server address. @default process.env.WEFT_URL ?? 'http://127.0.0.1:7420' */
+  url?: string;
+  /** Bearer token for the server. @default process.env.WEFT_API_KEY */
+  apiKey?: string;
+  /** Pool slots for deferred work (walking, digests, encoding). @default min(4, max(2, cores)) */
+  concurrency?: number;
+  /** A call still running after this long has its start sent, so it is visible while it runs. @default 1000 */
+  startDelayMs?: number;
+  /** Nodes walked per pool slice before yielding to the event loop. @default 2000 */
+  sliceBudget?: number;
+  /** Batcher: most call records per HTTP request. */
+  maxBatchItems?: number;
+  /** Batcher: most bytes per HTTP request. */
+  maxBatchBytes?: number;
+  /** Batcher: longest time a record waits for its batch to fill. */
+  flushIntervalMs?: number;
+  /** Batcher: attempts per batch before it goes to the outbox. */
+  maxAttempts?: number;
+  /** Batcher: requests in flight at once. */
+  maxConcurrentBatches?: number;
+  /** Batcher: bytes kept in memory before records spill to the outbox. */
+  maxQueueBytes?: number;
+  /** HTTP request timeout. */
+  requestTimeoutMs?: number;
+  /** HTTP keep-alive connections to the server. */
+  connections?: number;
+  /** Object versions uploaded at once. @default 8 */
+  objectUploadConcurrency?: number;
+  /** Keep records the server could not take in a durable outbox on disk. @default true */
+  outbox?: boolean;
+  /** Outbox folder. @default `./.weft/outbox/<project>` */
+  outboxDir?: string;
+  /** Most bytes the outbox may use on disk. */
+  outboxMaxBytes?: number;
+  /** Extra keys (case-insensitive) whose values are redacted, added to the defaults. */
+  redactKeys?: string[];
+  /** Return true to redact the value at `key`. */
+  redact?: (key: string, value: unknown, path: readonly (string | number)[]) => boolean;
+  /** Value limits (see docs/values.md). */
+  maxDepth?: number;
+  maxNodes?: number;
+  maxStringLength?: number;
+  maxArrayLength?: number;
+  /** Deadline of the flush run on SIGINT/SIGTERM and `beforeExit`. @default 5000 */
+  exitTimeoutMs?: number;
+  /** Flush on `beforeExit`, SIGINT and SIGTERM. @default true */
+  handleExit?: boolean;
+  /** Make this client the one module-level functions (`weft.op`, `weft.flush`…) use. @default true */
+  setDefault?: boolean;
+  /** Pipeline problems are summarised in one process warning per interval. @default 10000 */
+  warningIntervalMs?: number;
+  /**
+   * TEST ONLY. Makes `schedule` await pending digests inside its pool slot — the
+   * deadlock this design exists to avoid. Used to show the starvation test fails
+   * without the chained continuation. Never set this in real code.
+   * @internal
+   */
+  awaitPendingInSlot?: boolean;
+}
+
+export type ResolvedOptions = z.output<typeof schema>;
+
+/**
+ * Validates options (after filling `project`, `url`, `apiKey` from the
+ * environment) and throws {@link InvalidOptionsError} naming the first bad option.
+ */
+export function resolveOptions(options: WeftOptions, env: NodeJS.ProcessEnv = process.env): ResolvedOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new InvalidOptionsError('(root)', `weft.init expects an options object like { project: 'my-app' }, got ${String(options)}.`);
+  }
+  const input = {
+    ...options,
+    project: options.project ?? env.WEFT_PROJECT,
+    url: options.url ?? env.WEFT_URL ?? DEFAULT_URL,
+    apiKey: options.apiKey ?? (env.WEFT_API_KEY || undefined),
+  };
+  if (input.project === undefined) {
+    throw new InvalidOptionsError('project', 'Missing `project`: pass weft.init({ project: "my-app" }) or set WEFT_PROJECT.');
+  }
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const option = issue?.path.join('.') || '(root)';
+  const got = issue?.path.reduce<unknown>((v, k) => (v as Record<PropertyKey, unknown> | undefined)?.[k as PropertyKey], input);
+  const detail =
+    issue?.code === 'unrecognized_keys'
+      ? `unknown option${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `\`${k}\``).join(', ')}; check the spelling against WeftOptions`
+      : `\`${option}\` ${issue?.message ?? 'is invalid'}, got ${describe(got)}`;
+  throw new InvalidOptionsError(issue?.code === 'unrecognized_keys' ? issue.keys.join(',') : option, `Invalid Weft options: ${detail}.`);
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+  if (typeof value === 'function') return 'a function';
+  try {
+    return String(JSON.stringify(value) ?? value);
+  } catch {
+    return typeof value;
+  }
+}

@@ -1,0 +1,381 @@
+import { resolve } from 'node:path';
+import { type Call, call as callSchema, OBJECT_NAME, objectRead, parseRef, routes } from '@weft/protocol';
+import type { CallRecord } from '../calls/call-record.js';
+import { Tracer } from '../calls/tracer.js';
+import { ClientClosedError } from '../errors/client-closed-error.js';
+import { PublishFailedError } from '../errors/publish-failed-error.js';
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { LoopLagMonitor } from '../diagnostics/loop-lag.js';
+import { Warnings } from '../diagnostics/warnings.js';
+import { type ExitParticipant, registerForExit, unregisterForExit } from '../lifecycle/exit-hooks.js';
+import type { ObjectRef } from '../objects/object-ref.js';
+import { ObjectStore } from '../objects/object-store.js';
+import { objectNameOf, WeftObject } from '../objects/weft-object.js';
+import { makeOp } from '../op/op.js';
+import type { Outbox } from '../outbox/index.js';
+import { type Epoch, FlushBarrier, type FlushResult } from '../pipeline/flush-barrier.js';
+import { InFlight } from '../pipeline/in-flight.js';
+import { Pipeline, type RecordSink } from '../pipeline/pipeline.js';
+import { Pool } from '../pipeline/pool.js';
+import { CallPages, type GetCallsOptions } from '../read/call-pages.js';
+import { ApiClient } from '../transport/api-client.js';
+import { Batcher, type BatcherOptions } from '../transport/batcher.js';
+import { createOutboxSender } from '../transport/outbox-records.js';
+import { DEFAULT_REDACT_KEYS, type SanitizeOptions, type SnapshotLimits } from '../values/index.js';
+import type { Diagnostics } from './diagnostics.js';
+import type { ResolvedOptions } from './options.js';
+import { acquireOutbox, releaseOutbox } from './shared-outbox.js';
+import { trackClient } from './default-client.js';
+
+/** Options of {@link WeftClient.flush}. */
+export interface FlushOptions {
+  /** Resolve by then even if work is pending (`pending > 0`); the timer never keeps the process alive. @default no deadline */
+  timeoutMs?: number;
+}
+
+/** A test-only sink replacing the HTTP batcher. @internal */
+export type SinkFactory = (client: WeftClient) => RecordSink;
+
+/**
+ * One connection to a trace server for one project: traces ops, saves
+ * objects, reads calls back. Create it with `weft.init`. Several may coexist;
+ * module-level functions use the default one.
+ */
+export class WeftClient {
+  /** The project calls are recorded in. */
+  readonly project: string;
+  /** The server address. */
+  readonly url: string;
+  /**
+   * Wraps a function (or, as `@client.op()`, a class method) so each call is
+   * traced by THIS client, whichever client is the default.
+   */
+  readonly op: ReturnType<typeof makeOp>;
+
+  readonly #options: ResolvedOptions;
+  readonly #warnings: Warnings;
+  readonly #barrier = new FlushBarrier();
+  readonly #pool: Pool;
+  readonly #store: ObjectStore;
+  readonly #pipeline: Pipeline;
+  readonly #inFlight: InFlight;
+  readonly #tracer: Tracer;
+  readonly #api: ApiClient;
+  readonly #sink: RecordSink;
+  readonly #batcher: Batcher | undefined;
+  readonly #loopLag = new LoopLagMonitor();
+  readonly #sanitizeOptions = new WeakMap<Epoch, SanitizeOptions>();
+  readonly #redactKeys: ReadonlySet<string>;
+  readonly #outboxDir: string | undefined;
+  #outbox: Outbox | undefined;
+  #snapshotLimits: SnapshotLimits;
+  #closed = false;
+  #shutdown: Promise<FlushResult> | undefined;
+  readonly #exit: ExitParticipant;
+
+  /** @internal Use `weft.init`. */
+  constructor(options: ResolvedOptions, sinkFactory?: SinkFactory) {
+    this.#options = options;
+    this.project = options.project;
+    this.#warnings = new Warnings(options.project, options.warningIntervalMs);
+    this.#api = new ApiClient({
+      url: options.url,
+      apiKey: options.apiKey,
+      requestTimeoutMs: options.requestTimeoutMs,
+      connections: options.connections,
+    });
+    this.url = this.#api.url;
+    this.#pool = new Pool(options.concurrency, (error) => this.#warnings.report('pool', 'a pipeline task failed', error));
+    this.#redactKeys = new Set([...DEFAULT_REDACT_KEYS, ...(options.redactKeys ?? []).map((k) => k.toLowerCase())]);
+    this.#snapshotLimits = { maxDepth: options.maxDepth, maxNodes: options.maxNodes };
+    this.#store = new ObjectStore({
+      project: options.project,
+      pool: this.#pool,
+      barrier: this.#barrier,
+      api: () => this.#api,
+      warnings: this.#warnings,
+      sanitizeOptions: (epoch) => this.#sanitizeOptionsFor(epoch),
+      sliceBudget: options.sliceBudget,
+      uploadConcurrency: options.objectUploadConcurrency,
+    });
+    this.#outboxDir = options.outbox ? resolve(options.outboxDir ?? `.weft/outbox/${options.project}`) : undefined;
+    if (sinkFactory) {
+      this.#sink = sinkFactory(this);
+    } else {
+      const batcherOptions: BatcherOptions = {
+        project: options.project,
+        client: this.#api,
+        outbox: this.#outboxDir === undefined ? undefined : { append: (records) => this.#appendToOutbox(records) },
+        onWarning: (message, details) => this.#warnings.report('transport', message, details),
+        onRecovered: () => this.#replayOutbox(),
+      };
+      for (const key of ['maxBatchItems', 'maxBatchBytes', 'flushIntervalMs', 'maxAttempts', 'maxConcurrentBatches', 'maxQueueBytes'] as const) {
+        if (options[key] !== undefined) batcherOptions[key] = options[key];
+      }
+      this.#batcher = new Batcher(batcherOptions);
+      this.#sink = this.#batcher;
+    }
+    this.#pipeline = new Pipeline({
+      pool: this.#pool,
+      barrier: this.#barrier,
+      warnings: this.#warnings,
+      sink: () => this.#sink,
+      sanitizeOptions: (epoch) => this.#sanitizeOptionsFor(epoch),
+      sliceBudget: options.sliceBudget,
+      awaitPendingInSlot: options.awaitPendingInSlot,
+    });
+    this.#inFlight = new InFlight(options.startDelayMs, (call) => this.#pipeline.submit(call, 'start'));
+    this.#tracer = new Tracer({
+      owner: this,
+      inFlight: this.#inFlight,
+      submit: (call: CallRecord, kind) => this.#pipeline.submit(call, kind),
+      warnings: this.#warnings,
+      snapshotLimits: () => this.#snapshotLimits,
+    });
+    this.op = makeOp(() => (this.#closed ? undefined : this.#tracer));
+    this.#loopLag.start();
+    const barrier = this.#barrier;
+    this.#exit = {
+      get outstanding() {
+        return barrier.outstanding;
+      },
+      flushForExit: () => this.#flush(this.#options.exitTimeoutMs, true),
+    };
+    if (options.handleExit) registerForExit(this.#exit);
+    trackClient(this, true);
+    // Opened off the caller's turn; replayed at once when it holds records.
+    if (this.#outboxDir !== undefined && !sinkFactory) setImmediate(() => void this.#openOutbox());
+  }
+
+  /** @internal The tracer ops of this client run on (undefined after shutdown). */
+  get tracer(): Tracer | undefined {
+    return this.#closed ? undefined : this.#tracer;
+  }
+
+  /** True after `shutdown()`. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /**
+   * Resolves when every call that finished before this call — with all its
+   * chained work (nested object saves, re-queued finalize) — has an outcome:
+   * acknowledged by the server, kept in the outbox, or failed (reported).
+   * Calls that start afterwards never delay it. With `timeoutMs`, resolves at
+   * the deadline with `pending > 0` instead; its timer never keeps the process alive.
+   */
+  flush(options: FlushOptions = {}): Promise<FlushResult> {
+    const { timeoutMs } = options;
+    if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs >= 0)) {
+      return Promise.reject(new InvalidOptionsError('timeoutMs', `flush: \`timeoutMs\` must be a non-negative number of milliseconds, got ${String(timeoutMs)}.`));
+    }
+    return this.#flush(timeoutMs, false);
+  }
+
+  async #flush(timeoutMs: number | undefined, keepAlive: boolean): Promise<FlushResult> {
+    const epoch = this.#barrier.cut();
+    if (this.#barrier.isSettled(epoch)) return this.#barrier.report(epoch);
+    this.#pipeline.beginUrgent();
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const settled = this.#barrier.whenSettled(epoch);
+      if (timeoutMs === undefined) await settled;
+      else {
+        const deadline = new Promise<void>((r) => {
+          timer = setTimeout(r, timeoutMs);
+          if (!keepAlive) timer.unref();
+        });
+        await Promise.race([settled, deadline]);
+      }
+    } finally {
+      if (timer) clearTimeout(timer);
+      this.#pipeline.endUrgent();
+    }
+    return this.#barrier.report(epoch);
+  }
+
+  /**
+   * Flushes (with `timeoutMs`, default the exit deadline), then closes the
+   * transport and the outbox. Later calls of this client's ops run untraced.
+   * Idempotent: a second call joins the first.
+   */
+  shutdown(options: FlushOptions = {}): Promise<FlushResult> {
+    this.#shutdown ??= (async () => {
+      const result = await this.#flush(options.timeoutMs ?? this.#options.exitTimeoutMs, false);
+      this.#closed = true;
+      unregisterForExit(this.#exit);
+      trackClient(this, false);
+      this.#inFlight.stop();
+      this.#loopLag.stop();
+      try {
+        if (this.#batcher) {
+          const closing = this.#batcher.close();
+          // Without a server the batcher may wait for it; the outbox below keeps what we have.
+          await Promise.race([closing, new Promise((r) => setTimeout(r, 100).unref())]);
+        }
+        if (this.#outboxDir !== undefined && this.#outboxOpened) await releaseOutbox(this.#outboxDir);
+        await this.#api.destroy();
+      } catch (error) {
+        this.#warnings.report('shutdown', 'closing the client failed', error);
+      }
+      this.#warnings.drain();
+      return result;
+    })();
+    return this.#shutdown;
+  }
+
+  /**
+   * Saves `value` as a version of the object `name` and returns its ref.
+   * Afterwards the same value (by identity) in a call's inputs or output is
+   * recorded as that ref. Rejects with a `WeftError` when it could not be stored.
+   */
+  async publish(value: unknown, options: { name?: string } = {}): Promise<ObjectRef> {
+    if (this.#closed) throw new ClientClosedError('publish');
+    const isObject = WeftObject.isInstance(value);
+    const name = options.name ?? (isObject ? objectNameOf(value as object) : undefined);
+    if (name === undefined || !OBJECT_NAME.test(name)) {
+      throw new InvalidOptionsError('name', `publish: \`name\` must be 1–256 letters, digits, ".", "_" or "-", starting with a letter or digit, got ${JSON.stringify(name)}.`);
+    }
+    const fields = isObject ? { ...(value as object) } : value;
+    const saved = this.#store.save(fields, name, this.#barrier.current);
+    const ref = await saved.stored;
+    if (ref === undefined) throw new PublishFailedError(name);
+    this.#store.remember(value, ref.uri);
+    if (this.#store.hasPublished && this.#snapshotLimits.keep === undefined) {
+      this.#snapshotLimits = { ...this.#snapshotLimits, keep: this.#store.isPublished };
+    }
+    return ref;
+  }
+
+  /**
+   * Reads the value a ref points to: an object version's value (nested
+   * objects stay as their ref URIs; call `get` on them to follow), or a call.
+   */
+  async get(ref: string | ObjectRef): Promise<unknown> {
+    const uri = typeof ref === 'string' ? ref : ref.uri;
+    const parsed = parseRef(uri);
+    let value: unknown;
+    switch (parsed.kind) {
+      case 'object':
+      case 'op':
+        value = (await this.#api.getJson(routes.objectRead(parsed.project, parsed.name, parsed.digest), objectRead)).value;
+        break;
+      case 'call':
+        value = await this.#api.getJson(routes.call(parsed.project, parsed.id), callSchema);
+        break;
+      default:
+        throw new InvalidOptionsError('ref', `get: table refs are read with the datasets API, got ${uri}.`);
+    }
+    for (const segment of parsed.path) {
+      value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[segment] : undefined;
+    }
+    return value;
+  }
+
+  /** The calls matching `options`, fetched page by page as they are iterated. */
+  getCalls(options: GetCallsOptions = {}): CallPages {
+    return new CallPages(this.#api, this.project, options);
+  }
+
+  /** One call by id with its inputs, output, summary, exception and timestamps; `undefined` when the server has none. */
+  async getCall(id: string): Promise<Call | undefined> {
+    try {
+      return await this.#api.getJson(routes.call(this.project, id), callSchema);
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'WEFT_NOT_FOUND') return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * What tracing costs and where work stands: event-loop lag (10 Hz samples,
+   * cumulative since init or the last `{ resetLoopLag: true }` read), pool,
+   * pipeline and batcher gauges, objects, outbox, problems reported.
+   */
+  diagnostics(options: { resetLoopLag?: boolean } = {}): Diagnostics {
+    const batcher = this.#batcher?.stats;
+    return {
+      loopLag: this.#loopLag.read(options.resetLoopLag === true),
+      pool: { concurrency: this.#pool.concurrency, running: this.#pool.running, waiting: this.#pool.waiting },
+      inFlightCalls: this.#inFlight.size,
+      pendingUnits: this.#barrier.outstanding,
+      pipeline: this.#pipeline.stats,
+      queue: {
+        records: batcher?.queuedRecords ?? 0,
+        bytes: batcher?.queuedBytes ?? 0,
+        inFlightBatches: batcher?.inFlightBatches ?? 0,
+        circuit: batcher?.circuit ?? 'closed',
+      },
+      delivery: {
+        sent: batcher?.sent ?? 0,
+        spilled: batcher?.spilled ?? 0,
+        failed: batcher?.failed ?? 0,
+        retries: batcher?.retries ?? 0,
+      },
+      objects: this.#store.stats,
+      outbox: this.#outbox?.stats,
+      problems: this.#warnings.total,
+    };
+  }
+
+  #sanitizeOptionsFor(epoch: Epoch): SanitizeOptions {
+    let options = this.#sanitizeOptions.get(epoch);
+    if (options === undefined) {
+      const o = this.#options;
+      options = {
+        redactKeys: this.#redactKeys,
+        onObject: (value: object) => this.#store.hook(value, epoch),
+        onError: (error: unknown, path: readonly (string | number)[]) =>
+          this.#warnings.report('value', `a value at ${path.join('.') || '(root)'} could not be read as is; recorded as a marker`, error),
+      };
+      if (o.redact) options.redact = o.redact;
+      if (o.maxDepth !== undefined) options.maxDepth = o.maxDepth;
+      if (o.maxNodes !== undefined) options.maxNodes = o.maxNodes;
+      if (o.maxStringLength !== undefined) options.maxStringLength = o.maxStringLength;
+      if (o.maxArrayLength !== undefined) options.maxArrayLength = o.maxArrayLength;
+      this.#sanitizeOptions.set(epoch, options);
+    }
+    return options;
+  }
+
+  #outboxOpened = false;
+  #outboxReady: Promise<Outbox | undefined> | undefined;
+
+  #openOutbox(): Promise<Outbox | undefined> {
+    const dir = this.#outboxDir;
+    if (dir === undefined) return Promise.resolve(undefined);
+    this.#outboxReady ??= (async () => {
+      try {
+        this.#outboxOpened = true;
+        const outbox = await acquireOutbox({
+          dir,
+          ...(this.#options.outboxMaxBytes === undefined ? {} : { maxBytes: this.#options.outboxMaxBytes }),
+          onWarning: (message, details) => this.#warnings.report('outbox', message, details),
+        });
+        this.#outbox = outbox;
+        if (outbox.stats.records > 0) this.#replayOutbox();
+        return outbox;
+      } catch (error) {
+        this.#outboxOpened = false;
+        this.#warnings.report('outbox', `the outbox at ${dir} could not be opened; records the server cannot take now will be lost`, error);
+        return undefined;
+      }
+    })();
+    return this.#outboxReady;
+  }
+
+  async #appendToOutbox(records: readonly Uint8Array[]): Promise<void> {
+    const outbox = await this.#openOutbox();
+    if (outbox === undefined) throw new ClientClosedError('write to the outbox (it could not be opened)');
+    await outbox.append(records);
+  }
+
+  #replayOutbox(): void {
+    const outbox = this.#outbox;
+    if (outbox === undefined || this.#closed) return;
+    outbox
+      .replay(createOutboxSender(this.#api, (message, details) => this.#warnings.report('outbox', message, details)))
+      .catch((error: unknown) => this.#warnings.report('outbox', 'replaying the outbox failed; it is kept for the next replay', error));
+  }
+}
+

@@ -1,0 +1,3 @@
+export { callContext, type ContextFrame, outsideCalls } from './call-context.js';
+export { type CurrentCall, currentCall } from './current-call.js';
+export { withAttributes } from './with-attributes.js';

@@ -1,0 +1,5 @@
+export { WeftError } from '@weft/protocol';
+export { ClientClosedError } from './client-closed-error.js';
+export { InvalidOptionsError } from './invalid-options-error.js';
+export { NotInitializedError } from './not-initialized-error.js';
+export { PublishFailedError } from './publish-failed-error.js';

@@ -1,0 +1,20 @@
+export { flush, get, op, publish, shutdown } from './client/default-functions.js';
+export {
+  type Diagnostics,
+  type FlushOptions,
+  getDefaultClient,
+  init,
+  setDefaultClient,
+  type WeftClient,
+  type WeftOptions,
+} from './client/index.js';
+export type { FinishedCall, OpOptions } from './calls/op-spec.js';
+export { type CurrentCall, currentCall, withAttributes } from './context/index.js';
+export { PROBLEM_CHANNEL, type PipelineProblem } from './diagnostics/warnings.js';
+export { ClientClosedError, InvalidOptionsError, NotInitializedError, PublishFailedError, WeftError } from './errors/index.js';
+export { EXIT_CHANNEL } from './lifecycle/exit-hooks.js';
+export type { ObjectRef } from './objects/object-ref.js';
+export { WeftObject, WeftObject as Object } from './objects/weft-object.js';
+export type { OpDecorator } from './op/op.js';
+export type { FlushResult } from './pipeline/flush-barrier.js';
+export type { CallPages, GetCallsOptions } from './read/call-pages.js';

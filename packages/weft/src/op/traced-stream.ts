@@ -1,0 +1,117 @@
+import type { ModelUsage } from '@weft/protocol';
+import { addUsage, usageOf } from '../calls/usage.js';
+import { callContext, type ContextFrame } from '../context/call-context.js';
+import { snapshot } from '../values/index.js';
+
+/** Ends a streamed call: the joined output (or the error) and the usage summed over chunks. */
+export type EndStream = (
+  output: unknown,
+  usage: Record<string, ModelUsage> | undefined,
+  error: unknown,
+  failed: boolean,
+) => void;
+
+type AnyIterator = Iterator<unknown> | AsyncIterator<unknown>;
+
+/**
+ * True for what is traced as a stream: generator objects and other iterators
+ * (`next` plus `Symbol.iterator` or `Symbol.asyncIterator`), and async
+ * iterables that are not Node streams (e.g. an LLM SDK's stream object).
+ * Arrays, strings, Maps and Sets are plain values.
+ */
+export function isStreamLike(value: unknown): value is object {
+  if (typeof value !== 'object' || value === null) return false;
+  try {
+    const v = value as Record<PropertyKey, unknown>;
+    if (typeof v.next === 'function') {
+      return typeof v[Symbol.asyncIterator] === 'function' || typeof v[Symbol.iterator] === 'function';
+    }
+    return typeof v[Symbol.asyncIterator] === 'function' && typeof v.pipe !== 'function' && typeof v.then !== 'function';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Wraps a stream so the call ends when it ends, errors, or is abandoned
+ * (`return()`, e.g. `break` in `for await`). Each chunk is snapshotted and
+ * kept in a list; the output is joined ONCE at the end (strings concatenated,
+ * anything else the array). The body runs in the call's context, so ops it
+ * calls are children of the streamed call.
+ */
+export function traceStream(source: object, frame: ContextFrame, end: EndStream): object {
+  const chunks: unknown[] = [];
+  let usage: Record<string, ModelUsage> | undefined;
+  let ended = false;
+  const finish = (error: unknown, failed: boolean) => {
+    if (ended) return;
+    ended = true;
+    const output = chunks.length > 0 && chunks.every((c) => typeof c === 'string') ? chunks.join('') : chunks;
+    end(output, usage, error, failed);
+  };
+  const onStep = (step: IteratorResult<unknown>) => {
+    if (step.done) finish(undefined, false);
+    else {
+      chunks.push(snapshot(step.value));
+      usage = addUsage(usage, usageOf(step.value));
+    }
+    return step;
+  };
+  const onError = (error: unknown) => {
+    finish(error, true);
+    throw error;
+  };
+  const wrap = (iterator: AnyIterator, isAsync: boolean): AnyIterator => {
+    const call = (method: 'next' | 'return' | 'throw', arg: unknown[]): unknown => {
+      const fn = (iterator as unknown as Record<string, ((...a: unknown[]) => unknown) | undefined>)[method];
+      if (fn === undefined) {
+        // No return()/throw() on the source: abandoning ends the call, a throw ends it as an error.
+        if (method === 'return') {
+          finish(undefined, false);
+          const done = { done: true, value: arg[0] };
+          return isAsync ? Promise.resolve(done) : done;
+        }
+        finish(arg[0], true);
+        if (isAsync) return Promise.reject(arg[0]);
+        throw arg[0];
+      }
+      if (method === 'return') finishAfter = true;
+      let result: unknown;
+      try {
+        result = callContext.run(frame, () => Reflect.apply(fn, iterator, arg));
+      } catch (error) {
+        return onError(error);
+      }
+      if (isAsync) return Promise.resolve(result as Promise<IteratorResult<unknown>>).then(onReturnAware, onError);
+      return onReturnAware(result as IteratorResult<unknown>);
+    };
+    let finishAfter = false;
+    const onReturnAware = (step: IteratorResult<unknown>) => {
+      onStep(step);
+      if (finishAfter) finish(undefined, false);
+      return step;
+    };
+    const wrapped = {
+      next: (...a: unknown[]) => call('next', a),
+      return: (...a: unknown[]) => call('return', a),
+      throw: (...a: unknown[]) => call('throw', a),
+      [isAsync ? Symbol.asyncIterator : Symbol.iterator]() {
+        return wrapped;
+      },
+    };
+    return wrapped as unknown as AnyIterator;
+  };
+  const s = source as Record<PropertyKey, unknown>;
+  if (typeof s.next === 'function') return wrap(source as AnyIterator, typeof s[Symbol.asyncIterator] === 'function');
+  // An async iterable that is not itself an iterator: keep the object (its other
+  // methods), intercept only how it is iterated.
+  return new Proxy(source, {
+    get(target, key, receiver) {
+      if (key === Symbol.asyncIterator) {
+        return () => wrap((target as AsyncIterable<unknown>)[Symbol.asyncIterator](), true);
+      }
+      const value = Reflect.get(target, key, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}

@@ -1,0 +1,60 @@
+import type { CallItem, ExceptionInfo } from '@weft/protocol';
+import type { CallRecord } from '../calls/call-record.js';
+
+/** What `schedule` produced for one record: the walked (safe, redacted, ref-replaced) parts. */
+export interface WalkedParts {
+  inputs?: Record<string, unknown>;
+  attributes?: Record<string, unknown> | undefined;
+  output?: unknown;
+}
+
+export type RecordKind = 'start' | 'end' | 'complete';
+
+/** Builds the one protocol item of a record from the call and its walked parts. */
+export function callItem(
+  kind: RecordKind,
+  call: CallRecord,
+  parts: WalkedParts,
+  exception: ExceptionInfo | undefined,
+): CallItem {
+  if (kind === 'end') {
+    return {
+      type: 'end',
+      id: call.id,
+      endedAt: call.endedAt ?? call.startedAt,
+      output: parts.output,
+      exception,
+      summary: call.summary,
+    };
+  }
+  const start = {
+    id: call.id,
+    traceId: call.traceId,
+    parentId: call.parentId,
+    opName: call.opName,
+    displayName: call.displayName,
+    startedAt: call.startedAt,
+    inputs: parts.inputs ?? {},
+    attributes: parts.attributes,
+  };
+  if (kind === 'start') return { type: 'start', ...start };
+  return {
+    type: 'complete',
+    ...start,
+    endedAt: call.endedAt ?? call.startedAt,
+    output: parts.output,
+    exception,
+    summary: call.summary,
+  };
+}
+
+/** The marker left where part of a call could not be processed, so the rest of the call is still sent. */
+export function failureMarker(stage: string, error: unknown): Record<string, unknown> {
+  let message: string;
+  try {
+    message = error instanceof Error ? error.message : String(error);
+  } catch {
+    message = 'unknown error';
+  }
+  return { _weft: 'error', stage, error: message.slice(0, 1_000) };
+}

@@ -1,0 +1,177 @@
+import { encodeMsgpack, type ExceptionInfo } from '@weft/protocol';
+import type { CallRecord } from '../calls/call-record.js';
+import { exceptionInfo } from '../calls/exception-info.js';
+import { outsideCalls } from '../context/call-context.js';
+import type { Warnings } from '../diagnostics/warnings.js';
+import type { RecordOutcome } from '../transport/batcher.js';
+import { Sanitizer, type SanitizeOptions } from '../values/index.js';
+import { callItem, failureMarker, type RecordKind, type WalkedParts } from './call-item.js';
+import type { Epoch, FlushBarrier } from './flush-barrier.js';
+import { type Pool, yieldTurn } from './pool.js';
+
+/** Where finished records go: the transport's Batcher (or, in tests, any sink with the same contract). */
+export interface RecordSink {
+  add(record: { callId: string; bytes: Uint8Array; done: (outcome: RecordOutcome) => void }): void;
+  flush(): Promise<void>;
+}
+
+export interface PipelineOptions {
+  pool: Pool;
+  barrier: FlushBarrier;
+  warnings: Warnings;
+  sink: () => RecordSink;
+  /** Sanitizer options (one object per epoch, so its validation is cached) whose `onObject` saves objects in `epoch`. */
+  sanitizeOptions: (epoch: Epoch) => SanitizeOptions;
+  sliceBudget: number;
+  /** TEST ONLY: await pending digests inside the slot (the deadlock the design forbids). */
+  awaitPendingInSlot: boolean;
+}
+
+interface Job {
+  readonly call: CallRecord;
+  readonly kind: RecordKind;
+  readonly epoch: Epoch;
+}
+
+/**
+ * The deferred half of tracing:
+ *
+ * ```
+ * submit (caller's turn: O(1) push)
+ *   └─ next turn: pool.run(schedule)
+ *        schedule: walk inputs/output with the Sanitizer in slices (yield between)
+ *                  ├─ no pending refs ─► finalize now
+ *                  └─ pending refs ────► Promise.all(pending).then(() => pool.run(finalize)); return
+ *        finalize: encode the item once ─► sink.add ─► done(outcome) settles the barrier unit
+ * ```
+ */
+export class Pipeline {
+  readonly #o: PipelineOptions;
+  #intake: Job[] = [];
+  #drainScheduled = false;
+  #urgent = 0;
+  #sinkFlushScheduled = false;
+  #scheduled = 0;
+  #finalized = 0;
+
+  constructor(options: PipelineOptions) {
+    this.#o = options;
+  }
+
+  get stats() {
+    return { intake: this.#intake.length, scheduled: this.#scheduled, finalized: this.#finalized };
+  }
+
+  /**
+   * Caller's turn: registers the record in the flush barrier and queues it.
+   * Constant work; the pool picks it up on a later turn, so `finishCall`
+   * returns before any deferred work runs.
+   */
+  submit(call: CallRecord, kind: RecordKind): void {
+    const epoch = this.#o.barrier.register();
+    this.#intake.push({ call, kind, epoch });
+    if (!this.#drainScheduled) {
+      this.#drainScheduled = true;
+      outsideCalls(() => setImmediate(this.#drain));
+    }
+  }
+
+  /** While a flush waits, records are pushed to the server as they are finalized instead of waiting for the batch interval. */
+  beginUrgent(): void {
+    this.#urgent++;
+    this.#flushSinkSoon();
+  }
+
+  endUrgent(): void {
+    this.#urgent--;
+  }
+
+  #drain = (): void => {
+    this.#drainScheduled = false;
+    const jobs = this.#intake;
+    this.#intake = [];
+    for (const job of jobs) this.#o.pool.run(() => this.#schedule(job));
+  };
+
+  async #schedule(job: Job): Promise<void> {
+    this.#scheduled++;
+    const { call, kind } = job;
+    let sanitizer: Sanitizer;
+    try {
+      const value: WalkedParts =
+        kind === 'end'
+          ? { output: call.output }
+          : kind === 'start'
+            ? { inputs: call.inputs, attributes: call.attributes }
+            : { inputs: call.inputs, attributes: call.attributes, output: call.output };
+      sanitizer = new Sanitizer(value, this.#o.sanitizeOptions(job.epoch));
+      while (!sanitizer.step(this.#o.sliceBudget)) await yieldTurn();
+    } catch (error) {
+      this.#o.warnings.report('schedule', `walking the values of call ${call.opName} failed; sent with an error marker`, error, call.id);
+      const marker = failureMarker('walk', error);
+      this.#finalize(job, { inputs: { _weft_error: marker }, output: marker });
+      return;
+    }
+    const pending = sanitizer.pending;
+    if (pending.length === 0) {
+      this.#finalize(job, sanitizer.result as WalkedParts);
+    } else if (this.#o.awaitPendingInSlot) {
+      // DELIBERATELY BROKEN (test-only option): holding the slot while waiting
+      // for digests other pool tasks produce deadlocks a small pool.
+      await Promise.all(pending);
+      this.#finalize(job, sanitizer.result as WalkedParts);
+    } else {
+      // INVARIANT: a slot never awaits a digest that another slot produces.
+      // Chain finalize as a new pool task and return, releasing this slot at
+      // once; with one slot and nested objects, awaiting here would deadlock.
+      void Promise.all(pending).then(() =>
+        this.#o.pool.run(() => this.#finalize(job, sanitizer.result as WalkedParts)),
+      );
+    }
+  }
+
+  #finalize(job: Job, parts: WalkedParts): void {
+    const { call, kind, epoch } = job;
+    let bytes: Uint8Array;
+    try {
+      const exception = kind !== 'start' && call.failed ? exceptionOf(call.error) : undefined;
+      try {
+        bytes = encodeMsgpack(callItem(kind, call, parts, exception));
+      } catch (error) {
+        this.#o.warnings.report('encode', `encoding call ${call.opName} failed; sent with error markers`, error, call.id);
+        const marker = failureMarker('encode', error);
+        bytes = encodeMsgpack(callItem(kind, call, { inputs: { _weft_error: marker }, output: marker }, exception));
+      }
+    } catch (error) {
+      this.#o.warnings.report('encode', `call ${call.opName} could not be encoded at all; it is lost`, error, call.id);
+      this.#o.barrier.settle(epoch, 'failed', kind === 'start' ? 'other' : 'call');
+      return;
+    }
+    this.#finalized++;
+    this.#o.sink().add({
+      callId: call.id,
+      bytes,
+      done: (outcome) => {
+        if (outcome.status === 'failed') {
+          this.#o.warnings.report('transport', `call ${call.opName} was not delivered`, outcome.error, call.id);
+        }
+        this.#o.barrier.settle(epoch, outcome.status, kind === 'start' ? 'other' : 'call');
+      },
+    });
+    if (this.#urgent > 0) this.#flushSinkSoon();
+  }
+
+  /** At most one sink flush per turn while a flush waits. */
+  #flushSinkSoon(): void {
+    if (this.#sinkFlushScheduled) return;
+    this.#sinkFlushScheduled = true;
+    setImmediate(() => {
+      this.#sinkFlushScheduled = false;
+      this.#o.sink().flush().catch((error: unknown) => this.#o.warnings.report('transport', 'flushing the batcher failed', error));
+    });
+  }
+}
+
+function exceptionOf(error: unknown): ExceptionInfo {
+  return exceptionInfo(error);
+}

@@ -1,0 +1,68 @@
+import { type Call, type CallQuery, callQueryResponse, routes } from '@weft/protocol';
+import type { ApiClient } from '../transport/api-client.js';
+
+/** Filters of `client.getCalls`. */
+export interface GetCallsOptions {
+  traceId?: string;
+  /** A call id for its children; `null` for root calls only. */
+  parentId?: string | null;
+  opName?: string | string[];
+  status?: CallQuery['status'];
+  startedAfter?: number;
+  startedBefore?: number;
+  /** Substring of the display name (or op name). */
+  text?: string;
+  sort?: CallQuery['sort'];
+  /** Calls per request. @default 100 (at most 1,000) */
+  pageSize?: number;
+  /** Stop after this many calls in total. @default no limit */
+  limit?: number;
+}
+
+/**
+ * The calls matching a query, fetched page by page as you iterate
+ * (`for await (const call of client.getCalls(…))`), or page by page with
+ * `.pages()`. Nothing is fetched until iteration starts.
+ */
+export class CallPages implements AsyncIterable<Call> {
+  readonly #api: ApiClient;
+  readonly #project: string;
+  readonly #options: GetCallsOptions;
+
+  constructor(api: ApiClient, project: string, options: GetCallsOptions) {
+    this.#api = api;
+    this.#project = project;
+    this.#options = options;
+  }
+
+  /** Each page as an array of calls. */
+  async *pages(): AsyncGenerator<Call[]> {
+    const { pageSize = 100, limit = Number.POSITIVE_INFINITY, ...filters } = this.#options;
+    let cursor: string | undefined;
+    let seen = 0;
+    while (seen < limit) {
+      const query: CallQuery = {
+        ...filters,
+        project: this.#project,
+        limit: Math.min(pageSize, 1_000, limit - seen),
+        ...(cursor === undefined ? {} : { cursor }),
+      };
+      const page = await this.#api.postJson(routes.callQuery(), query, callQueryResponse);
+      seen += page.calls.length;
+      if (page.calls.length > 0) yield page.calls;
+      if (page.nextCursor === null || page.calls.length === 0) return;
+      cursor = page.nextCursor;
+    }
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Call> {
+    for await (const page of this.pages()) yield* page;
+  }
+
+  /** Collects every matching call into an array (mind `limit` for large projects). */
+  async toArray(): Promise<Call[]> {
+    const all: Call[] = [];
+    for await (const page of this.pages()) all.push(...page);
+    return all;
+  }
+}

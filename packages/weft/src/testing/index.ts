@@ -1,0 +1,17 @@
+import { liveClients, setDefaultClient } from '../client/default-client.js';
+import { resetWarnOnce } from '../diagnostics/warnings.js';
+
+/**
+ * Test helper: shuts down every live client (waiting at most `timeoutMs` for
+ * each to flush), clears the default client and forgets one-time warnings,
+ * so each test starts from a clean SDK.
+ */
+export async function resetWeft({ timeoutMs = 0 }: { timeoutMs?: number } = {}): Promise<void> {
+  await Promise.all(liveClients().map((client) => client.shutdown({ timeoutMs })));
+  setDefaultClient(undefined);
+  resetWarnOnce();
+}
+
+export { createClient } from '../client/init.js';
+export type { SinkFactory } from '../client/weft-client.js';
+export type { RecordSink } from '../pipeline/pipeline.js';
