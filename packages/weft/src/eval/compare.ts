@@ -1,8 +1,8 @@
 import type { EvaluationRowResult } from '@weft/protocol';
+import { z } from 'zod';
 import { InvalidEvaluationOptionsError } from './errors/index.js';
 import { mean, sampleStddev } from './stats.js';
 import { tCritical95 } from './t-critical.js';
-import { z } from 'zod';
 
 /** One score's paired comparison over the rows both runs scored. */
 export interface ScoreComparison {
@@ -182,7 +182,8 @@ function keyed(results: readonly EvaluationRowResult[], by: 'rowDigest' | 'rowIn
       set.add(r.rowIndex);
     }
     for (const set of indexesByDigest.values()) {
-      [...set].sort((x, y) => x - y).forEach((rowIndex, k) => occurrence.set(rowIndex, k));
+      const sorted = [...set].sort((x, y) => x - y);
+      for (let k = 0; k < sorted.length; k++) occurrence.set(sorted[k] as number, k);
     }
   }
   for (const r of results) {

@@ -1,4 +1,4 @@
-import type { EvaluationSummary, ModelUsage, ScoreStats, ScoreValue, ScorerSummary } from '@weft/protocol';
+import type { EvaluationSummary, ModelUsage, ScorerSummary, ScoreStats, ScoreValue } from '@weft/protocol';
 import type { RowResult } from './row-result.js';
 import { mean, quantile, sampleStddev, sampleVariance } from './stats.js';
 
