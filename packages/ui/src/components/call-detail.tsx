@@ -73,10 +73,10 @@ export function CallDetail({ call, showTraceLink = true }: { call: Call; showTra
         </Section>
       )}
       <Section title="Inputs">
-        <JsonViewer value={call.inputs} label="Inputs" />
+        <JsonViewer value={call.inputs} openDepth={3} label="Inputs" />
       </Section>
       <Section title="Output">
-        {call.endedAt === null ? <p class="muted">Still running.</p> : <JsonViewer value={call.output} label="Output" />}
+        {call.endedAt === null ? <p class="muted">Still running.</p> : <JsonViewer value={call.output} openDepth={3} label="Output" />}
       </Section>
       <Section title="Summary" open={false}>
         <JsonViewer value={call.summary ?? {}} label="Summary" />

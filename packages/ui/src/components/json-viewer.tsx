@@ -13,9 +13,9 @@ const PAGE_MEMBERS = 100;
  */
 export function JsonViewer({ value, openDepth = 2, label }: { value: unknown; openDepth?: number; label?: string }) {
   return (
-    <div class="json-viewer" role="group" aria-label={label}>
+    <section class="json-viewer" aria-label={label}>
       <JsonNode value={value} depth={0} openDepth={openDepth} name={undefined} />
-    </div>
+    </section>
   );
 }
 

@@ -58,7 +58,7 @@ export function TraceTreeView({ tree, expanded, selectedId, nowMs, onSelect, onT
   useEffect(() => () => cancelAnimationFrame(frame.current), []);
 
   const onKeyDown = (event: KeyboardEvent) => {
-    const index = selectedIndex < 0 ? 0 : selectedIndex;
+    const index = Math.max(0, selectedIndex);
     const node = nodes[index];
     if (!node) return;
     const go = (i: number) => {

@@ -1,0 +1,183 @@
+import { join } from 'node:path';
+import type { RunningServer } from '@weft/server';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiSeeder, type SeededRun, seedEvaluationRun } from './support/api-seed.js';
+import { artifactsDir, launchBrowser } from './support/browser.js';
+import { QUESTIONS, type SeededProgram, SYSTEM_PROMPT_V2, seedProgramViaApi } from './support/seed-program.js';
+import { startTempServer } from './support/temp-server.js';
+
+const PROJECT = 'demo';
+
+describe('web UI end to end', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let program: SeededProgram;
+  let runA: SeededRun;
+  let runB: SeededRun;
+  const cleanups: (() => Promise<void>)[] = [];
+  const shot = (name: string) => page.screenshot({ path: join(artifactsDir(), `${name}.png`) });
+
+  beforeAll(async () => {
+    server = await startTempServer((c) => cleanups.push(c));
+    const seeder = new ApiSeeder(server.url, PROJECT);
+    const base = Date.now() - 60_000;
+    program = await seedProgramViaApi(seeder, base);
+    const answers = QUESTIONS.map((q) => q.expected);
+    // Run B fixes row 1 and breaks row 3 relative to run A.
+    const rowsA = QUESTIONS.map((q, i) => ({ ...q, answer: i === 1 ? 'six' : answers[i]! }));
+    const rowsB = QUESTIONS.map((q, i) => ({ ...q, answer: i === 3 ? '212' : answers[i]! }));
+    runA = await seedEvaluationRun(seeder, {
+      evaluation: 'qa-eval',
+      model: 'model-a',
+      datasetRef: program.datasetRef,
+      startedAt: base + 20_000,
+      rows: rowsA,
+    });
+    runB = await seedEvaluationRun(seeder, {
+      evaluation: 'qa-eval',
+      model: 'model-b',
+      datasetRef: program.datasetRef,
+      startedAt: base + 30_000,
+      rows: rowsB,
+    });
+    browser = await launchBrowser();
+    cleanups.push(() => browser.close());
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  });
+
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  it('lists root calls and filters them by op and status', async () => {
+    await page.goto(`${server.url}/#/${PROJECT}/calls`);
+    const rows = page.locator('tr.call-row');
+    // 5 answer_question roots, 1 summarize, 2 evaluation runs.
+    await expect.poll(() => rows.count()).toBe(8);
+    await shot('calls');
+
+    await page.fill('input[name="op"]', 'answer_question');
+    await page.press('input[name="op"]', 'Enter');
+    await expect.poll(() => rows.count()).toBe(5);
+    expect(await page.locator('tr.call-row td.col-op').allTextContents()).toEqual(Array(5).fill('answer_question'));
+
+    await page.selectOption('select[name="status"]', 'error');
+    await expect.poll(() => page.locator('tr.empty-row').count()).toBe(1);
+
+    await page.fill('input[name="op"]', '');
+    await page.press('input[name="op"]', 'Enter');
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().getAttribute('data-call-id')).toBe(program.errorTrace);
+    expect(page.url()).toContain('status=error');
+  });
+
+  it('opens a trace, expands the tree, shows a call’s inputs and follows a ref to its object', async () => {
+    await page.goto(`${server.url}/#/${PROJECT}/calls?op=answer_question`);
+    const first = page.locator('tr.call-row').first();
+    await first.waitFor();
+    // Keyboard: focus the first row and open it with Enter.
+    await first.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/#\/demo\/trace\//);
+    const tree = page.locator('[role="tree"]');
+    await tree.waitFor();
+    const items = page.locator('[role="treeitem"]');
+    // Root open by default: answer_question, retrieve, generate.
+    await expect.poll(() => items.count()).toBe(3);
+    expect(await page.locator('[role="treeitem"][data-op="llm.chat"]').count()).toBe(0);
+
+    await page.click('[role="treeitem"][data-op="generate"] .tt-toggle');
+    await expect.poll(() => items.count()).toBe(4);
+    const chat = page.locator('[role="treeitem"][data-op="llm.chat"]');
+    expect(await chat.getAttribute('aria-level')).toBe('3');
+    await chat.click();
+
+    const detail = page.locator('.call-detail');
+    await expect.poll(() => detail.locator('h2').textContent()).toBe('llm.chat');
+    const inputs = detail.locator('[data-section="inputs"]');
+    const newest = QUESTIONS[QUESTIONS.length - 1]!.question;
+    await expect.poll(() => inputs.textContent()).toContain(newest);
+    expect(await inputs.textContent()).toContain('gpt-4o-mini');
+    await shot('trace');
+
+    // Keyboard in the tree: ↑ selects generate, ← collapses it, ← again goes
+    // to the root; ↓↓ back to generate, → expands, → enters llm.chat.
+    await tree.focus();
+    const title = () => detail.locator('h2').textContent();
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(title).toBe('generate');
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => items.count()).toBe(3);
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(title).toContain('answer: ');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(title).toBe('generate');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => items.count()).toBe(4);
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(title).toBe('llm.chat');
+
+    const ref = inputs.locator(`a.ref-link[data-ref="${program.promptRef}"]`);
+    await ref.click();
+    await page.waitForURL(/#\/demo\/objects\/system-prompt\?v=/);
+    const value = page.locator('[data-section="value"]');
+    await expect.poll(() => value.textContent()).toContain(SYSTEM_PROMPT_V2);
+    expect(await page.locator('tr.version-row').count()).toBe(2);
+    expect(await page.locator('tr.version-row.selected').getAttribute('data-version')).toBe('2');
+    await shot('object');
+  });
+
+  it('shows an error call’s exception with its stack', async () => {
+    await page.goto(`${server.url}/#/${PROJECT}/trace/${program.errorTrace}`);
+    const exception = page.locator('[data-section="exception"]');
+    await expect.poll(() => exception.textContent()).toContain('RateLimitError');
+    expect(await exception.locator('pre.stack').textContent()).toContain('at summarize (app.ts:17:5)');
+    // The long input string is folded.
+    expect(await page.locator('[data-section="inputs"] .link-button').textContent()).toMatch(/show all 840 chars/);
+  });
+
+  it('diffs two object versions and pages a dataset’s rows', async () => {
+    await page.goto(`${server.url}/#/${PROJECT}/objects`);
+    await page.locator('tr.object-row[data-name="system-prompt"]').click();
+    await page.locator('input[aria-label="Compare with v1"]').check();
+    const diff = page.locator('[data-section="diff"]');
+    await expect.poll(() => diff.locator('tbody tr').count()).toBe(2);
+    expect(await diff.textContent()).toContain('temperature');
+
+    await page.goto(`${server.url}/#/${PROJECT}/objects/qa-dataset`);
+    const rows = page.locator('[data-section="rows"] tr.dataset-row');
+    await expect.poll(() => rows.count()).toBe(QUESTIONS.length);
+    expect(await rows.first().textContent()).toContain(QUESTIONS[0].question);
+    expect(await page.locator('[data-section="rows"] .pager-label').textContent()).toBe('Rows 1–5 of 5');
+    await shot('dataset');
+  });
+
+  it('compares two evaluation runs: summary deltas and changed rows linking to traces', async () => {
+    await page.goto(`${server.url}/#/${PROJECT}/evals`);
+    const runRows = page.locator('tr.run-row');
+    await expect.poll(() => runRows.count()).toBe(2);
+    await page.locator(`tr.run-row[data-call-id="${runA.id}"] input[type="checkbox"]`).check();
+    await page.locator(`tr.run-row[data-call-id="${runB.id}"] input[type="checkbox"]`).check();
+    await page.getByRole('button', { name: /Compare 2\/2/ }).click();
+    await page.waitForURL(new RegExp(`#/demo/evals/compare/${runA.id}/${runB.id}`));
+
+    const passRate = page.locator('tr[data-metric="exact_match"]');
+    await passRate.waitFor();
+    // A passes 4/5, B passes 4/5: no change in pass rate, but two rows flipped.
+    expect(await passRate.locator('td').nth(3).textContent()).toBe('±0 pts');
+    const changed = page.locator('tr.compare-row');
+    await expect.poll(() => changed.count()).toBe(2);
+    expect(await changed.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-row-index')))).toEqual(['1', '3']);
+    expect(await changed.first().textContent()).toContain('fail → pass');
+    await shot('compare');
+
+    await changed.nth(1).locator('a.trace-link', { hasText: 'B' }).click();
+    await page.waitForURL(new RegExp(`#/demo/trace/${runB.traceId}\\?call=${runB.rowCallIds[3]}`));
+    const detail = page.locator('.call-detail');
+    await expect.poll(() => detail.getAttribute('data-call-id')).toBe(runB.rowCallIds[3]);
+    expect(await detail.locator('[data-section="output"]').textContent()).toContain('212');
+  });
+});

@@ -1,0 +1,30 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium } from 'playwright-core';
+
+/** Debian's chromium, headless, with everything that would reach the network turned off. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** The built UI the server serves (`npm run build`, or `npx vite build` in packages/ui). */
+export const UI_DIR = fileURLToPath(new URL('../../dist/', import.meta.url));
+
+/** Screenshots are test artifacts (gitignored), not committed. */
+export function artifactsDir(): string {
+  const dir = fileURLToPath(new URL('../../../../test-artifacts/ui/', import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
