@@ -52,6 +52,13 @@ export class SqliteStorage implements Storage {
     this.#db.pragma('foreign_keys = ON');
     // Readers and a writer may meet during WAL checkpoints; wait rather than fail.
     this.#db.pragma('busy_timeout = 5000');
+    // Index pages of the calls table are touched all over on ingest; a 64 MiB
+    // page cache keeps them in memory instead of re-reading them per batch.
+    this.#db.pragma('cache_size = -65536');
+    // Checkpoint every 64 MiB of WAL instead of every 4 MiB: index pages are
+    // rewritten by every batch, so a rarer checkpoint copies each page once
+    // for many commits and pays its two fsyncs far less often (ingest ~1.5x).
+    this.#db.pragma('wal_autocheckpoint = 16384');
     migrate(this.#db);
     this.#calls = new SqliteCallStore(this.#db);
     this.#query = new SqliteCallQuery(this.#db);
