@@ -1,4 +1,5 @@
 export { CheckpointOpenFailedError } from './checkpoint-open-failed-error.js';
 export { CheckpointWriteFailedError } from './checkpoint-write-failed-error.js';
 export { InvalidEvaluationOptionsError } from './invalid-evaluation-options-error.js';
+export { RateLimitExhaustedError } from './rate-limit-exhausted-error.js';
 export { ScorerInputError } from './scorer-input-error.js';
