@@ -40,7 +40,7 @@ export function createProgress(options: ProgressOptions): Progress {
     hideCursor: false,
     etaBuffer: 50,
     // Redraw at most ~10 times a second: a 2,000 rows/s run must not spend its time drawing.
-    throttleTime: 100,
+    fps: 10,
   });
   const started = performance.now();
   const resumed = options.done ?? 0;
