@@ -38,6 +38,11 @@ export function TraceView({ route, traceId }: { route: Route; traceId: string })
 
   const select = (id: string) => navigate(href(project, ['trace', traceId], { call: id }), true);
   const toggle = (id: string, open: boolean) => setToggled((m) => new Map(m).set(id, open));
+  const setAll = (open: boolean) => {
+    const all = new Map<string, boolean>();
+    for (const node of tree.byId.values()) if (node.children.length > 0) all.set(node.call.id, open);
+    setToggled(all);
+  };
   const selected = selectedId === undefined ? undefined : tree.byId.get(selectedId)?.call;
 
   return (
@@ -45,6 +50,12 @@ export function TraceView({ route, traceId }: { route: Route; traceId: string })
       <div class="view-head">
         <h1>Trace</h1>
         <code class="muted">{traceId}</code>
+        <button type="button" class="button small" disabled={!calls.data} onClick={() => setAll(true)}>
+          Expand all
+        </button>
+        <button type="button" class="button small" disabled={!calls.data} onClick={() => setAll(false)}>
+          Collapse all
+        </button>
         <span class="live-indicator" aria-live="polite">
           {calls.data === undefined && !calls.error
             ? `Loading… ${formatCount(loaded)} calls`
