@@ -43,7 +43,11 @@ describe('onObject', () => {
       { onObject: (object) => (object === prompt ? ref.promise : undefined) },
     );
     expect(sanitizer.step(Number.POSITIVE_INFINITY)).toBe(true);
-    expect(sanitizer.result).toEqual({ first: { _weft: 'pending' }, list: [{ _weft: 'pending' }], after: 'kept' });
+    expect(sanitizer.result).toEqual({
+      first: { _weft: 'pending' },
+      list: [{ _weft: 'pending' }],
+      after: 'kept',
+    });
     expect(sanitizer.pending).toHaveLength(1);
     ref.resolve(REF);
     await Promise.all(sanitizer.pending);
@@ -56,12 +60,15 @@ describe('onObject', () => {
     const { value, pending } = sanitize(
       { a: { nested: new Prompt('x') } },
       {
-        onObject: (object) => (object instanceof Prompt ? Promise.reject(new Error('upload failed')) : undefined),
+        onObject: (object) =>
+          object instanceof Prompt ? Promise.reject(new Error('upload failed')) : undefined,
         onError: (error, path) => errors.push([error, path]),
       },
     );
     await expect(Promise.all(pending)).resolves.toBeDefined();
-    expect(value).toEqual({ a: { nested: { _weft: 'unreadable', reason: 'hook', error: 'Error: upload failed' } } });
+    expect(value).toEqual({
+      a: { nested: { _weft: 'unreadable', reason: 'hook', error: 'Error: upload failed' } },
+    });
     expect(errors[0]![1]).toEqual(['a', 'nested']);
   });
 
@@ -72,7 +79,9 @@ describe('onObject', () => {
       onError: (error) => errors.push(error),
     });
     await Promise.all(pending);
-    expect(value).toEqual([{ _weft: 'unreadable', reason: 'hook', error: expect.stringContaining('Promise of number') }]);
+    expect(value).toEqual([
+      { _weft: 'unreadable', reason: 'hook', error: expect.stringContaining('Promise of number') },
+    ]);
     expect(errors).toEqual([expect.objectContaining({ code: 'WEFT_INVALID_HOOK_RESULT' })]);
   });
 
@@ -93,7 +102,10 @@ describe('onObject', () => {
       thrown: { _weft: 'instance', class: 'Prompt', value: { text: 'a' } },
       wrong: { _weft: 'instance', class: 'Prompt', value: { text: 'b' } },
     });
-    expect(errors).toEqual([expect.any(Error), expect.objectContaining({ code: 'WEFT_INVALID_HOOK_RESULT' })]);
+    expect(errors).toEqual([
+      expect.any(Error),
+      expect.objectContaining({ code: 'WEFT_INVALID_HOOK_RESULT' }),
+    ]);
   });
 
   it('can replace the root value', async () => {
@@ -111,7 +123,13 @@ describe('onBlob', () => {
     const got: number[][] = [];
     const backing = new Uint8Array([0, 1, 2, 3, 4, 5]);
     const { value } = sanitize(
-      [Buffer.from([7, 8]), backing.subarray(2, 4), new Uint16Array([258]), backing.buffer, new DataView(backing.buffer, 5)],
+      [
+        Buffer.from([7, 8]),
+        backing.subarray(2, 4),
+        new Uint16Array([258]),
+        backing.buffer,
+        new DataView(backing.buffer, 5),
+      ],
       {
         onBlob: (bytes) => {
           got.push([...bytes]);

@@ -39,7 +39,14 @@ describe('redaction', () => {
   });
 
   it('has the documented default key set', () => {
-    expect([...DEFAULT_REDACT_KEYS].sort()).toEqual(['api_key', 'apikey', 'authorization', 'password', 'secret', 'token']);
+    expect([...DEFAULT_REDACT_KEYS].sort()).toEqual([
+      'api_key',
+      'apikey',
+      'authorization',
+      'password',
+      'secret',
+      'token',
+    ]);
   });
 
   it('never calls the getter of a key it redacts by name', () => {

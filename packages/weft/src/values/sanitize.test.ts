@@ -221,6 +221,7 @@ const table: [string, () => unknown, unknown][] = [
   ['-0', () => -0, 0],
   ['undefined members', () => ({ a: undefined, b: 1 }), { b: 1 }],
   ['undefined in an array', () => [undefined, 1], [null, 1]],
+  // biome-ignore lint/suspicious/noSparseArray: a hole is the case under test
   ['a sparse array', () => [1, , 3], [1, null, 3]],
   ['a lone high surrogate', () => 'a\ud800b', 'a\ufffdb'],
   ['a lone low surrogate in a key', () => ({ 'k\udc00': 1 }), { 'k\ufffd': 1 }],

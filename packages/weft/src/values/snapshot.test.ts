@@ -30,7 +30,7 @@ describe('snapshot', () => {
     const kept = [new Client(), () => 1, new Date(), new Error('e'), new Uint8Array(2), Promise.resolve()];
     const taken = snapshot({ kept }) as { kept: unknown[] };
     expect(taken.kept).not.toBe(kept);
-    taken.kept.forEach((value, i) => expect(value).toBe(kept[i]));
+    for (const [i, value] of taken.kept.entries()) expect(value).toBe(kept[i]);
   });
 
   it('returns primitives as they are', () => {

@@ -10,11 +10,23 @@ import { expect } from 'vitest';
 export function expectWireSafe(value: unknown): void {
   const problem = findNonJson(value);
   expect(problem, `not JSON-like at ${problem}`).toBeUndefined();
+  // Canonical text is a faithful, key-order-free image of a JSON-like value,
+  // so equal text means equal values (deep-equality helpers are confused by
+  // data keys such as `constructor`).
   const text = canonicalJson(value);
-  expect(JSON.parse(text)).toStrictEqual(value);
+  const parsed: unknown = JSON.parse(text);
+  expect(findNonJson(parsed)).toBeUndefined();
+  expect(canonicalJson(parsed)).toBe(text);
   // msgpackr renames an own `__proto__` key to `__proto_` when it decodes (its
   // guard against prototype pollution); everything else must come back as is.
-  expect(decodeMsgpack(encodeMsgpack(value))).toStrictEqual(renameProtoKeys(value));
+  const decoded = decodeMsgpack(encodeMsgpack(value));
+  expect(findNonJson(decoded)).toBeUndefined();
+  expect(canonicalJson(decoded)).toBe(canonicalJson(renameProtoKeys(value)));
+}
+
+/** Asserts two JSON-like values are equal, through their canonical text. */
+export function expectSameJson(actual: unknown, expected: unknown): void {
+  expect(canonicalJson(actual)).toBe(canonicalJson(expected));
 }
 
 function findNonJson(root: unknown): string | undefined {
