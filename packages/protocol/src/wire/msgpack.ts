@@ -6,7 +6,10 @@ import { Packr } from 'msgpackr';
  * dropped like JSON does.
  */
 // `skipValues` exists at runtime but is missing from msgpackr's typings.
-const options = { useRecords: false, moreTypes: false, skipValues: [undefined] };
+// `useToJSON: false`: bodies are JSON-like data, where `toJSON` and
+// `constructor` are ordinary keys; with it on, msgpackr calls a data member
+// named `toJSON` (and throws) when the object also has a `constructor` key.
+const options = { useRecords: false, moreTypes: false, skipValues: [undefined], useToJSON: false };
 const packr = new Packr(options);
 
 /** Encodes a request or response body as msgpack. */
