@@ -20,7 +20,8 @@ describe('encodeBatchBody', () => {
   it.each([1, 15, 16, 300, 65_535, 65_536])(
     'assembles %i pre-encoded items that the server decoder reads back equal',
     (count) => {
-      const items = Array.from({ length: count }, (_, n) => item(n));
+      // Large counts use small items: the header sizes are what they exercise.
+      const items: unknown[] = Array.from({ length: count }, (_, n) => (count > 300 ? n : item(n)));
       const body = encodeBatchBody(
         batchBodyPrefix('my-project'),
         items.map((value) => encodeMsgpack(value)),

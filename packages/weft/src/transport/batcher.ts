@@ -469,7 +469,7 @@ export class Batcher {
         `The Weft server refused the credentials (${statusCode}); check WEFT_API_KEY (or init({ apiKey })). Records are kept in the outbox until it accepts them.`,
         { records: batch.entries.length },
       );
-      this.#spill(batch.entries, `the server refused the credentials (${statusCode}); check WEFT_API_KEY`, error);
+      this.#spill(batch.entries, `the server refused the credentials (${statusCode})`, error);
       return;
     }
     this.#warn('http', `The Weft server answered ${statusCode}: ${error.message}`, { records: batch.entries.length });

@@ -52,6 +52,7 @@ export class ScriptedServer {
         if (raw.byteLength > 0) body = type.includes('msgpack') ? decodeMsgpack(raw) : JSON.parse(raw.toString('utf8'));
         const seen: SeenRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body };
         const index = scripted.requests.push(seen) - 1;
+        scripted.#notify();
         const answer = await scripted.script(seen, index);
         if (answer.status >= 200 && answer.status < 300 && seen.path === '/v1/calls/batch') {
           const items = (body as { items?: { id: string }[] }).items ?? [];
@@ -79,7 +80,7 @@ export class ScriptedServer {
       .map((request) => request.body as { project: string; items: { id: string; type: string }[] });
   }
 
-  /** Resolves once at least `count` requests have been answered. */
+  /** Resolves once at least `count` requests have arrived (answered or not). */
   waitForRequests(count: number): Promise<void> {
     if (this.requests.length >= count) return Promise.resolve();
     return new Promise((resolve) => this.#waiters.push({ count, resolve }));
