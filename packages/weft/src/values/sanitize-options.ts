@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { InvalidSanitizeOptionsError } from './invalid-sanitize-options-error.js';
-import { DEFAULT_REDACT_KEYS } from './redact.js';
+import { DEFAULT_REDACT_KEYS, redactedKeyMatcher } from './redact.js';
 
 /** A ref URI, a promise of one, or `undefined` to handle the value normally. */
 export type HookResult = string | Promise<string> | undefined;
@@ -61,6 +61,8 @@ export interface ResolvedSanitizeOptions {
   readonly maxArrayLength: number;
   readonly maxInlineBytes: number;
   readonly redactKeys: ReadonlySet<string>;
+  /** Whether a key is one of `redactKeys`, case-insensitively (memoized per options object). */
+  readonly isRedactedKey: (key: string) => boolean;
   readonly redact: SanitizeOptions['redact'];
   readonly onObject: SanitizeOptions['onObject'];
   readonly onBlob: SanitizeOptions['onBlob'];
@@ -139,6 +141,7 @@ function resolveUncached(options: SanitizeOptions): ResolvedSanitizeOptions {
     maxArrayLength: o.maxArrayLength,
     maxInlineBytes: o.maxInlineBytes,
     redactKeys,
+    isRedactedKey: redactedKeyMatcher(redactKeys),
     redact: options.redact,
     onObject: options.onObject,
     onBlob: options.onBlob,

@@ -26,7 +26,7 @@ import {
   type UnreadableReason,
   unreadableMarker,
 } from './markers.js';
-import { isRedactedKey, REDACTED } from './redact.js';
+import { REDACTED } from './redact.js';
 import {
   type HookResult,
   type ResolvedSanitizeOptions,
@@ -240,7 +240,7 @@ export class Sanitizer {
     const place =
       key.length > this.#options.maxStringLength ? head(key, this.#options.maxStringLength) : wellFormed(key);
     // A default key is redacted before its value is read, so its getter never runs.
-    if (isRedactedKey(this.#options.redactKeys, key)) {
+    if (this.#options.isRedactedKey(key)) {
       assign(out, place, REDACTED);
       return;
     }
@@ -266,7 +266,7 @@ export class Sanitizer {
     const [key, value] = pair;
     if (
       typeof key === 'string' &&
-      (isRedactedKey(this.#options.redactKeys, key) ||
+      (this.#options.isRedactedKey(key) ||
         (this.#options.redact !== undefined && this.#userRedacts(key, value, frame, i)))
     ) {
       return [this.#string(key), REDACTED];
@@ -330,35 +330,46 @@ export class Sanitizer {
     const entry = this.#seen.get(value);
     if (entry !== undefined) return this.#again(entry, parent, key);
     const options = this.#options;
-    let binary: ReturnType<typeof asBinary>;
+    // Plain arrays and objects (nearly every node) are recognized first by two
+    // cheap checks; only other objects pay for the internal-slot probes.
+    let plain: boolean;
     try {
-      binary = asBinary(value);
+      plain = Array.isArray(value) || isPlainPrototype(Object.getPrototypeOf(value));
     } catch (thrown) {
+      // A revoked proxy throws from Array.isArray and from every trap.
       return this.#unreadable('value', thrown, this.#childPath(parent, key));
     }
-    if (binary !== undefined) {
-      if (options.onBlob !== undefined) {
-        const replaced = this.#hook('onBlob', options.onBlob, binary.bytes, value, parent, key);
-        if (replaced !== NOT_HANDLED) return replaced;
+    if (!plain) {
+      let binary: ReturnType<typeof asBinary>;
+      try {
+        binary = asBinary(value);
+      } catch (thrown) {
+        // A view on a detached buffer cannot be read.
+        return this.#unreadable('value', thrown, this.#childPath(parent, key));
       }
-      return inlineBinary(binary, options.maxInlineBytes);
+      if (binary !== undefined) {
+        if (options.onBlob !== undefined) {
+          const replaced = this.#hook('onBlob', options.onBlob, binary.bytes, value, parent, key);
+          if (replaced !== NOT_HANDLED) return replaced;
+        }
+        return inlineBinary(binary, options.maxInlineBytes);
+      }
     }
     if (options.onObject !== undefined) {
       const replaced = this.#hook('onObject', options.onObject, value, value, parent, key);
       if (replaced !== NOT_HANDLED) return replaced;
     }
     try {
-      return this.#classify(value, parent, key, toJSON);
+      return plain ? this.#container(value, parent, key) : this.#classify(value, parent, key, toJSON);
     } catch (thrown) {
-      // A proxy trap or an exotic object threw while its kind was being found out.
+      // A proxy trap or an exotic object threw while its entries were listed.
       return this.#unreadable('value', thrown, this.#childPath(parent, key));
     }
   }
 
-  #classify(value: object, parent: Frame, key: Key, toJSON: boolean): unknown {
-    if (typeof value === 'function') return this.#leaf(functionForm(value));
+  /** A plain array or object: walked into a fresh array or object. */
+  #container(value: object, parent: Frame, key: Key): unknown {
     const depth = parent.depth + 1;
-    const max = this.#options.maxArrayLength;
     if (Array.isArray(value)) {
       if (depth > this.#options.maxDepth) return truncatedValue('depth', 'Array');
       const length: unknown = value.length;
@@ -367,6 +378,18 @@ export class Sanitizer {
       this.#open(Kind.Items, value, value, null, n, n, out, out, depth, parent, key, null);
       return out;
     }
+    if (depth > this.#options.maxDepth) return truncatedValue('depth', 'Object');
+    const keys = this.#keys(value, parent, key);
+    if (!Array.isArray(keys)) return keys;
+    const out: Record<string, unknown> = {};
+    this.#open(Kind.Fields, value, value, keys, keys.length, keys.length, out, out, depth, parent, key, null);
+    return out;
+  }
+
+  #classify(value: object, parent: Frame, key: Key, toJSON: boolean): unknown {
+    if (typeof value === 'function') return this.#leaf(functionForm(value));
+    const depth = parent.depth + 1;
+    const max = this.#options.maxArrayLength;
     if (types.isDate(value)) return dateForm(value);
     if (types.isRegExp(value)) return this.#leaf(regexpForm(value));
     if (types.isBoxedPrimitive(value)) return this.#visit(unbox(value), parent, key, false);
@@ -403,28 +426,6 @@ export class Sanitizer {
       const suffix = isMap ? 'entries' : 'values';
       this.#open(kind, value, items, null, items.length, size, marker, list, depth, parent, key, suffix);
       return marker;
-    }
-    const proto: unknown = Object.getPrototypeOf(value);
-    if (proto === Object.prototype || proto === null) {
-      if (depth > this.#options.maxDepth) return truncatedValue('depth', 'Object');
-      const keys = this.#keys(value, parent, key);
-      if (!Array.isArray(keys)) return keys;
-      const out: Record<string, unknown> = {};
-      this.#open(
-        Kind.Fields,
-        value,
-        value,
-        keys,
-        keys.length,
-        keys.length,
-        out,
-        out,
-        depth,
-        parent,
-        key,
-        null,
-      );
-      return out;
     }
     if (toJSON) {
       const replaced = this.#toJSON(value, parent, key);
@@ -629,6 +630,11 @@ function assign(container: Container, key: Key, value: unknown): void {
   } else {
     (container as Record<Key, unknown>)[key] = value;
   }
+}
+
+/** Object.prototype or null: a plain object (JSON's own kind), not a class instance. */
+function isPlainPrototype(proto: unknown): boolean {
+  return proto === Object.prototype || proto === null;
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
