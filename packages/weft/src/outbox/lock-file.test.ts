@@ -24,7 +24,10 @@ describe('outbox lock', () => {
   it('refuses a second open of a folder whose outbox is open, and allows it after close', async () => {
     const dir = await tempDir();
     const first = await Outbox.open({ dir });
-    await expect(Outbox.open({ dir })).rejects.toMatchObject({ code: 'WEFT_OUTBOX_LOCKED', ownerPid: process.pid });
+    await expect(Outbox.open({ dir })).rejects.toMatchObject({
+      code: 'WEFT_OUTBOX_LOCKED',
+      ownerPid: process.pid,
+    });
     // Writes a pid that a person can check.
     expect(JSON.parse(await readFile(join(dir, LOCK_FILE_NAME), 'utf8'))).toMatchObject({ pid: process.pid });
     await first.close();
@@ -38,7 +41,9 @@ describe('outbox lock', () => {
     const results = await Promise.allSettled([Outbox.open({ dir }), Outbox.open({ dir })]);
     const opened = results.filter((r) => r.status === 'fulfilled');
     expect(opened).toHaveLength(1);
-    expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: { code: 'WEFT_OUTBOX_LOCKED' } });
+    expect(results.find((r) => r.status === 'rejected')).toMatchObject({
+      reason: { code: 'WEFT_OUTBOX_LOCKED' },
+    });
     await (opened[0] as PromiseFulfilledResult<Outbox>).value.close();
   });
 
@@ -46,7 +51,10 @@ describe('outbox lock', () => {
     const dir = await tempDir();
     // The test runner's parent process is alive for the whole test.
     await writeFile(join(dir, LOCK_FILE_NAME), lockContent(process.ppid));
-    await expect(Outbox.open({ dir })).rejects.toMatchObject({ code: 'WEFT_OUTBOX_LOCKED', ownerPid: process.ppid });
+    await expect(Outbox.open({ dir })).rejects.toMatchObject({
+      code: 'WEFT_OUTBOX_LOCKED',
+      ownerPid: process.ppid,
+    });
   });
 
   it('refuses a lock from another host (it cannot tell whether that owner lives)', async () => {

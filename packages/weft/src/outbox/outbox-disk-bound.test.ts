@@ -7,7 +7,8 @@ import { tempDir } from './test-fixtures/temp-dir.js';
 
 async function bytesOnDisk(dir: string): Promise<number> {
   let total = 0;
-  for (const name of await readdir(dir)) if (name.endsWith('.seg')) total += (await stat(join(dir, name))).size;
+  for (const name of await readdir(dir))
+    if (name.endsWith('.seg')) total += (await stat(join(dir, name))).size;
   return total;
 }
 
@@ -34,7 +35,11 @@ describe('outbox disk bound', () => {
     await outbox.append(records(100, 125));
     expect(outbox.stats).toMatchObject({ segments: 4, records: 100, droppedRecords: 25 });
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]!.details).toMatchObject({ kind: 'disk-bound', droppedRecords: 25, droppedSegments: 1 });
+    expect(warnings[0]!.details).toMatchObject({
+      kind: 'disk-bound',
+      droppedRecords: 25,
+      droppedSegments: 1,
+    });
     expect(warnings[0]!.message).toContain('25 unsent record(s)');
     expect(await bytesOnDisk(dir)).toBeLessThanOrEqual(4096);
 
@@ -69,7 +74,11 @@ describe('outbox disk bound', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const dir = await tempDir();
     const warnings: Record<string, unknown>[] = [];
-    const outbox = await Outbox.open({ dir, maxBytes: 4096, onWarning: (_m, details) => warnings.push(details) });
+    const outbox = await Outbox.open({
+      dir,
+      maxBytes: 4096,
+      onWarning: (_m, details) => warnings.push(details),
+    });
     for (let batch = 0; batch < 7; batch++) await outbox.append(records(batch * 25, batch * 25 + 25));
     expect(warnings).toHaveLength(1);
     await outbox.close();

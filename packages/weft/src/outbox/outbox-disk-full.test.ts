@@ -6,7 +6,9 @@ import { range, records, replayAll } from './test-fixtures/records.js';
 import { tempDir } from './test-fixtures/temp-dir.js';
 
 /** Reopens `dir` on the real file system and replays everything, collecting warnings. */
-async function reopenAndReplay(dir: string): Promise<{ numbers: number[]; warnings: Record<string, unknown>[] }> {
+async function reopenAndReplay(
+  dir: string,
+): Promise<{ numbers: number[]; warnings: Record<string, unknown>[] }> {
   const warnings: Record<string, unknown>[] = [];
   const outbox = await Outbox.open({ dir, onWarning: (_message, details) => warnings.push(details) });
   const { numbers } = await replayAll(outbox);
@@ -39,7 +41,9 @@ describe('outbox on a full disk', () => {
     await expect(outbox.append(records(40, 45))).rejects.toMatchObject({ code: 'WEFT_OUTBOX_WRITE_FAILED' });
     expect(outbox.stats).toMatchObject({ records: 20, writeFailures: 2 });
     // Rate-limited: the second failure waits for the interval (or close).
-    expect(warnings).toEqual([expect.objectContaining({ kind: 'write-failed', code: 'ENOSPC', recordsNotWritten: 20 })]);
+    expect(warnings).toEqual([
+      expect.objectContaining({ kind: 'write-failed', code: 'ENOSPC', recordsNotWritten: 20 }),
+    ]);
 
     fileSystem.spaceLeftBytes = Number.POSITIVE_INFINITY;
     await outbox.append(records(45, 60));

@@ -12,7 +12,9 @@ async function syncsFor(fsync: OutboxFsyncPolicy): Promise<{ synced: string[]; r
   const outbox = await Outbox.open({ dir, fsync, segmentBytes: 1024, fileSystem });
   for (let batch = 0; batch < 5; batch++) await outbox.append(records(batch * 10, batch * 10 + 10));
   // The lock file is fsynced once whatever the policy; it is not data.
-  const synced = fileSystem.syncedPaths.map((path) => basename(path)).filter((name) => name !== 'outbox.lock');
+  const synced = fileSystem.syncedPaths
+    .map((path) => basename(path))
+    .filter((name) => name !== 'outbox.lock');
   await outbox.close();
   const reopened = await Outbox.open({ dir });
   const { numbers } = await replayAll(reopened);
