@@ -334,7 +334,10 @@ export class Sanitizer {
     // cheap checks; only other objects pay for the internal-slot probes.
     let plain: boolean;
     try {
-      plain = Array.isArray(value) || isPlainPrototype(Object.getPrototypeOf(value));
+      // typeof needs no trap, so even a revoked proxy of a function is named a function.
+      plain =
+        typeof value !== 'function' &&
+        (Array.isArray(value) || isPlainPrototype(Object.getPrototypeOf(value)));
     } catch (thrown) {
       // A revoked proxy throws from Array.isArray and from every trap.
       return this.#unreadable('value', thrown, this.#childPath(parent, key));
