@@ -1,0 +1,36 @@
+export { ApiClient, type ApiClientOptions, type SendResult } from './api-client.js';
+export { arrayHeader, batchBodyPrefix, encodeBatchBody } from './batch-body.js';
+export {
+  Batcher,
+  type BatcherOptions,
+  type BatcherOutbox,
+  type CallRecord,
+  type RecordOutcome,
+} from './batcher.js';
+export { type BackoffOptions, backoffDelayMs } from './backoff.js';
+export { CircuitBreaker, type CircuitBreakerOptions, type CircuitState } from './circuit-breaker.js';
+export {
+  createOutboxSender,
+  decodeOutboxRecord,
+  encodeOutboxRecord,
+  OUTBOX_RECORD_VERSION,
+  type OutboxRecord,
+  type OutboxSenderOptions,
+  type OutboxWarning,
+} from './outbox-records.js';
+export { parseRetryAfter } from './retry-after.js';
+export { systemTimers, type Timers } from './timers.js';
+export {
+  BadResponseError,
+  BatcherClosedError,
+  DeliveryFailedError,
+  HttpError,
+  type HttpErrorDetails,
+  InvalidTransportOptionsError,
+  isRetryableStatus,
+  NotFoundError,
+  OutboxWriteError,
+  RecordRejectedError,
+  RecordTooLargeError,
+  ServerUnreachableError,
+} from './transport-errors.js';
