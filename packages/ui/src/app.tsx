@@ -59,7 +59,9 @@ export function App({ tokens }: { tokens: TokenStore }) {
                 <a
                   key={n.view}
                   href={href(project, [n.view])}
-                  aria-current={view === n.view || (n.view === 'calls' && view === 'trace') ? 'page' : undefined}
+                  aria-current={
+                    view === n.view || (n.view === 'calls' && view === 'trace') ? 'page' : undefined
+                  }
                 >
                   {n.label}
                 </a>
@@ -69,7 +71,11 @@ export function App({ tokens }: { tokens: TokenStore }) {
         )}
       </header>
       <main>
-        {project === undefined ? body : <appContext.Provider value={{ api, project }}>{body}</appContext.Provider>}
+        {project === undefined ? (
+          body
+        ) : (
+          <appContext.Provider value={{ api, project }}>{body}</appContext.Provider>
+        )}
       </main>
       <TokenDialog tokens={tokens} />
     </>

@@ -39,7 +39,9 @@ describe('web UI with auth on', () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     // The API refuses a request without the token: the UI must ask, not show data.
-    const unauthorized = page.waitForResponse((r) => r.url().endsWith('/v1/calls/query') && r.status() === 401);
+    const unauthorized = page.waitForResponse(
+      (r) => r.url().endsWith('/v1/calls/query') && r.status() === 401,
+    );
     await page.goto(`${server.url}/#/secured/calls`);
     await unauthorized;
     const dialog = page.getByRole('dialog');

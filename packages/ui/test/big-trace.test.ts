@@ -25,7 +25,14 @@ describe('a 5,000-call trace', () => {
     traceId = randomUUID();
     const t0 = Date.now() - 600_000;
     const items: CallItem[] = [
-      completeCall({ id: traceId, traceId, parentId: null, opName: 'agent', startedAt: t0, endedAt: t0 + 500_000 }),
+      completeCall({
+        id: traceId,
+        traceId,
+        parentId: null,
+        opName: 'agent',
+        startedAt: t0,
+        endedAt: t0 + 500_000,
+      }),
     ];
     for (let s = 0; items.length < CALLS; s++) {
       const step = completeCall({

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSeeder, type SeededRun, seedEvaluationRun } from './support/api-seed.js';
 import { artifactsDir, launchBrowser } from './support/browser.js';
-import { QUESTIONS, type SeededProgram, SYSTEM_PROMPT_V2, seedProgramViaApi } from './support/seed-program.js';
+import { QUESTIONS, type SeededProgram, SYSTEM_PROMPT_V2, seedProgram } from './support/seed-program.js';
 import { startTempServer } from './support/temp-server.js';
 
 const PROJECT = 'demo';
@@ -23,7 +23,8 @@ describe('web UI end to end', () => {
     server = await startTempServer((c) => cleanups.push(c));
     const seeder = new ApiSeeder(server.url, PROJECT);
     const base = Date.now() - 60_000;
-    program = await seedProgramViaApi(seeder, base);
+    // A real program traced by the SDK; evaluation runs through the HTTP API.
+    program = await seedProgram(seeder, server.url);
     const answers = QUESTIONS.map((q) => q.expected);
     // Run B fixes row 1 and breaks row 3 relative to run A.
     const rowsA = QUESTIONS.map((q, i) => ({ ...q, answer: i === 1 ? 'six' : answers[i]! }));
@@ -61,7 +62,9 @@ describe('web UI end to end', () => {
     await page.fill('input[name="op"]', 'answer_question');
     await page.press('input[name="op"]', 'Enter');
     await expect.poll(() => rows.count()).toBe(5);
-    expect(await page.locator('tr.call-row td.col-op').allTextContents()).toEqual(Array(5).fill('answer_question'));
+    expect(await page.locator('tr.call-row td.col-op').allTextContents()).toEqual(
+      Array(5).fill('answer_question'),
+    );
 
     await page.selectOption('select[name="status"]', 'error');
     await expect.poll(() => page.locator('tr.empty-row').count()).toBe(1);
@@ -134,9 +137,11 @@ describe('web UI end to end', () => {
     await page.goto(`${server.url}/#/${PROJECT}/trace/${program.errorTrace}`);
     const exception = page.locator('[data-section="exception"]');
     await expect.poll(() => exception.textContent()).toContain('RateLimitError');
-    expect(await exception.locator('pre.stack').textContent()).toContain('at summarize (app.ts:17:5)');
+    expect(await exception.locator('pre.stack').textContent()).toMatch(/at .*summarize/);
     // The long input string is folded.
-    expect(await page.locator('[data-section="inputs"] .link-button').textContent()).toMatch(/show all 840 chars/);
+    expect(await page.locator('[data-section="inputs"] .link-button').textContent()).toMatch(
+      /show all 840 chars/,
+    );
   });
 
   it('diffs two object versions and pages a dataset’s rows', async () => {
@@ -170,7 +175,10 @@ describe('web UI end to end', () => {
     expect(await passRate.locator('td').nth(3).textContent()).toBe('±0 pts');
     const changed = page.locator('tr.compare-row');
     await expect.poll(() => changed.count()).toBe(2);
-    expect(await changed.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-row-index')))).toEqual(['1', '3']);
+    expect(await changed.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-row-index')))).toEqual([
+      '1',
+      '3',
+    ]);
     expect(await changed.first().textContent()).toContain('fail → pass');
     await shot('compare');
 

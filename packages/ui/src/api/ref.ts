@@ -32,7 +32,9 @@ export function parseRef(text: string): Ref | undefined {
       if (colon < 0) return undefined;
       const name = head.slice(0, colon);
       const digest = head.slice(colon + 1);
-      return OBJECT_NAME.test(name) && DIGEST.test(digest) ? { kind, project, name, digest, path } : undefined;
+      return OBJECT_NAME.test(name) && DIGEST.test(digest)
+        ? { kind, project, name, digest, path }
+        : undefined;
     }
     case 'table':
       return DIGEST.test(head) ? { kind, project, digest: head, path } : undefined;

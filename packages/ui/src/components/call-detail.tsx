@@ -9,7 +9,15 @@ import { ExceptionView } from './exception-view.js';
 import { JsonViewer } from './json-viewer.js';
 import { StatusBadge } from './status-badge.js';
 
-function Section({ title, children, open = true }: { title: string; children: ComponentChildren; open?: boolean }) {
+function Section({
+  title,
+  children,
+  open = true,
+}: {
+  title: string;
+  children: ComponentChildren;
+  open?: boolean;
+}) {
   const [isOpen, setOpen] = useState(open);
   return (
     <section class="detail-section" data-section={title.toLowerCase()}>
@@ -73,10 +81,14 @@ export function CallDetail({ call, showTraceLink = true }: { call: Call; showTra
         </Section>
       )}
       <Section title="Inputs">
-        <JsonViewer value={call.inputs} openDepth={3} label="Inputs" />
+        <JsonViewer value={call.inputs} openDepth={4} label="Inputs" />
       </Section>
       <Section title="Output">
-        {call.endedAt === null ? <p class="muted">Still running.</p> : <JsonViewer value={call.output} openDepth={3} label="Output" />}
+        {call.endedAt === null ? (
+          <p class="muted">Still running.</p>
+        ) : (
+          <JsonViewer value={call.output} openDepth={4} label="Output" />
+        )}
       </Section>
       <Section title="Summary" open={false}>
         <JsonViewer value={call.summary ?? {}} label="Summary" />

@@ -3,7 +3,8 @@ import type { ExceptionInfo } from '../api/protocol.js';
 /** An exception with its stack and `cause` chain. */
 export function ExceptionView({ exception }: { exception: ExceptionInfo }) {
   const chain: ExceptionInfo[] = [];
-  for (let e: ExceptionInfo | undefined = exception; e !== undefined && chain.length < 20; e = e.cause) chain.push(e);
+  for (let e: ExceptionInfo | undefined = exception; e !== undefined && chain.length < 20; e = e.cause)
+    chain.push(e);
   return (
     <div class="exception">
       {chain.map((e, i) => (

@@ -11,7 +11,15 @@ const PAGE_MEMBERS = 100;
  * A collapsible view of a JSON-like value: containers open to `openDepth`,
  * long strings folded, `weft:///` refs as links to what they name.
  */
-export function JsonViewer({ value, openDepth = 2, label }: { value: unknown; openDepth?: number; label?: string }) {
+export function JsonViewer({
+  value,
+  openDepth = 2,
+  label,
+}: {
+  value: unknown;
+  openDepth?: number;
+  label?: string;
+}) {
   return (
     <section class="json-viewer" aria-label={label}>
       <JsonNode value={value} depth={0} openDepth={openDepth} name={undefined} />

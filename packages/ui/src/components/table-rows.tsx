@@ -29,7 +29,11 @@ export function TableRows({ digest, project: refProject }: { digest: string; pro
   );
   const rows = page.data?.rows ?? [];
   const columns = [
-    ...new Set(rows.flatMap((r) => (r.value && typeof r.value === 'object' && !Array.isArray(r.value) ? Object.keys(r.value) : []))),
+    ...new Set(
+      rows.flatMap((r) =>
+        r.value && typeof r.value === 'object' && !Array.isArray(r.value) ? Object.keys(r.value) : [],
+      ),
+    ),
   ].slice(0, MAX_COLUMNS);
   const total = page.data?.rowCount ?? 0;
   const cell = (value: unknown) => (isRefUri(value) ? <RefLink uri={value} /> : cellText(value));
@@ -86,7 +90,9 @@ export function TableRows({ digest, project: refProject }: { digest: string; pro
       </div>
       <Pager
         label={
-          total === 0 ? 'No rows' : `Rows ${formatCount(offset + 1)}–${formatCount(Math.min(total, offset + PAGE_ROWS))} of ${formatCount(total)}`
+          total === 0
+            ? 'No rows'
+            : `Rows ${formatCount(offset + 1)}–${formatCount(Math.min(total, offset + PAGE_ROWS))} of ${formatCount(total)}`
         }
         hasPrevious={offset > 0}
         hasNext={offset + PAGE_ROWS < total}

@@ -23,32 +23,32 @@ export function TokenDialog({ tokens }: { tokens: TokenStore }) {
   return (
     <div class="modal-backdrop">
       <div role="dialog" aria-modal="true" aria-labelledby="token-title">
-      <form class="modal" onSubmit={submit}>
-        <h2 id="token-title">This server needs an access token</h2>
-        <p>
-          Enter the token the server was started with (<code>weft serve --token …</code>). It is kept for this
-          browser session only.
-        </p>
-        {tokens.rejected && (
-          <p class="error-text" role="alert">
-            The server refused that token. Check it and try again.
+        <form class="modal" onSubmit={submit}>
+          <h2 id="token-title">This server needs an access token</h2>
+          <p>
+            Enter the token the server was started with (<code>weft serve --token …</code>). It is kept for
+            this browser session only.
           </p>
-        )}
-        <label>
-          Token
-          <input
-            ref={input}
-            name="token"
-            type="password"
-            autoComplete="off"
-            value={value}
-            onInput={(e) => setValue((e.target as HTMLInputElement).value)}
-          />
-        </label>
-        <button type="submit" class="button primary">
-          Continue
-        </button>
-      </form>
+          {tokens.rejected && (
+            <p class="error-text" role="alert">
+              The server refused that token. Check it and try again.
+            </p>
+          )}
+          <label>
+            Token
+            <input
+              ref={input}
+              name="token"
+              type="password"
+              autoComplete="off"
+              value={value}
+              onInput={(e) => setValue((e.target as HTMLInputElement).value)}
+            />
+          </label>
+          <button type="submit" class="button primary">
+            Continue
+          </button>
+        </form>
       </div>
     </div>
   );

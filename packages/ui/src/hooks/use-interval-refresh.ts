@@ -5,7 +5,12 @@ import { useEffect } from 'preact/hooks';
  * The read API has no push channel, so live views poll; the timer is one
  * setTimeout re-armed after each run, never stacking up behind a slow server.
  */
-export function useIntervalRefresh(active: boolean, intervalMs: number, refresh: () => void, key: unknown): void {
+export function useIntervalRefresh(
+  active: boolean,
+  intervalMs: number,
+  refresh: () => void,
+  key: unknown,
+): void {
   // Re-armed whenever the loaded data (key) changes, i.e. after each refresh.
   useEffect(() => {
     if (!active) return;

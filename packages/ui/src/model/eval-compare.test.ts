@@ -38,19 +38,36 @@ const summary = (mean: number, passRate: number): EvaluationSummary => ({
 describe('evaluation comparison', () => {
   it('gives per-scorer deltas', () => {
     const deltas = summaryDeltas(summary(0.5, 0.5), summary(0.75, 1));
-    expect(deltas.find((d) => d.name === 'similarity')).toMatchObject({ a: 0.5, b: 0.75, delta: 0.25, metric: 'mean' });
+    expect(deltas.find((d) => d.name === 'similarity')).toMatchObject({
+      a: 0.5,
+      b: 0.75,
+      delta: 0.25,
+      metric: 'mean',
+    });
     expect(deltas.find((d) => d.name === 'exact')).toMatchObject({ delta: 0.5, metric: 'pass rate' });
     expect(deltas.find((d) => d.name === 'latency p95')).toMatchObject({ delta: 0, higherIsBetter: false });
   });
 
   it('pairs rows by index and trial and lists the scores that changed', () => {
     const a = [
-      rowCall('a0', { rowIndex: 0, trial: 0, output: 'x', scores: { exact: true, sim: { f1: 0.5 } }, latencyMs: 1 }),
+      rowCall('a0', {
+        rowIndex: 0,
+        trial: 0,
+        output: 'x',
+        scores: { exact: true, sim: { f1: 0.5 } },
+        latencyMs: 1,
+      }),
       rowCall('a1', { rowIndex: 1, trial: 0, output: 'y', scores: { exact: false }, latencyMs: 1 }),
     ];
     const b = [
       rowCall('b1', { rowIndex: 1, trial: 0, output: 'y', scores: { exact: true }, latencyMs: 1 }),
-      rowCall('b0', { rowIndex: 0, trial: 0, output: 'x', scores: { exact: true, sim: { f1: 0.5 } }, latencyMs: 1 }),
+      rowCall('b0', {
+        rowIndex: 0,
+        trial: 0,
+        output: 'x',
+        scores: { exact: true, sim: { f1: 0.5 } },
+        latencyMs: 1,
+      }),
       rowCall('b2', { rowIndex: 2, trial: 0, output: 'z', scores: {}, latencyMs: 1 }),
       rowCall('junk', 'not a row result'),
     ];

@@ -31,10 +31,14 @@ export interface RowComparison {
 }
 
 function statValue(stats: ScoreStats): { value: number; metric: 'mean' | 'pass rate' } {
-  return stats.kind === 'number' ? { value: stats.mean, metric: 'mean' } : { value: stats.passRate, metric: 'pass rate' };
+  return stats.kind === 'number'
+    ? { value: stats.mean, metric: 'mean' }
+    : { value: stats.passRate, metric: 'pass rate' };
 }
 
-function summaryNumbers(summary: EvaluationSummary | undefined): Map<string, { value: number; metric: SummaryDelta['metric'] }> {
+function summaryNumbers(
+  summary: EvaluationSummary | undefined,
+): Map<string, { value: number; metric: SummaryDelta['metric'] }> {
   const out = new Map<string, { value: number; metric: SummaryDelta['metric'] }>();
   if (summary === undefined) return out;
   for (const [scorer, s] of Object.entries(summary.scores ?? {})) {
@@ -51,7 +55,10 @@ function summaryNumbers(summary: EvaluationSummary | undefined): Map<string, { v
 }
 
 /** Per scorer (and run metric): the value in each run and the change. */
-export function summaryDeltas(a: EvaluationSummary | undefined, b: EvaluationSummary | undefined): SummaryDelta[] {
+export function summaryDeltas(
+  a: EvaluationSummary | undefined,
+  b: EvaluationSummary | undefined,
+): SummaryDelta[] {
   const left = summaryNumbers(a);
   const right = summaryNumbers(b);
   const names = [...new Set([...left.keys(), ...right.keys()])];
@@ -101,7 +108,14 @@ export function compareRows(aCalls: readonly Call[], bCalls: readonly Call[]): R
       const key = keyOf(result);
       let entry = byKey.get(key);
       if (entry === undefined) {
-        entry = { key, rowIndex: result.rowIndex, trial: result.trial, a: undefined, b: undefined, changed: [] };
+        entry = {
+          key,
+          rowIndex: result.rowIndex,
+          trial: result.trial,
+          a: undefined,
+          b: undefined,
+          changed: [],
+        };
         byKey.set(key, entry);
       }
       entry[side] = { call, result };
@@ -115,7 +129,10 @@ export function compareRows(aCalls: readonly Call[], bCalls: readonly Call[]): R
     for (const name of new Set([...left.keys(), ...right.keys()])) {
       if (!entry.a || !entry.b || left.get(name) !== right.get(name)) entry.changed.push(name);
     }
-    if ((entry.a?.result.error === undefined) !== (entry.b?.result.error === undefined) && entry.changed.length === 0) {
+    if (
+      (entry.a?.result.error === undefined) !== (entry.b?.result.error === undefined) &&
+      entry.changed.length === 0
+    ) {
       entry.changed.push('error');
     }
   }

@@ -15,7 +15,8 @@ function statText(s: Exclude<ScorerSummary, { kind: 'object' }>): string {
 export function scoresLine(summary: EvaluationSummary): string {
   const parts: string[] = [];
   for (const [name, s] of Object.entries(summary.scores)) {
-    if (s.kind === 'object') for (const [k, v] of Object.entries(s.keys)) parts.push(`${name}.${k} ${statText(v)}`);
+    if (s.kind === 'object')
+      for (const [k, v] of Object.entries(s.keys)) parts.push(`${name}.${k} ${statText(v)}`);
     else parts.push(`${name} ${statText(s)}`);
   }
   return parts.join(' · ');

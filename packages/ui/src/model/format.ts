@@ -29,7 +29,9 @@ export function formatCount(n: number | undefined): string {
 /** A signed delta with a fixed number of decimals: `+0.125`, `−2`. */
 export function formatDelta(delta: number, digits = 3): string {
   if (delta === 0) return '±0';
-  const text = Math.abs(delta).toFixed(digits).replace(/\.?0+$/, '');
+  const text = Math.abs(delta)
+    .toFixed(digits)
+    .replace(/\.?0+$/, '');
   return `${delta > 0 ? '+' : '−'}${text}`;
 }
 

@@ -14,7 +14,9 @@ describe('jsonDiff', () => {
 
   it('finds nothing between equal values and one change for different shapes', () => {
     expect(jsonDiff({ x: [1, { y: null }] }, { x: [1, { y: null }] })).toEqual([]);
-    expect(jsonDiff({ x: [1] }, { x: { 0: 1 } })).toEqual([{ path: ['x'], kind: 'changed', before: [1], after: { 0: 1 } }]);
+    expect(jsonDiff({ x: [1] }, { x: { 0: 1 } })).toEqual([
+      { path: ['x'], kind: 'changed', before: [1], after: { 0: 1 } },
+    ]);
   });
 
   it('stops at the limit', () => {

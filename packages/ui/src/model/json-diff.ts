@@ -62,6 +62,14 @@ function kindOf(value: unknown): 'array' | 'object' | 'leaf' {
 export function formatPath(path: readonly (string | number)[]): string {
   if (path.length === 0) return '(root)';
   return path
-    .map((p, i) => (typeof p === 'number' ? `[${p}]` : /^[A-Za-z_$][\w$]*$/.test(p) ? (i ? `.${p}` : p) : `[${JSON.stringify(p)}]`))
+    .map((p, i) =>
+      typeof p === 'number'
+        ? `[${p}]`
+        : /^[A-Za-z_$][\w$]*$/.test(p)
+          ? i
+            ? `.${p}`
+            : p
+          : `[${JSON.stringify(p)}]`,
+    )
     .join('');
 }

@@ -23,7 +23,13 @@ function call(n: number, parent: number | null, startedAt: number, endedAt: numb
 }
 
 describe('trace tree', () => {
-  const calls = [call(3, 1, 20, 30), call(1, null, 0, 100), call(2, 1, 10, 15), call(4, 3, 21, 22), call(5, 99, 50, 60)];
+  const calls = [
+    call(3, 1, 20, 30),
+    call(1, null, 0, 100),
+    call(2, 1, 10, 15),
+    call(4, 3, 21, 22),
+    call(5, 99, 50, 60),
+  ];
 
   it('orders children by start and keeps orphans as roots', () => {
     const tree = buildTraceTree(calls, 1_000);
@@ -37,7 +43,12 @@ describe('trace tree', () => {
   it('shows only children of expanded nodes, depth first', () => {
     const tree = buildTraceTree(calls, 1_000);
     expect(visibleNodes(tree, new Set()).map((n) => n.call.opName)).toEqual(['op1', 'op5']);
-    expect(visibleNodes(tree, new Set([id(1)])).map((n) => n.call.opName)).toEqual(['op1', 'op2', 'op3', 'op5']);
+    expect(visibleNodes(tree, new Set([id(1)])).map((n) => n.call.opName)).toEqual([
+      'op1',
+      'op2',
+      'op3',
+      'op5',
+    ]);
     expect(visibleNodes(tree, new Set([id(1), id(3)])).map((n) => n.call.opName)).toEqual([
       'op1',
       'op2',

@@ -15,7 +15,12 @@ const PAGE_SIZE = 50;
 const LIVE_REFRESH_MS = 3_000;
 
 /** Relative time ranges offered by the filter bar, in ms back from now. */
-const RANGES: Record<string, number> = { '15m': 15 * 60_000, '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000 };
+const RANGES: Record<string, number> = {
+  '15m': 15 * 60_000,
+  '1h': 3_600_000,
+  '24h': 86_400_000,
+  '7d': 7 * 86_400_000,
+};
 
 const COLUMNS: { label: string; sort?: CallSortField; class: string }[] = [
   { label: 'Op', sort: 'opName', class: 'col-op' },

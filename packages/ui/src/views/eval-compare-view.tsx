@@ -34,20 +34,29 @@ export function EvalCompareView({ aId, bId }: { aId: string; bId: string }) {
     Promise.all([
       api.readCall(project, id, signal),
       api.queryAllCalls(
-        { project, parentId: id, opName: PREDICT_AND_SCORE_OP, sort: { field: 'startedAt', direction: 'asc' } },
+        {
+          project,
+          parentId: id,
+          opName: PREDICT_AND_SCORE_OP,
+          sort: { field: 'startedAt', direction: 'asc' },
+        },
         signal,
       ),
     ]);
   const runs = useLoad((signal) => Promise.all([load(aId, signal), load(bId, signal)]), [project, aId, bId]);
   const [showAll, setShowAll] = useState(false);
   const data = runs.data;
-  const deltas = useMemo(() => (data ? summaryDeltas(runSummary(data[0][0]), runSummary(data[1][0])) : []), [data]);
+  const deltas = useMemo(
+    () => (data ? summaryDeltas(runSummary(data[0][0]), runSummary(data[1][0])) : []),
+    [data],
+  );
   const rows = useMemo(() => (data ? compareRows(data[0][1], data[1][1]) : []), [data]);
   const shown = showAll ? rows : rows.filter((r) => r.changed.length > 0);
   const scoreNames = useMemo(() => {
     const names = new Set<string>();
     for (const r of rows) {
-      for (const side of [r.a, r.b]) if (side) for (const n of flattenScores(side.result.scores).keys()) names.add(n);
+      for (const side of [r.a, r.b])
+        if (side) for (const n of flattenScores(side.result.scores).keys()) names.add(n);
     }
     return [...names];
   }, [rows]);
@@ -107,7 +116,8 @@ export function EvalCompareView({ aId, bId }: { aId: string; bId: string }) {
                 {deltas.map((d) => (
                   <tr key={d.name} data-metric={d.name}>
                     <td>
-                      {d.name} <span class="muted">{d.metric === 'count' || d.metric === 'ms' ? '' : d.metric}</span>
+                      {d.name}{' '}
+                      <span class="muted">{d.metric === 'count' || d.metric === 'ms' ? '' : d.metric}</span>
                     </td>
                     <td class="col-num">{metricText(d, d.a)}</td>
                     <td class="col-num">{metricText(d, d.b)}</td>
@@ -134,7 +144,8 @@ export function EvalCompareView({ aId, bId }: { aId: string; bId: string }) {
                 </span>
               </h2>
               <label class="inline">
-                <input type="checkbox" checked={showAll} onChange={() => setShowAll(!showAll)} /> show all rows
+                <input type="checkbox" checked={showAll} onChange={() => setShowAll(!showAll)} /> show all
+                rows
               </label>
             </div>
             <div class="table-wrap">

@@ -27,7 +27,12 @@ export function EvalsView() {
     [project, cursor],
   );
   const rows = runs.data?.calls ?? [];
-  useIntervalRefresh(rows.some((r) => r.status === 'running'), 3_000, runs.reload, runs.data);
+  useIntervalRefresh(
+    rows.some((r) => r.status === 'running'),
+    3_000,
+    runs.reload,
+    runs.data,
+  );
   const [picked, setPicked] = useState<string[]>([]);
   const togglePick = (id: string) =>
     setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p, id].slice(-2)));
@@ -88,7 +93,12 @@ export function EvalsView() {
               const s = runSummary(run);
               const checked = picked.includes(run.id);
               return (
-                <tr key={run.id} class={`run-row${checked ? ' selected' : ''}`} data-call-id={run.id} {...rowProps(i)}>
+                <tr
+                  key={run.id}
+                  class={`run-row${checked ? ' selected' : ''}`}
+                  data-call-id={run.id}
+                  {...rowProps(i)}
+                >
                   <td class="col-pick">
                     <input
                       type="checkbox"
@@ -103,7 +113,9 @@ export function EvalsView() {
                   <td class="col-status">
                     <StatusBadge status={run.status} />
                   </td>
-                  <td class="col-num">{s ? `${formatCount(s.completed)}/${formatCount(s.rows * s.trials)}` : '—'}</td>
+                  <td class="col-num">
+                    {s ? `${formatCount(s.completed)}/${formatCount(s.rows * s.trials)}` : '—'}
+                  </td>
                   <td class="col-num">{s ? formatCount(s.errors) : '—'}</td>
                   <td class="scores-cell">{s ? scoresLine(s) : ''}</td>
                   <td class="col-time">{formatTime(run.startedAt)}</td>

@@ -19,7 +19,10 @@ export function ObjectView({ route, name }: { route: Route; name: string }) {
   const list = versions.data?.versions ?? [];
   const selector = route.query.get('v') ?? 'latest';
   const diffWith = route.query.get('diff') ?? '';
-  const value = useLoad((signal) => api.readObject(project, name, selector, signal), [project, name, selector]);
+  const value = useLoad(
+    (signal) => api.readObject(project, name, selector, signal),
+    [project, name, selector],
+  );
   const other = useLoad(
     (signal) => (diffWith ? api.readObject(project, name, diffWith, signal) : Promise.resolve(undefined)),
     [project, name, diffWith],
@@ -52,10 +55,17 @@ export function ObjectView({ route, name }: { route: Route; name: string }) {
               {[...list].reverse().map((v) => {
                 const selected = current?.digest === v.digest;
                 return (
-                  <tr key={v.digest} class={`version-row${selected ? ' selected' : ''}`} data-version={v.version}>
+                  <tr
+                    key={v.digest}
+                    class={`version-row${selected ? ' selected' : ''}`}
+                    data-version={v.version}
+                  >
                     <td class="col-num">v{v.version}</td>
                     <td>
-                      <a href={href(project, ['objects', name], { v: v.digest, diff: diffWith })} aria-current={selected}>
+                      <a
+                        href={href(project, ['objects', name], { v: v.digest, diff: diffWith })}
+                        aria-current={selected}
+                      >
                         <code>{v.digest.slice(0, 12)}</code>
                       </a>
                     </td>
@@ -87,7 +97,10 @@ export function ObjectView({ route, name }: { route: Route; name: string }) {
             <>
               <div class="call-title">
                 <h2>
-                  v{current.version} <span class="muted">· {current.kind} · {formatTime(current.createdAt)}</span>
+                  v{current.version}{' '}
+                  <span class="muted">
+                    · {current.kind} · {formatTime(current.createdAt)}
+                  </span>
                 </h2>
                 <CopyButton text={() => JSON.stringify(current.value, null, 2)} />
               </div>

@@ -51,7 +51,9 @@ export function ProjectPicker() {
           Open
         </button>
       </form>
-      <p class="muted">The name your program passes to <code>init()</code>.</p>
+      <p class="muted">
+        The name your program passes to <code>init()</code>.
+      </p>
       {recent.length > 0 && (
         <>
           <h2>Recent</h2>

@@ -15,7 +15,11 @@ export function TraceView({ route, traceId }: { route: Route; traceId: string })
   const [loaded, setLoaded] = useState(0);
   const calls = useLoad(
     (signal) =>
-      api.queryAllCalls({ project, traceId, sort: { field: 'startedAt', direction: 'asc' } }, signal, setLoaded),
+      api.queryAllCalls(
+        { project, traceId, sort: { field: 'startedAt', direction: 'asc' } },
+        signal,
+        setLoaded,
+      ),
     [project, traceId],
   );
   const nowMs = useMemo(() => Date.now(), [calls.data]);
@@ -81,7 +85,11 @@ export function TraceView({ route, traceId }: { route: Route; traceId: string })
           )}
         </div>
         <aside class="split-side" aria-label="Selected call">
-          {selected ? <CallDetail call={selected} showTraceLink={false} /> : <div class="placeholder-panel" />}
+          {selected ? (
+            <CallDetail call={selected} showTraceLink={false} />
+          ) : (
+            <div class="placeholder-panel" />
+          )}
         </aside>
       </div>
     </div>

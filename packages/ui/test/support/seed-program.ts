@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import type { CallItem } from '@weft/protocol';
-import { type ApiSeeder, completeCall } from './api-seed.js';
+import { init, op, publish } from 'weft';
+import type { ApiSeeder } from './api-seed.js';
 
 export const QUESTIONS = [
   { question: 'What is the capital of France?', expected: 'Paris' },
@@ -13,7 +12,7 @@ export const QUESTIONS = [
 export const SYSTEM_PROMPT_V1 = 'You answer questions.';
 export const SYSTEM_PROMPT_V2 = 'You are a helpful assistant. Answer in one word.';
 
-/** What the seeded "program" produced, for the test to find in the UI. */
+/** What the seeded program produced, for the test to find in the UI. */
 export interface SeededProgram {
   promptRef: string;
   datasetRef: string;
@@ -22,100 +21,118 @@ export interface SeededProgram {
   errorTrace: string;
 }
 
-/**
- * A small RAG-style program's traces, recorded through the HTTP API:
- * `answer_question` → `retrieve`, `generate` → `llm.chat` (with token usage
- * and a ref to the system prompt object), one failing `summarize` with a
- * stack, and a dataset object whose rows live in a table.
- */
-export async function seedProgramViaApi(seeder: ApiSeeder, baseMs: number): Promise<SeededProgram> {
-  await seeder.object('system-prompt', { text: SYSTEM_PROMPT_V1, temperature: 0.7 });
-  const promptRef = await seeder.object('system-prompt', { text: SYSTEM_PROMPT_V2, temperature: 0.2 });
-  const tableRef = await seeder.table(QUESTIONS.map((q) => ({ ...q })));
-  const datasetRef = await seeder.object('qa-dataset', { _type: 'Dataset', name: 'qa-dataset', rows: tableRef });
+/** Stands in for a model's response time, so the waterfall has something to show. */
+const work = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-  const items: CallItem[] = [];
-  const answerTraces: string[] = [];
-  let t = baseMs;
-  QUESTIONS.forEach(({ question, expected }, i) => {
-    const root = randomUUID();
-    answerTraces.push(root);
-    const usage = { 'gpt-4o-mini': { requests: 1, inputTokens: 120 + i, outputTokens: 8, totalTokens: 128 + i } };
-    const generate = randomUUID();
-    items.push(
-      completeCall({
-        id: root,
-        traceId: root,
-        parentId: null,
-        opName: 'answer_question',
-        displayName: `answer: ${question}`,
-        startedAt: t,
-        endedAt: t + 420,
-        inputs: { question },
-        output: expected,
-        summary: { latencyMs: 420, status: 'success', usage },
-      }),
-      completeCall({
-        traceId: root,
-        parentId: root,
-        opName: 'retrieve',
-        startedAt: t + 5,
-        endedAt: t + 90,
-        inputs: { query: question, k: 3 },
-        output: [{ doc: `notes-${i}.md`, score: 0.91 }],
-        summary: { latencyMs: 85, status: 'success' },
-      }),
-      completeCall({
-        id: generate,
-        traceId: root,
-        parentId: root,
-        opName: 'generate',
-        startedAt: t + 95,
-        endedAt: t + 410,
-        inputs: { question, context: `notes-${i}.md` },
-        output: expected,
-        summary: { latencyMs: 315, status: 'success', usage },
-      }),
-      completeCall({
-        traceId: root,
-        parentId: generate,
-        opName: 'llm.chat',
-        startedAt: t + 100,
-        endedAt: t + 400,
-        inputs: {
+class RateLimitError extends Error {
+  override name = 'RateLimitError';
+}
+
+/**
+ * A real traced program using the `weft` SDK against the server: a small
+ * RAG-style app whose `answer_question` calls `retrieve` and `generate` →
+ * `llm.chat` (with OpenAI-style token usage and a ref to the published system
+ * prompt), plus a `summarize` that throws. The dataset (an object whose rows
+ * live in a table) goes through the HTTP API, as the SDK has no Dataset yet.
+ */
+export async function seedProgram(seeder: ApiSeeder, url: string): Promise<SeededProgram> {
+  const client = init({ project: seeder.project, url, outbox: false, handleExit: false, startDelayMs: 0 });
+  try {
+    await publish({ text: SYSTEM_PROMPT_V1, temperature: 0.7 }, { name: 'system-prompt' });
+    const prompt = await publish({ text: SYSTEM_PROMPT_V2, temperature: 0.2 }, { name: 'system-prompt' });
+    const tableRef = await seeder.table(QUESTIONS.map((q) => ({ ...q })));
+    const datasetRef = await seeder.object('qa-dataset', {
+      _type: 'Dataset',
+      name: 'qa-dataset',
+      rows: tableRef,
+    });
+    const answers = new Map<string, string>(QUESTIONS.map((q) => [q.question, q.expected]));
+
+    // Names are given explicitly: a bundler may rename `function retrieve` (here
+    // esbuild made it `retrieve2`), and the op name is what the UI filters on.
+    const retrieve = op(
+      async function retrieve(query: string, k: number) {
+        await work(15);
+        return Array.from({ length: Math.min(k, 2) }, (_, i) => ({
+          doc: `notes-${query.length % 7}-${i}.md`,
+          score: 0.9 - i / 10,
+        }));
+      },
+      { name: 'retrieve' },
+    );
+    const chat = op(
+      async function chat(request: {
+        model: string;
+        prompt: string;
+        messages: { role: string; content: string }[];
+      }) {
+        const question = request.messages.at(-1)?.content ?? '';
+        await work(40);
+        return {
+          model: request.model,
+          role: 'assistant',
+          content: answers.get(question) ?? 'unknown',
+          usage: {
+            prompt_tokens: 100 + question.length,
+            completion_tokens: 8,
+            total_tokens: 108 + question.length,
+          },
+        };
+      },
+      { name: 'llm.chat' },
+    );
+    const generate = op(
+      async function generate(question: string, context: string[]) {
+        await work(5);
+        const reply = await chat({
           model: 'gpt-4o-mini',
-          prompt: promptRef,
+          prompt: prompt.uri,
           messages: [
-            { role: 'system', content: SYSTEM_PROMPT_V2 },
+            { role: 'system', content: `${SYSTEM_PROMPT_V2}\nContext: ${context.join(', ')}` },
             { role: 'user', content: question },
           ],
-        },
-        output: { role: 'assistant', content: expected },
-        summary: { latencyMs: 300, status: 'success', usage },
-      }),
-    );
-    t += 1_000;
-  });
-
-  const errorTrace = randomUUID();
-  items.push(
-    completeCall({
-      id: errorTrace,
-      traceId: errorTrace,
-      parentId: null,
-      opName: 'summarize',
-      displayName: 'summarize: quarterly report',
-      startedAt: t,
-      endedAt: t + 35,
-      inputs: { document: 'Q3 revenue grew 12%. '.repeat(40) },
-      exception: {
-        name: 'RateLimitError',
-        message: 'Rate limit exceeded: retry after 20s',
-        stack: 'RateLimitError: Rate limit exceeded: retry after 20s\n    at callModel (app.ts:42:11)\n    at summarize (app.ts:17:5)',
+        });
+        return reply.content;
       },
-      summary: { latencyMs: 35, status: 'error' },
-    }),
-  );
-  await seeder.calls(items);
-  return { promptRef, datasetRef, answerTraces, errorTrace };
+      { name: 'generate' },
+    );
+    const answerTraces: string[] = [];
+    const answerQuestion = op(
+      async function answer_question(question: string) {
+        const docs = await retrieve(question, 3);
+        return generate(
+          question,
+          docs.map((d) => d.doc),
+        );
+      },
+      {
+        name: 'answer_question',
+        displayName: (inputs) => `answer: ${String(inputs.question)}`,
+        onFinish: (c) => answerTraces.push(c.traceId),
+      },
+    );
+    let errorTrace = '';
+    const summarize = op(
+      async function summarize(document: string) {
+        throw new RateLimitError(
+          `Rate limit exceeded: retry after 20s (document of ${document.length} chars)`,
+        );
+      },
+      {
+        name: 'summarize',
+        displayName: 'summarize: quarterly report',
+        onFinish: (c) => (errorTrace = c.traceId),
+      },
+    );
+
+    for (const { question } of QUESTIONS) await answerQuestion(question);
+    await summarize('Q3 revenue grew 12%. '.repeat(40)).catch(() => {});
+    const result = await client.flush();
+    if (result.failed > 0 || result.pending > 0 || result.objectsFailed > 0) {
+      throw new Error(`The traced program's data did not all reach the server: ${JSON.stringify(result)}`);
+    }
+    return { promptRef: prompt.uri, datasetRef, answerTraces, errorTrace };
+  } finally {
+    await client.shutdown();
+  }
 }

@@ -14,7 +14,9 @@ export async function startTempServer(
   token?: string,
 ): Promise<RunningServer> {
   if (!existsSync(join(UI_DIR, 'index.html'))) {
-    throw new Error(`No built UI at ${UI_DIR}: run \`npm run build\` (or \`npx vite build\` in packages/ui) first.`);
+    throw new Error(
+      `No built UI at ${UI_DIR}: run \`npm run build\` (or \`npx vite build\` in packages/ui) first.`,
+    );
   }
   const dir = await mkdtemp(join(tmpdir(), 'weft-ui-'));
   register(() => rm(dir, { recursive: true, force: true }));
@@ -28,4 +30,3 @@ export async function startTempServer(
   register(() => server.close());
   return server;
 }
-
