@@ -223,9 +223,24 @@ describe('Outbox', () => {
   it('an empty append resolves once everything before it is written', async () => {
     const dir = await tempDir();
     const outbox = await openOutbox({ dir });
-    void outbox.append(records(0, 3));
+    const appended = outbox.append(records(0, 3));
+    // Nothing is written on the caller's turn: the records wait for the writer.
+    expect(outbox.stats).toMatchObject({ records: 0, pendingRecords: 3, pendingBytes: 3 * 32 });
     await outbox.append([]);
+    await appended;
     expect(outbox.stats).toMatchObject({ records: 3, pendingRecords: 0 });
+  });
+
+  it('a throwing onWarning does not break the write that reported the warning', async () => {
+    const dir = await tempDir();
+    const onWarning = vi.fn(() => {
+      throw new Error('bad handler');
+    });
+    const outbox = await openOutbox({ dir, maxBytes: 4096, onWarning });
+    for (let batch = 0; batch < 6; batch++) await outbox.append(records(batch * 25, batch * 25 + 25));
+    expect(onWarning).toHaveBeenCalledTimes(1);
+    expect(outbox.stats.droppedRecords).toBeGreaterThan(0);
+    expect((await replayAll(outbox)).numbers).toEqual(range(50, 150));
   });
 
   it.each([

@@ -33,9 +33,15 @@ export interface OutboxStats {
   bytes: number;
   /** Records in the files not yet acknowledged by a replay of this process. */
   records: number;
-  /** Records accepted by `append()` and not written yet. */
+  /** Records accepted by `append()` and not written yet (not counting a round being written). */
   pendingRecords: number;
-  /** Unsent records deleted to keep `maxBytes` (or lost to a corrupt segment) since open. */
+  /** Payload bytes of `pendingRecords`: memory the outbox holds for the caller. */
+  pendingBytes: number;
+  /**
+   * Records deleted unacknowledged since open: the oldest segments, to keep
+   * `maxBytes` (a batch in flight when its segment went counts too: the count
+   * errs towards reporting a loss), and records lost to a corrupt segment.
+   */
   droppedRecords: number;
   /** Appends rejected because the disk write (or its fsync) failed, since open. */
   writeFailures: number;
@@ -145,6 +151,12 @@ export class Outbox {
         reportRecoveryProblem(warnings, problem),
       );
       const outbox = new Outbox(resolved, dir, lock, warnings, recovered);
+      debug(
+        'outbox: opened %s: %d segment(s), %d record(s)',
+        dir,
+        recovered.segments.length,
+        outbox.stats.records,
+      );
       if (recovered.tail && recovered.tail.info.bytes >= resolved.segmentBytes) await outbox.#closeActive();
       return outbox;
     } catch (error) {
@@ -235,12 +247,17 @@ export class Outbox {
       records += segment.records - segment.ackedRecords;
     }
     let pendingRecords = 0;
-    for (const pending of this.#pending) pendingRecords += pending.records.length;
+    let pendingBytes = 0;
+    for (const pending of this.#pending) {
+      pendingRecords += pending.records.length;
+      for (const record of pending.records) pendingBytes += record.byteLength;
+    }
     return {
       segments: this.#segments.length,
       bytes,
       records,
       pendingRecords,
+      pendingBytes,
       droppedRecords: this.#droppedRecords,
       writeFailures: this.#writeFailures,
     };
