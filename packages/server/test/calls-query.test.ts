@@ -1,6 +1,6 @@
 import { type CallItem, type CallSortField, routes } from '@weft/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callIdOf, completeOf, startOf } from './helpers/calls.js';
+import { callIdOf, startOf } from './helpers/calls.js';
 import { post } from './helpers/http.js';
 import { startTestServer } from './helpers/test-server.js';
 

@@ -37,6 +37,20 @@ export function createApp(options: AppOptions): FastifyInstance {
     forceCloseConnections: 'idle',
   });
 
+  // A request in flight when close() begins keeps its keep-alive socket open
+  // for the client's next request; answering it with `Connection: close` lets
+  // that socket end with the response, so close() does not wait for the
+  // keep-alive timeout.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
+
   registerContentParsers(app);
   app.setErrorHandler(errorHandler);
   app.addHook('onRequest', bodyLimit({ maxBytes: maxBodyBytes }));

@@ -12,7 +12,7 @@ export function isLoopbackHost(host: string): boolean {
   if (isIP(h) === 6) {
     if (h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
     const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(h);
-    return mapped?.[1] !== undefined && mapped[1].startsWith('127.');
+    return mapped?.[1]?.startsWith('127.') === true;
   }
   return false;
 }

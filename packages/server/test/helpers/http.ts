@@ -2,14 +2,21 @@ import { encodeMsgpack } from '@weft/protocol';
 
 export type BodyFormat = 'json' | 'msgpack';
 
-export interface Reply<T = any> {
+/**
+ * Parsed JSON of a reply. Tests assert on it field by field against literal
+ * expectations, so a precise type would only restate the protocol schemas.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: see above
+type Json = any;
+
+export interface Reply<T = Json> {
   status: number;
   body: T;
   headers: Headers;
 }
 
 /** POSTs `body` as JSON or msgpack and parses the JSON answer. */
-export async function post<T = any>(
+export async function post<T = Json>(
   base: string,
   path: string,
   body: unknown,
@@ -28,7 +35,7 @@ export async function post<T = any>(
 }
 
 /** GETs a path and parses a JSON answer (text otherwise). */
-export async function get<T = any>(
+export async function get<T = Json>(
   base: string,
   path: string,
   { token, headers = {} }: { token?: string; headers?: Record<string, string> } = {},
@@ -37,7 +44,7 @@ export async function get<T = any>(
 }
 
 /** Sends a raw request and parses a JSON answer (text otherwise). */
-export async function send<T = any>(base: string, path: string, init: RequestInit): Promise<Reply<T>> {
+export async function send<T = Json>(base: string, path: string, init: RequestInit): Promise<Reply<T>> {
   const response = await fetch(new URL(path, base), init);
   const text = await response.text();
   const type = response.headers.get('content-type') ?? '';

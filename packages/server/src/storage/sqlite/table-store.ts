@@ -34,7 +34,7 @@ export class SqliteTableStore {
       const { changes } = insertTable.run(table.project, table.digest, table.rowDigests.length, Date.now());
       if (changes === 0) return;
       for (const row of table.rows) insertRow.run(table.project, row.digest, row.canonicalValue);
-      table.rowDigests.forEach((digest, idx) => insertOrder.run(table.project, table.digest, idx, digest));
+      for (const [idx, digest] of table.rowDigests.entries()) insertOrder.run(table.project, table.digest, idx, digest);
     });
   }
 
