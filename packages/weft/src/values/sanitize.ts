@@ -148,7 +148,11 @@ export class Sanitizer {
       this.#report(error, []);
       stack.length = 0;
     }
-    return stack.length === 0;
+    if (stack.length > 0) return false;
+    // Done: drop the identity map so a finished walk holds no user objects
+    // (pending hooks keep only their own entries).
+    this.#seen.clear();
+    return true;
   }
 
   /** The JSON-like result (only null, booleans, finite numbers, strings, arrays, plain objects). Hook promises write their ref strings into place when they resolve. */
