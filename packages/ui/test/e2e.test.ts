@@ -74,6 +74,21 @@ describe('web UI end to end', () => {
     await expect.poll(() => rows.count()).toBe(1);
     expect(await rows.first().getAttribute('data-call-id')).toBe(program.errorTrace);
     expect(page.url()).toContain('status=error');
+
+    // Text search in display names, then server-side sort by latency.
+    await page.goto(`${server.url}/#/${PROJECT}/calls`);
+    await expect.poll(() => rows.count()).toBe(8);
+    await page.fill('input[name="q"]', 'SPIDER');
+    await page.press('input[name="q"]', 'Enter');
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().locator('td.col-name').textContent()).toBe(`answer: ${QUESTIONS[1].question}`);
+    await page.fill('input[name="q"]', '');
+    await page.press('input[name="q"]', 'Enter');
+    await expect.poll(() => rows.count()).toBe(8);
+    await page.getByRole('button', { name: 'Latency' }).click();
+    await expect.poll(() => page.locator('th[aria-sort="descending"]').textContent()).toContain('Latency');
+    // Slowest first: the evaluation runs (hundreds of ms) lead, the failed summarize (~0 ms) is last.
+    await expect.poll(() => rows.last().getAttribute('data-call-id')).toBe(program.errorTrace);
   });
 
   it('opens a trace, expands the tree, shows a call’s inputs and follows a ref to its object', async () => {

@@ -21,6 +21,16 @@ function deltaClass(d: SummaryDelta): string {
   return d.delta > 0 === d.higherIsBetter ? 'delta-better' : 'delta-worse';
 }
 
+/** A row's input in one short line: the dataset row the runner passed, else all inputs. */
+function inputPreview(call: Call | undefined): string {
+  if (call === undefined) return '';
+  const inputs = call.inputs as Record<string, unknown>;
+  const row = inputs.row ?? inputs.example ?? inputs;
+  const first = row && typeof row === 'object' ? Object.values(row).find((v) => typeof v === 'string') : row;
+  const text = typeof first === 'string' ? first : JSON.stringify(row);
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}
+
 function scoreText(scores: Map<string, number | boolean>, name: string): string {
   const v = scores.get(name);
   if (v === undefined) return '—';
@@ -153,6 +163,7 @@ export function EvalCompareView({ aId, bId }: { aId: string; bId: string }) {
                 <thead>
                   <tr>
                     <th class="col-num">Row</th>
+                    <th>Input</th>
                     {scoreNames.map((n) => (
                       <th key={n} class="col-num">
                         {n} A → B
@@ -165,7 +176,7 @@ export function EvalCompareView({ aId, bId }: { aId: string; bId: string }) {
                 <tbody>
                   {shown.length === 0 && (
                     <tr class="empty-row">
-                      <td colSpan={scoreNames.length + 3}>No row's scores changed between these runs.</td>
+                      <td colSpan={scoreNames.length + 4}>No row's scores changed between these runs.</td>
                     </tr>
                   )}
                   {shown.map((r) => {
@@ -177,6 +188,7 @@ export function EvalCompareView({ aId, bId }: { aId: string; bId: string }) {
                           {r.rowIndex}
                           {r.trial > 0 ? ` · t${r.trial}` : ''}
                         </td>
+                        <td class="col-input">{inputPreview(r.b?.call ?? r.a?.call)}</td>
                         {scoreNames.map((n) => (
                           <td key={n} class={`col-num${r.changed.includes(n) ? ' changed' : ''}`}>
                             {scoreText(a, n)} → {scoreText(b, n)}
