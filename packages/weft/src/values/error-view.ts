@@ -1,3 +1,4 @@
+import { REDACTED } from './redact.js';
 import { SnapshotMarker } from './snapshot-marker.js';
 
 const OWN_MEMBERS = new Set(['name', 'message', 'stack', 'cause', 'errors']);
@@ -8,9 +9,14 @@ const OWN_MEMBERS = new Set(['name', 'message', 'stack', 'cause', 'errors']);
  * like any nested value), `errors` (AggregateError) and `props` (the other own
  * enumerable string-keyed properties, such as `code` or `status`). Each member
  * is read once; one that throws becomes an `unreadable` stand-in and the rest
- * are kept. At most `maxProps` extra properties are read.
+ * are kept. At most `maxProps` extra properties are read, and none whose key
+ * `isRedactedKey` matches (its getter must not run; the walk redacts it).
  */
-export function errorView(error: object, maxProps: number): Record<string, unknown> {
+export function errorView(
+  error: object,
+  maxProps: number,
+  isRedactedKey: (key: string) => boolean,
+): Record<string, unknown> {
   const view: Record<string, unknown> = Object.create(null);
   const source = error as Record<string, unknown>;
   for (const member of ['name', 'message', 'stack'] as const) view[member] = read(source, member);
@@ -33,7 +39,7 @@ export function errorView(error: object, maxProps: number): Record<string, unkno
     if (OWN_MEMBERS.has(key)) continue;
     if (taken++ >= maxProps) break;
     props ??= Object.create(null) as Record<string, unknown>;
-    props[key] = read(source, key);
+    props[key] = isRedactedKey(key) ? REDACTED : read(source, key);
   }
   if (props !== undefined) view.props = props;
   return view;

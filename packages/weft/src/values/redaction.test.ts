@@ -57,7 +57,12 @@ describe('redaction', () => {
         return 'hunter2';
       },
     };
-    expect(sanitize(value).value).toEqual({ password: REDACTED });
+    const error = new Error('e');
+    Object.defineProperty(error, 'Token', { enumerable: true, get: () => `${reads++}` });
+    expect(sanitize({ value, error }).value).toMatchObject({
+      value: { password: REDACTED },
+      error: { _weft: 'error', props: { Token: REDACTED } },
+    });
     expect(reads).toBe(0);
   });
 

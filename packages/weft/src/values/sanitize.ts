@@ -402,7 +402,7 @@ export class Sanitizer {
     if (types.isBoxedPrimitive(value)) return this.#visit(unbox(value), parent, key, false);
     if (types.isNativeError(value)) {
       if (depth > this.#options.maxDepth) return truncatedValue('depth', className(value));
-      const view = errorView(value, max);
+      const view = errorView(value, max, this.#options.isRedactedKey);
       const keys = Object.keys(view);
       const marker: Marker = { [MARKER_KEY]: 'error' };
       this.#open(
