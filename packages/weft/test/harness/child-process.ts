@@ -1,0 +1,129 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { dirname, extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { onTestFinished } from 'vitest';
+
+const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+const sources: Record<string, string> = {
+  weft: join(repoRoot, 'packages/weft/src/index.ts'),
+  '@weft/protocol': join(repoRoot, 'packages/protocol/src/index.ts'),
+  '@weft/server': join(repoRoot, 'packages/server/src/index.ts'),
+};
+
+/** A running child process and ways to wait on it. */
+export interface ChildRun {
+  readonly child: ChildProcess;
+  /** Everything written to stdout / stderr so far. */
+  stdout(): string;
+  stderr(): string;
+  /** Resolves when the process exits, however it exits. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Resolves with the first stdout line matching `pattern` (already printed or yet to come). */
+  waitForLine(pattern: RegExp | string): Promise<string>;
+  /** Sends a signal (SIGKILL by default); a no-op once exited. */
+  kill(signal?: NodeJS.Signals): void;
+}
+
+/** Options of {@link runChild}. */
+export interface RunChildOptions {
+  args?: string[];
+  /** Added to the parent's environment. */
+  env?: Record<string, string>;
+  cwd?: string;
+  /** Extra `node` flags, e.g. `['--expose-gc']`. */
+  execArgv?: string[];
+  /** Registers the cleanup (kill if still running). Defaults to vitest's `onTestFinished`. */
+  register?: (cleanup: () => Promise<void>) => void;
+}
+
+/**
+ * Runs `script` in a separate `node` process, for exit, signal and SIGKILL
+ * tests. A `.ts` script is first bundled with esbuild, with `weft`,
+ * `@weft/protocol` and `@weft/server` resolved to their TypeScript sources
+ * (like the vitest aliases), so the child runs the code under test without a
+ * build step.
+ */
+export async function runChild(script: string, options: RunChildOptions = {}): Promise<ChildRun> {
+  const entry = extname(script) === '.ts' ? await bundle(script) : script;
+  const child = spawn(process.execPath, [...(options.execArgv ?? []), entry, ...(options.args ?? [])], {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const lineWaiters: { pattern: RegExp | string; resolve: (line: string) => void }[] = [];
+  const matches = (line: string, pattern: RegExp | string) =>
+    typeof pattern === 'string' ? line.includes(pattern) : pattern.test(line);
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    const start = stdout.lastIndexOf('\n') + 1;
+    stdout += chunk;
+    for (const line of stdout.slice(start).split('\n')) {
+      for (const waiter of [...lineWaiters]) {
+        if (!matches(line, waiter.pattern)) continue;
+        lineWaiters.splice(lineWaiters.indexOf(waiter), 1);
+        waiter.resolve(line);
+      }
+    }
+  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const run: ChildRun = {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited,
+    waitForLine(pattern) {
+      const line = stdout.split('\n').find((candidate) => matches(candidate, pattern));
+      if (line !== undefined) return Promise.resolve(line);
+      return new Promise((resolve, reject) => {
+        lineWaiters.push({ pattern, resolve });
+        exited.then(() => reject(new Error(`child exited before printing ${String(pattern)}; stderr:\n${stderr}`)));
+      });
+    },
+    kill(signal = 'SIGKILL') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    },
+  };
+  (options.register ?? onTestFinished)(async () => {
+    run.kill('SIGKILL');
+    await exited;
+  });
+  return run;
+}
+
+/** Bundles a TypeScript entry into an ESM file under node_modules/.cache, so bare imports resolve from the repo. */
+async function bundle(script: string): Promise<string> {
+  const { build } = await import('esbuild');
+  const outDir = join(repoRoot, 'node_modules/.cache/weft-harness');
+  await mkdir(outDir, { recursive: true });
+  const outfile = join(outDir, `${createHash('sha256').update(script).digest('hex').slice(0, 16)}.mjs`);
+  await build({
+    entryPoints: [script],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: 'inline',
+    logLevel: 'error',
+    plugins: [
+      {
+        name: 'weft-sources',
+        setup(b) {
+          b.onResolve({ filter: /^(weft|@weft\/protocol|@weft\/server)$/ }, (args) => ({ path: sources[args.path]! }));
+          // Every other bare import stays external and resolves from the repo's node_modules at run time.
+          b.onResolve({ filter: /^[^./]/ }, (args) => ({ path: args.path, external: true }));
+        },
+      },
+    ],
+    absWorkingDir: dirname(script),
+  });
+  return outfile;
+}

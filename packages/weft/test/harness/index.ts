@@ -1,0 +1,10 @@
+export { type ChildRun, type RunChildOptions, runChild } from './child-process.js';
+export {
+  FaultProxy,
+  type FaultProxyOptions,
+  INJECTED_ERROR_CODE,
+  type InjectedResponse,
+  type ProxyCounters,
+} from './fault-proxy.js';
+export { duplicateIds, listServerCalls } from './server-calls.js';
+export { startTestServer, type TestServer, type TestServerOptions } from './test-server.js';
