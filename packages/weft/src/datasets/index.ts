@@ -1,6 +1,13 @@
 export {
-  type DatasetParseProblem,
+  Dataset,
+  type DatasetOptions,
+  type PublishDatasetOptions,
+  type PublishedDataset,
+} from './dataset.js';
+export {
   DatasetParseError,
+  type DatasetParseProblem,
+  InvalidDatasetOptionsError,
   InvalidDatasetRowsError,
   InvalidDatasetSourceError,
   type InvalidRow,

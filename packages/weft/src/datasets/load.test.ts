@@ -77,17 +77,15 @@ describe('parseCsv', () => {
     const field = fc.string({ unit: fc.constantFrom('a', 'b', ',', '"', '\n', '\r', ' ', 'é') });
     fc.assert(
       fc.property(
-        fc
-          .integer({ min: 1, max: 4 })
-          .chain((width) =>
-            fc.tuple(
-              fc.array(fc.array(field, { minLength: width, maxLength: width }), {
-                minLength: 1,
-                maxLength: 6,
-              }),
-              fc.array(fc.nat(), { maxLength: 5 }),
-            ),
+        fc.integer({ min: 1, max: 4 }).chain((width) =>
+          fc.tuple(
+            fc.array(fc.array(field, { minLength: width, maxLength: width }), {
+              minLength: 1,
+              maxLength: 6,
+            }),
+            fc.array(fc.nat(), { maxLength: 5 }),
           ),
+        ),
         ([table, cuts]) => {
           // A record of one empty field is a blank line, which is skipped: not representable.
           fc.pre(table.every((record) => record.length > 1 || record[0] !== ''));

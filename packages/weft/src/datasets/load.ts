@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { CsvParser, type CsvRecord } from './csv-parser.js';
 import { describeValue, isPlainObject } from './describe-value.js';
 import {
-  type DatasetParseProblem,
   DatasetParseError,
+  type DatasetParseProblem,
   InvalidDatasetRowsError,
   InvalidDatasetSourceError,
 } from './errors/index.js';

@@ -23,7 +23,8 @@ export interface Progress {
   stop(): void;
 }
 
-const SILENT: Progress = { advance() {}, stop() {} };
+/** A progress that shows nothing. */
+export const SILENT_PROGRESS: Progress = { advance() {}, stop() {} };
 
 /**
  * A progress bar (done / total, errors, rows per second, ETA) on a terminal;
@@ -32,7 +33,7 @@ const SILENT: Progress = { advance() {}, stop() {} };
  */
 export function createProgress(options: ProgressOptions): Progress {
   const stream = options.stream ?? process.stderr;
-  if (stream.isTTY !== true) return SILENT;
+  if (stream.isTTY !== true) return SILENT_PROGRESS;
   const bar = new SingleBar({
     stream: stream as NodeJS.WritableStream,
     format: `${options.label ?? 'evaluating'} |{bar}| {value}/{total} rows · {errors} errors · {rate}/s · ETA {eta_formatted}`,

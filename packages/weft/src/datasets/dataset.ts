@@ -1,0 +1,119 @@
+import { formatRef, OBJECT_NAME, tableDigest } from '@weft/protocol';
+import { getDefaultClient } from '../client/default-client.js';
+import type { WeftClient } from '../client/weft-client.js';
+import { NotInitializedError } from '../errors/not-initialized-error.js';
+import type { ObjectRef } from '../objects/object-ref.js';
+import { ApiClient } from '../transport/api-client.js';
+import { InvalidDatasetOptionsError } from './errors/index.js';
+import { loadRows, type Row, type RowSource, validateRows } from './load.js';
+import { rowDigests } from './row-digests.js';
+import { uploadTable } from './upload-table.js';
+
+/** Options of `new Dataset`. */
+export interface DatasetOptions {
+  /** Object name the dataset is published under (letters, digits, `.`, `_`, `-`). */
+  name: string;
+  /** The rows: plain objects, column name → value. Not copied; do not mutate them afterwards. */
+  rows: readonly Row[];
+}
+
+/** Options of {@link Dataset.publish}. */
+export interface PublishDatasetOptions {
+  /** @default the default client (`weft.init`) */
+  client?: WeftClient;
+  /** Rows per upload request. @default 1_000 */
+  chunkRows?: number;
+}
+
+/** A published dataset: its object version, its table, and what publishing cost. */
+export interface PublishedDataset {
+  /** The dataset object version `{ rows: <table ref>, rowCount }`. */
+  ref: ObjectRef;
+  /** `weft:///<project>/table/<digest>` */
+  table: string;
+  rowCount: number;
+  /** Rows sent this time (0 when the server already had the table). */
+  uploadedRows: number;
+}
+
+/**
+ * A named list of rows, versioned by content: each row's digest is the
+ * SHA-256 of its canonical JSON, the table digest derives from the row
+ * digests in order, and publishing stores the rows as a content-addressed
+ * table plus a small object version `{ rows: <table ref>, rowCount }` under `name`.
+ *
+ * @example
+ * const qa = new weft.Dataset({ name: 'qa', rows: [{ question: '2+2?', expected: '4' }] });
+ * const ds = await weft.Dataset.load('qa', { path: 'qa.jsonl' });
+ */
+export class Dataset {
+  readonly name: string;
+  readonly rows: readonly Row[];
+  #digests: Promise<string[]> | undefined;
+
+  /**
+   * @throws {InvalidDatasetOptionsError} a bad name.
+   * @throws {InvalidDatasetRowsError} a row that is not a plain object.
+   */
+  constructor(options: DatasetOptions) {
+    if (typeof options?.name !== 'string' || !OBJECT_NAME.test(options.name)) {
+      throw new InvalidDatasetOptionsError(
+        'name',
+        `must be 1–256 letters, digits, ".", "_" or "-", starting with a letter or digit, got ${JSON.stringify(options?.name)}`,
+      );
+    }
+    if (!Array.isArray(options.rows)) {
+      throw new InvalidDatasetOptionsError('rows', 'must be an array of plain objects');
+    }
+    this.name = options.name;
+    this.rows = validateRows(options.rows);
+  }
+
+  /** Loads rows from JSONL, CSV or an array (see {@link loadRows}) into a dataset. */
+  static async load(name: string, source: RowSource): Promise<Dataset> {
+    return new Dataset({ name, rows: await loadRows(source) });
+  }
+
+  get length(): number {
+    return this.rows.length;
+  }
+
+  /** Each row's digest, computed once, in slices off the caller's turn. */
+  rowDigests(): Promise<string[]> {
+    this.#digests ??= rowDigests(this.rows);
+    return this.#digests;
+  }
+
+  /** The table digest: derived from the row digests in order. */
+  async digest(): Promise<string> {
+    return tableDigest(await this.rowDigests());
+  }
+
+  /**
+   * Uploads the rows (in chunks; nothing when the server already has this
+   * table) and saves the dataset's object version.
+   * @throws {NotInitializedError} without a client.
+   */
+  async publish(options: PublishDatasetOptions = {}): Promise<PublishedDataset> {
+    const client = options.client ?? getDefaultClient();
+    if (client === undefined) throw new NotInitializedError('Dataset.publish');
+    const chunkRows = options.chunkRows ?? 1_000;
+    if (!Number.isInteger(chunkRows) || chunkRows < 1 || chunkRows > 100_000) {
+      throw new InvalidDatasetOptionsError(
+        'chunkRows',
+        `must be an integer from 1 to 100,000, got ${chunkRows}`,
+      );
+    }
+    const digests = await this.rowDigests();
+    // The client's own HTTP pool is private to it; uploads use a short-lived one to the same server.
+    const api = new ApiClient({ url: client.url, apiKey: process.env.WEFT_API_KEY || undefined });
+    try {
+      const upload = await uploadTable(api, client.project, this.rows, digests, chunkRows);
+      const table = formatRef({ kind: 'table', project: client.project, digest: upload.digest, path: [] });
+      const ref = await client.publish({ rows: table, rowCount: this.rows.length }, { name: this.name });
+      return { ref, table, rowCount: this.rows.length, uploadedRows: upload.uploadedRows };
+    } finally {
+      await api.close();
+    }
+  }
+}

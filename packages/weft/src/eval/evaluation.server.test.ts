@@ -1,0 +1,203 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type Call,
+  EVALUATE_OP,
+  type EvaluationRowResult,
+  evaluationRowResult,
+  evaluationSummary,
+  PREDICT_AND_SCORE_OP,
+} from '@weft/protocol';
+import { startServer } from '@weft/server';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { init } from '../client/init.js';
+import type { WeftClient } from '../client/weft-client.js';
+import { Dataset } from '../datasets/index.js';
+import { resetWeft } from '../testing/index.js';
+import { Evaluation } from './evaluation.js';
+import { Model } from './model.js';
+import { exactMatch } from './scorers.js';
+
+let server: Awaited<ReturnType<typeof startServer>>;
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'weft-eval-server-'));
+  server = await startServer({ host: '127.0.0.1', port: 0, dbPath: join(dir, 'db.sqlite') });
+});
+afterAll(async () => {
+  await resetWeft();
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+afterEach(async () => {
+  await resetWeft({ timeoutMs: 5_000 });
+});
+
+async function allCalls(client: WeftClient, options: Parameters<WeftClient['getCalls']>[0]): Promise<Call[]> {
+  const out: Call[] = [];
+  for await (const call of client.getCalls({ pageSize: 1_000, ...options })) out.push(call);
+  return out;
+}
+
+/** Answers 2q, except for every 7th question. Reports token usage like an OpenAI response. */
+class Doubler extends Model {
+  temperature = 0;
+  async predict(row: Record<string, unknown>) {
+    const q = row.q as number;
+    await new Promise((r) => setImmediate(r));
+    return {
+      answer: String(q % 7 === 0 ? -1 : 2 * q),
+      model: 'fake-1',
+      usage: { prompt_tokens: 2, completion_tokens: 1 },
+    };
+  }
+}
+
+describe('Evaluation against the real server', () => {
+  it('runs 1,000 rows at concurrency 16: every row call under the run, the summary exact', async () => {
+    const client = init({ project: 'eval-1k', url: server.url, outbox: false });
+    const dataset = new Dataset({
+      name: 'doubling',
+      rows: Array.from({ length: 1_000 }, (_, q) => ({ q, expected: String(2 * q) })),
+    });
+    const ev = new Evaluation({
+      name: 'doubling-eval',
+      dataset,
+      scorers: {
+        exact: ({ output, row }) =>
+          exactMatch()({ output: (output as { answer: string }).answer, row }) as boolean,
+        bucket: ({ row }) => (row.q as number) % 4,
+        parts: ({ row }) => ({
+          even: (row.q as number) % 2 === 0,
+          tens: Math.floor(((row.q as number) % 100) / 10),
+        }),
+      },
+    });
+    const summary = await ev.evaluate(new Doubler(), { concurrency: 16, progress: false, print: false });
+
+    // Hand-computed: q % 7 === 0 for q = 0, 7, …, 994 → 143 wrong, 857 right.
+    // bucket: 0,1,2,3 × 250 → mean 1.5, sample variance 250·(2.25+0.25+0.25+2.25)/999 = 1250/999.
+    // parts.even: 500 of 1,000. parts.tens: 0…9 × 100 → mean 4.5, sample var 100·Σ(k−4.5)²/999 = 100·82.5/999.
+    expect(summary).toEqual({
+      evaluation: 'doubling-eval',
+      model: 'Doubler',
+      rows: 1_000,
+      trials: 1,
+      completed: 1_000,
+      errors: 0,
+      scores: {
+        bucket: {
+          kind: 'number',
+          count: 1_000,
+          mean: 1.5,
+          stddev: expect.closeTo(Math.sqrt(1250 / 999), 12),
+        },
+        exact: { kind: 'boolean', count: 1_000, passed: 857, passRate: 0.857 },
+        parts: {
+          kind: 'object',
+          keys: {
+            even: { kind: 'boolean', count: 1_000, passed: 500, passRate: 0.5 },
+            tens: {
+              kind: 'number',
+              count: 1_000,
+              mean: 4.5,
+              stddev: expect.closeTo(Math.sqrt(8250 / 999), 12),
+            },
+          },
+        },
+      },
+      latencyMs: { p50: expect.any(Number), p95: expect.any(Number) },
+      usage: { 'fake-1': { requests: 1_000, inputTokens: 2_000, outputTokens: 1_000, totalTokens: 3_000 } },
+    });
+    expect(summary.latencyMs.p95).toBeGreaterThanOrEqual(summary.latencyMs.p50);
+
+    const flushed = await client.flush();
+    expect(flushed.failed).toBe(0);
+    const runs = await allCalls(client, { opName: EVALUATE_OP });
+    expect(runs).toHaveLength(1);
+    const run = runs[0] as Call;
+    expect(run.id).toBe(ev.lastRun?.callId);
+    expect(run.status).toBe('success');
+    expect(evaluationSummary.parse(run.output)).toEqual(summary);
+    expect(run.summary?.usage?.['fake-1']?.totalTokens).toBe(3_000);
+    expect(String(run.inputs.dataset)).toMatch(/^weft:\/\/\/eval-1k\/object\/doubling:/);
+    expect(String(run.inputs.model)).toMatch(/^weft:\/\/\/eval-1k\/object\/Doubler:/);
+
+    const rowCalls = await allCalls(client, { parentId: run.id });
+    expect(rowCalls).toHaveLength(1_000);
+    expect(rowCalls.every((c) => c.opName === PREDICT_AND_SCORE_OP && c.traceId === run.id)).toBe(true);
+    const outputs = rowCalls.map((c) => evaluationRowResult.parse(c.output));
+    expect(outputs.map((r) => r.rowIndex).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 1_000 }, (_, i) => i),
+    );
+    const digests = await dataset.rowDigests();
+    expect(outputs.every((r) => r.rowDigest === digests[r.rowIndex])).toBe(true);
+    expect(outputs.filter((r) => r.scores.exact === false)).toHaveLength(143);
+
+    // Each row's own tree: one Doubler.predict call under it.
+    const predicts = await allCalls(client, { opName: 'Doubler.predict', traceId: run.id });
+    expect(predicts).toHaveLength(1_000);
+    const rowIds = new Set(rowCalls.map((c) => c.id));
+    expect(new Set(predicts.map((c) => c.parentId))).toEqual(rowIds);
+  });
+
+  it('records a throwing model, a throwing scorer and a failed checkpoint write per row, and completes', async () => {
+    const client = init({ project: 'eval-failures', url: server.url, outbox: false });
+    const checkpoint = join(dir, 'failures.jsonl');
+    const rows = Array.from({ length: 100 }, (_, i) => ({ i, expected: String(i) }));
+    const model = async function flaky(row: Record<string, unknown>) {
+      const i = row.i as number;
+      if (i % 10 === 3) throw new Error(`model failed on ${i}`);
+      // JSON cannot encode a BigInt: this row's checkpoint line cannot be written.
+      if (i === 42) return { text: String(i), big: 10n };
+      return String(i);
+    };
+    const ev = new Evaluation({
+      name: 'failures',
+      dataset: rows,
+      scorers: [
+        exactMatch(),
+        function picky({ row }) {
+          if ((row.i as number) % 10 === 5) throw new TypeError('scorer cannot score this');
+          return 1;
+        },
+      ],
+    });
+    const summary = await ev.evaluate(model, { concurrency: 8, checkpoint, progress: false, print: false });
+    // 10 model failures + 10 scorer failures + 1 checkpoint failure.
+    expect(summary.completed).toBe(100);
+    expect(summary.errors).toBe(21);
+    // Model failures have no scores; scorer failures keep the scores that succeeded.
+    expect(summary.scores.exactMatch).toMatchObject({ kind: 'boolean', count: 90, passed: 89 });
+    expect(summary.scores.picky).toMatchObject({ kind: 'number', count: 80, mean: 1 });
+    expect(ev.lastRun?.checkpointFailures).toBe(1);
+
+    const lines = (await readFile(checkpoint, 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as EvaluationRowResult);
+    expect(lines).toHaveLength(99);
+    const byRow = new Map(lines.map((r) => [r.rowIndex, r]));
+    expect(byRow.has(42)).toBe(false);
+    expect(byRow.get(13)?.error).toMatchObject({ name: 'Error', message: 'model failed on 13' });
+    expect(byRow.get(13)?.scores).toEqual({});
+    expect(byRow.get(15)?.error).toMatchObject({ name: 'ScorerFailedError', cause: { name: 'TypeError' } });
+    expect(byRow.get(15)?.scores).toEqual({ exactMatch: true });
+
+    await client.flush();
+    const [run] = await allCalls(client, { opName: EVALUATE_OP });
+    const rowCalls = await allCalls(client, { parentId: run?.id ?? '' });
+    expect(rowCalls).toHaveLength(100);
+    const recorded = new Map(
+      rowCalls.map((c) => [
+        evaluationRowResult.parse(c.output).rowIndex,
+        evaluationRowResult.parse(c.output),
+      ]),
+    );
+    expect(recorded.get(23)?.error?.message).toBe('model failed on 23');
+    expect(recorded.get(42)?.error?.message).toContain('Could not write row 42 trial 0 to checkpoint');
+    expect(recorded.get(42)?.scores).toEqual({ exactMatch: false, picky: 1 });
+    expect([...recorded.values()].filter((r) => r.error !== undefined)).toHaveLength(21);
+  });
+});

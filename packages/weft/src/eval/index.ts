@@ -1,0 +1,37 @@
+export {
+  Checkpoint,
+  type CheckpointAppendResult,
+  type CheckpointOptions,
+  type CheckpointResumeState,
+} from './checkpoint.js';
+export {
+  type ChangedRow,
+  type CompareOptions,
+  compareRuns,
+  type RunComparison,
+  type ScoreComparison,
+} from './compare.js';
+export {
+  CheckpointOpenFailedError,
+  CheckpointWriteFailedError,
+  InvalidEvaluationOptionsError,
+  InvalidScoreError,
+  RateLimitExhaustedError,
+  ScorerFailedError,
+  ScorerInputError,
+} from './errors/index.js';
+export {
+  type EvaluateOptions,
+  Evaluation,
+  type EvaluationOptions,
+  type EvaluationRunInfo,
+} from './evaluation.js';
+export { type FormatComparisonOptions, formatComparison } from './format-comparison.js';
+export { formatSummary } from './format-summary.js';
+export { Model, type ModelLike, type PredictContext } from './model.js';
+export type { RateLimitOptions } from './rate-limit.js';
+export { rateLimitOf } from './rate-limit-of.js';
+export type { RowResult } from './row-result.js';
+export type { Scorer, ScorerArgs } from './scorer.js';
+export * as scorers from './scorers.js';
+export { type SummaryContext, summarize } from './summary.js';
