@@ -1,12 +1,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import { resolve } from 'node:path';
 import { debuglog } from 'node:util';
-import {
-  OutboxClosedError,
-  OutboxInvalidRecordError,
-  OutboxReadFailedError,
-  OutboxWriteFailedError,
-} from './errors/index.js';
+import { OutboxClosedError, OutboxInvalidRecordError, OutboxWriteFailedError } from './errors/index.js';
 import { acquireOutboxLock, type OutboxLock } from './lock-file.js';
 import type { OutboxFileHandle } from './outbox-file-system.js';
 import {
@@ -16,11 +11,13 @@ import {
   resolveOutboxOptions,
   resolveReplayOptions,
 } from './outbox-options.js';
-import { readFrames } from './read-frames.js';
+import { replaySegment } from './replay-segment.js';
+import { reportRecoveryProblem } from './report-recovery-problem.js';
 import { encodeFrames, FRAME_HEADER_BYTES, frameBytes, MAX_FRAME_PAYLOAD_BYTES } from './record-frame.js';
-import { type RecoveryProblem, recoverSegments } from './recover-segments.js';
+import { recoverSegments } from './recover-segments.js';
 import { newSegmentInfo, SEGMENT_HEADER_BYTES, type SegmentInfo, segmentHeader } from './segment-file.js';
 import { WarningLimiter } from './warning-limiter.js';
+import { writeFully } from './write-fully.js';
 
 const debug = debuglog('weft');
 const noop = () => undefined;
@@ -535,129 +532,34 @@ export class Outbox {
       }
     });
     let sent = 0;
+    const hooks = {
+      fileSystem: this.#options.fileSystem,
+      isKept: (segment: SegmentInfo) => this.#segments.includes(segment),
+      shouldStop: () => this.#closing !== undefined,
+    };
     for (;;) {
       const segment = this.#segments[0];
       if (this.#closing || segment === undefined || segment === this.#active?.info) break;
-      const outcome = await this.#replaySegment(segment, send, options);
+      const outcome = await replaySegment(segment, send, options, hooks);
       sent += outcome.sent;
-      if (outcome.stopped) {
+      if (outcome.kind === 'refused') {
         const result: ReplayResult = { sent, remaining: this.stats.records };
         if (outcome.error !== undefined) result.error = outcome.error;
         return result;
       }
+      if (outcome.kind === 'interrupted') continue; // dropped for the disk bound meanwhile, or closing
+      if (outcome.end.kind !== 'end') {
+        // The file changed since open() counted it (bit rot, or someone edited it): the rest is lost.
+        this.#droppedRecords += segment.records - segment.ackedRecords;
+        reportRecoveryProblem(this.#warnings, {
+          kind: 'corrupt-segment',
+          path: segment.path,
+          offset: outcome.end.offset,
+          bytesSkipped: segment.bytes - outcome.end.offset,
+        });
+      }
+      await this.#forget(segment);
     }
     return { sent, remaining: this.stats.records };
-  }
-
-  async #replaySegment(
-    segment: SegmentInfo,
-    send: ReplaySend,
-    { batchRecords, maxBatchBytes }: Required<ReplayOptions>,
-  ): Promise<{ sent: number; stopped: boolean; error?: unknown }> {
-    const fs = this.#options.fileSystem;
-    let handle: OutboxFileHandle;
-    try {
-      handle = await fs.open(segment.path, 'r');
-    } catch (error) {
-      if (!this.#segments.includes(segment)) return { sent: 0, stopped: false }; // dropped for the disk bound meanwhile
-      throw new OutboxReadFailedError(segment.path, error);
-    }
-    let batch: Uint8Array[] = [];
-    let batchBytes = 0;
-    let batchEnd = segment.ackedOffset;
-    let sent = 0;
-    let refused = false;
-    let sendError: unknown;
-    // Sends the batch; false when replay must stop reading this segment.
-    const flush = async (): Promise<boolean> => {
-      if (batch.length === 0) return true;
-      try {
-        refused = (await send(batch)) !== true;
-      } catch (error) {
-        refused = true;
-        sendError = error;
-      }
-      if (refused) return false;
-      if (this.#segments.includes(segment)) {
-        segment.ackedRecords += batch.length;
-        segment.ackedOffset = batchEnd;
-      }
-      sent += batch.length;
-      batch = [];
-      batchBytes = 0;
-      return this.#closing === undefined && this.#segments.includes(segment);
-    };
-    let end: Awaited<ReturnType<typeof readFrames>>;
-    try {
-      end = await readFrames(handle, segment.ackedOffset, segment.bytes, async (payload, endOffset) => {
-        if (batch.length > 0 && batchBytes + payload.byteLength > maxBatchBytes && !(await flush()))
-          return false;
-        batch.push(payload);
-        batchBytes += payload.byteLength;
-        batchEnd = endOffset;
-        return batch.length < batchRecords || (await flush());
-      });
-    } catch (error) {
-      throw new OutboxReadFailedError(segment.path, error);
-    } finally {
-      await handle.close().catch(noop);
-    }
-    if (end.kind === 'stopped') {
-      return refused
-        ? { sent, stopped: true, error: sendError }
-        : { sent, stopped: this.#closing !== undefined };
-    }
-    if (!(await flush())) {
-      return refused
-        ? { sent, stopped: true, error: sendError }
-        : { sent, stopped: this.#closing !== undefined };
-    }
-    if (end.kind !== 'end') {
-      // The file changed under us since open() counted it (bit rot, or someone edited it).
-      const lost = segment.records - segment.ackedRecords;
-      this.#droppedRecords += lost;
-      reportRecoveryProblem(this.#warnings, {
-        kind: 'corrupt-segment',
-        path: segment.path,
-        offset: end.offset,
-        bytesSkipped: segment.bytes - end.offset,
-      });
-    }
-    await this.#forget(segment);
-    return { sent, stopped: false };
-  }
-}
-
-/** Writes all of `buffer` at `position`, looping over short writes. */
-async function writeFully(handle: OutboxFileHandle, buffer: Uint8Array, position: number): Promise<void> {
-  let done = 0;
-  while (done < buffer.byteLength) {
-    const { bytesWritten } = await handle.write(buffer, done, buffer.byteLength - done, position + done);
-    if (bytesWritten <= 0) throw Object.assign(new Error('write made no progress'), { code: 'EIO' });
-    done += bytesWritten;
-  }
-}
-
-function reportRecoveryProblem(warnings: WarningLimiter, problem: RecoveryProblem): void {
-  const { kind, path } = problem;
-  switch (kind) {
-    case 'torn-tail':
-      warnings.report(kind, { bytesRemoved: problem.bytesRemoved }, (counts) => ({
-        message: `Weft outbox: truncated ${counts.bytesRemoved} byte(s) of a record torn by a crash at the end of ${path}; every whole record before it is kept.`,
-        details: { path, offset: problem.offset },
-      }));
-      return;
-    case 'corrupt-segment':
-      warnings.report(kind, { bytesSkipped: problem.bytesSkipped }, (counts) => ({
-        message: `Weft outbox: ${path} has ${counts.bytesSkipped} unreadable byte(s) from offset ${problem.offset}; the records before them are replayed, the rest are lost.`,
-        details: { path, offset: problem.offset },
-      }));
-      return;
-    case 'unreadable-segment':
-      warnings.report(kind, {}, () => ({
-        message: `Weft outbox: ignoring ${path}: ${problem.reason}. It is left in place, neither replayed nor deleted.`,
-        details: { path },
-      }));
-      return;
   }
 }
