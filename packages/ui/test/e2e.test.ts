@@ -58,6 +58,20 @@ describe('web UI end to end', () => {
     // 5 answer_question roots, 1 summarize, 2 evaluation runs.
     await expect.poll(() => rows.count()).toBe(8);
     await shot('calls');
+    // Placeholders hold the table's place while it loads: no layout shift.
+    const shift = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          new PerformanceObserver((list) => {
+            let total = 0;
+            for (const entry of list.getEntries()) total += (entry as unknown as { value: number }).value;
+            resolve(total);
+          }).observe({ type: 'layout-shift', buffered: true });
+          // The observer reports buffered entries at once; with none it never calls back.
+          requestAnimationFrame(() => requestAnimationFrame(() => resolve(0)));
+        }),
+    );
+    expect(shift).toBeLessThan(0.05);
 
     await page.fill('input[name="op"]', 'answer_question');
     await page.press('input[name="op"]', 'Enter');

@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import type { RunningServer } from '@weft/server';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiSeeder } from './support/api-seed.js';
+import { launchBrowser } from './support/browser.js';
+import { startTempServer } from './support/temp-server.js';
+
+describe('live updates', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let seeder: ApiSeeder;
+  const cleanups: (() => Promise<void>)[] = [];
+
+  beforeAll(async () => {
+    server = await startTempServer((c) => cleanups.push(c));
+    seeder = new ApiSeeder(server.url, 'live');
+    browser = await launchBrowser();
+    cleanups.push(() => browser.close());
+  });
+
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  it('shows a running call finish, and a new call appear, without a reload', async () => {
+    const id = randomUUID();
+    const startedAt = Date.now() - 2_000;
+    await seeder.calls([
+      { type: 'start', id, traceId: id, parentId: null, opName: 'long_job', startedAt, inputs: { n: 1 } },
+    ]);
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/#/live/calls`);
+    const row = page.locator(`tr.call-row[data-call-id="${id}"]`);
+    await row.waitFor();
+    expect(await row.getAttribute('data-status')).toBe('running');
+
+    // The page polls while it shows running calls; the end arrives meanwhile.
+    const refreshed = page.waitForResponse((r) => r.url().endsWith('/v1/calls/query') && r.status() === 200);
+    await seeder.calls([{ type: 'end', id, endedAt: Date.now(), output: 'done', summary: { status: 'success' } }]);
+    await refreshed;
+    await expect.poll(() => row.getAttribute('data-status'), { timeout: 15_000 }).toBe('success');
+
+    const second = randomUUID();
+    await seeder.calls([
+      {
+        type: 'complete',
+        id: second,
+        traceId: second,
+        parentId: null,
+        opName: 'short_job',
+        startedAt: Date.now(),
+        endedAt: Date.now() + 5,
+        inputs: {},
+      },
+    ]);
+    await expect.poll(() => page.locator('tr.call-row').count(), { timeout: 15_000 }).toBe(2);
+    await page.close();
+  });
+});
