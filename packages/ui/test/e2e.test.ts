@@ -26,14 +26,18 @@ describe('web UI end to end', () => {
     // A real program traced by the SDK; evaluation runs through the HTTP API.
     program = await seedProgram(seeder, server.url);
     const answers = QUESTIONS.map((q) => q.expected);
-    // Run B fixes row 1 and breaks row 3 relative to run A.
-    const rowsA = QUESTIONS.map((q, i) => ({ ...q, answer: i === 1 ? 'six' : answers[i]! }));
+    // Run A misses rows 1 and 2; run B fixes both but breaks row 3.
+    const rowsA = QUESTIONS.map((q, i) => ({
+      ...q,
+      answer: i === 1 ? 'six' : i === 2 ? 'Marlowe' : answers[i]!,
+    }));
     const rowsB = QUESTIONS.map((q, i) => ({ ...q, answer: i === 3 ? '212' : answers[i]! }));
     runA = await seedEvaluationRun(seeder, {
       evaluation: 'qa-eval',
       model: 'model-a',
       datasetRef: program.datasetRef,
       startedAt: base + 20_000,
+      latencyMs: (i) => 60 + i * 9,
       rows: rowsA,
     });
     runB = await seedEvaluationRun(seeder, {
@@ -41,6 +45,7 @@ describe('web UI end to end', () => {
       model: 'model-b',
       datasetRef: program.datasetRef,
       startedAt: base + 30_000,
+      latencyMs: (i) => 45 + i * 5,
       rows: rowsB,
     });
     browser = await launchBrowser();
@@ -200,18 +205,24 @@ describe('web UI end to end', () => {
 
     const passRate = page.locator('tr[data-metric="exact_match"]');
     await passRate.waitFor();
-    // A passes 4/5, B passes 4/5: no change in pass rate, but two rows flipped.
-    expect(await passRate.locator('td').nth(3).textContent()).toBe('±0 pts');
+    // A passes 3/5, B 4/5; three rows flipped; B is faster.
+    expect(await passRate.locator('td').nth(3).textContent()).toBe('+20 pts');
+    expect(await passRate.locator('td').nth(3).getAttribute('class')).toContain('delta-better');
+    const p95 = page.locator('tr[data-metric="latency p95"] td').nth(3);
+    expect(await p95.textContent()).toBe('−31 ms');
+    expect(await p95.getAttribute('class')).toContain('delta-better');
     const changed = page.locator('tr.compare-row');
-    await expect.poll(() => changed.count()).toBe(2);
+    await expect.poll(() => changed.count()).toBe(3);
     expect(await changed.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-row-index')))).toEqual([
       '1',
+      '2',
       '3',
     ]);
     expect(await changed.first().textContent()).toContain('fail → pass');
+    expect(await changed.nth(2).textContent()).toContain('pass → fail');
     await shot('compare');
 
-    await changed.nth(1).locator('a.trace-link', { hasText: 'B' }).click();
+    await changed.nth(2).locator('a.trace-link', { hasText: 'B' }).click();
     await page.waitForURL(new RegExp(`#/demo/trace/${runB.traceId}\\?call=${runB.rowCallIds[3]}`));
     const detail = page.locator('.call-detail');
     await expect.poll(() => detail.getAttribute('data-call-id')).toBe(runB.rowCallIds[3]);

@@ -37,7 +37,9 @@ describe('live updates', () => {
 
     // The page polls while it shows running calls; the end arrives meanwhile.
     const refreshed = page.waitForResponse((r) => r.url().endsWith('/v1/calls/query') && r.status() === 200);
-    await seeder.calls([{ type: 'end', id, endedAt: Date.now(), output: 'done', summary: { status: 'success' } }]);
+    await seeder.calls([
+      { type: 'end', id, endedAt: Date.now(), output: 'done', summary: { status: 'success' } },
+    ]);
     await refreshed;
     await expect.poll(() => row.getAttribute('data-status'), { timeout: 15_000 }).toBe('success');
 

@@ -100,6 +100,8 @@ export async function seedEvaluationRun(
     model: string;
     datasetRef: string;
     startedAt: number;
+    /** Per-row latency of this run's model. */
+    latencyMs: (rowIndex: number) => number;
     rows: { question: string; expected: string; answer: string }[];
   },
 ): Promise<SeededRun> {
@@ -109,7 +111,7 @@ export async function seedEvaluationRun(
   const rowCallIds: string[] = [];
   let t = options.startedAt;
   options.rows.forEach((row, rowIndex) => {
-    const latencyMs = 40 + rowIndex * 7;
+    const latencyMs = options.latencyMs(rowIndex);
     const exact = row.answer.toLowerCase() === row.expected.toLowerCase();
     const result: EvaluationRowResult = {
       rowIndex,
@@ -150,7 +152,7 @@ export async function seedEvaluationRun(
         keys: { f1: { kind: 'number', count: f1s.length, mean, stddev: 0 } },
       },
     },
-    latencyMs: { p50: 54, p95: 68 },
+    latencyMs: { p50: percentile(results, 0.5), p95: percentile(results, 0.95) },
   };
   items.unshift(
     completeCall({
@@ -168,4 +170,9 @@ export async function seedEvaluationRun(
   );
   await seeder.calls(items);
   return { id: runId, traceId: runId, rowCallIds };
+}
+
+function percentile(results: readonly EvaluationRowResult[], q: number): number {
+  const sorted = results.map((r) => r.latencyMs).sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 }
