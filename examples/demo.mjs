@@ -33,7 +33,12 @@ async function rootsSince(url, since) {
   const res = await fetch(new URL(routes.callQuery(), url), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ project: PROJECT, parentId: null, startedAfter: since, sort: { field: 'startedAt', direction: 'asc' } }),
+    body: JSON.stringify({
+      project: PROJECT,
+      parentId: null,
+      startedAfter: since,
+      sort: { field: 'startedAt', direction: 'asc' },
+    }),
   });
   if (!res.ok) throw new Error(`Querying ${url} failed: HTTP ${res.status} ${await res.text()}`);
   return (await res.json()).calls;
@@ -54,7 +59,15 @@ try {
   if (roots.length === 0) throw new Error('The quick start ran but the server holds none of its calls.');
   for (const root of roots) {
     console.log(`\nTrace ${root.traceId}  (weft calls --project ${PROJECT} --trace ${root.traceId})\n`);
-    const exitCode = await runCli(['calls', '--url', server.url, '--project', PROJECT, '--trace', root.traceId]);
+    const exitCode = await runCli([
+      'calls',
+      '--url',
+      server.url,
+      '--project',
+      PROJECT,
+      '--trace',
+      root.traceId,
+    ]);
     if (exitCode !== 0) throw new Error(`weft calls exited with ${exitCode}`);
   }
   console.log(

@@ -18,8 +18,20 @@ const DOCS = [
 
 // Each weft.op(fn) is traced: its arguments, its result or error, its timing,
 // and the calls it makes, nested under it.
+const embed = weft.op(async function embed(text) {
+  // A stand-in embedding: the set of lower-case words.
+  return [
+    ...new Set(
+      text
+        .toLowerCase()
+        .split(/\W+/)
+        .filter((w) => w.length > 3),
+    ),
+  ];
+});
+
 const retrieve = weft.op(async function retrieve(question, k = 2) {
-  const words = question.toLowerCase().split(/\W+/);
+  const words = await embed(question);
   return DOCS.map((text) => ({ text, score: words.filter((w) => text.toLowerCase().includes(w)).length }))
     .sort((a, b) => b.score - a.score)
     .slice(0, k);
@@ -30,7 +42,11 @@ const generate = weft.op(async function generate(question, context) {
   return {
     model: 'stand-in-mini',
     text: context[0]?.text ?? 'I do not know.',
-    usage: { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: 12, total_tokens: Math.ceil(prompt.length / 4) + 12 },
+    usage: {
+      prompt_tokens: Math.ceil(prompt.length / 4),
+      completion_tokens: 12,
+      total_tokens: Math.ceil(prompt.length / 4) + 12,
+    },
   };
 });
 
