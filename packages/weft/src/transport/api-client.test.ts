@@ -54,7 +54,14 @@ describe('ApiClient.post', () => {
   it('classifies a 400 as rejected with the index and message from the error body', async () => {
     server.script = () => ({
       status: 400,
-      body: { error: { code: 'WEFT_INVALID_REQUEST', message: 'startedAt must be a number', path: 'items.3.startedAt', index: 3 } },
+      body: {
+        error: {
+          code: 'WEFT_INVALID_REQUEST',
+          message: 'startedAt must be a number',
+          path: 'items.3.startedAt',
+          index: 3,
+        },
+      },
     });
     const result = await client.post('/v1/calls/batch', {});
     expect(result.status).toBe('rejected');
@@ -92,13 +99,18 @@ describe('ApiClient.getJson / postJson', () => {
     server.script = () => ({ status: 200, body: { status: 'ok' } });
     await expect(client.getJson('/health', healthResponse)).resolves.toEqual({ status: 'ok' });
     server.script = () => ({ status: 200, body: { accepted: 1 } });
-    await expect(client.postJson('/v1/calls/query', { a: 1 }, callBatchResponse)).resolves.toEqual({ accepted: 1 });
+    await expect(client.postJson('/v1/calls/query', { a: 1 }, callBatchResponse)).resolves.toEqual({
+      accepted: 1,
+    });
     expect(server.requests.at(-1)!.headers['content-type']).toBe('application/json');
     expect(server.requests.at(-1)!.body).toEqual({ a: 1 });
   });
 
   it('throws WEFT_NOT_FOUND on 404 and WEFT_HTTP_ERROR with the status otherwise', async () => {
-    server.script = () => ({ status: 404, body: { error: { code: 'WEFT_NOT_FOUND', message: 'no call abc' } } });
+    server.script = () => ({
+      status: 404,
+      body: { error: { code: 'WEFT_NOT_FOUND', message: 'no call abc' } },
+    });
     await expect(client.getJson('/v1/calls/p/abc', healthResponse)).rejects.toMatchObject({
       code: 'WEFT_NOT_FOUND',
       statusCode: 404,

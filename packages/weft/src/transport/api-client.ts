@@ -1,5 +1,11 @@
-import { CONTENT_TYPE_JSON, CONTENT_TYPE_MSGPACK, decodeMsgpack, encodeMsgpack, errorResponse } from '@weft/protocol';
 import type { WeftError } from '@weft/protocol';
+import {
+  CONTENT_TYPE_JSON,
+  CONTENT_TYPE_MSGPACK,
+  decodeMsgpack,
+  encodeMsgpack,
+  errorResponse,
+} from '@weft/protocol';
 import { Pool } from 'undici';
 import { z } from 'zod';
 import { parseOptions } from './parse-options.js';
@@ -120,7 +126,12 @@ export class ApiClient {
   async #send(method: string, path: string, body: Uint8Array | undefined): Promise<SendResult> {
     let response: RawResponse;
     try {
-      response = await this.#request(method, path, body, body === undefined ? undefined : CONTENT_TYPE_MSGPACK);
+      response = await this.#request(
+        method,
+        path,
+        body,
+        body === undefined ? undefined : CONTENT_TYPE_MSGPACK,
+      );
     } catch (cause) {
       return { status: 'retryable', error: new ServerUnreachableError(this.url, cause) };
     }
@@ -137,7 +148,8 @@ export class ApiClient {
       }
     }
     const error = this.#httpError(method, path, response);
-    if (isRetryableStatus(statusCode)) return { status: 'retryable', retryAfterMs: error.retryAfterMs, error };
+    if (isRetryableStatus(statusCode))
+      return { status: 'retryable', retryAfterMs: error.retryAfterMs, error };
     return { status: 'rejected', error, index: error.index, statusCode };
   }
 
@@ -148,7 +160,8 @@ export class ApiClient {
     } catch (cause) {
       throw new ServerUnreachableError(this.url, cause);
     }
-    if (response.statusCode < 200 || response.statusCode >= 300) throw this.#httpError(method, path, response);
+    if (response.statusCode < 200 || response.statusCode >= 300)
+      throw this.#httpError(method, path, response);
     let value: unknown;
     try {
       value = parseBody(response);
@@ -173,7 +186,12 @@ export class ApiClient {
     const headers: Record<string, string> = { accept: `${CONTENT_TYPE_JSON}, ${CONTENT_TYPE_MSGPACK}` };
     if (contentType !== undefined) headers['content-type'] = contentType;
     if (this.#authorization !== undefined) headers.authorization = this.#authorization;
-    const response = await this.#pool.request({ method: method as 'GET', path: this.#basePath + path, headers, body });
+    const response = await this.#pool.request({
+      method: method as 'GET',
+      path: this.#basePath + path,
+      headers,
+      body,
+    });
     // Always drain the body, even for errors: an unread body pins the keep-alive connection.
     const bytes = new Uint8Array(await response.body.arrayBuffer());
     return { statusCode: response.statusCode, headers: response.headers, bytes };

@@ -12,7 +12,12 @@ import { encodeMsgpack } from '@weft/protocol';
  * Computed once per project and reused for every batch.
  */
 export function batchBodyPrefix(project: string): Uint8Array {
-  return concat([Uint8Array.of(0x82), encodeMsgpack('project'), encodeMsgpack(project), encodeMsgpack('items')]);
+  return concat([
+    Uint8Array.of(0x82),
+    encodeMsgpack('project'),
+    encodeMsgpack(project),
+    encodeMsgpack('items'),
+  ]);
 }
 
 /** The msgpack header of an array of `count` elements (fixarray, array 16 or array 32). */

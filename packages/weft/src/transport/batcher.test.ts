@@ -10,7 +10,16 @@ const id = (n: number) => `01890000-0000-7000-8000-${n.toString(16).padStart(12,
 
 /** A record for call `n` whose outcome lands in `outcomes`. */
 function record(n: number, outcomes: Map<string, RecordOutcome>, padding = 0): CallRecord {
-  const item = { type: 'complete', id: id(n), traceId: id(n), parentId: null, opName: 'op', startedAt: n, endedAt: n + 1, inputs: { pad: 'x'.repeat(padding) } };
+  const item = {
+    type: 'complete',
+    id: id(n),
+    traceId: id(n),
+    parentId: null,
+    opName: 'op',
+    startedAt: n,
+    endedAt: n + 1,
+    inputs: { pad: 'x'.repeat(padding) },
+  };
   return {
     callId: id(n),
     bytes: encodeMsgpack(item),
@@ -119,7 +128,9 @@ describe('Batcher batching', () => {
     const sizes = server.batches.map((batch) => encodeMsgpack(batch).byteLength);
     expect(server.batches.length).toBeGreaterThanOrEqual(4);
     for (const size of sizes) expect(size).toBeLessThanOrEqual(1024);
-    expect(new Set(server.batches.flatMap(ids))).toEqual(new Set(Array.from({ length: 12 }, (_, n) => id(n))));
+    expect(new Set(server.batches.flatMap(ids))).toEqual(
+      new Set(Array.from({ length: 12 }, (_, n) => id(n))),
+    );
     expect(server.itemsAccepted).toBe(12);
   });
 
@@ -187,7 +198,8 @@ describe('Batcher flush', () => {
 
 describe('Batcher retries', () => {
   it('retries 500 and 503 with exponential backoff and full jitter, then sends', async () => {
-    server.script = (_request, index) => (index < 2 ? { status: index === 0 ? 500 : 503 } : { status: 200, body: {} });
+    server.script = (_request, index) =>
+      index < 2 ? { status: index === 0 ? 500 : 503 } : { status: 200, body: {} };
     const outcomes = new Map<string, RecordOutcome>();
     const batcher = makeBatcher({ backoff: { baseMs: 100, maxMs: 10_000 } });
     batcher.add(record(1, outcomes));
@@ -292,7 +304,17 @@ describe('Batcher rejections', () => {
   it('fails exactly the record a 400 names by index and sends the rest again at once', async () => {
     server.script = (_request, index) =>
       index === 0
-        ? { status: 400, body: { error: { code: 'WEFT_INVALID_REQUEST', message: 'opName must not be empty', path: 'items.2.opName', index: 2 } } }
+        ? {
+            status: 400,
+            body: {
+              error: {
+                code: 'WEFT_INVALID_REQUEST',
+                message: 'opName must not be empty',
+                path: 'items.2.opName',
+                index: 2,
+              },
+            },
+          }
         : { status: 200, body: {} };
     const outcomes = new Map<string, RecordOutcome>();
     const batcher = makeBatcher();
@@ -330,7 +352,9 @@ describe('Batcher rejections', () => {
     server.script = (request) => {
       const items = (request.body as { items: { inputs: { pad: string } }[] }).items;
       const size = items.reduce((sum, item) => sum + item.inputs.pad.length, 0);
-      return size > 2_000 ? { status: 413, body: { error: { code: 'WEFT_TOO_LARGE', message: 'body too large' } } } : { status: 200, body: {} };
+      return size > 2_000
+        ? { status: 413, body: { error: { code: 'WEFT_TOO_LARGE', message: 'body too large' } } }
+        : { status: 200, body: {} };
     };
     const outcomes = new Map<string, RecordOutcome>();
     const batcher = makeBatcher();
@@ -344,7 +368,10 @@ describe('Batcher rejections', () => {
   });
 
   it('spills on 401 and warns once to check WEFT_API_KEY', async () => {
-    server.script = () => ({ status: 401, body: { error: { code: 'WEFT_UNAUTHORIZED', message: 'bad token' } } });
+    server.script = () => ({
+      status: 401,
+      body: { error: { code: 'WEFT_UNAUTHORIZED', message: 'bad token' } },
+    });
     const outbox = new MemoryOutbox();
     const outcomes = new Map<string, RecordOutcome>();
     const batcher = makeBatcher({ outbox, maxBatchItems: 2 });
@@ -514,7 +541,12 @@ describe('Batcher lifecycle and options', () => {
   it('survives a done callback that throws', async () => {
     const batcher = makeBatcher();
     const outcomes = new Map<string, RecordOutcome>();
-    batcher.add({ ...record(1, outcomes), done: () => { throw new Error('user bug'); } });
+    batcher.add({
+      ...record(1, outcomes),
+      done: () => {
+        throw new Error('user bug');
+      },
+    });
     batcher.add(record(2, outcomes));
     await timers.runUntil(batcher.flush());
     expect(outcomes.get(id(2))).toEqual({ status: 'sent' });

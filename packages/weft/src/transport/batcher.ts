@@ -2,8 +2,8 @@ import { MAX_BATCH_ITEMS, PROJECT_NAME, routes, type WeftError } from '@weft/pro
 import { z } from 'zod';
 import { WarningLimiter } from '../outbox/warning-limiter.js';
 import { ApiClient, type SendResult } from './api-client.js';
-import { batchBodyPrefix, batchOverheadBytes, encodeBatchBody } from './batch-body.js';
 import { backoffDelayMs } from './backoff.js';
+import { batchBodyPrefix, batchOverheadBytes, encodeBatchBody } from './batch-body.js';
 import { CircuitBreaker, type CircuitState } from './circuit-breaker.js';
 import { encodeOutboxRecord } from './outbox-records.js';
 import { parseOptions } from './parse-options.js';
@@ -27,7 +27,10 @@ export interface CallRecord {
 }
 
 /** `sent`: the server acknowledged it. `spilled`: it is durably in the outbox. `failed`: it is lost, and `error` says why. */
-export type RecordOutcome = { status: 'sent' } | { status: 'spilled' } | { status: 'failed'; error: WeftError };
+export type RecordOutcome =
+  | { status: 'sent' }
+  | { status: 'spilled' }
+  | { status: 'failed'; error: WeftError };
 
 /** Where records go when they cannot be sent now: the durable outbox (only `append` is used). */
 export interface BatcherOutbox {
@@ -74,10 +77,15 @@ export interface BatcherOptions {
   random?: (() => number) | undefined;
 }
 
-const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', 'must be a function');
+const fn = z.custom<(...args: never[]) => unknown>(
+  (value) => typeof value === 'function',
+  'must be a function',
+);
 const positiveInt = z.number().int().positive();
 const optionsSchema = z.object({
-  project: z.string().regex(PROJECT_NAME, 'must be 1–128 letters, digits, ".", "_" or "-", starting with a letter or digit'),
+  project: z
+    .string()
+    .regex(PROJECT_NAME, 'must be 1–128 letters, digits, ".", "_" or "-", starting with a letter or digit'),
   client: z.instanceof(ApiClient, { error: 'must be an ApiClient' }),
   maxBatchItems: positiveInt.max(MAX_BATCH_ITEMS).default(500),
   maxBatchBytes: positiveInt.min(1024).default(4 * 1024 * 1024),
@@ -92,10 +100,17 @@ const optionsSchema = z.object({
   maxRetriesInFlight: z.number().int().nonnegative().default(8),
   circuitFailureThreshold: positiveInt.default(5),
   maxRetryDelayMs: z.number().int().nonnegative().default(60_000),
-  outbox: z.custom<BatcherOutbox>((v) => typeof (v as BatcherOutbox)?.append === 'function', 'must have an append(records) method').optional(),
+  outbox: z
+    .custom<BatcherOutbox>(
+      (v) => typeof (v as BatcherOutbox)?.append === 'function',
+      'must have an append(records) method',
+    )
+    .optional(),
   onWarning: fn.optional(),
   onRecovered: fn.optional(),
-  timers: z.custom<Timers>((v) => typeof (v as Timers)?.setTimeout === 'function', 'must be a Timers object').optional(),
+  timers: z
+    .custom<Timers>((v) => typeof (v as Timers)?.setTimeout === 'function', 'must be a Timers object')
+    .optional(),
   random: fn.optional(),
 });
 
@@ -420,7 +435,11 @@ export class Batcher {
   #retryDecision(batch: Batch, result: Extract<SendResult, { status: 'retryable' }>): number | undefined {
     const { maxAttempts, outbox, backoff, maxRetryDelayMs, maxRetriesInFlight } = this.#options;
     if (batch.attempts >= maxAttempts) {
-      this.#spill(batch.entries, `the server did not accept it after ${maxAttempts} attempts (${result.error.message})`, result.error);
+      this.#spill(
+        batch.entries,
+        `the server did not accept it after ${maxAttempts} attempts (${result.error.message})`,
+        result.error,
+      );
       return undefined;
     }
     if (outbox !== undefined && this.#circuit.state !== 'closed') {
@@ -472,7 +491,9 @@ export class Batcher {
       this.#spill(batch.entries, `the server refused the credentials (${statusCode})`, error);
       return;
     }
-    this.#warn('http', `The Weft server answered ${statusCode}: ${error.message}`, { records: batch.entries.length });
+    this.#warn('http', `The Weft server answered ${statusCode}: ${error.message}`, {
+      records: batch.entries.length,
+    });
     this.#spill(batch.entries, `the server answered ${statusCode} (${error.message})`, error);
   }
 
@@ -575,7 +596,8 @@ export class Batcher {
   /** One warning per kind per minute; `counts` are summed into the summary of the ones held back. */
   #warn(kind: string, message: string, counts: Record<string, number>): void {
     this.#warnings.report(kind, counts, (summed, occurrences) => ({
-      message: occurrences > 1 ? `${message} (and ${occurrences - 1} more like it in the last minute)` : message,
+      message:
+        occurrences > 1 ? `${message} (and ${occurrences - 1} more like it in the last minute)` : message,
       details: { project: this.#options.project, ...summed },
     }));
   }

@@ -1,4 +1,5 @@
 export { ApiClient, type ApiClientOptions, type SendResult } from './api-client.js';
+export { type BackoffOptions, backoffDelayMs } from './backoff.js';
 export { arrayHeader, batchBodyPrefix, encodeBatchBody } from './batch-body.js';
 export {
   Batcher,
@@ -7,7 +8,6 @@ export {
   type CallRecord,
   type RecordOutcome,
 } from './batcher.js';
-export { type BackoffOptions, backoffDelayMs } from './backoff.js';
 export { CircuitBreaker, type CircuitBreakerOptions, type CircuitState } from './circuit-breaker.js';
 export {
   createOutboxSender,

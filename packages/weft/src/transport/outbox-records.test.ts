@@ -8,16 +8,19 @@ const id = (n: number) => `01890000-0000-7000-8000-${n.toString(16).padStart(12,
 const item = (n: number) => encodeMsgpack({ type: 'end', id: id(n), endedAt: n, output: n });
 
 describe('outbox record format', () => {
-  it.each(['p', 'a'.repeat(31), 'b'.repeat(32), 'c'.repeat(128)])('round-trips project %s and keeps the item bytes', (project) => {
-    const bytes = item(7);
-    const record = encodeOutboxRecord(project, bytes);
-    const decoded = decodeOutboxRecord(record);
-    if (typeof decoded === 'string') throw new Error(decoded);
-    expect(decoded.project).toBe(project);
-    expect(Buffer.from(decoded.itemBytes).equals(bytes)).toBe(true);
-    // Any msgpack reader sees [version, project, item].
-    expect(decodeMsgpack(record)).toEqual([1, project, decodeMsgpack(bytes)]);
-  });
+  it.each(['p', 'a'.repeat(31), 'b'.repeat(32), 'c'.repeat(128)])(
+    'round-trips project %s and keeps the item bytes',
+    (project) => {
+      const bytes = item(7);
+      const record = encodeOutboxRecord(project, bytes);
+      const decoded = decodeOutboxRecord(record);
+      if (typeof decoded === 'string') throw new Error(decoded);
+      expect(decoded.project).toBe(project);
+      expect(Buffer.from(decoded.itemBytes).equals(bytes)).toBe(true);
+      // Any msgpack reader sees [version, project, item].
+      expect(decodeMsgpack(record)).toEqual([1, project, decodeMsgpack(bytes)]);
+    },
+  );
 
   it.each([
     ['empty', new Uint8Array(0)],
@@ -68,7 +71,10 @@ describe('createOutboxSender', () => {
   });
 
   it('returns false on 401 and says why', async () => {
-    server.script = () => ({ status: 401, body: { error: { code: 'WEFT_UNAUTHORIZED', message: 'token required' } } });
+    server.script = () => ({
+      status: 401,
+      body: { error: { code: 'WEFT_UNAUTHORIZED', message: 'token required' } },
+    });
     const warnings: string[] = [];
     const send = createOutboxSender(client, (message) => warnings.push(message));
     await expect(send([encodeOutboxRecord('a', item(1))])).resolves.toBe(false);
@@ -81,7 +87,10 @@ describe('createOutboxSender', () => {
       const items = (request.body as { items: { id: string }[] }).items;
       const index = items.findIndex((i) => i.id === bad);
       return index >= 0
-        ? { status: 400, body: { error: { code: 'WEFT_INVALID_REQUEST', message: 'endedAt must be a number', index } } }
+        ? {
+            status: 400,
+            body: { error: { code: 'WEFT_INVALID_REQUEST', message: 'endedAt must be a number', index } },
+          }
         : { status: 200, body: {} };
     };
     const warnings: { message: string; details: Record<string, unknown> }[] = [];

@@ -41,7 +41,8 @@ export interface OutboxRecord {
  * @returns The record, or a string saying why it is malformed.
  */
 export function decodeOutboxRecord(record: Uint8Array): OutboxRecord | string {
-  if (record.byteLength < 4 || record[0] !== 0x93) return 'not an outbox call record (expected a msgpack array of 3)';
+  if (record.byteLength < 4 || record[0] !== 0x93)
+    return 'not an outbox call record (expected a msgpack array of 3)';
   if (record[1] !== OUTBOX_RECORD_VERSION) return `unknown outbox record version ${record[1]}`;
   const tag = record[2]!;
   let start: number;
@@ -169,7 +170,9 @@ function report(
 ): void {
   const callId = callIdOf(item);
   const error =
-    statusCode === 413 ? new RecordTooLargeError(callId, item.byteLength, cause) : new RecordRejectedError(callId, cause);
+    statusCode === 413
+      ? new RecordTooLargeError(callId, item.byteLength, cause)
+      : new RecordRejectedError(callId, cause);
   onWarning(`Outbox replay dropped a record: ${error.message}`, { callId, code: error.code, statusCode });
 }
 

@@ -84,7 +84,9 @@ export async function runChild(script: string, options: RunChildOptions = {}): P
       if (line !== undefined) return Promise.resolve(line);
       return new Promise((resolve, reject) => {
         lineWaiters.push({ pattern, resolve });
-        exited.then(() => reject(new Error(`child exited before printing ${String(pattern)}; stderr:\n${stderr}`)));
+        exited.then(() =>
+          reject(new Error(`child exited before printing ${String(pattern)}; stderr:\n${stderr}`)),
+        );
       });
     },
     kill(signal = 'SIGKILL') {
@@ -117,7 +119,9 @@ async function bundle(script: string): Promise<string> {
       {
         name: 'weft-sources',
         setup(b) {
-          b.onResolve({ filter: /^(weft|@weft\/protocol|@weft\/server)$/ }, (args) => ({ path: sources[args.path]! }));
+          b.onResolve({ filter: /^(weft|@weft\/protocol|@weft\/server)$/ }, (args) => ({
+            path: sources[args.path]!,
+          }));
           // Every other bare import stays external and resolves from the repo's node_modules at run time.
           b.onResolve({ filter: /^[^./]/ }, (args) => ({ path: args.path, external: true }));
         },

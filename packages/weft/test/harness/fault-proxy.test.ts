@@ -52,7 +52,17 @@ async function setup(options: Partial<BatcherOptions> & { apiKey?: string; token
     for (let i = 0; i < count; i++) {
       const id = newId();
       ids.push(id);
-      const item = { type: 'complete', id, traceId: id, parentId: null, opName: 'step', startedAt: 1_700_000_000_000 + serial, endedAt: 1_700_000_000_001 + serial, inputs: { i }, output: `out ${i}` };
+      const item = {
+        type: 'complete',
+        id,
+        traceId: id,
+        parentId: null,
+        opName: 'step',
+        startedAt: 1_700_000_000_000 + serial,
+        endedAt: 1_700_000_000_001 + serial,
+        inputs: { i },
+        output: `out ${i}`,
+      };
       batcher.add({ callId: id, bytes: encodeMsgpack(item), done: (outcome) => outcomes.set(id, outcome) });
     }
   };
@@ -107,7 +117,10 @@ describe('FaultProxy + real server + Batcher', () => {
     ['503 with Retry-After', { status: 503, headers: { 'retry-after': '0' } }],
     ['429 with Retry-After', { status: 429, headers: { 'retry-after': '0' } }],
   ])('failNext(%s): retried and delivered exactly once', async (_name, response) => {
-    const { proxy, batcher, outcomes, ids, add, serverIds } = await setup({ maxAttempts: 6, circuitFailureThreshold: 10 });
+    const { proxy, batcher, outcomes, ids, add, serverIds } = await setup({
+      maxAttempts: 6,
+      circuitFailureThreshold: 10,
+    });
     proxy.failNext(3, response);
     add(300);
     await batcher.flush();
@@ -118,7 +131,10 @@ describe('FaultProxy + real server + Batcher', () => {
   });
 
   it('dropConnections: sockets destroyed mid-request are retried', async () => {
-    const { proxy, batcher, outcomes, ids, add, serverIds } = await setup({ maxAttempts: 6, circuitFailureThreshold: 10 });
+    const { proxy, batcher, outcomes, ids, add, serverIds } = await setup({
+      maxAttempts: 6,
+      circuitFailureThreshold: 10,
+    });
     proxy.dropConnections(2);
     add(300);
     await batcher.flush();

@@ -2,9 +2,9 @@ import { EventEmitter, once } from 'node:events';
 import {
   Agent,
   createServer,
+  request as httpRequest,
   type IncomingHttpHeaders,
   type IncomingMessage,
-  request as httpRequest,
   type Server,
   type ServerResponse,
 } from 'node:http';
@@ -253,11 +253,15 @@ export class FaultProxy {
     const { req, res } = pending;
     if (req.socket.destroyed) return;
     const faulty = this.#match({ method: req.method ?? 'GET', path: req.url ?? '/' });
-    const injected = faulty ? (this.#failures.shift() ?? (this.#mode.kind === 'respond' ? this.#mode.response : undefined)) : undefined;
+    const injected = faulty
+      ? (this.#failures.shift() ?? (this.#mode.kind === 'respond' ? this.#mode.response : undefined))
+      : undefined;
     if (injected !== undefined) {
       this.counters.injected += 1;
       const body = JSON.stringify(
-        injected.body ?? { error: { code: INJECTED_ERROR_CODE, message: `injected ${injected.status} by the test proxy` } },
+        injected.body ?? {
+          error: { code: INJECTED_ERROR_CODE, message: `injected ${injected.status} by the test proxy` },
+        },
       );
       res.writeHead(injected.status, { 'content-type': 'application/json', ...injected.headers });
       res.end(body);
@@ -279,7 +283,11 @@ export class FaultProxy {
   }
 
   #forward({ req, res, body }: Pending, after: 'relay' | 'reset' | 'corrupt'): void {
-    const headers: IncomingHttpHeaders = { ...req.headers, host: this.#upstream.host, 'content-length': String(body.byteLength) };
+    const headers: IncomingHttpHeaders = {
+      ...req.headers,
+      host: this.#upstream.host,
+      'content-length': String(body.byteLength),
+    };
     delete headers.connection;
     delete headers['keep-alive'];
     delete headers['transfer-encoding'];
@@ -299,7 +307,10 @@ export class FaultProxy {
             return;
           }
           const out = after === 'corrupt' ? Buffer.alloc(Math.max(payload.byteLength, 1), 0xc1) : payload;
-          const relayed = { ...answer.headers, 'content-length': String(out.byteLength) };
+          const relayed: IncomingHttpHeaders = {
+            ...answer.headers,
+            'content-length': String(out.byteLength),
+          };
           delete relayed.connection;
           delete relayed['keep-alive'];
           delete relayed['transfer-encoding'];
@@ -321,7 +332,11 @@ export class FaultProxy {
     this.counters.upstreamErrors += 1;
     if (!res.headersSent && !res.socket?.destroyed) {
       res.writeHead(502, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { code: INJECTED_ERROR_CODE, message: 'the test proxy could not reach the server' } }));
+      res.end(
+        JSON.stringify({
+          error: { code: INJECTED_ERROR_CODE, message: 'the test proxy could not reach the server' },
+        }),
+      );
     }
     this.#changed();
   }

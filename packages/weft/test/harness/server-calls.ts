@@ -14,7 +14,12 @@ export async function listServerCalls(url: string, project: string, token?: stri
     do {
       const page = await client.postJson(
         routes.callQuery(),
-        { project, limit: 1_000, sort: { field: 'startedAt', direction: 'asc' }, ...(cursor ? { cursor } : {}) },
+        {
+          project,
+          limit: 1_000,
+          sort: { field: 'startedAt', direction: 'asc' },
+          ...(cursor ? { cursor } : {}),
+        },
         callQueryResponse,
       );
       calls.push(...page.calls);

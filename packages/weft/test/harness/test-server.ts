@@ -39,7 +39,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const dir = await mkdtemp(join(tmpdir(), 'weft-test-server-'));
   const dbPath = join(dir, 'weft.db');
   const { token } = options;
-  let running: RunningServer | undefined = await startServer({ host: '127.0.0.1', port: 0, dbPath, token, uiDir: false });
+  let running: RunningServer | undefined = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    dbPath,
+    token,
+    uiDir: false,
+  });
   const port = running.port;
   let closed: Promise<void> | undefined;
 

@@ -49,8 +49,14 @@ export class ScriptedServer {
         const raw = Buffer.concat(chunks);
         const type = req.headers['content-type'] ?? '';
         let body: unknown;
-        if (raw.byteLength > 0) body = type.includes('msgpack') ? decodeMsgpack(raw) : JSON.parse(raw.toString('utf8'));
-        const seen: SeenRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body };
+        if (raw.byteLength > 0)
+          body = type.includes('msgpack') ? decodeMsgpack(raw) : JSON.parse(raw.toString('utf8'));
+        const seen: SeenRequest = {
+          method: req.method ?? 'GET',
+          path: req.url ?? '/',
+          headers: req.headers,
+          body,
+        };
         const index = scripted.requests.push(seen) - 1;
         scripted.#notify();
         const answer = await scripted.script(seen, index);
