@@ -3,21 +3,20 @@ import { resolve } from 'node:path';
 import { debuglog } from 'node:util';
 import { OutboxClosedError, OutboxInvalidRecordError, OutboxWriteFailedError } from './errors/index.js';
 import { acquireOutboxLock, type OutboxLock } from './lock-file.js';
-import type { OutboxFileHandle } from './outbox-file-system.js';
 import {
   type OutboxOptions,
-  type ResolvedOutboxOptions,
   type ReplayOptions,
+  type ResolvedOutboxOptions,
   resolveOutboxOptions,
   resolveReplayOptions,
 } from './outbox-options.js';
-import { replaySegment } from './replay-segment.js';
-import { reportRecoveryProblem } from './report-recovery-problem.js';
 import { encodeFrames, FRAME_HEADER_BYTES, frameBytes, MAX_FRAME_PAYLOAD_BYTES } from './record-frame.js';
 import { recoverSegments } from './recover-segments.js';
-import { newSegmentInfo, SEGMENT_HEADER_BYTES, type SegmentInfo, segmentHeader } from './segment-file.js';
+import { replaySegment } from './replay-segment.js';
+import { reportRecoveryProblem } from './report-recovery-problem.js';
+import { SegmentAppender } from './segment-appender.js';
+import { SEGMENT_HEADER_BYTES, type SegmentInfo } from './segment-file.js';
 import { WarningLimiter } from './warning-limiter.js';
-import { writeFully } from './write-fully.js';
 
 const debug = debuglog('weft');
 const noop = () => undefined;
@@ -68,11 +67,6 @@ interface PendingAppend {
   reject(error: unknown): void;
 }
 
-interface ActiveSegment {
-  readonly info: SegmentInfo;
-  readonly handle: OutboxFileHandle;
-}
-
 /**
  * A durable, bounded, append-only queue of opaque records on disk: where the
  * SDK keeps records the server has not acknowledged, and replays them from
@@ -92,12 +86,9 @@ export class Outbox {
   /** Work runs in the context `open()` was called in, never in a caller's traced context. */
   readonly #resource = new AsyncResource('WeftOutbox');
   readonly #maxRecordBytes: number;
-  /** Oldest first; the active segment, when there is one, is the last. */
+  /** Oldest first; the segment being written, when there is one, is the last. */
   readonly #segments: SegmentInfo[];
-  #active: ActiveSegment | undefined;
-  /** The active segment has writes not yet fsynced. */
-  #dirty = false;
-  #nextSequence: number;
+  readonly #appender: SegmentAppender;
   #pending: PendingAppend[] = [];
   #roundScheduled = false;
   /** Every file mutation runs on this chain, one at a time. */
@@ -119,8 +110,13 @@ export class Outbox {
     this.#lock = lock;
     this.#warnings = warnings;
     this.#segments = recovered.segments;
-    this.#nextSequence = recovered.nextSequence;
-    this.#active = recovered.tail;
+    this.#appender = new SegmentAppender(
+      options.fileSystem,
+      dir,
+      options.fsync,
+      recovered.nextSequence,
+      recovered.tail,
+    );
     this.#maxRecordBytes = Math.min(
       MAX_FRAME_PAYLOAD_BYTES,
       options.maxBytes - SEGMENT_HEADER_BYTES - FRAME_HEADER_BYTES,
@@ -154,7 +150,7 @@ export class Outbox {
         recovered.segments.length,
         outbox.stats.records,
       );
-      if (recovered.tail && recovered.tail.info.bytes >= resolved.segmentBytes) await outbox.#closeActive();
+      if (recovered.tail && recovered.tail.info.bytes >= resolved.segmentBytes) await outbox.#closeSegment();
       return outbox;
     } catch (error) {
       await lock.release();
@@ -274,7 +270,7 @@ export class Outbox {
     await this.#replaying?.catch(noop);
     try {
       await this.#serial(async () => {
-        const error = await this.#closeActive();
+        const error = await this.#closeSegment();
         if (error !== undefined) this.#reportWriteFailure(error, 0);
       });
     } finally {
@@ -318,14 +314,11 @@ export class Outbox {
       const error = await this.#writeAppend(pending);
       syncError ??= error;
     }
-    if (syncError === undefined && this.#options.fsync === 'batch' && this.#dirty && this.#active) {
+    if (syncError === undefined && this.#options.fsync === 'batch') {
       try {
-        await this.#active.handle.sync();
-        this.#dirty = false;
+        await this.#appender.sync();
       } catch (error) {
         syncError = error;
-        // After a failed fsync the kernel may have dropped the dirty pages: append nothing more to this file.
-        await this.#closeActive(false);
       }
     }
     for (const pending of round) {
@@ -355,19 +348,16 @@ export class Outbox {
     const { segmentBytes } = this.#options;
     let syncError: unknown;
     while (pending.written < records.length) {
-      let active: ActiveSegment;
+      const start = pending.written;
+      let segment: SegmentInfo;
       try {
-        active = await this.#ensureActive();
+        segment = await this.#ensureSegment();
       } catch (error) {
-        pending.failure = this.#writeFailed(error, pending.written, records.length - pending.written);
+        pending.failure = this.#writeFailed(error, start, records.length - start);
         return syncError;
       }
-      const start = pending.written;
-      if (
-        active.info.records > 0 &&
-        active.info.bytes + frameBytes(records[start]!.byteLength) > segmentBytes
-      ) {
-        syncError ??= await this.#closeActive();
+      if (segment.records > 0 && segment.bytes + frameBytes(records[start]!.byteLength) > segmentBytes) {
+        syncError ??= await this.#closeSegment();
         continue;
       }
       // As many records as fit the segment; always at least one (an oversized record gets a segment of its own).
@@ -375,97 +365,39 @@ export class Outbox {
       let chunkBytes = frameBytes(records[start]!.byteLength);
       while (
         end < records.length &&
-        active.info.bytes + chunkBytes + frameBytes(records[end]!.byteLength) <= segmentBytes
+        segment.bytes + chunkBytes + frameBytes(records[end]!.byteLength) <= segmentBytes
       ) {
         chunkBytes += frameBytes(records[end]!.byteLength);
         end++;
       }
       await this.#makeRoom(chunkBytes);
-      const at = active.info.bytes;
       try {
-        await writeFully(active.handle, encodeFrames(records, start, end), at);
+        await this.#appender.append(encodeFrames(records, start, end), end - start);
       } catch (error) {
-        await this.#rollBack(active, at);
         pending.failure = this.#writeFailed(error, start, records.length - start);
         return syncError;
       }
-      active.info.bytes = at + chunkBytes;
-      active.info.records += end - start;
-      this.#dirty = true;
       pending.written = end;
-      if (active.info.bytes >= segmentBytes) syncError ??= await this.#closeActive();
+      if (segment.bytes >= segmentBytes) syncError ??= await this.#closeSegment();
     }
     return syncError;
   }
 
-  /** The segment being written, created (file + header) when there is none. */
-  async #ensureActive(): Promise<ActiveSegment> {
-    if (this.#active) return this.#active;
-    const info = newSegmentInfo(this.#dir, this.#nextSequence++, SEGMENT_HEADER_BYTES, 0);
-    const fs = this.#options.fileSystem;
-    const handle = await fs.open(info.path, 'wx');
-    try {
-      await writeFully(handle, segmentHeader(), 0);
-    } catch (error) {
-      await handle.close().catch(noop);
-      await fs.unlink(info.path).catch(noop);
-      throw error;
-    }
-    if (this.#options.fsync !== 'never') await this.#syncDir();
-    this.#active = { info, handle };
-    this.#segments.push(info);
-    this.#dirty = true;
-    return this.#active;
+  /** The segment being written, started when there is none. */
+  async #ensureSegment(): Promise<SegmentInfo> {
+    const open = this.#appender.segment;
+    if (open) return open;
+    const started = await this.#appender.start();
+    this.#segments.push(started);
+    return started;
   }
 
-  /** Makes a new segment's directory entry durable, so an fsynced file is also findable after power loss. */
-  async #syncDir(): Promise<void> {
-    try {
-      const dir = await this.#options.fileSystem.open(this.#dir, 'r');
-      try {
-        await dir.sync();
-      } finally {
-        await dir.close();
-      }
-    } catch (error) {
-      // Some platforms cannot fsync a directory; the file's own fsync still holds.
-      debug('outbox: directory fsync of %s failed: %s', this.#dir, (error as Error).message);
-    }
-  }
-
-  /**
-   * Closes the active segment (fsync first unless told not to or policy
-   * 'never'); returns the fsync error, if any. An active segment with no
-   * record is deleted.
-   */
-  async #closeActive(sync = true): Promise<unknown> {
-    const active = this.#active;
-    if (active === undefined) return undefined;
-    this.#active = undefined;
-    let syncError: unknown;
-    if (sync && this.#dirty && this.#options.fsync !== 'never') {
-      try {
-        await active.handle.sync();
-      } catch (error) {
-        syncError = error;
-      }
-    }
-    this.#dirty = false;
-    await active.handle.close().catch((error: Error) => debug('outbox: close failed: %s', error.message));
-    if (active.info.records === 0) await this.#forget(active.info);
-    return syncError;
-  }
-
-  /** Removes the torn bytes of a failed write so the next record lands right after the last good one. */
-  async #rollBack(active: ActiveSegment, validBytes: number): Promise<void> {
-    try {
-      await active.handle.truncate(validBytes);
-    } catch (error) {
-      // Cannot cut the garbage: append nothing after it. Replay reads this file only up to
-      // `validBytes`, and the next open() reports its tail instead of reading past it.
-      debug('outbox: rollback of %s failed: %s', active.info.path, (error as Error).message);
-      await this.#closeActive(false);
-    }
+  /** Closes the segment being written (fsync per policy); returns the fsync error. A segment with no record is deleted. */
+  async #closeSegment(): Promise<unknown> {
+    const closed = await this.#appender.close();
+    if (closed === undefined) return undefined;
+    if (closed.segment.records === 0) await this.#forget(closed.segment);
+    return closed.syncError;
   }
 
   /** Deletes the oldest closed segments until `incomingBytes` more fit under `maxBytes`. */
@@ -475,7 +407,7 @@ export class Outbox {
     let droppedSegments = 0;
     while (this.stats.bytes + incomingBytes > maxBytes) {
       const oldest = this.#segments[0];
-      if (oldest === undefined || oldest === this.#active?.info) break;
+      if (oldest === undefined || oldest === this.#appender.segment) break;
       droppedRecords += oldest.records - oldest.ackedRecords;
       droppedSegments++;
       await this.#forget(oldest);
@@ -526,8 +458,8 @@ export class Outbox {
   async #replay(send: ReplaySend, options: Required<ReplayOptions>): Promise<ReplayResult> {
     // Replay reads only closed segments: close the one being written so its records are included.
     await this.#serial(async () => {
-      if (this.#active && this.#active.info.records > 0) {
-        const error = await this.#closeActive();
+      if ((this.#appender.segment?.records ?? 0) > 0) {
+        const error = await this.#closeSegment();
         if (error !== undefined) this.#reportWriteFailure(error, 0);
       }
     });
@@ -539,7 +471,7 @@ export class Outbox {
     };
     for (;;) {
       const segment = this.#segments[0];
-      if (this.#closing || segment === undefined || segment === this.#active?.info) break;
+      if (this.#closing || segment === undefined || segment === this.#appender.segment) break;
       const outcome = await replaySegment(segment, send, options, hooks);
       sent += outcome.sent;
       if (outcome.kind === 'refused') {

@@ -1,5 +1,5 @@
-import { FRAME_HEADER_BYTES, frameChecksum } from './record-frame.js';
 import type { OutboxFileHandle } from './outbox-file-system.js';
+import { FRAME_HEADER_BYTES, frameChecksum } from './record-frame.js';
 
 /** How reading a range of frames ended. `offset` is just past the last whole, valid record. */
 export type FramesEnd =
