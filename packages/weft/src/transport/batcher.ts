@@ -1,9 +1,9 @@
-import { MAX_BATCH_ITEMS, PROJECT_NAME, routes, type WeftError } from '@weft/protocol';
-import { z } from 'zod';
+import { routes, type WeftError } from '@weft/protocol';
 import { WarningLimiter } from '../outbox/warning-limiter.js';
-import { ApiClient, type SendResult } from './api-client.js';
+import type { SendResult } from './api-client.js';
 import { backoffDelayMs } from './backoff.js';
 import { batchBodyPrefix, batchOverheadBytes, encodeBatchBody } from './batch-body.js';
+import { type BatcherOptions, type BatcherOptionsParsed, batcherOptionsSchema } from './batcher-options.js';
 import { CircuitBreaker, type CircuitState } from './circuit-breaker.js';
 import { encodeOutboxRecord } from './outbox-records.js';
 import { parseOptions } from './parse-options.js';
@@ -15,6 +15,8 @@ import {
   RecordRejectedError,
   RecordTooLargeError,
 } from './transport-errors.js';
+
+export type { BatcherOptions, BatcherOutbox } from './batcher-options.js';
 
 /** One encoded call item handed to the batcher by the pipeline. */
 export interface CallRecord {
@@ -31,88 +33,6 @@ export type RecordOutcome =
   | { status: 'sent' }
   | { status: 'spilled' }
   | { status: 'failed'; error: WeftError };
-
-/** Where records go when they cannot be sent now: the durable outbox (only `append` is used). */
-export interface BatcherOutbox {
-  append(records: readonly Uint8Array[]): Promise<void>;
-}
-
-/** Options of {@link Batcher}. */
-export interface BatcherOptions {
-  project: string;
-  client: ApiClient;
-  /** @default 500 */
-  maxBatchItems?: number;
-  /** Body size bound of one batch, including its small header. @default 4 MiB */
-  maxBatchBytes?: number;
-  /** A queued record waits at most this long before its batch is sent. @default 100 */
-  flushIntervalMs?: number;
-  /** Requests per batch before it goes to the outbox (or fails, without one). @default 5 */
-  maxAttempts?: number;
-  /** Retry spacing: exponential with full jitter. @default { baseMs: 100, maxMs: 10_000 } */
-  backoff?: { baseMs: number; maxMs: number };
-  /** Batches with a request out at once. @default 2 */
-  maxConcurrentBatches?: number;
-  /** In-memory bound (queued, in flight and waiting to retry); records past it go to the outbox at once. @default 64 MiB */
-  maxQueueBytes?: number;
-  /**
-   * Retry budget: batches waiting to be retried at once. Past it a failing
-   * batch goes to the outbox instead (or, without one, keeps its send slot
-   * while it waits, which slows intake instead of growing).
-   * @default 8
-   */
-  maxRetriesInFlight?: number;
-  /** Consecutive failed requests that open the circuit. @default 5 */
-  circuitFailureThreshold?: number;
-  /** Cap on one retry delay, including one asked for by `Retry-After`. @default 60_000 */
-  maxRetryDelayMs?: number;
-  outbox?: BatcherOutbox | undefined;
-  /** Rate-limited warnings (one per kind per minute, with counts). @default process.emitWarning */
-  onWarning?: ((message: string, details: Record<string, unknown>) => void) | undefined;
-  /** Called when the circuit closes again after being open: the moment to replay the outbox. */
-  onRecovered?: (() => void) | undefined;
-  /** @internal For tests: timers driven by hand. */
-  timers?: Timers | undefined;
-  /** @internal For tests: jitter source. */
-  random?: (() => number) | undefined;
-}
-
-const fn = z.custom<(...args: never[]) => unknown>(
-  (value) => typeof value === 'function',
-  'must be a function',
-);
-const positiveInt = z.number().int().positive();
-const optionsSchema = z.object({
-  project: z
-    .string()
-    .regex(PROJECT_NAME, 'must be 1–128 letters, digits, ".", "_" or "-", starting with a letter or digit'),
-  client: z.instanceof(ApiClient, { error: 'must be an ApiClient' }),
-  maxBatchItems: positiveInt.max(MAX_BATCH_ITEMS).default(500),
-  maxBatchBytes: positiveInt.min(1024).default(4 * 1024 * 1024),
-  flushIntervalMs: z.number().int().nonnegative().default(100),
-  maxAttempts: positiveInt.default(5),
-  backoff: z
-    .object({ baseMs: z.number().int().nonnegative(), maxMs: z.number().int().nonnegative() })
-    .refine((b) => b.maxMs >= b.baseMs, 'maxMs must be at least baseMs')
-    .default({ baseMs: 100, maxMs: 10_000 }),
-  maxConcurrentBatches: positiveInt.default(2),
-  maxQueueBytes: positiveInt.default(64 * 1024 * 1024),
-  maxRetriesInFlight: z.number().int().nonnegative().default(8),
-  circuitFailureThreshold: positiveInt.default(5),
-  maxRetryDelayMs: z.number().int().nonnegative().default(60_000),
-  outbox: z
-    .custom<BatcherOutbox>(
-      (v) => typeof (v as BatcherOutbox)?.append === 'function',
-      'must have an append(records) method',
-    )
-    .optional(),
-  onWarning: fn.optional(),
-  onRecovered: fn.optional(),
-  timers: z
-    .custom<Timers>((v) => typeof (v as Timers)?.setTimeout === 'function', 'must be a Timers object')
-    .optional(),
-  random: fn.optional(),
-});
 
 interface Entry {
   record: CallRecord;
@@ -157,7 +77,7 @@ const SPILLED: RecordOutcome = { status: 'spilled' };
  * ```
  */
 export class Batcher {
-  #options: z.output<typeof optionsSchema>;
+  #options: BatcherOptionsParsed;
   #timers: Timers;
   #random: () => number;
   #prefix: Uint8Array;
@@ -188,7 +108,7 @@ export class Batcher {
   #counts = { sent: 0, spilled: 0, failed: 0, retries: 0 };
 
   constructor(options: BatcherOptions) {
-    this.#options = parseOptions('Batcher', optionsSchema, options);
+    this.#options = parseOptions('Batcher', batcherOptionsSchema, options);
     const { project, backoff, circuitFailureThreshold, client, onWarning } = this.#options;
     this.#timers = this.#options.timers ?? systemTimers;
     this.#random = (this.#options.random as (() => number) | undefined) ?? Math.random;
