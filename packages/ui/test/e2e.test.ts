@@ -173,9 +173,21 @@ describe('web UI end to end', () => {
     await expect.poll(() => exception.textContent()).toContain('RateLimitError');
     expect(await exception.locator('pre.stack').textContent()).toMatch(/at .*summarize/);
     // The long input string is folded.
-    expect(await page.locator('[data-section="inputs"] .link-button').textContent()).toMatch(
-      /show all 840 chars/,
+    const fold = page.locator('[data-section="inputs"] .link-button');
+    expect(await fold.textContent()).toMatch(/show all 840 chars/);
+    await fold.click();
+    await expect.poll(() => fold.textContent()).toBe('fold');
+    expect(await page.locator('[data-section="inputs"] .json-string').textContent()).toContain(
+      'Q3 revenue grew 12%. '.repeat(40).trimEnd(),
     );
+
+    // The call's own page, where call refs lead, links back to its trace.
+    await page.locator('.call-detail .facts a', { hasText: program.errorTrace }).click();
+    await page.waitForURL(new RegExp(`#/demo/calls/${program.errorTrace}$`));
+    const trace = page.locator('.call-detail .facts a[href*="/trace/"]');
+    await trace.waitFor();
+    await trace.click();
+    await page.waitForURL(new RegExp(`#/demo/trace/${program.errorTrace}`));
   });
 
   it('diffs two object versions and pages a dataset’s rows', async () => {
@@ -192,6 +204,11 @@ describe('web UI end to end', () => {
     expect(await rows.first().textContent()).toContain(QUESTIONS[0].question);
     expect(await page.locator('[data-section="rows"] .pager-label').textContent()).toBe('Rows 1–5 of 5');
     await shot('dataset');
+
+    // The table ref in the value opens the table on its own page.
+    await page.locator('[data-section="value"] a.ref-link').click();
+    await page.waitForURL(/#\/demo\/tables\//);
+    await expect.poll(() => page.locator('tr.dataset-row').count()).toBe(QUESTIONS.length);
   });
 
   it('compares two evaluation runs: summary deltas and changed rows linking to traces', async () => {
