@@ -133,6 +133,8 @@ export interface EvaluationRunInfo {
   ran: number;
   /** Rows whose result could not be written to the checkpoint. */
   checkpointFailures: number;
+  /** What resuming repaired: bytes of a torn last line cut, complete lines that were skipped as corrupt. */
+  checkpointRepair: { tornBytes: number; corruptLines: number[] };
 }
 
 /**
@@ -335,6 +337,10 @@ export class Evaluation {
           resumed: previous.length,
           ran: outcome.results.length,
           checkpointFailures: outcome.checkpointFailures,
+          checkpointRepair: {
+            tornBytes: checkpoint?.resumed.tornBytes ?? 0,
+            corruptLines: checkpoint?.resumed.corruptLines ?? [],
+          },
         };
         return summarize({ evaluation: name, model: modelName, rows: rows.length, trials }, results);
       },
