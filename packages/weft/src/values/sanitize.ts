@@ -4,7 +4,6 @@ import { className } from './class-name.js';
 import { mapEntriesOf, setValuesOf } from './collection-entries.js';
 import { describeThrown } from './describe-thrown.js';
 import { errorView } from './error-view.js';
-import { InvalidHookResultError } from './invalid-hook-result-error.js';
 import {
   bigintForm,
   dateForm,
@@ -33,65 +32,13 @@ import {
   resolveSanitizeOptions,
   type SanitizeOptions,
 } from './sanitize-options.js';
+import { runRefHook } from './ref-hook.js';
 import { SnapshotMarker } from './snapshot-marker.js';
+import { assign, type Container, createFrame, type Entry, type Frame, type Key, Kind } from './walk-frame.js';
 import { head, wellFormed } from './well-formed.js';
 
 export { DEFAULT_REDACT_KEYS, REDACTED } from './redact.js';
 export type { SanitizeOptions } from './sanitize-options.js';
-
-type Key = string | number;
-type Container = Record<string, unknown> | unknown[];
-
-const Kind = {
-  /** An object's own enumerable string keys, read from `src`. */
-  Fields: 0,
-  /** Indexes 0…n-1 of an array-like `src`. */
-  Items: 1,
-  /** A Map's collected `[key, value]` pairs, so string keys can be redacted. */
-  MapEntries: 2,
-} as const;
-type Kind = (typeof Kind)[keyof typeof Kind];
-
-/**
- * One container being walked. Its output container `out` is already in place
- * in its parent's output, so the result is a valid tree at every step.
- *
- *   parent.out[key]            the value's place (a marker for Map, Set, Error, instances)
- *   parent.out[key][suffix]    `out`, when the place holds a marker that wraps it
- */
-interface Frame {
-  readonly kind: Kind;
-  readonly src: unknown;
-  readonly keys: readonly string[] | null;
-  readonly n: number;
-  /** Entries beyond `maxArrayLength`, never walked. */
-  readonly omitted: number;
-  readonly out: Container;
-  readonly depth: number;
-  readonly parent: Frame | null;
-  readonly key: Key;
-  readonly suffix: string | null;
-  /** The identity entry of the source object, closed when the frame ends; null for views. */
-  readonly entry: Entry | null;
-  /** Node count when the frame opened, so its expanded size is known when it ends. */
-  readonly start: number;
-  i: number;
-  /** Levels of frames below this one (0 when it holds only leaves). */
-  height: number;
-  path: readonly Key[] | null;
-}
-
-/** What became of an object already met, by identity. */
-interface Entry {
-  /** Its output: a container, a marker, or a ref string. */
-  out: unknown;
-  /** The frame walking it while it is being walked: meeting it then is a cycle. */
-  open: Frame | null;
-  size: number;
-  height: number;
-  /** Set while a hook's ref is pending: every place the stand-in was written to. */
-  waiting: [Container, Key][] | null;
-}
 
 const NOT_HANDLED = Symbol('not handled');
 
@@ -122,7 +69,7 @@ export class Sanitizer {
   constructor(value: unknown, options?: SanitizeOptions) {
     this.#options = resolveSanitizeOptions(options);
     // The root is a one-item frame, so the root value has a place to be written to like any other.
-    this.#stack.push(this.#frame(Kind.Items, [value], null, 1, 0, this.#root, -1, null, 0, null, null));
+    this.#stack.push(createFrame(Kind.Items, [value], null, 1, 0, this.#root, -1, null, 0, null, null, 0));
   }
 
   /** Processes up to `budget` nodes; true when the walk is complete. Never throws. */
@@ -169,38 +116,6 @@ export class Sanitizer {
   /** Nodes visited so far, a repeated reference counting its whole size (diagnostics). */
   get nodes(): number {
     return this.#nodes;
-  }
-
-  #frame(
-    kind: Kind,
-    src: unknown,
-    keys: readonly string[] | null,
-    length: number,
-    omitted: number,
-    out: Container,
-    depth: number,
-    parent: Frame | null,
-    key: Key,
-    suffix: string | null,
-    entry: Entry | null,
-  ): Frame {
-    return {
-      kind,
-      src,
-      keys,
-      n: length,
-      omitted,
-      out,
-      depth,
-      parent,
-      key,
-      suffix,
-      entry,
-      start: this.#nodes,
-      i: 0,
-      height: 0,
-      path: null,
-    };
   }
 
   #close(frame: Frame, tail: Marker | null): void {
@@ -276,7 +191,9 @@ export class Sanitizer {
       return [this.#string(key), REDACTED];
     }
     const out: unknown[] = [];
-    this.#stack.push(this.#frame(Kind.Items, pair, null, 2, 0, out, depth, frame, i, null, null));
+    this.#stack.push(
+      createFrame(Kind.Items, pair, null, 2, 0, out, depth, frame, i, null, null, this.#nodes),
+    );
     return out;
   }
 
@@ -493,7 +410,20 @@ export class Sanitizer {
     const n = Math.min(available, this.#options.maxArrayLength);
     const entry: Entry = { out: place, open: null, size: 1, height: 0, waiting: null };
     const omitted = Math.max(0, total - n);
-    const frame = this.#frame(kind, src, keys, n, omitted, out, depth, parent, key, suffix, entry);
+    const frame = createFrame(
+      kind,
+      src,
+      keys,
+      n,
+      omitted,
+      out,
+      depth,
+      parent,
+      key,
+      suffix,
+      entry,
+      this.#nodes,
+    );
     entry.open = frame;
     this.#seen.set(identity, entry);
     this.#stack.push(frame);
@@ -531,55 +461,37 @@ export class Sanitizer {
     return entry.out;
   }
 
-  #hook(
+  /** Runs a ref hook; a ref replaces the value now, a pending one is written into every place it appears when it settles. */
+  #hook<T>(
     name: 'onObject' | 'onBlob',
-    hook: (arg: never) => HookResult,
-    arg: object,
+    hook: (arg: T) => HookResult,
+    arg: T,
     value: object,
     parent: Frame,
     key: Key,
   ): unknown {
-    let result: unknown;
-    try {
-      result = hook(arg as never);
-    } catch (error) {
-      this.#report(error, this.#childPath(parent, key));
-      return NOT_HANDLED;
+    // The path is worked out only when there is an error to report.
+    const outcome = runRefHook(name, hook, arg, (error) => this.#report(error, this.#childPath(parent, key)));
+    switch (outcome.kind) {
+      case 'none':
+        return NOT_HANDLED;
+      case 'ref':
+        this.#seen.set(value, { out: outcome.ref, open: null, size: 1, height: 0, waiting: null });
+        return outcome.ref;
+      default: {
+        const stand = pendingMarker();
+        const entry: Entry = { out: stand, open: null, size: 1, height: 0, waiting: [[parent.out, key]] };
+        this.#seen.set(value, entry);
+        const written = outcome.settled.then((out) => {
+          for (const [container, at] of entry.waiting ?? []) assign(container, at, out);
+          entry.out = out;
+          entry.waiting = null;
+        });
+        // Writing cannot throw, but a pending promise that never rejects is part of the contract.
+        this.#pending.push(written.catch(() => undefined));
+        return stand;
+      }
     }
-    if (result === undefined) return NOT_HANDLED;
-    if (typeof result === 'string') {
-      const ref = wellFormed(result);
-      this.#seen.set(value, { out: ref, open: null, size: 1, height: 0, waiting: null });
-      return ref;
-    }
-    if (!isThenable(result)) {
-      this.#report(new InvalidHookResultError(name, typeOf(result)), this.#childPath(parent, key));
-      return NOT_HANDLED;
-    }
-    const stand = pendingMarker();
-    const entry: Entry = { out: stand, open: null, size: 1, height: 0, waiting: [[parent.out, key]] };
-    this.#seen.set(value, entry);
-    const settle = (out: unknown) => {
-      for (const [container, at] of entry.waiting ?? []) assign(container, at, out);
-      entry.out = out;
-      entry.waiting = null;
-    };
-    const path = this.#childPath(parent, key);
-    const done = Promise.resolve(result).then(
-      (ref) => {
-        if (typeof ref === 'string') return settle(wellFormed(ref));
-        const error = new InvalidHookResultError(name, `a Promise of ${typeOf(ref)}`);
-        this.#report(error, path);
-        settle(unreadableMarker('hook', describeThrown(error)));
-      },
-      (error: unknown) => {
-        this.#report(error, path);
-        settle(unreadableMarker('hook', describeThrown(error)));
-      },
-    );
-    // `settle` and `#report` cannot throw, but a promise that never rejects is part of the contract.
-    this.#pending.push(done.catch(() => undefined));
-    return stand;
   }
 
   #fromSnapshot(marker: SnapshotMarker, parent: Frame, key: Key): Marker {
@@ -630,31 +542,7 @@ export function sanitize(
   return { value: sanitizer.result, pending: sanitizer.pending };
 }
 
-/** Writes one member; `__proto__` is defined as data so it can never set a prototype. */
-function assign(container: Container, key: Key, value: unknown): void {
-  if (key === '__proto__') {
-    Object.defineProperty(container, key, { value, enumerable: true, writable: true, configurable: true });
-  } else {
-    (container as Record<Key, unknown>)[key] = value;
-  }
-}
-
 /** Object.prototype or null: a plain object (JSON's own kind), not a class instance. */
 function isPlainPrototype(proto: unknown): boolean {
   return proto === Object.prototype || proto === null;
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
-  try {
-    return typeof (value as { then?: unknown }).then === 'function';
-  } catch {
-    return false;
-  }
-}
-
-function typeOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value;
 }
