@@ -3,6 +3,7 @@ export {
   OutboxClosedError,
   OutboxInvalidRecordError,
   OutboxLockedError,
+  OutboxOpenFailedError,
   OutboxReadFailedError,
   OutboxWriteFailedError,
 } from './errors/index.js';

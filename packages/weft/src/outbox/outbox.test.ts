@@ -256,6 +256,13 @@ describe('Outbox', () => {
     expect(error).toMatchObject({ code: 'WEFT_INVALID_OPTIONS', path });
   });
 
+  it('a folder that cannot be created gives a typed error naming it', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'a-file'), '');
+    const error = await Outbox.open({ dir: join(dir, 'a-file', 'outbox') }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'WEFT_OUTBOX_OPEN_FAILED', systemCode: 'ENOTDIR' });
+  });
+
   it('validates replay options', async () => {
     const dir = await tempDir();
     const outbox = await openOutbox({ dir });

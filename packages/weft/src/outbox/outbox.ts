@@ -1,7 +1,13 @@
 import { AsyncResource } from 'node:async_hooks';
 import { resolve } from 'node:path';
 import { debuglog } from 'node:util';
-import { OutboxClosedError, OutboxInvalidRecordError, OutboxWriteFailedError } from './errors/index.js';
+import { WeftError } from '@weft/protocol';
+import {
+  OutboxClosedError,
+  OutboxInvalidRecordError,
+  OutboxOpenFailedError,
+  OutboxWriteFailedError,
+} from './errors/index.js';
 import { acquireOutboxLock, type OutboxLock } from './lock-file.js';
 import {
   type OutboxOptions,
@@ -130,14 +136,20 @@ export class Outbox {
    *
    * @throws InvalidOutboxOptionsError (`WEFT_INVALID_OPTIONS`) naming the bad option
    * @throws OutboxLockedError (`WEFT_OUTBOX_LOCKED`) when another live process holds the folder
+   * @throws OutboxOpenFailedError (`WEFT_OUTBOX_OPEN_FAILED`) when the folder or lock file cannot be created
    * @throws OutboxReadFailedError (`WEFT_OUTBOX_READ_FAILED`) when a segment cannot be read
    */
   static async open(options: OutboxOptions): Promise<Outbox> {
     const resolved = resolveOutboxOptions(options);
     const fs = resolved.fileSystem;
     const dir = resolve(resolved.dir);
-    await fs.mkdir(dir, { recursive: true });
-    const lock = await acquireOutboxLock(fs, dir);
+    let lock: OutboxLock;
+    try {
+      await fs.mkdir(dir, { recursive: true });
+      lock = await acquireOutboxLock(fs, dir);
+    } catch (error) {
+      throw WeftError.isInstance(error) ? error : new OutboxOpenFailedError(dir, error);
+    }
     try {
       const warnings = new WarningLimiter(resolved.warningIntervalMs, resolved.onWarning);
       const recovered = await recoverSegments(fs, dir, resolved.fsync !== 'never', (problem) =>
