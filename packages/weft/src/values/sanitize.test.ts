@@ -51,6 +51,27 @@ function revokedProxy(target: object = {}) {
   return proxy;
 }
 
+function allTrapsThrow() {
+  const traps = [
+    'get',
+    'set',
+    'has',
+    'ownKeys',
+    'getPrototypeOf',
+    'getOwnPropertyDescriptor',
+    'defineProperty',
+  ];
+  const handler = Object.fromEntries(
+    traps.map((trap) => [
+      trap,
+      () => {
+        throw new Error(`trap ${trap}`);
+      },
+    ]),
+  );
+  return new Proxy({ a: 1 }, handler);
+}
+
 function nested(depth: number): Record<string, unknown> {
   const root: Record<string, unknown> = {};
   let node = root;
@@ -198,6 +219,11 @@ const table: [string, () => unknown, unknown][] = [
         },
       ),
     { a: { _weft: 'unreadable', reason: 'getter', error: 'Error: trap' } },
+  ],
+  [
+    'a Proxy whose every trap throws',
+    allTrapsThrow,
+    { _weft: 'unreadable', reason: 'value', error: 'Error: trap getPrototypeOf' },
   ],
   [
     'a revoked Proxy',
