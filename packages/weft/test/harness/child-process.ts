@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { onTestFinished } from 'vitest';
@@ -96,16 +96,24 @@ export async function runChild(script: string, options: RunChildOptions = {}): P
   (options.register ?? onTestFinished)(async () => {
     run.kill('SIGKILL');
     await exited;
+    if (entry !== script) await rm(entry, { force: true });
   });
   return run;
 }
+
+let bundles = 0;
 
 /** Bundles a TypeScript entry into an ESM file under node_modules/.cache, so bare imports resolve from the repo. */
 async function bundle(script: string): Promise<string> {
   const { build } = await import('esbuild');
   const outDir = join(repoRoot, 'node_modules/.cache/weft-harness');
   await mkdir(outDir, { recursive: true });
-  const outfile = join(outDir, `${createHash('sha256').update(script).digest('hex').slice(0, 16)}.mjs`);
+  // Unique per bundle: test files run in parallel workers and may bundle the same script at once.
+  bundles += 1;
+  const outfile = join(
+    outDir,
+    `${createHash('sha256').update(script).digest('hex').slice(0, 12)}-${process.pid}-${bundles}.mjs`,
+  );
   await build({
     entryPoints: [script],
     outfile,
