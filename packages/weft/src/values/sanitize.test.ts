@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sanitize } from './sanitize.js';
+import { Sanitizer, sanitize } from './sanitize.js';
 import { snapshot } from './snapshot.js';
 import { expectWireSafe } from './wire-safe.test-support.js';
 
@@ -285,6 +285,16 @@ describe('value safety', () => {
     expect(Object.keys(inner)).toEqual(['__proto__']);
     expect((inner as { isAdmin?: unknown }).isAdmin).toBeUndefined();
     expect(({} as { isAdmin?: unknown }).isAdmin).toBeUndefined();
+  });
+
+  it('visits the same number of nodes whatever the string bytes', () => {
+    const message = (content: string) => ({ messages: [{ role: 'user', content }], model: 'm' });
+    const small = new Sanitizer(message('x'));
+    const large = new Sanitizer(message('x'.repeat(80 * 1024)));
+    small.step(Number.POSITIVE_INFINITY);
+    large.step(Number.POSITIVE_INFINITY);
+    expect(large.nodes).toBe(small.nodes);
+    expect(small.nodes).toBe(6);
   });
 
   it('gives top-level undefined as null', () => {
