@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EvaluationRowResult, EvaluationSummary } from '@weft/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runChild } from '../../test/harness/index.js';
-import { CRASH_ROWS, crashEvaluation, crashModel } from './test-fixtures/crash-evaluation.js';
+import { runChild } from '../harness/index.js';
+import { CRASH_ROWS, crashEvaluation, crashModel } from './fixtures/crash-evaluation.js';
 
-const childScript = fileURLToPath(new URL('./test-fixtures/crash-child.ts', import.meta.url));
+const childScript = fileURLToPath(new URL('./fixtures/crash-child.ts', import.meta.url));
 
 let dir: string;
 beforeAll(async () => {

@@ -11,13 +11,13 @@ import {
 } from '@weft/protocol';
 import { startServer } from '@weft/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { init } from '../client/init.js';
-import type { WeftClient } from '../client/weft-client.js';
-import { Dataset } from '../datasets/index.js';
-import { resetWeft } from '../testing/index.js';
-import { Evaluation } from './evaluation.js';
-import { Model } from './model.js';
-import { exactMatch } from './scorers.js';
+import { init } from '../../src/client/init.js';
+import type { WeftClient } from '../../src/client/weft-client.js';
+import { Dataset } from '../../src/datasets/index.js';
+import { Evaluation } from '../../src/eval/evaluation.js';
+import { Model } from '../../src/eval/model.js';
+import { exactMatch } from '../../src/eval/scorers.js';
+import { resetWeft } from '../../src/testing/index.js';
 
 let server: Awaited<ReturnType<typeof startServer>>;
 let dir: string;
