@@ -297,6 +297,20 @@ describe('value safety', () => {
     expect(small.nodes).toBe(6);
   });
 
+  it('survives a Proxy of an array whose length is not a count', () => {
+    for (const length of [Number.POSITIVE_INFINITY, Number.NaN, 'many', -1, 2 ** 60]) {
+      const liar = new Proxy([1, 2], {
+        get: (target, key) => (key === 'length' ? length : Reflect.get(target, key)),
+      });
+      const direct = sanitize({ liar }, { maxArrayLength: 3 }).value;
+      expectWireSafe(direct);
+      expectWireSafe(sanitize(snapshot({ liar }, { maxNodes: 10 })).value);
+    }
+    expect(
+      sanitize(new Proxy([1, 2], { get: (t, k) => (k === 'length' ? 'x' : Reflect.get(t, k)) })).value,
+    ).toEqual([]);
+  });
+
   it('gives top-level undefined as null', () => {
     expect(sanitize(undefined).value).toBeNull();
   });

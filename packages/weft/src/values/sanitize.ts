@@ -34,6 +34,7 @@ import {
 } from './sanitize-options.js';
 import { runRefHook } from './ref-hook.js';
 import { SnapshotMarker } from './snapshot-marker.js';
+import { arrayLength } from './array-length.js';
 import { assign, type Container, createFrame, type Entry, type Frame, type Key, Kind } from './walk-frame.js';
 import { head, wellFormed } from './well-formed.js';
 
@@ -296,8 +297,7 @@ export class Sanitizer {
     const depth = parent.depth + 1;
     if (Array.isArray(value)) {
       if (depth > this.#options.maxDepth) return truncatedValue('depth', 'Array');
-      const length: unknown = value.length;
-      const n = typeof length === 'number' && length > 0 ? Math.floor(length) : 0;
+      const n = arrayLength(value);
       const out: unknown[] = [];
       this.#open(Kind.Items, value, value, null, n, n, out, out, depth, parent, key, null);
       return out;

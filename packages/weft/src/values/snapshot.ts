@@ -1,4 +1,5 @@
 import { types } from 'node:util';
+import { arrayLength } from './array-length.js';
 import { TRUNCATED_KEYS_MEMBER } from './markers.js';
 import { SnapshotMarker } from './snapshot-marker.js';
 
@@ -135,7 +136,16 @@ function copy(value: unknown, limits: SnapshotLimits | undefined, stats: Snapsho
     let frame: Frame;
     switch (kind) {
       case Kind.Array:
-        frame = { kind, src, out: [], depth, keys: null, iterator: null, n: (src as unknown[]).length, i: 0 };
+        frame = {
+          kind,
+          src,
+          out: [],
+          depth,
+          keys: null,
+          iterator: null,
+          n: arrayLength(src as unknown[]),
+          i: 0,
+        };
         break;
       case Kind.Object: {
         const keys = Object.keys(src);
