@@ -24,8 +24,12 @@ const NAV = [
 /** The shell: top bar, the view the hash names, and the token prompt. */
 export function App({ tokens }: { tokens: TokenStore }) {
   const route = useRoute();
-  // The UI is served by the API server itself, so requests go to the same origin.
-  const api = useMemo(() => new ApiClient(location.origin, tokens), [tokens]);
+  // The UI is served by the API server itself: the API sits beside index.html
+  // (the origin's root, or a prefix when a reverse proxy mounts Weft under one).
+  const api = useMemo(
+    () => new ApiClient(location.origin + location.pathname.replace(/\/[^/]*$/, ''), tokens),
+    [tokens],
+  );
   const { project, segments } = route;
   const [view = 'calls', a, b, c] = segments;
   useEffect(() => {
