@@ -1,3 +1,8 @@
+import { head } from './well-formed.js';
+
+/** Longer class names are cut: a name is a label, not data. */
+const MAX_NAME_LENGTH = 200;
+
 /**
  * The name of `value`'s class, read through property descriptors so that no
  * getter or `constructor` trick runs; 'Object' when there is none to read.
@@ -9,7 +14,8 @@ export function className(value: object): string {
     const ctor = Object.getOwnPropertyDescriptor(proto, 'constructor')?.value;
     if (typeof ctor === 'function') {
       const name = functionName(ctor);
-      if (name !== '') return name;
+      // A name set with defineProperty can hold anything, lone surrogates included.
+      if (name !== '') return head(name, MAX_NAME_LENGTH);
     }
   } catch {
     // A proxy trap threw: the name is unknowable, the fallback is honest enough.

@@ -311,6 +311,15 @@ describe('value safety', () => {
     ).toEqual([]);
   });
 
+  it('keeps class names well-formed and short', () => {
+    class Odd {}
+    Object.defineProperty(Odd, 'name', { value: `\ud800${'n'.repeat(500)}` });
+    const { value } = sanitize({ odd: new Odd() }, { maxDepth: 1 });
+    expect(value).toEqual({ odd: { _weft: 'instance', class: `\ufffd${'n'.repeat(199)}`, value: {} } });
+    expectWireSafe(value);
+    expectWireSafe(sanitize({ a: { odd: new Odd() } }, { maxDepth: 1 }).value);
+  });
+
   it('gives top-level undefined as null', () => {
     expect(sanitize(undefined).value).toBeNull();
   });
