@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { readdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,9 +16,11 @@ async function deadPid(): Promise<number> {
   return child.pid!;
 }
 
-function lockContent(pid: number, host = hostname()): string {
-  return `${JSON.stringify({ pid, hostname: host, token: 'someone-else' })}\n`;
+function lockContent(pid: number, host = hostname(), processStartedAtMs?: number): string {
+  return `${JSON.stringify({ pid, hostname: host, token: 'someone-else', processStartedAtMs })}\n`;
 }
+
+const thisProcessStartedAtMs = () => Math.round(Date.now() - process.uptime() * 1000);
 
 describe('outbox lock', () => {
   it('refuses a second open of a folder whose outbox is open, and allows it after close', async () => {
@@ -34,6 +36,15 @@ describe('outbox lock', () => {
     expect(await readdir(dir)).not.toContain(LOCK_FILE_NAME);
     const second = await Outbox.open({ dir });
     await second.close();
+  });
+
+  it('a second path to the same folder (a symlink) meets the same lock', async () => {
+    const dir = await tempDir();
+    const link = join(await tempDir(), 'link');
+    await symlink(dir, link);
+    const first = await Outbox.open({ dir });
+    await expect(Outbox.open({ dir: link })).rejects.toMatchObject({ code: 'WEFT_OUTBOX_LOCKED' });
+    await first.close();
   });
 
   it('two concurrent opens in one process: exactly one wins', async () => {
@@ -57,6 +68,18 @@ describe('outbox lock', () => {
     });
   });
 
+  it('refuses a lock held by another thread of this process (same pid, same start time)', async () => {
+    const dir = await tempDir();
+    await writeFile(
+      join(dir, LOCK_FILE_NAME),
+      lockContent(process.pid, hostname(), thisProcessStartedAtMs()),
+    );
+    await expect(Outbox.open({ dir })).rejects.toMatchObject({
+      code: 'WEFT_OUTBOX_LOCKED',
+      ownerPid: process.pid,
+    });
+  });
+
   it('refuses a lock from another host (it cannot tell whether that owner lives)', async () => {
     const dir = await tempDir();
     await writeFile(join(dir, LOCK_FILE_NAME), lockContent(1, `not-${hostname()}`));
@@ -65,8 +88,11 @@ describe('outbox lock', () => {
 
   it.each([
     ['a dead pid', async () => lockContent(await deadPid())],
-    // pid 1 in a restarted container: our own pid, but this process does not hold it.
-    ['our own pid from an earlier life', async () => lockContent(process.pid)],
+    // pid 1 in a restarted container: our own pid, started a minute before this process.
+    [
+      'our own pid from an earlier life',
+      async () => lockContent(process.pid, hostname(), thisProcessStartedAtMs() - 60_000),
+    ],
   ])('replaces a stale lock left by %s and keeps its records', async (_name, content) => {
     const dir = await tempDir();
     const writer = await Outbox.open({ dir });

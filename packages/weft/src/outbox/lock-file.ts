@@ -27,6 +27,16 @@ interface LockOwner {
   pid: number;
   hostname: string;
   token: string;
+  /** When the owning process started (ms since epoch); tells this process from an earlier one with the same pid. */
+  processStartedAtMs?: number;
+}
+
+/** Two readings of this process's start time differ by clock adjustments only; an earlier process is far off. */
+const SAME_PROCESS_TOLERANCE_MS = 250;
+
+function processStartedAtMs(): number {
+  // Same value in every worker thread of the process: uptime counts from the process start.
+  return Math.round(Date.now() - process.uptime() * 1000);
 }
 
 /** A held outbox lock. */
@@ -38,9 +48,10 @@ export interface OutboxLock {
 
 /**
  * Takes the advisory lock of an outbox folder: a file created with O_EXCL
- * holding `{ pid, hostname, token }`. A lock whose pid is dead on this host
- * (or is our own pid but not held by this process — pid 1 in a restarted
- * container) is stale and is replaced.
+ * holding `{ pid, hostname, token, processStartedAtMs }`. A lock whose pid is
+ * dead on this host is stale and is replaced; so is one with our own pid but
+ * an earlier start time (pid 1 in a restarted container). Our pid with our
+ * start time is another thread or instance of this process: locked.
  *
  * Not proof against two processes replacing the same stale lock at the same
  * instant: the outbox contract is one process per folder; this catches the
@@ -52,7 +63,12 @@ export async function acquireOutboxLock(fs: OutboxFileSystem, dir: string): Prom
     throw new OutboxLockedError(path, process.pid, 'another Outbox in this process has it open');
   held.add(path); // reserved before the first await, so two open() calls in one process cannot both win
   try {
-    const owner: LockOwner = { pid: process.pid, hostname: hostname(), token: randomUUID() };
+    const owner: LockOwner = {
+      pid: process.pid,
+      hostname: hostname(),
+      token: randomUUID(),
+      processStartedAtMs: processStartedAtMs(),
+    };
     for (let attempt = 0; ; attempt++) {
       let handle: Awaited<ReturnType<OutboxFileSystem['open']>>;
       try {
@@ -86,7 +102,12 @@ async function removeIfStale(fs: OutboxFileSystem, path: string): Promise<void> 
     }
   } else if (owner.hostname !== hostname()) {
     throw new OutboxLockedError(path, owner.pid, `by pid ${owner.pid} on host ${owner.hostname}`);
-  } else if (owner.pid !== process.pid && isAlive(owner.pid)) {
+  } else if (owner.pid === process.pid) {
+    const started = owner.processStartedAtMs;
+    if (started !== undefined && Math.abs(started - processStartedAtMs()) <= SAME_PROCESS_TOLERANCE_MS) {
+      throw new OutboxLockedError(path, owner.pid, 'by another thread of this process');
+    }
+  } else if (isAlive(owner.pid)) {
     throw new OutboxLockedError(path, owner.pid, `by live process ${owner.pid}`);
   }
   try {

@@ -1,4 +1,5 @@
 import { AsyncResource } from 'node:async_hooks';
+import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { debuglog } from 'node:util';
 import { WeftError } from '@weft/protocol';
@@ -142,10 +143,12 @@ export class Outbox {
   static async open(options: OutboxOptions): Promise<Outbox> {
     const resolved = resolveOutboxOptions(options);
     const fs = resolved.fileSystem;
-    const dir = resolve(resolved.dir);
+    let dir = resolve(resolved.dir);
     let lock: OutboxLock;
     try {
       await fs.mkdir(dir, { recursive: true });
+      // One name per folder, so two paths to it (a symlink) still meet at the same lock.
+      dir = await realpath(dir).catch(() => dir);
       lock = await acquireOutboxLock(fs, dir);
     } catch (error) {
       throw WeftError.isInstance(error) ? error : new OutboxOpenFailedError(dir, error);
