@@ -538,6 +538,17 @@ describe('Batcher lifecycle and options', () => {
     expect(outcomes.get(id(2))).toMatchObject({ status: 'failed', error: { code: 'WEFT_CLOSED' } });
   });
 
+  it('fails a record without bytes instead of throwing from add()', async () => {
+    const outcomes = new Map<string, RecordOutcome>();
+    const batcher = makeBatcher();
+    const broken = { ...record(1, outcomes), bytes: undefined as unknown as Uint8Array };
+    expect(() => batcher.add(broken)).not.toThrow();
+    batcher.add(record(2, outcomes));
+    await timers.runUntil(batcher.flush());
+    expect(outcomes.get(id(1))).toMatchObject({ status: 'failed', error: { code: 'WEFT_INVALID_RECORD' } });
+    expect(outcomes.get(id(2))).toEqual({ status: 'sent' });
+  });
+
   it('survives a done callback that throws', async () => {
     const batcher = makeBatcher();
     const outcomes = new Map<string, RecordOutcome>();

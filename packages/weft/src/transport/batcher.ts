@@ -11,6 +11,7 @@ import { systemTimers, type Timers } from './timers.js';
 import {
   BatcherClosedError,
   DeliveryFailedError,
+  InvalidRecordError,
   OutboxWriteError,
   RecordRejectedError,
   RecordTooLargeError,
@@ -132,6 +133,10 @@ export class Batcher {
     this.#outstanding += 1;
     if (this.#closed) {
       this.#settle(entry, { status: 'failed', error: new BatcherClosedError() });
+      return;
+    }
+    if (!(record.bytes instanceof Uint8Array) || record.bytes.byteLength === 0) {
+      this.#fail(entry, new InvalidRecordError(record.callId));
       return;
     }
     const size = record.bytes.byteLength;

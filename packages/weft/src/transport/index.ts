@@ -21,6 +21,7 @@ export {
   DeliveryFailedError,
   HttpError,
   type HttpErrorDetails,
+  InvalidRecordError,
   InvalidTransportOptionsError,
   isRetryableStatus,
   NotFoundError,

@@ -141,6 +141,16 @@ export class OutboxWriteError extends WeftError {
   }
 }
 
+/** A record handed to the batcher has no encoded bytes (a pipeline bug); it is failed, never sent. */
+export class InvalidRecordError extends WeftError {
+  constructor(callId: unknown) {
+    super({
+      code: 'WEFT_INVALID_RECORD',
+      message: `The record of call ${String(callId)} has no encoded bytes (expected a non-empty Uint8Array); it is not sent.`,
+    });
+  }
+}
+
 /** A record was handed to a batcher that was already closed. */
 export class BatcherClosedError extends WeftError {
   constructor() {
