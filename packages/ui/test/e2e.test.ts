@@ -188,6 +188,12 @@ describe('web UI end to end', () => {
     await trace.waitFor();
     await trace.click();
     await page.waitForURL(new RegExp(`#/demo/trace/${program.errorTrace}`));
+
+    // An unknown call says so, with the server's message.
+    await page.goto(`${server.url}/#/${PROJECT}/calls/00000000-0000-7000-8000-000000000000`);
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toContain('No call 00000000-0000-7000-8000-000000000000');
   });
 
   it('diffs two object versions and pages a dataset’s rows', async () => {
