@@ -12,7 +12,7 @@ import { CALL_COLUMNS, type CallRow, callFromRow } from './call-row.js';
  * record never nulls the start fields and vice versa, and a duplicate is a
  * no-op in effect.
  */
-const UPSERT = `
+export const UPSERT = `
 INSERT INTO calls (project, id, has_start, has_end, trace_id, parent_id, op_name, op_plain, display_name,
   started_at, inputs, attributes, ended_at, output, exception, summary, latency_given, status)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -39,20 +39,20 @@ ON CONFLICT (project, id) DO UPDATE SET
 export class SqliteCallStore {
   readonly #upsert: Statement;
   readonly #read: Statement;
-  readonly #ingestBatch: (project: string, items: readonly CallItem[]) => void;
+  readonly #writeRows: (rows: readonly UpsertRow[]) => void;
 
   constructor(db: Database) {
     this.#upsert = db.prepare(UPSERT);
     this.#read = db.prepare(`SELECT ${CALL_COLUMNS} FROM calls WHERE project = ? AND id = ? AND has_start = 1`);
-    // One transaction per batch: one fsync-free WAL commit instead of one per row.
-    this.#ingestBatch = db.transaction((project: string, items: readonly CallItem[]) => {
-      for (const item of items) this.#upsert.run(...upsertParams(project, item));
+    // One transaction per batch: one WAL commit instead of one per row.
+    this.#writeRows = db.transaction((rows: readonly UpsertRow[]) => {
+      for (const row of rows) this.#upsert.run(row);
     });
   }
 
-  ingest(project: string, items: readonly CallItem[]): { accepted: number } {
-    this.#ingestBatch(project, items);
-    return { accepted: items.length };
+  /** Writes prepared rows (see {@link upsertRow}) in one transaction on this thread. */
+  write(rows: readonly UpsertRow[]): void {
+    this.#writeRows(rows);
   }
 
   read(project: string, id: string): Call | undefined {
@@ -61,7 +61,17 @@ export class SqliteCallStore {
   }
 }
 
-function upsertParams(project: string, item: CallItem): unknown[] {
+/** Positions of the msgpack blob parameters in an {@link UpsertRow}: inputs, attributes, output, exception, summary. */
+export const BLOB_PARAMS: readonly number[] = [10, 11, 13, 14, 15];
+
+/** Parameters of {@link UPSERT} for one record, in order: plain values and msgpack blobs only. */
+export type UpsertRow = unknown[];
+
+/**
+ * Turns a record into the parameters of {@link UPSERT}. Values are encoded
+ * here, once, so a writer (on this thread or a worker) only binds them.
+ */
+export function upsertRow(project: string, item: CallItem): UpsertRow {
   const start = item.type === 'end' ? undefined : item;
   const end = item.type === 'start' ? undefined : item;
   return [

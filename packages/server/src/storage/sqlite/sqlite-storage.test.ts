@@ -48,4 +48,44 @@ describe('SqliteStorage', () => {
     await expect(storage.ingestCalls('p', [good, bad as never])).rejects.toThrow();
     expect(await storage.readCall('p', id)).toBeUndefined();
   });
+
+  describe('with the writer thread', () => {
+    const id = (n: number) => `0190a5f0-0000-7000-8000-${String(n).padStart(12, '0')}`;
+    const start = (n: number) =>
+      ({ type: 'start', id: id(n), traceId: id(n), parentId: null, opName: 'op', startedAt: n, inputs: { n } }) as const;
+
+    it('makes a committed batch visible to reads on the main connection', async () => {
+      const storage = new SqliteStorage({ path: await dbPath() });
+      onTestFinished(() => storage.close());
+      await storage.ingestCalls('p', [start(1), start(2)]);
+      expect(await storage.readCall('p', id(2))).toMatchObject({ inputs: { n: 2 }, status: 'running' });
+    });
+
+    it('rolls back a batch that fails in the writer, and keeps writing later batches', async () => {
+      const storage = new SqliteStorage({ path: await dbPath() });
+      onTestFinished(() => storage.close());
+      // A NULL id violates a NOT NULL constraint inside the writer's transaction.
+      const broken = { ...start(4), id: null };
+      await expect(storage.ingestCalls('p', [start(3), broken as never])).rejects.toMatchObject({
+        code: 'WEFT_STORAGE_FAILED',
+      });
+      expect(await storage.readCall('p', id(3))).toBeUndefined();
+      await storage.ingestCalls('p', [start(5)]);
+      expect(await storage.readCall('p', id(5))).toBeDefined();
+    });
+
+    it('commits batches already handed over before close() finishes', async () => {
+      const path = await dbPath();
+      const storage = new SqliteStorage({ path });
+      const writes = [1, 2, 3].map((b) =>
+        storage.ingestCalls('p', Array.from({ length: 200 }, (_, i) => start(b * 1_000 + i))),
+      );
+      await storage.close();
+      await Promise.all(writes);
+      const again = new SqliteStorage({ path });
+      onTestFinished(() => again.close());
+      const page = await again.queryCalls({ project: 'p', limit: 1_000, sort: { field: 'startedAt', direction: 'asc' } });
+      expect(page.calls).toHaveLength(600);
+    });
+  });
 });

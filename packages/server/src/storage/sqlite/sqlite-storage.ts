@@ -16,7 +16,8 @@ import type {
 import { StorageClosedError } from '../../errors/storage-closed-error.js';
 import type { ObjectPut, Storage, TablePut, VersionSelector } from '../storage.js';
 import { SqliteCallQuery } from './call-query.js';
-import { SqliteCallStore } from './call-store.js';
+import { SqliteCallStore, UPSERT, upsertRow } from './call-store.js';
+import { type CallWriter, InlineCallWriter, WorkerCallWriter } from './call-writer.js';
 import { SqliteFileStore } from './file-store.js';
 import { migrate } from './migrations.js';
 import { SqliteObjectStore } from './object-store.js';
@@ -25,15 +26,38 @@ import { SqliteTableStore } from './table-store.js';
 export interface SqliteStorageOptions {
   /** Database file; its folder is created. `:memory:` for a throwaway database. */
   path: string;
+  /**
+   * Commit call batches on a worker thread with its own connection, so
+   * ingest uses a second core. Ignored (always off) for `:memory:`.
+   * @default true
+   */
+  writerThread?: boolean;
 }
 
 /**
- * The embedded storage engine: one SQLite file in WAL mode with
- * `synchronous = NORMAL` (a commit survives a process crash; only an OS crash
- * can lose the last commits), numbered migrations, prepared statements, and
- * one transaction per ingest batch. better-sqlite3 is synchronous, so every
- * method completes on the caller's turn; the `Promise` results keep the
- * {@link Storage} contract open to engines that are not.
+ * Every connection's settings. WAL with `synchronous = NORMAL`: a commit
+ * survives a process crash; only an OS crash can lose the last commits.
+ */
+const PRAGMAS = [
+  'journal_mode = WAL',
+  'synchronous = NORMAL',
+  // Readers and a writer may meet during WAL checkpoints; wait rather than fail.
+  'busy_timeout = 5000',
+  // Index pages of the calls table are touched all over on ingest; a 64 MiB
+  // page cache keeps them in memory instead of re-reading them per batch.
+  'cache_size = -65536',
+  // Checkpoint every 64 MiB of WAL instead of every 4 MiB: index pages are
+  // rewritten by every batch, so a rarer checkpoint copies each page once for
+  // many commits and pays its two fsyncs far less often (ingest ~1.5x).
+  'wal_autocheckpoint = 16384',
+];
+
+/**
+ * The embedded storage engine: one SQLite file in WAL mode (see `PRAGMAS`),
+ * numbered migrations, prepared statements, and one transaction per ingest
+ * batch. Call batches commit on a writer thread; everything else runs on the
+ * caller's thread through better-sqlite3, which is synchronous. A batch's
+ * promise resolves after its commit, so a read that follows sees it.
  */
 export class SqliteStorage implements Storage {
   readonly #db: Database.Database;
@@ -42,25 +66,21 @@ export class SqliteStorage implements Storage {
   readonly #objects: SqliteObjectStore;
   readonly #tables: SqliteTableStore;
   readonly #files: SqliteFileStore;
-  #closed = false;
+  readonly #writer: CallWriter;
+  #closing: Promise<void> | undefined;
 
-  constructor({ path }: SqliteStorageOptions) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  constructor({ path, writerThread = true }: SqliteStorageOptions) {
+    const memory = path === ':memory:';
+    if (!memory) mkdirSync(dirname(path), { recursive: true });
     this.#db = new Database(path);
-    this.#db.pragma('journal_mode = WAL');
-    this.#db.pragma('synchronous = NORMAL');
-    this.#db.pragma('foreign_keys = ON');
-    // Readers and a writer may meet during WAL checkpoints; wait rather than fail.
-    this.#db.pragma('busy_timeout = 5000');
-    // Index pages of the calls table are touched all over on ingest; a 64 MiB
-    // page cache keeps them in memory instead of re-reading them per batch.
-    this.#db.pragma('cache_size = -65536');
-    // Checkpoint every 64 MiB of WAL instead of every 4 MiB: index pages are
-    // rewritten by every batch, so a rarer checkpoint copies each page once
-    // for many commits and pays its two fsyncs far less often (ingest ~1.5x).
-    this.#db.pragma('wal_autocheckpoint = 16384');
+    for (const pragma of PRAGMAS) this.#db.pragma(pragma);
+    // Migrations finish before the writer thread opens its connection.
     migrate(this.#db);
     this.#calls = new SqliteCallStore(this.#db);
+    this.#writer =
+      writerThread && !memory
+        ? new WorkerCallWriter({ path, sql: UPSERT, pragmas: PRAGMAS })
+        : new InlineCallWriter((rows) => this.#calls.write(rows));
     this.#query = new SqliteCallQuery(this.#db);
     this.#objects = new SqliteObjectStore(this.#db);
     this.#tables = new SqliteTableStore(this.#db);
@@ -74,7 +94,11 @@ export class SqliteStorage implements Storage {
 
   async ingestCalls(project: string, items: readonly CallItem[]): Promise<{ accepted: number }> {
     this.#open();
-    return this.#calls.ingest(project, items);
+    // Encoding happens here, before anything is written: a record that cannot
+    // be encoded fails the batch without touching the database.
+    const rows = items.map((item) => upsertRow(project, item));
+    await this.#writer.write(rows);
+    return { accepted: items.length };
   }
 
   async queryCalls(query: CallQueryParsed): Promise<CallQueryResponse> {
@@ -137,14 +161,18 @@ export class SqliteStorage implements Storage {
     return this.#files.read(project, digest);
   }
 
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#db.close();
+  /** Lets batches already handed to the writer commit, then closes every connection. Idempotent. */
+  close(): Promise<void> {
+    if (this.#closing === undefined) {
+      this.#closing = this.#writer.close().then(() => {
+        this.#db.close();
+      });
+    }
+    return this.#closing;
   }
 
   #open(): Database.Database {
-    if (this.#closed) throw new StorageClosedError();
+    if (this.#closing !== undefined) throw new StorageClosedError();
     return this.#db;
   }
 }

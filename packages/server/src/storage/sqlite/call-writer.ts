@@ -1,0 +1,184 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { WeftError } from '@weft/protocol';
+import { BLOB_PARAMS, type UpsertRow } from './call-store.js';
+
+/** Writes batches of prepared call rows, each batch in one transaction. */
+export interface CallWriter {
+  write(rows: readonly UpsertRow[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/*
+ * The writer thread. It is plain JavaScript evaluated from this string (not a
+ * separate file) so it runs the same from TypeScript sources under test and
+ * from the bundled build; it only binds rows that the main thread encoded.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.path);
+for (const pragma of workerData.pragmas) db.pragma(pragma);
+const upsert = db.prepare(workerData.sql);
+const blobParams = workerData.blobParams;
+// Blobs arrive packed in one transferred buffer; spans hold [offset, length] (length -1: NULL).
+const write = db.transaction((rows, bytes, spans) => {
+  let k = 0;
+  for (const row of rows) {
+    for (const p of blobParams) {
+      const length = spans[k + 1];
+      row[p] = length < 0 ? null : bytes.subarray(spans[k], spans[k] + length);
+      k += 2;
+    }
+    upsert.run(row);
+  }
+});
+parentPort.on('message', (message) => {
+  if (message.type === 'close') {
+    db.close();
+    parentPort.close();
+    return;
+  }
+  try {
+    write(message.rows, message.bytes, message.spans);
+    parentPort.postMessage({ id: message.id });
+  } catch (error) {
+    parentPort.postMessage({ id: message.id, error: { message: String(error && error.message || error), code: error && error.code } });
+  }
+});
+`;
+
+interface Pending {
+  resolve(): void;
+  reject(error: Error): void;
+}
+
+/**
+ * A {@link CallWriter} on a worker thread with its own SQLite connection.
+ *
+ *   main thread: HTTP, decode, validate, encode rows ──postMessage──► writer: bind, commit, checkpoint
+ *
+ * Ingest then uses both cores: the main thread prepares the next batch while
+ * the writer commits the last, and WAL checkpoints (with their fsyncs) never
+ * stall request handling. A batch resolves only after its commit.
+ */
+export class WorkerCallWriter implements CallWriter {
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, Pending>();
+  #nextId = 0;
+  #failure: Error | undefined;
+  #closing: Promise<void> | undefined;
+
+  constructor({ path, sql, pragmas }: { path: string; sql: string; pragmas: readonly string[] }) {
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    this.#worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { driver, path, sql, pragmas, blobParams: BLOB_PARAMS },
+    });
+    // Idle, the writer must not keep the process alive; busy, it must.
+    this.#worker.unref();
+    this.#worker.on('message', (message: { id: number; error?: { message: string; code?: string } }) => {
+      const pending = this.#pending.get(message.id);
+      if (pending === undefined) return;
+      this.#pending.delete(message.id);
+      if (this.#pending.size === 0) this.#worker.unref();
+      if (message.error) {
+        pending.reject(
+          new WeftError({ code: 'WEFT_STORAGE_FAILED', message: `Storing calls failed: ${message.error.message}` }),
+        );
+      } else {
+        pending.resolve();
+      }
+    });
+    this.#worker.on('error', (error) => this.#fail(error));
+    this.#worker.on('exit', () => this.#fail(new Error('the writer thread exited')));
+  }
+
+  write(rows: readonly UpsertRow[]): Promise<void> {
+    if (this.#failure !== undefined || this.#closing !== undefined) {
+      return Promise.reject(
+        new WeftError({
+          code: 'WEFT_STORAGE_CLOSED',
+          message: `The call writer is not running${this.#failure ? ` (${this.#failure.message})` : ''}.`,
+        }),
+      );
+    }
+    const id = this.#nextId++;
+    const { bytes, spans } = packBlobs(rows);
+    return new Promise<void>((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      this.#worker.ref();
+      this.#worker.postMessage({ id, rows, bytes, spans }, [bytes.buffer as ArrayBuffer, spans.buffer as ArrayBuffer]);
+    });
+  }
+
+  /** Waits for batches already sent, then closes the writer's connection. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= new Promise<void>((resolve) => {
+      if (this.#failure !== undefined) {
+        resolve();
+        return;
+      }
+      this.#worker.once('exit', () => resolve());
+      this.#worker.ref();
+      // Messages are handled in order, so every batch sent before this commits first.
+      this.#worker.postMessage({ type: 'close' });
+    });
+    return this.#closing;
+  }
+
+  #fail(error: Error): void {
+    this.#failure ??= error;
+    for (const pending of this.#pending.values()) {
+      pending.reject(new WeftError({ code: 'WEFT_STORAGE_FAILED', message: `Storing calls failed: ${error.message}`, cause: error }));
+    }
+    this.#pending.clear();
+  }
+}
+
+/**
+ * Moves every blob parameter of `rows` into one buffer (leaving NULL in the
+ * row), so a batch crosses to the writer as one transferred buffer instead of
+ * thousands of cloned views of msgpackr's shared pool buffers.
+ */
+function packBlobs(rows: readonly UpsertRow[]): { bytes: Uint8Array; spans: Float64Array } {
+  let total = 0;
+  for (const row of rows) {
+    for (const p of BLOB_PARAMS) total += (row[p] as Uint8Array | null)?.byteLength ?? 0;
+  }
+  const bytes = new Uint8Array(total);
+  const spans = new Float64Array(rows.length * BLOB_PARAMS.length * 2);
+  let offset = 0;
+  let k = 0;
+  for (const row of rows) {
+    for (const p of BLOB_PARAMS) {
+      const blob = row[p] as Uint8Array | null;
+      if (blob === null) {
+        spans[k + 1] = -1;
+      } else {
+        bytes.set(blob, offset);
+        spans[k] = offset;
+        spans[k + 1] = blob.byteLength;
+        offset += blob.byteLength;
+        row[p] = null;
+      }
+      k += 2;
+    }
+  }
+  return { bytes, spans };
+}
+
+/** A {@link CallWriter} on the calling thread (for `:memory:` databases, which a second connection cannot share). */
+export class InlineCallWriter implements CallWriter {
+  readonly #write: (rows: readonly UpsertRow[]) => void;
+
+  constructor(write: (rows: readonly UpsertRow[]) => void) {
+    this.#write = write;
+  }
+
+  async write(rows: readonly UpsertRow[]): Promise<void> {
+    this.#write(rows);
+  }
+
+  async close(): Promise<void> {}
+}
