@@ -64,8 +64,9 @@ export class Sanitizer {
   #nodes = 0;
 
   /**
-   * @throws InvalidSanitizeOptionsError (code `WEFT_INVALID_OPTIONS`) when `options` are invalid;
-   * validation runs once per options object.
+   * @throws InvalidSanitizeOptionsError (code `WEFT_INVALID_OPTIONS`) when `options` are invalid.
+   * Options are validated and resolved once per options object and remembered:
+   * pass a new object, not a mutated one, to change them.
    */
   constructor(value: unknown, options?: SanitizeOptions) {
     this.#options = resolveSanitizeOptions(options);
