@@ -79,6 +79,28 @@ describe('Outbox', () => {
     expect((await replayAll(again)).numbers).toEqual(range(0, 20));
   });
 
+  it('leaves a segment of a newer format version alone: neither replayed nor deleted', async () => {
+    const dir = await tempDir();
+    const writer = await Outbox.open({ dir });
+    await writer.append(records(0, 5));
+    await writer.close();
+    const future = Buffer.concat([Buffer.from('WEFTOBOX', 'latin1'), Buffer.from([2, 0, 0, 0, 0, 0, 0, 0])]);
+    const futurePath = join(dir, 'segment-0000000000000007.seg');
+    await writeFile(futurePath, Buffer.concat([future, Buffer.alloc(100, 1)]));
+
+    const warnings: Record<string, unknown>[] = [];
+    const outbox = await openOutbox({ dir, onWarning: (_message, details) => warnings.push(details) });
+    expect(warnings).toEqual([expect.objectContaining({ kind: 'unreadable-segment', path: futurePath })]);
+    await outbox.append(records(5, 10));
+    expect((await replayAll(outbox)).numbers).toEqual(range(0, 10));
+    // New segments are numbered after it, and it is still there, untouched.
+    expect(await segmentFiles(dir)).toEqual(['segment-0000000000000007.seg']);
+    expect((await stat(futurePath)).size).toBe(116);
+    await outbox.append(records(10, 11));
+    // (8 held records 5-9 and went with the replay.)
+    expect(await segmentFiles(dir)).toEqual(['segment-0000000000000007.seg', 'segment-0000000000000009.seg']);
+  });
+
   it('replay stops at the first unacknowledged batch and resumes later without losing or reordering', async () => {
     const dir = await tempDir();
     const outbox = await openOutbox({ dir, ...SMALL_SEGMENTS });

@@ -420,7 +420,7 @@ export class Outbox {
     const { maxBytes } = this.#options;
     let droppedRecords = 0;
     let droppedSegments = 0;
-    while (this.stats.bytes + incomingBytes > maxBytes) {
+    while (this.#segments.reduce((total, segment) => total + segment.bytes, 0) + incomingBytes > maxBytes) {
       const oldest = this.#segments[0];
       if (oldest === undefined || oldest === this.#appender.segment) break;
       droppedRecords += oldest.records - oldest.ackedRecords;
