@@ -5,6 +5,8 @@ export interface Load<T> {
   data: T | undefined;
   error: Error | undefined;
   loading: boolean;
+  /** Counts finished loads (success or failure): a key that changes after every load. */
+  settled: number;
   /** Loads again without clearing what is shown (for live refresh). */
   reload: () => void;
 }
@@ -14,10 +16,11 @@ export interface Load<T> {
  * answer to an old filter never overwrites a newer one.
  */
 export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: readonly unknown[]): Load<T> {
-  const [state, setState] = useState<{ data: T | undefined; error: Error | undefined; loading: boolean }>({
+  const [state, setState] = useState<Omit<Load<T>, 'reload'>>({
     data: undefined,
     error: undefined,
     loading: true,
+    settled: 0,
   });
   const [tick, setTick] = useState(0);
   const loadRef = useRef(load);
@@ -29,10 +32,13 @@ export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: read
     setState((s) => ({ ...s, loading: true }));
     loadRef.current(controller.signal).then(
       (data) => {
-        if (!controller.signal.aborted) setState({ data, error: undefined, loading: false });
+        if (!controller.signal.aborted)
+          setState((s) => ({ data, error: undefined, loading: false, settled: s.settled + 1 }));
       },
       (error: Error) => {
-        if (!controller.signal.aborted) setState((s) => ({ data: s.data, error, loading: false }));
+        if (!controller.signal.aborted) {
+          setState((s) => ({ data: s.data, error, loading: false, settled: s.settled + 1 }));
+        }
       },
     );
     return () => controller.abort();

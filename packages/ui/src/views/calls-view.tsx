@@ -73,7 +73,7 @@ export function CallsView({ route }: { route: Route }) {
   );
   const rows = calls.data?.calls ?? [];
   const anyRunning = rows.some((c) => c.status === 'running');
-  useIntervalRefresh(page.index === 0 || anyRunning, LIVE_REFRESH_MS, calls.reload, calls.data);
+  useIntervalRefresh(page.index === 0 || anyRunning, LIVE_REFRESH_MS, calls.reload, calls.settled);
 
   const setFilter = (key: string, value: string) => {
     const next: Record<string, string> = {

@@ -31,7 +31,7 @@ export function EvalsView() {
     rows.some((r) => r.status === 'running'),
     3_000,
     runs.reload,
-    runs.data,
+    runs.settled,
   );
   const [picked, setPicked] = useState<string[]>([]);
   const togglePick = (id: string) =>

@@ -25,7 +25,7 @@ export function TraceView({ route, traceId }: { route: Route; traceId: string })
   const nowMs = useMemo(() => Date.now(), [calls.data]);
   const tree = useMemo(() => buildTraceTree(calls.data ?? [], nowMs), [calls.data, nowMs]);
   const running = useMemo(() => (calls.data ?? []).some((c) => c.status === 'running'), [calls.data]);
-  useIntervalRefresh(running, 3_000, calls.reload, calls.data);
+  useIntervalRefresh(running, 3_000, calls.reload, calls.settled);
 
   const selectedId = route.query.get('call') ?? tree.roots[0]?.call.id;
   // Roots start open; the selected call's ancestors are opened so it shows.
@@ -86,7 +86,7 @@ export function TraceView({ route, traceId }: { route: Route; traceId: string })
         </div>
         <aside class="split-side" aria-label="Selected call">
           {selected ? (
-            <CallDetail call={selected} showTraceLink={false} />
+            <CallDetail key={selected.id} call={selected} showTraceLink={false} />
           ) : (
             <div class="placeholder-panel" />
           )}
