@@ -73,6 +73,21 @@ describe('invalid requests', () => {
     expect(reply.body.calls).toEqual([]);
   });
 
+  it('rejects a call value nested too deep to store with 400 naming the item, not a 5xx', async () => {
+    const depth = 30_000;
+    const item = JSON.stringify({ ...startOf(1), inputs: { deep: '__DEEP__' } }).replace(
+      '"__DEEP__"',
+      `${'['.repeat(depth)}${']'.repeat(depth)}`,
+    );
+    const reply = await send(server.url, routes.callBatch(), {
+      method: 'POST',
+      body: `{"project":"valid","items":[${JSON.stringify(startOf(2))},${item}]}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(reply.status).toBe(400);
+    expect(reply.body.error).toMatchObject({ code: 'WEFT_INVALID_REQUEST', path: 'items.1', index: 1 });
+  });
+
   it('rejects a value with no canonical form at its path', async () => {
     const reply = await post(
       server.url,

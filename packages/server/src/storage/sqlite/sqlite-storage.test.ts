@@ -45,7 +45,11 @@ describe('SqliteStorage', () => {
     const good = { type: 'start', id, traceId: id, parentId: null, opName: 'op', startedAt: 1, inputs: {} } as const;
     // A value msgpack cannot encode stands in for any storage-level failure.
     const bad = { ...good, id: '0190a5f0-0000-7000-8000-000000000002', inputs: { f: 1n << 70n } };
-    await expect(storage.ingestCalls('p', [good, bad as never])).rejects.toThrow();
+    await expect(storage.ingestCalls('p', [good, bad as never])).rejects.toMatchObject({
+      code: 'WEFT_INVALID_REQUEST',
+      path: 'items.1',
+      index: 1,
+    });
     expect(await storage.readCall('p', id)).toBeUndefined();
   });
 

@@ -13,6 +13,7 @@ import type {
   TableCreateResponse,
   TableRowsResponse,
 } from '@weft/protocol';
+import { InvalidRequestError } from '../../errors/invalid-request-error.js';
 import { StorageClosedError } from '../../errors/storage-closed-error.js';
 import type { ObjectPut, Storage, TablePut, VersionSelector } from '../storage.js';
 import { SqliteCallQuery } from './call-query.js';
@@ -95,8 +96,18 @@ export class SqliteStorage implements Storage {
   async ingestCalls(project: string, items: readonly CallItem[]): Promise<{ accepted: number }> {
     this.#open();
     // Encoding happens here, before anything is written: a record that cannot
-    // be encoded fails the batch without touching the database.
-    const rows = items.map((item) => upsertRow(project, item));
+    // be encoded (nested too deep, say) fails the batch, naming the item,
+    // without touching the database.
+    const rows = items.map((item, index) => {
+      try {
+        return upsertRow(project, item);
+      } catch (error) {
+        throw new InvalidRequestError(
+          [{ path: `items.${index}`, index, message: `cannot be stored: ${(error as Error).message}` }],
+          'body',
+        );
+      }
+    });
     await this.#writer.write(rows);
     return { accepted: items.length };
   }
