@@ -6,7 +6,7 @@ import { ApiSeeder } from './support/api-seed.js';
 import { launchBrowser } from './support/browser.js';
 import { startTempServer } from './support/temp-server.js';
 
-describe('live updates', () => {
+describe('calls table: live updates and paging', () => {
   let server: RunningServer;
   let browser: Browser;
   let seeder: ApiSeeder;
@@ -57,6 +57,44 @@ describe('live updates', () => {
       },
     ]);
     await expect.poll(() => page.locator('tr.call-row').count(), { timeout: 15_000 }).toBe(2);
+    await page.close();
+  });
+
+  it('pages through root calls with the server cursor, forward and back', async () => {
+    const paged = new ApiSeeder(server.url, 'paged');
+    const t0 = Date.now() - 3_600_000;
+    await paged.calls(
+      Array.from({ length: 120 }, (_, i) => {
+        const id = randomUUID();
+        return {
+          type: 'complete' as const,
+          id,
+          traceId: id,
+          parentId: null,
+          opName: 'job',
+          displayName: `job ${String(i).padStart(3, '0')}`,
+          startedAt: t0 + i * 1_000,
+          endedAt: t0 + i * 1_000 + 10,
+          inputs: {},
+        };
+      }),
+    );
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/#/paged/calls`);
+    const names = () => page.locator('tr.call-row td.col-name').allTextContents();
+    await expect.poll(async () => (await names()).length).toBe(50);
+    const first = await names();
+    expect(first[0]).toBe('job 119');
+    const next = page.getByRole('button', { name: 'Next ›' });
+    await next.click();
+    await expect.poll(async () => (await names())[0]).toBe('job 069');
+    await next.click();
+    await expect.poll(async () => (await names()).length).toBe(20);
+    expect((await names()).at(-1)).toBe('job 000');
+    expect(await next.isDisabled()).toBe(true);
+    await page.getByRole('button', { name: '‹ Previous' }).click();
+    await expect.poll(async () => (await names())[0]).toBe('job 069');
+    expect(await page.locator('.pager-label').textContent()).toBe('Page 2');
     await page.close();
   });
 });
