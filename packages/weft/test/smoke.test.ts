@@ -1,21 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startServer } from '@weft/server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import * as weft from 'weft';
 import { resetWeft } from '../src/testing/index.js';
+import { startTestServer, type TestServer } from './support/test-server.js';
 
-let server: Awaited<ReturnType<typeof startServer>>;
-let dir: string;
+let server: TestServer;
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'weft-smoke-'));
-  server = await startServer({ host: '127.0.0.1', port: 0, dbPath: join(dir, 'db.sqlite') });
+  server = await startTestServer();
 });
 afterAll(async () => {
   await resetWeft();
   await server.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 class Leaf extends weft.Object {

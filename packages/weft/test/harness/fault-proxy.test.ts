@@ -202,6 +202,37 @@ describe('FaultProxy + real server + Batcher', () => {
   });
 });
 
+describe('a 20,000-record burst through every fault in turn', () => {
+  it('delivers each id exactly once and reports every record sent', async () => {
+    const { proxy, batcher, outcomes, ids, add, serverIds } = await setup({
+      maxBatchItems: 250,
+      maxAttempts: 12,
+    });
+    // Faults switch on as the previous one is used up, while the burst is in flight.
+    const script = (async () => {
+      proxy.resetAfterForward(2);
+      await proxy.waitFor((c) => c.reset >= 2);
+      proxy.dropConnections(2);
+      await proxy.waitFor((c) => c.dropped >= 2);
+      proxy.corruptResponses(2);
+      await proxy.waitFor((c) => c.corrupted >= 2);
+      proxy.failNext(2, { status: 503, headers: { 'retry-after': '0' } });
+      proxy.failNext(1, { status: 429, headers: { 'retry-after': '0' } });
+      proxy.failNext(1, { status: 502 });
+      await proxy.waitFor((c) => c.injected >= 4);
+    })();
+    add(20_000);
+    await batcher.flush();
+    await script;
+    expect(proxy.counters).toMatchObject({ reset: 2, dropped: 2, corrupted: 2, injected: 4 });
+    expect(statuses(outcomes)).toEqual({ sent: 20_000 });
+    const stored = await serverIds();
+    expect(stored).toHaveLength(20_000);
+    expect(duplicateIds(stored)).toEqual([]);
+    expect(new Set(stored)).toEqual(new Set(ids));
+  });
+});
+
 describe('FaultProxy controls', () => {
   it('counts, holds, injects and passes through', async () => {
     const server = await startTestServer();
