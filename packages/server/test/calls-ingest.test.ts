@@ -97,6 +97,16 @@ describe('call ingest', () => {
     expect((await readCall(9)).body.opName).toBe('here');
   });
 
+  it('serves the longest valid project and object names in paths', async () => {
+    const longProject = `p${'x'.repeat(127)}`;
+    await post(server.url, routes.callBatch(), { project: longProject, items: [completeOf(10)] });
+    expect((await get(server.url, routes.call(longProject, callIdOf(10)))).status).toBe(200);
+    // Routed to the handler (which finds no such object), not turned away by the router.
+    const versions = await get(server.url, routes.objectVersions(longProject, `o${'y'.repeat(255)}`));
+    expect(versions.status).toBe(404);
+    expect(versions.body.error.message).toContain('No object named');
+  });
+
   it('returns 404 JSON for an unknown call and 400 for a malformed id', async () => {
     const missing = await readCall(999);
     expect(missing.status).toBe(404);

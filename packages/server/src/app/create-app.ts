@@ -31,7 +31,8 @@ export function createApp(options: AppOptions): FastifyInstance {
   const app = Fastify({
     logger: false,
     bodyLimit: maxBodyBytes,
-    // Call ids and digests are long; the default 100 would cut off nothing, but be explicit.
+    // Project names run to 128 characters and object names to 256; Fastify's
+    // default limit of 100 would answer long ones with 404.
     routerOptions: { maxParamLength: 500 },
     // Closing drops idle keep-alive sockets at once and lets in-flight requests finish.
     forceCloseConnections: 'idle',
