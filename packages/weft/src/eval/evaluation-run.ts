@@ -12,6 +12,7 @@ import type { PredictContext } from './model.js';
 import type { Progress } from './progress.js';
 import { AdaptiveConcurrency, type RateLimitOptions } from './rate-limit.js';
 import type { RowResult } from './row-result.js';
+import { isScoreValue } from './score-value.js';
 import type { Scorer } from './scorer.js';
 
 /** Everything one run needs, resolved by `Evaluation.evaluate`. */
@@ -43,6 +44,12 @@ export interface RunOutcome {
 }
 
 const log = debuglog('weft');
+
+/** Rows waiting in the queue beyond the running ones. */
+const FEED_AHEAD = 64;
+
+/** Longest the runner holds the event loop before yielding a turn. */
+const YIELD_AFTER_MS = 5;
 
 const lean = (r: RowResult): RowResult => {
   const { output: _output, ...rest } = r;
@@ -98,9 +105,8 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
       for (const [name, scorer] of plan.scorers) {
         try {
           const value = await scorer({ output, row });
-          const parsed = scoreValue.safeParse(value);
-          if (!parsed.success) throw new InvalidScoreError(name, value);
-          scores[name] = parsed.data;
+          if (!isScoreValue(value)) throw new InvalidScoreError(name, value);
+          scores[name] = value;
         } catch (thrown) {
           failures.push({ scorer: name, error: thrown });
         }
@@ -131,6 +137,25 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
   };
   const rowCall = plan.rowOp(predictAndScore);
 
+  // With a model that answers at once, rows finish in microtasks and p-queue
+  // starts the next row in the same turn: a 100,000-row run would hold the
+  // event loop for its whole length. Yield to the loop whenever the runner
+  // has held it for YIELD_AFTER_MS.
+  // One shared yield: every row that finishes while it is pending waits on
+  // the same turn. (A yield per row would give each of the N resumed rows a
+  // fresh budget inside one check phase, holding the loop N × as long.)
+  let heldSince = performance.now();
+  let pendingYield: Promise<void> | undefined;
+  const yieldIfHeld = (): Promise<void> | undefined => {
+    if (pendingYield !== undefined) return pendingYield;
+    if (performance.now() - heldSince < YIELD_AFTER_MS) return undefined;
+    pendingYield = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      heldSince = performance.now();
+      pendingYield = undefined;
+    });
+    return pendingYield;
+  };
+
   const onAbort = () => queue.clear();
   signal.addEventListener('abort', onAbort, { once: true });
   try {
@@ -149,11 +174,16 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
           } catch (error) {
             log('onResult threw for row %d trial %d: %o', rowIndex, trial, error);
           }
+          await yieldIfHeld();
         } catch {
           // Only an abandoned row gets here: predictAndScore records every other failure.
           abandoned++;
         }
       });
+      // Feed the queue as it drains instead of queueing every row up front:
+      // memory stays flat for 100,000 rows, and the feeding loop never holds
+      // the event loop for more than a few rows.
+      if (queue.size >= FEED_AHEAD) await queue.onSizeLessThan(FEED_AHEAD);
       void queue.add(task);
     }
     await queue.onIdle();

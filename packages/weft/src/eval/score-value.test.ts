@@ -1,0 +1,16 @@
+import { scoreValue } from '@weft/protocol';
+import fc from 'fast-check';
+import { expect, it } from 'vitest';
+import { isScoreValue } from './score-value.js';
+
+it('agrees with the protocol scoreValue schema on plain values (property)', () => {
+  const leaf = fc.oneof(fc.double(), fc.boolean(), fc.string(), fc.constant(null), fc.constant(undefined));
+  const value = fc.oneof(leaf, fc.dictionary(fc.string(), leaf), fc.array(leaf));
+  fc.assert(
+    fc.property(value, (v) => {
+      expect(isScoreValue(v)).toBe(scoreValue.safeParse(v).success);
+    }),
+  );
+  expect(isScoreValue(new Date())).toBe(false);
+  expect(isScoreValue({ a: Number.NaN })).toBe(false);
+});
