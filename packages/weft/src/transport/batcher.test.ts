@@ -1,10 +1,12 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { decodeMsgpack, encodeMsgpack } from '@weft/protocol';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { ApiClient } from './api-client.js';
 import { Batcher, type BatcherOptions, type CallRecord, type RecordOutcome } from './batcher.js';
 import { decodeOutboxRecord } from './outbox-records.js';
 import { ManualTimers } from './testing/manual-timers.js';
 import { type ScriptedResponse, ScriptedServer } from './testing/scripted-server.js';
+import { TRANSPORT_CHANNEL, type TransportEvent } from './transport-events.js';
 
 const id = (n: number) => `01890000-0000-7000-8000-${n.toString(16).padStart(12, '0')}`;
 
@@ -198,6 +200,12 @@ describe('Batcher flush', () => {
 
 describe('Batcher retries', () => {
   it('retries 500 and 503 with exponential backoff and full jitter, then sends', async () => {
+    const events: TransportEvent[] = [];
+    const listener = (event: unknown) => events.push(event as TransportEvent);
+    subscribe(TRANSPORT_CHANNEL, listener);
+    onTestFinished(() => {
+      unsubscribe(TRANSPORT_CHANNEL, listener);
+    });
     server.script = (_request, index) =>
       index < 2 ? { status: index === 0 ? 500 : 503 } : { status: 200, body: {} };
     const outcomes = new Map<string, RecordOutcome>();
@@ -210,6 +218,11 @@ describe('Batcher retries', () => {
     expect(timers.requested).toContain(50);
     expect(timers.requested).toContain(100);
     expect(batcher.stats.retries).toBe(2);
+    expect(
+      events
+        .filter((event) => event.type === 'retry')
+        .map((event) => event.type === 'retry' && event.delayMs),
+    ).toEqual([50, 100]);
   });
 
   it('honours Retry-After on 429 (seconds) before retrying', async () => {

@@ -16,6 +16,7 @@ import {
   RecordRejectedError,
   RecordTooLargeError,
 } from './transport-errors.js';
+import { publishTransportEvent } from './transport-events.js';
 
 export type { BatcherOptions, BatcherOutbox } from './batcher-options.js';
 
@@ -320,6 +321,14 @@ export class Batcher {
             if (retry === undefined) break;
             this.#counts.retries += 1;
             this.#retrying += 1;
+            publishTransportEvent({
+              type: 'retry',
+              project: this.#options.project,
+              attempt: batch.attempts,
+              delayMs: retry,
+              records: batch.entries.length,
+              reason: result.error.message,
+            });
             // Within the budget the slot is free while waiting; past it (no outbox) the slot is kept.
             const keepSlot = this.#retrying > this.#options.maxRetriesInFlight;
             if (!keepSlot) {
@@ -441,6 +450,7 @@ export class Batcher {
     }
     appending.then(
       () => {
+        publishTransportEvent({ type: 'spill', project, records: entries.length, reason });
         this.#warn('spilled', `Weft records kept in the outbox: ${reason}`, { records: entries.length });
         for (const entry of entries) this.#settle(entry, SPILLED);
       },
@@ -470,6 +480,14 @@ export class Batcher {
     if (entry.held) this.#heldBytes -= entry.record.bytes.byteLength;
     this.#counts[outcome.status] += 1;
     this.#outstanding -= 1;
+    if (outcome.status === 'failed') {
+      publishTransportEvent({
+        type: 'failed',
+        project: this.#options.project,
+        records: 1,
+        code: outcome.error.code,
+      });
+    }
     try {
       entry.record.done(outcome);
     } catch (error) {
@@ -499,6 +517,7 @@ export class Batcher {
   }
 
   #circuitChanged(state: CircuitState, previous: CircuitState): void {
+    publishTransportEvent({ type: 'circuit', project: this.#options.project, state, previous });
     if (state === 'open' && previous === 'closed') {
       this.#warn(
         'circuit',

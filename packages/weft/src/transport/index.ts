@@ -30,3 +30,4 @@ export {
   RecordTooLargeError,
   ServerUnreachableError,
 } from './transport-errors.js';
+export { publishTransportEvent, TRANSPORT_CHANNEL, type TransportEvent } from './transport-events.js';
