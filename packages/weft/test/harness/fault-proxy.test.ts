@@ -1,5 +1,9 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { encodeMsgpack, routes } from '@weft/protocol';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { Outbox } from '../../src/outbox/index.js';
 import { ApiClient } from '../../src/transport/api-client.js';
 import { Batcher, type BatcherOptions, type RecordOutcome } from '../../src/transport/batcher.js';
 import { createOutboxSender } from '../../src/transport/outbox-records.js';
@@ -199,6 +203,37 @@ describe('FaultProxy + real server + Batcher', () => {
     onTestFinished(() => fixed.close());
     expect(await outbox.replay(createOutboxSender(fixed))).toBe(true);
     expect((await serverIds()).sort()).toEqual([...ids].sort());
+  });
+});
+
+describe('with the real durable outbox', () => {
+  it('server down: spilled to segment files, replayed through the sender after recovery, each id once', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'weft-transport-outbox-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const outbox = await Outbox.open({ dir });
+    onTestFinished(() => outbox.close());
+    let recovered!: () => void;
+    const recovery = new Promise<void>((resolve) => {
+      recovered = resolve;
+    });
+    const { server, batcher, outcomes, ids, add, serverIds, client } = await setup({
+      outbox,
+      maxAttempts: 2,
+      circuitFailureThreshold: 2,
+      onRecovered: () => recovered(),
+    });
+    await server.stop();
+    add(1_000);
+    await batcher.flush();
+    expect(statuses(outcomes)).toEqual({ spilled: 1_000 });
+    expect(outbox.stats.records + outbox.stats.pendingRecords).toBe(1_000);
+    await server.start();
+    await recovery;
+    const result = await outbox.replay(createOutboxSender(client));
+    expect(result).toMatchObject({ sent: 1_000, remaining: 0 });
+    const stored = await serverIds();
+    expect(duplicateIds(stored)).toEqual([]);
+    expect(stored.sort()).toEqual([...ids].sort());
   });
 });
 
