@@ -1,6 +1,6 @@
 import { AsyncResource } from 'node:async_hooks';
 import { debuglog } from 'node:util';
-import { type ExceptionInfo, type ScoreValue, scoreValue } from '@weft/protocol';
+import type { ExceptionInfo, ScoreValue } from '@weft/protocol';
 import PQueue from 'p-queue';
 import { exceptionInfo } from '../calls/exception-info.js';
 import { addUsage, usageOf } from '../calls/usage.js';
