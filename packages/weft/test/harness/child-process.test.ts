@@ -1,6 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import { listServerCalls, runChild, startTestServer } from './index.js';
+import { encodeMsgpack, routes } from '@weft/protocol';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { ApiClient } from '../../src/transport/api-client.js';
+import { Batcher, type RecordOutcome } from '../../src/transport/batcher.js';
+import { listServerCalls, runChild, startServerProcess, startTestServer } from './index.js';
 
 const script = fileURLToPath(new URL('./fixtures/send-calls.ts', import.meta.url));
 
@@ -19,5 +22,51 @@ describe('runChild', () => {
     await child.waitForLine('sent 1');
     child.kill('SIGKILL');
     await expect(child.exited).resolves.toEqual({ code: null, signal: 'SIGKILL' });
+  });
+
+  it('startServerProcess: a server killed with SIGKILL mid-stream comes back with its data, and retries finish the job', async () => {
+    const server = await startServerProcess();
+    const client = new ApiClient({ url: server.url });
+    onTestFinished(() => client.destroy());
+    const batcher = new Batcher({
+      project: 'killed',
+      client,
+      backoff: { baseMs: 20, maxMs: 200 },
+      maxAttempts: 50,
+      circuitFailureThreshold: 1_000,
+      onWarning: () => {},
+    });
+    onTestFinished(() => batcher.close());
+    const outcomes = new Map<string, RecordOutcome>();
+    const add = (from: number, count: number) => {
+      for (let i = from; i < from + count; i++) {
+        const id = `01890000-0000-7000-a000-${i.toString(16).padStart(12, '0')}`;
+        const item = {
+          type: 'complete',
+          id,
+          traceId: id,
+          parentId: null,
+          opName: 'k',
+          startedAt: i,
+          endedAt: i + 1,
+          inputs: {},
+        };
+        batcher.add({ callId: id, bytes: encodeMsgpack(item), done: (outcome) => outcomes.set(id, outcome) });
+      }
+    };
+    add(0, 500);
+    await batcher.flush();
+    await server.kill('SIGKILL');
+    add(500, 500);
+    const flushed = batcher.flush();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect((await client.get(routes.health())).status).toBe('retryable');
+    await server.start();
+    await flushed;
+    expect([...outcomes.values()].filter((outcome) => outcome.status === 'sent')).toHaveLength(1_000);
+    expect(batcher.stats.retries).toBeGreaterThan(0);
+    const stored = await listServerCalls(server.url, 'killed');
+    expect(new Set(stored.map((call) => call.id)).size).toBe(1_000);
+    expect(stored).toHaveLength(1_000);
   });
 });

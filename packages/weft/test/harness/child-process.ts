@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { onTestFinished } from 'vitest';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -132,6 +132,13 @@ async function bundle(script: string): Promise<string> {
           }));
           // Every other bare import stays external and resolves from the repo's node_modules at run time.
           b.onResolve({ filter: /^[^./]/ }, (args) => ({ path: args.path, external: true }));
+          // Source files that find files relative to themselves (the server's `../package.json`, its UI
+          // folder) keep their own location: each one's import.meta.url becomes its original file URL.
+          b.onLoad({ filter: /[\\/]packages[\\/][^\\/]+[\\/]src[\\/].*\.ts$/ }, async (args) => {
+            const source = await readFile(args.path, 'utf8');
+            const url = JSON.stringify(pathToFileURL(args.path).href);
+            return { contents: source.replaceAll('import.meta.url', url), loader: 'ts' };
+          });
         },
       },
     ],

@@ -7,4 +7,5 @@ export {
   type ProxyCounters,
 } from './fault-proxy.js';
 export { duplicateIds, listServerCalls } from './server-calls.js';
+export { type ServerProcess, startServerProcess } from './server-process.js';
 export { startTestServer, type TestServer, type TestServerOptions } from './test-server.js';
