@@ -1,5 +1,11 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { type CallQueryParsed, type CallQueryResponse, type CallSortField, isRefUri } from '@weft/protocol';
+import {
+  type CallQueryParsed,
+  type CallQueryResponse,
+  type CallSortField,
+  type CallStatus,
+  isRefUri,
+} from '@weft/protocol';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { CALL_COLUMNS, type CallRow, callFromRow } from './call-row.js';
 
@@ -9,6 +15,9 @@ const SORT_COLUMN: Record<CallSortField, string> = {
   latencyMs: 'latency_key',
   opName: 'op_plain',
 };
+
+/** The only strings a status filter may put into SQL text. */
+const STATUS_LITERAL: Record<CallStatus, string> = { running: 'running', success: 'success', error: 'error' };
 
 /** Upper bound on distinct statement shapes kept prepared; shapes depend only on which filters are present. */
 const MAX_CACHED_STATEMENTS = 512;
@@ -55,8 +64,11 @@ export class SqliteCallQuery {
       params.push(JSON.stringify(plain), JSON.stringify(refs));
     }
     if (query.status !== undefined) {
-      where.push('status IN (SELECT value FROM json_each(?))');
-      params.push(JSON.stringify(Array.isArray(query.status) ? query.status : [query.status]));
+      // Literals, not parameters, so SQLite can use the partial index of
+      // failed calls; the values are the validated `callStatus` enum.
+      const statuses = [...new Set(Array.isArray(query.status) ? query.status : [query.status])];
+      const literals = statuses.map((s) => `'${STATUS_LITERAL[s]}'`);
+      where.push(literals.length === 1 ? `status = ${literals[0]}` : `status IN (${literals.join(', ')})`);
     }
     if (query.startedAfter !== undefined) {
       where.push('started_at >= ?');
@@ -78,8 +90,14 @@ export class SqliteCallQuery {
     }
 
     const order = direction === 'asc' ? 'ASC' : 'DESC';
+    // A trace or a parent's children are few: find them by their index and
+    // sort them, rather than walk the whole project in sort order (which is
+    // what SQLite picks for `ORDER BY` without statistics). Unary `+` keeps
+    // the sort index out of the choice.
+    const fewRows = query.traceId !== undefined || typeof query.parentId === 'string';
+    const orderBy = fewRows ? `+${column} ${order}, +id ${order}` : `${column} ${order}, id ${order}`;
     const sql = `SELECT ${CALL_COLUMNS}, ${column} AS sort_key FROM calls WHERE ${where.join(' AND ')}
-      ORDER BY ${column} ${order}, id ${order} LIMIT ?`;
+      ORDER BY ${orderBy} LIMIT ?`;
     // One extra row tells whether another page exists without a second query.
     params.push(query.limit + 1);
     const rows = this.#statement(sql).all(...params) as (CallRow & { sort_key: number | string })[];
