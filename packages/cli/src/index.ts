@@ -31,4 +31,4 @@ export {
   UsageError,
 } from './errors/index.js';
 export { ExitCode, exitCodeFor } from './exit/index.js';
-export { postJson, type ServerTarget } from './http/post-json.js';
+export { getJson, postJson, requestJson, type ServerTarget } from './http/request-json.js';

@@ -15,23 +15,39 @@ export interface ServerTarget {
 const CONNECT_TIMEOUT_MS = 5_000;
 const RESPONSE_TIMEOUT_MS = 30_000;
 
+/** POSTs a JSON body to a route of the server and returns the decoded JSON answer. */
+export function postJson(target: ServerTarget, path: string, body: unknown): Promise<unknown> {
+  return requestJson(target, 'POST', path, body);
+}
+
+/** GETs a route of the server and returns the decoded JSON answer. */
+export function getJson(target: ServerTarget, path: string): Promise<unknown> {
+  return requestJson(target, 'GET', path, undefined);
+}
+
 /**
- * POSTs a JSON body to a route of the server and returns the decoded JSON
+ * Sends one request to a route of the server and returns the decoded JSON
  * answer. Transport failures become {@link ServerUnreachableError}; error
  * answers become {@link ServerResponseError} carrying the server's code.
  */
-export async function postJson(target: ServerTarget, path: string, body: unknown): Promise<unknown> {
-  const href = new URL(path, target.url).href;
+export async function requestJson(
+  target: ServerTarget,
+  method: 'GET' | 'POST',
+  path: string,
+  body: unknown,
+): Promise<unknown> {
+  // Appended, not resolved: a server behind a path prefix (http://host/weft) keeps it.
+  const href = `${target.url.replace(/\/+$/, '')}${path}`;
   let response: Awaited<ReturnType<typeof request>>;
   try {
     response = await request(href, {
-      method: 'POST',
+      method,
       headers: {
-        'content-type': CONTENT_TYPE_JSON,
+        ...(body === undefined ? {} : { 'content-type': CONTENT_TYPE_JSON }),
         accept: CONTENT_TYPE_JSON,
         ...(target.token ? { authorization: `Bearer ${target.token}` } : {}),
       },
-      body: JSON.stringify(body),
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       headersTimeout: RESPONSE_TIMEOUT_MS,
       bodyTimeout: RESPONSE_TIMEOUT_MS,
       signal: AbortSignal.timeout(CONNECT_TIMEOUT_MS + RESPONSE_TIMEOUT_MS),

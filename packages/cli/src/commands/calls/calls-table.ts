@@ -1,5 +1,6 @@
-import { type Call, parseRef } from '@weft/protocol';
+import type { Call } from '@weft/protocol';
 import Table from 'cli-table3';
+import { opNameOf } from './op-name-of.js';
 import type { CallAtDepth } from './trace-order.js';
 
 /** Column titles of `weft calls`, in order. */
@@ -12,7 +13,7 @@ export const CALLS_COLUMNS = ['started (UTC)', 'op', 'status', 'latency', 'token
 export function callRow({ call, depth }: CallAtDepth): string[] {
   return [
     formatStarted(call.startedAt),
-    `${depth > 0 ? `${'  '.repeat(depth - 1)}└─ ` : ''}${opLabel(call.opName)}`,
+    `${depth > 0 ? `${'  '.repeat(depth - 1)}└─ ` : ''}${opNameOf(call.opName)}`,
     call.status,
     formatLatency(call),
     formatTokens(call),
@@ -65,17 +66,6 @@ export function formatCallsTable(rows: readonly CallAtDepth[]): string {
 
 function formatStarted(ms: number): string {
   return new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
-}
-
-/** Op refs (`weft:///p/op/name:digest`) show as their name; plain names as they are. */
-function opLabel(opName: string): string {
-  if (!opName.startsWith('weft:///')) return opName;
-  try {
-    const ref = parseRef(opName);
-    return ref.kind === 'op' || ref.kind === 'object' ? ref.name : opName;
-  } catch {
-    return opName;
-  }
 }
 
 function formatLatency(call: Call): string {

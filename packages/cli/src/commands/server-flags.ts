@@ -1,0 +1,53 @@
+import { DEFAULT_URL, PROJECT_NAME } from '@weft/protocol';
+import { type Command, InvalidArgumentError } from 'commander';
+import type { CliIo } from '../cli/cli-io.js';
+import { UsageError } from '../errors/usage-error.js';
+import { flagOrEnv } from './env-value.js';
+import { parseHttpUrl, parseNonEmpty } from './flag-values.js';
+
+/** Flags of every command that reads from a server. */
+export interface ServerFlags {
+  url: string;
+  project: string;
+  token: string;
+}
+
+/** Where a reading command goes: server, credentials, project. */
+export interface ServerSettings {
+  /** `--url`, else `WEFT_URL`, else `DEFAULT_URL`. */
+  url: string;
+  /** `--token`, else `WEFT_API_KEY`. */
+  token: string | undefined;
+  /** `--project`, else `WEFT_PROJECT`; required. */
+  project: string;
+}
+
+export function parseProject(value: string): string {
+  if (!PROJECT_NAME.test(value)) {
+    throw new InvalidArgumentError(
+      'Expected 1–128 letters, digits, ".", "_" or "-", starting with a letter or digit.',
+    );
+  }
+  return value;
+}
+
+/** Declares `--url`, `--project` and `--token`. */
+export function addServerFlags(command: Command): Command {
+  return command
+    .option('--url <url>', `server address (env: WEFT_URL; default: ${DEFAULT_URL})`, parseHttpUrl)
+    .option('--project <name>', 'project (env: WEFT_PROJECT)', parseProject)
+    .option('--token <token>', 'bearer token, if the server needs one (env: WEFT_API_KEY)', parseNonEmpty);
+}
+
+/** Resolves the server flags against the environment; the project is required. */
+export function resolveServerFlags(flags: Partial<ServerFlags>, env: CliIo['env']): ServerSettings {
+  const project = flagOrEnv(flags.project, env, 'WEFT_PROJECT', parseProject);
+  if (project === undefined) {
+    throw new UsageError('No project given: pass --project <name> or set WEFT_PROJECT.');
+  }
+  return {
+    url: flagOrEnv(flags.url, env, 'WEFT_URL', parseHttpUrl) ?? DEFAULT_URL,
+    token: flagOrEnv(flags.token, env, 'WEFT_API_KEY', parseNonEmpty),
+    project,
+  };
+}
