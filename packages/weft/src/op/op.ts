@@ -34,7 +34,7 @@ export function wrap<F extends AnyFunction>(fn: F, options: OpOptions, methodNam
   const traced = function (this: unknown, ...args: unknown[]): unknown {
     const t = tracer();
     if (t === undefined) {
-      warnOnce('WEFT_NOT_INITIALIZED', 'weft.op: calls are not traced because weft.init() was not called (this warning is shown once).');
+      warnOnce('WEFT_NOT_INITIALIZED', 'weft.op: calls are not traced: no active Weft client (weft.init() was not called, or the client was shut down). This warning is shown once.');
       return Reflect.apply(fn, this, args);
     }
     return t.run(spec, fn, this, args);
