@@ -72,7 +72,11 @@ export async function runChild(script: string, options: RunChildOptions = {}): P
     stderr += chunk;
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
+    child.on('exit', (code, signal) => {
+      // The bundle is only needed to start the process; it goes with it.
+      const removed = entry === script ? Promise.resolve() : rm(entry, { force: true });
+      void removed.finally(() => resolve({ code, signal }));
+    }),
   );
   const run: ChildRun = {
     child,
@@ -96,7 +100,6 @@ export async function runChild(script: string, options: RunChildOptions = {}): P
   (options.register ?? onTestFinished)(async () => {
     run.kill('SIGKILL');
     await exited;
-    if (entry !== script) await rm(entry, { force: true });
   });
   return run;
 }
