@@ -17,6 +17,7 @@ export {
   InvalidEvaluationOptionsError,
   InvalidScoreError,
   RateLimitExhaustedError,
+  RunNotFoundError,
   ScorerFailedError,
   ScorerInputError,
 } from './errors/index.js';
@@ -28,6 +29,7 @@ export {
 } from './evaluation.js';
 export { type FormatComparisonOptions, formatComparison } from './format-comparison.js';
 export { formatSummary } from './format-summary.js';
+export { type LoadedRun, loadRun, type RunSource } from './load-run.js';
 export { Model, type ModelLike, type PredictContext } from './model.js';
 export type { RateLimitOptions } from './rate-limit.js';
 export { rateLimitOf } from './rate-limit-of.js';

@@ -14,7 +14,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { init } from '../../src/client/init.js';
 import type { WeftClient } from '../../src/client/weft-client.js';
 import { Dataset } from '../../src/datasets/index.js';
+import { compareRuns } from '../../src/eval/compare.js';
 import { Evaluation } from '../../src/eval/evaluation.js';
+import { formatComparison } from '../../src/eval/format-comparison.js';
+import { loadRun } from '../../src/eval/load-run.js';
 import { Model } from '../../src/eval/model.js';
 import { exactMatch } from '../../src/eval/scorers.js';
 import { resetWeft } from '../../src/testing/index.js';
@@ -199,5 +202,46 @@ describe('Evaluation against the real server', () => {
     expect(recorded.get(42)?.error?.message).toContain('Could not write row 42 trial 0 to checkpoint');
     expect(recorded.get(42)?.scores).toEqual({ exactMatch: false, picky: 1 });
     expect([...recorded.values()].filter((r) => r.error !== undefined)).toHaveLength(21);
+  });
+
+  it('reads two runs back by id and compares them row by row', async () => {
+    const client = init({ project: 'eval-compare', url: server.url, outbox: false });
+    const rows = Array.from({ length: 30 }, (_, i) => ({ i, expected: String(i) }));
+    const ev = new Evaluation({ name: 'cmp', dataset: rows, scorers: [exactMatch()] });
+    // Baseline is wrong on multiples of 3; the candidate fixes those but breaks multiples of 10.
+    await ev.evaluate(
+      async function baseline(row: Record<string, unknown>) {
+        return (row.i as number) % 3 === 0 ? 'x' : String(row.i);
+      },
+      { progress: false, print: false },
+    );
+    const runA = ev.lastRun?.callId as string;
+    await ev.evaluate(
+      async function candidate(row: Record<string, unknown>) {
+        return (row.i as number) % 10 === 0 ? 'x' : String(row.i);
+      },
+      { progress: false, print: false },
+    );
+    const runB = ev.lastRun?.callId as string;
+    await client.flush();
+
+    const a = await loadRun(client, runA);
+    const b = await loadRun({ url: server.url, project: 'eval-compare' }, runB);
+    expect(a.results).toHaveLength(30);
+    expect(b.skipped).toEqual([]);
+    expect(a.summary?.model).toBe('baseline');
+    const cmp = compareRuns(a.results, b.results);
+    // Multiples of 3 in 0…29: 10; of 10: 3; both (0): 1. Improved 9 (3,6,9,12,15,18,21,24,27), regressed 2 (10, 20).
+    expect(cmp).toMatchObject({ pairedBy: 'rowDigest', shared: 30, onlyInA: 0, onlyInB: 0 });
+    expect(cmp.scores[0]).toMatchObject({ score: 'exactMatch', improved: 9, regressed: 2, unchanged: 19 });
+    expect(cmp.changed.map((c) => c.rowIndexA)).toEqual([3, 6, 9, 10, 12, 15, 18, 20, 21, 24, 27]);
+    const text = formatComparison(cmp, {
+      summaries: { a: a.summary!, b: b.summary! },
+      labels: ['baseline', 'candidate'],
+    });
+    expect(text).toMatch(/│ model\s+│ baseline\s+│ candidate\s+│/);
+
+    const [someRow] = await allCalls(client, { parentId: runA, limit: 1 });
+    await expect(loadRun(client, someRow?.id ?? '')).rejects.toMatchObject({ code: 'WEFT_RUN_NOT_FOUND' });
   });
 });
