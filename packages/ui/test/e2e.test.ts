@@ -1,9 +1,11 @@
 import { join } from 'node:path';
 import type { RunningServer } from '@weft/server';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiSeeder, type SeededRun, seedEvaluationRun } from './support/api-seed.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { init } from 'weft';
+import { ApiSeeder, type SeededRun } from './support/api-seed.js';
 import { artifactsDir, launchBrowser } from './support/browser.js';
+import { seedEvaluations } from './support/seed-evaluations.js';
 import { QUESTIONS, type SeededProgram, SYSTEM_PROMPT_V2, seedProgram } from './support/seed-program.js';
 import { startTempServer } from './support/temp-server.js';
 
@@ -22,35 +24,30 @@ describe('web UI end to end', () => {
   beforeAll(async () => {
     server = await startTempServer((c) => cleanups.push(c));
     const seeder = new ApiSeeder(server.url, PROJECT);
-    const base = Date.now() - 60_000;
-    // A real program traced by the SDK; evaluation runs through the HTTP API.
-    program = await seedProgram(seeder, server.url);
-    const answers = QUESTIONS.map((q) => q.expected);
-    // Run A misses rows 1 and 2; run B fixes both but breaks row 3.
-    const rowsA = QUESTIONS.map((q, i) => ({
-      ...q,
-      answer: i === 1 ? 'six' : i === 2 ? 'Marlowe' : answers[i]!,
-    }));
-    const rowsB = QUESTIONS.map((q, i) => ({ ...q, answer: i === 3 ? '212' : answers[i]! }));
-    runA = await seedEvaluationRun(seeder, {
-      evaluation: 'qa-eval',
-      model: 'model-a',
-      datasetRef: program.datasetRef,
-      startedAt: base + 20_000,
-      latencyMs: (i) => 60 + i * 9,
-      rows: rowsA,
+    // Everything is recorded by the weft SDK: a traced program, then two
+    // evaluation runs with the SDK's runner.
+    const client = init({
+      project: PROJECT,
+      url: server.url,
+      outbox: false,
+      handleExit: false,
+      startDelayMs: 0,
     });
-    runB = await seedEvaluationRun(seeder, {
-      evaluation: 'qa-eval',
-      model: 'model-b',
-      datasetRef: program.datasetRef,
-      startedAt: base + 30_000,
-      latencyMs: (i) => 45 + i * 5,
-      rows: rowsB,
+    cleanups.push(async () => {
+      await client.shutdown();
     });
+    program = await seedProgram();
+    ({ runA, runB } = await seedEvaluations(seeder));
     browser = await launchBrowser();
     cleanups.push(() => browser.close());
+  });
+
+  // A fresh page per test: a hash-only goto would keep the last test's view mounted.
+  beforeEach(async () => {
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  });
+  afterEach(async () => {
+    await page.close();
   });
 
   afterAll(async () => {
@@ -228,12 +225,12 @@ describe('web UI end to end', () => {
 
     const passRate = page.locator('tr[data-metric="exact_match"]');
     await passRate.waitFor();
-    // A passes 3/5, B 4/5; three rows flipped; B is faster.
+    // A passes 3/5, B 4/5; three rows flipped.
     expect(await passRate.locator('td').nth(3).textContent()).toBe('+20 pts');
     expect(await passRate.locator('td').nth(3).getAttribute('class')).toContain('delta-better');
     const p95 = page.locator('tr[data-metric="latency p95"] td').nth(3);
-    expect(await p95.textContent()).toBe('−31 ms');
-    expect(await p95.getAttribute('class')).toContain('delta-better');
+    // Latencies are real here, so only their presence is checked.
+    expect(await p95.textContent()).toMatch(/ ms$/);
     const changed = page.locator('tr.compare-row');
     await expect.poll(() => changed.count()).toBe(3);
     expect(await changed.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-row-index')))).toEqual([

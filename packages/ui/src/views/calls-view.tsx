@@ -67,11 +67,14 @@ export function CallsView({ route }: { route: Route }) {
       const range = RANGES[filters.range];
       if (range !== undefined) query.startedAfter = Date.now() - range;
       if (cursor !== undefined) query.cursor = cursor;
-      return api.queryCalls(query, signal);
+      return api.queryCalls(query, signal).then((page) => ({ ...page, key: `${filterKey}|${cursor ?? ''}` }));
     },
     [project, filterKey, cursor],
   );
   const rows = calls.data?.calls ?? [];
+  // Rows of the previous filters or page stay visible (dimmed, inert) until
+  // the new ones arrive, so the table never collapses and nobody opens a stale row.
+  const stale = calls.data !== undefined && calls.data.key !== `${filterKey}|${cursor ?? ''}`;
   const anyRunning = rows.some((c) => c.status === 'running');
   useIntervalRefresh(page.index === 0 || anyRunning, LIVE_REFRESH_MS, calls.reload, calls.settled);
 
@@ -102,6 +105,7 @@ export function CallsView({ route }: { route: Route }) {
     );
   };
   const open = (index: number) => {
+    if (stale) return;
     const call = rows[index];
     if (call) navigate(href(project, ['trace', call.traceId], { call: call.id }));
   };
@@ -173,7 +177,7 @@ export function CallsView({ route }: { route: Route }) {
       </form>
       {calls.error && <ErrorBox error={calls.error} retry={calls.reload} />}
       <div class="table-wrap">
-        <table class="data-table calls-table" aria-busy={firstLoad}>
+        <table class={`data-table calls-table${stale ? ' stale' : ''}`} aria-busy={firstLoad || stale}>
           <thead>
             <tr>
               {COLUMNS.map((col) => (
@@ -243,7 +247,7 @@ export function CallsView({ route }: { route: Route }) {
       <Pager
         label={`Page ${page.index + 1}`}
         hasPrevious={page.index > 0}
-        hasNext={Boolean(calls.data?.nextCursor)}
+        hasNext={!stale && Boolean(calls.data?.nextCursor)}
         onPrevious={() => setPaging({ ...page, index: page.index - 1 })}
         onNext={() => {
           const next = calls.data?.nextCursor ?? undefined;

@@ -1,5 +1,4 @@
-import { init, op, publish } from 'weft';
-import type { ApiSeeder } from './api-seed.js';
+import { flush, op, publish } from 'weft';
 
 export const QUESTIONS = [
   { question: 'What is the capital of France?', expected: 'Paris' },
@@ -15,14 +14,13 @@ export const SYSTEM_PROMPT_V2 = 'You are a helpful assistant. Answer in one word
 /** What the seeded program produced, for the test to find in the UI. */
 export interface SeededProgram {
   promptRef: string;
-  datasetRef: string;
   /** Trace ids of the `answer_question` roots, oldest first. */
   answerTraces: string[];
   errorTrace: string;
 }
 
 /** Stands in for a model's response time, so the waterfall has something to show. */
-const work = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const work = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 class RateLimitError extends Error {
   override name = 'RateLimitError';
@@ -32,20 +30,13 @@ class RateLimitError extends Error {
  * A real traced program using the `weft` SDK against the server: a small
  * RAG-style app whose `answer_question` calls `retrieve` and `generate` →
  * `llm.chat` (with OpenAI-style token usage and a ref to the published system
- * prompt), plus a `summarize` that throws. The dataset (an object whose rows
- * live in a table) goes through the HTTP API, as the SDK has no Dataset yet.
+ * prompt), plus a `summarize` that throws. Uses the default client, which
+ * the caller initialises (and shuts down).
  */
-export async function seedProgram(seeder: ApiSeeder, url: string): Promise<SeededProgram> {
-  const client = init({ project: seeder.project, url, outbox: false, handleExit: false, startDelayMs: 0 });
-  try {
+export async function seedProgram(): Promise<SeededProgram> {
+  {
     await publish({ text: SYSTEM_PROMPT_V1, temperature: 0.7 }, { name: 'system-prompt' });
     const prompt = await publish({ text: SYSTEM_PROMPT_V2, temperature: 0.2 }, { name: 'system-prompt' });
-    const tableRef = await seeder.table(QUESTIONS.map((q) => ({ ...q })));
-    const datasetRef = await seeder.object('qa-dataset', {
-      _type: 'Dataset',
-      name: 'qa-dataset',
-      rows: tableRef,
-    });
     const answers = new Map<string, string>(QUESTIONS.map((q) => [q.question, q.expected]));
 
     // Names are given explicitly: a bundler may rename `function retrieve` (here
@@ -127,12 +118,10 @@ export async function seedProgram(seeder: ApiSeeder, url: string): Promise<Seede
 
     for (const { question } of QUESTIONS) await answerQuestion(question);
     await summarize('Q3 revenue grew 12%. '.repeat(40)).catch(() => {});
-    const result = await client.flush();
+    const result = await flush();
     if (result.failed > 0 || result.pending > 0 || result.objectsFailed > 0) {
       throw new Error(`The traced program's data did not all reach the server: ${JSON.stringify(result)}`);
     }
-    return { promptRef: prompt.uri, datasetRef, answerTraces, errorTrace };
-  } finally {
-    await client.shutdown();
+    return { promptRef: prompt.uri, answerTraces, errorTrace };
   }
 }
