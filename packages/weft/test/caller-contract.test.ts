@@ -199,11 +199,11 @@ describe('the caller contract', () => {
     const { client, sink } = sinkClient();
     const finished: weft.FinishedCall[] = [];
     const f = client.op(
-      function withHooks(secretClient: object, q: string) {
+      function withHooks(_secretClient: object, q: string) {
         return { answer: q.toUpperCase(), raw: 'x'.repeat(10) };
       },
       {
-        postprocessInputs: ({ secretClient: _drop, ...rest }) => rest,
+        postprocessInputs: ({ _secretClient: _drop, ...rest }) => rest,
         postprocessOutput: (out) => ({ answer: (out as { answer: string }).answer }),
         displayName: (inputs) => `ask ${inputs.q}`,
         attributes: { env: 'test' },

@@ -37,6 +37,6 @@ it('traces nested calls to the server', async () => {
   expect(root?.summary?.usage?.m1?.totalTokens).toBe(15);
   const kid = calls.find((c) => c.opName === 'childOp');
   expect(kid?.parentId).toBe(root?.id);
-  const leafRef = (kid?.output as { leaf: string }).leaf;
+  const leafRef = (kid?.output as { leaf: string } | undefined)?.leaf as string;
   expect(await client.get(leafRef)).toEqual({ value: kid?.inputs.x });
 });

@@ -146,8 +146,9 @@ export class Tracer {
       call.endedAt = performance.timeOrigin + perf;
       call.failed = failed;
       call.error = error;
-      call.output = failed ? undefined : snapshot(recorded, this.#o.snapshotLimits());
-      const usage = addUsage(failed ? undefined : (streamUsage ?? usageOf(output)), call.childUsage);
+      // A failed stream still records what it streamed; a plain throw has no output.
+      call.output = recorded === undefined ? undefined : snapshot(recorded, this.#o.snapshotLimits());
+      const usage = addUsage(streamUsage ?? this.#ownUsage(output), call.childUsage);
       const status = failed ? 'error' : 'success';
       call.summary = {
         latencyMs: Math.max(0, perf - call.startedAtPerf),
@@ -158,8 +159,8 @@ export class Tracer {
       const parent = call.parent;
       if (parent !== undefined && parent.endedAt === undefined) {
         parent.childUsage = addUsage(parent.childUsage, usage);
-        const counts = (parent.childCounts ??= { success: 0, error: 0 });
-        counts[status]++;
+        if (parent.childCounts === undefined) parent.childCounts = { success: 0, error: 0 };
+        parent.childCounts[status]++;
       }
       call.parent = undefined;
       call.childUsage = undefined;
@@ -170,6 +171,19 @@ export class Tracer {
       return;
     }
     if (options.onFinish) options.onFinish(finishedView(call));
+  }
+
+  /**
+   * Usage carried by this call's own output, counted once: an op that returns
+   * its child's LLM response as is must not count that usage again (the
+   * child's usage already rolled up into it).
+   */
+  #ownUsage(output: unknown): Record<string, ModelUsage> | undefined {
+    const usage = usageOf(output);
+    if (usage === undefined) return undefined;
+    if (countedOutputs.has(output as object)) return undefined;
+    countedOutputs.add(output as object);
+    return usage;
   }
 
   #methodName(spec: OpSpec, thisArg: unknown): string {
@@ -189,6 +203,9 @@ export class Tracer {
     return this.#lastName;
   }
 }
+
+/** Outputs whose usage was already counted by the call that produced them. */
+const countedOutputs = new WeakSet<object>();
 
 function finishedView(call: CallRecord): FinishedCall {
   return {
