@@ -229,21 +229,32 @@ describe('weft calls against a real server', () => {
     expect(out).toBe('No calls match in project empty-project.\n');
   });
 
-  it('exits 4 naming the trace when a trace has no calls', async () => {
+  it.each([[], ['--json']])('exits 4 naming the trace when a trace has no calls (%j)', async (...extra) => {
     const missing = id(999);
-    const { code, err } = await weft([
+    const argv = ['calls', '--url', open.url, '--project', 'cli-test', '--trace', missing, ...extra];
+    const { code, out, err } = await weft(argv);
+    expect(code).toBe(ExitCode.notFound);
+    expect(out).toBe('');
+    expect(err).toMatch(
+      new RegExp(`^weft: error: No calls of trace ${missing} in project cli-test\\..*\\n$`),
+    );
+  });
+
+  it('exits 0 with an empty answer when filters within an existing trace match nothing', async () => {
+    const argv = [
       'calls',
       '--url',
       open.url,
       '--project',
       'cli-test',
       '--trace',
-      missing,
-    ]);
-    expect(code).toBe(ExitCode.notFound);
-    expect(err).toMatch(
-      new RegExp(`^weft: error: No calls of trace ${missing} in project cli-test\\..*\\n$`),
-    );
+      TRACE_A,
+      '--status',
+      'error',
+    ];
+    const { code, out } = await weft(argv);
+    expect(code).toBe(ExitCode.ok);
+    expect(out).toBe('No calls match in project cli-test.\n');
   });
 
   it('exits 3 when the server wants a token and none or a wrong one is sent', async () => {

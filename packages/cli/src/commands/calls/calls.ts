@@ -25,14 +25,16 @@ export async function calls(options: CallsOptions, io: CliIo): Promise<number> {
     query,
     options.limit,
   );
+  // A trace id that names nothing is "not found" (exit 4) in either format;
+  // with extra filters an empty answer is just an empty answer.
+  if (found.length === 0 && options.traceId && !options.opName && !options.status) {
+    throw new TraceNotFoundError(options.traceId, options.project);
+  }
   if (options.json) {
     io.stdout.write(`${JSON.stringify(found, null, 2)}\n`);
     return ExitCode.ok;
   }
   if (found.length === 0) {
-    if (options.traceId && !options.opName && !options.status) {
-      throw new TraceNotFoundError(options.traceId, options.project);
-    }
     io.stdout.write(`No calls match in project ${options.project}.\n`);
     return ExitCode.ok;
   }
