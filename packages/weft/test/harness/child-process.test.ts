@@ -16,6 +16,18 @@ describe('runChild', () => {
     expect(await listServerCalls(server.url, 'child')).toHaveLength(300);
   });
 
+  it('a process whose batcher is still retrying against a dead server exits on its own (timers unref)', async () => {
+    const server = await startTestServer();
+    const url = server.url;
+    await server.stop(); // nothing listens there now: every request fails and is retried with backoff
+    // Retries and circuit probes a minute apart: a ref'd timer would hold the process far past the test timeout.
+    const child = await runChild(script, {
+      env: { WEFT_URL: url, COUNT: '50', NO_CLOSE: '1', BACKOFF_BASE_MS: '60000' },
+    });
+    await child.waitForLine('added');
+    await expect(child.exited).resolves.toEqual({ code: 0, signal: null });
+  });
+
   it('kills a child with SIGKILL and reports the signal', async () => {
     const server = await startTestServer();
     const child = await runChild(script, { env: { WEFT_URL: server.url, COUNT: '1', HANG: '1' } });
