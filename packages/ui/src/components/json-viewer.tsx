@@ -63,6 +63,17 @@ function JsonLeaf({ value }: { value: unknown }) {
 
 function JsonString({ value }: { value: string }) {
   const [open, setOpen] = useState(false);
+  if (open && value.includes('\n')) {
+    // Unfolded multi-line text (prompts, source, documents) reads better raw than escaped.
+    return (
+      <span class="json-string">
+        <button type="button" class="link-button" onClick={() => setOpen(false)}>
+          fold
+        </button>
+        <pre class="json-pre">{value}</pre>
+      </span>
+    );
+  }
   if (value.length <= FOLD_CHARS || open) {
     return (
       <span class="json-string">
