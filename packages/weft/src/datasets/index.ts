@@ -22,3 +22,4 @@ export {
   type RowSource,
   validateRows,
 } from './load.js';
+export { type OpenDatasetOptions, openDataset, RemoteDataset, type RemoteRow } from './remote-dataset.js';

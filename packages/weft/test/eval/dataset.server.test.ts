@@ -1,7 +1,7 @@
 import { routes } from '@weft/protocol';
 import { afterEach, expect, it } from 'vitest';
 import { init } from '../../src/client/init.js';
-import { Dataset } from '../../src/datasets/index.js';
+import { Dataset, openDataset } from '../../src/datasets/index.js';
 import { resetWeft } from '../../src/testing/index.js';
 import { startTestServer } from '../harness/index.js';
 import { startRequestLogProxy } from './fixtures/request-log-proxy.js';
@@ -86,6 +86,42 @@ it('re-uploads from the chunk holding a changed row onward (one-row uploads need
     const body = (await page.json()) as { rows: { digest: string; value: unknown }[]; rowCount: number };
     expect(body.rowCount).toBe(3_000);
     expect(body.rows[0]).toEqual({ digest: digests[1_500], value: { i: 1_500, text: 'changed' } });
+  } finally {
+    await resetWeft({ timeoutMs: 5_000 });
+    await proxy.close();
+  }
+});
+
+it('opens a published dataset lazily: length at once, rows fetched page by page, stable row refs', async () => {
+  const { proxy, client, requests } = await setup();
+  try {
+    const rows = makeRows(2_500);
+    const local = new Dataset({ name: 'lazy', rows });
+    const published = await local.publish({ client });
+    const before = requests.length;
+    const view = await openDataset(published.ref.uri, { client, pageRows: 1_000 });
+    expect(view.length).toBe(2_500);
+    expect(view.table).toBe(published.table);
+    const afterOpen = requests.length;
+    const seen: unknown[] = [];
+    for await (const row of view) seen.push(row.value);
+    expect(seen).toEqual(rows);
+    // Three pages of 1,000 for 2,500 rows.
+    expect(requests.slice(afterOpen).filter((r) => r.method === 'GET')).toHaveLength(3);
+    expect(afterOpen - before).toBeGreaterThan(0);
+    const digests = await local.rowDigests();
+    const one = await view.row(1_234);
+    expect(one).toEqual({
+      index: 1_234,
+      digest: digests[1_234],
+      ref: `${published.table}/row/${digests[1_234]}`,
+      value: rows[1_234],
+    });
+    expect(await (await view.toDataset()).digest()).toBe(await local.digest());
+    await view.close();
+    const byTable = await openDataset(published.table, { client });
+    expect(byTable.length).toBe(2_500);
+    await byTable.close();
   } finally {
     await resetWeft({ timeoutMs: 5_000 });
     await proxy.close();

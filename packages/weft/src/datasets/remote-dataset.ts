@@ -1,0 +1,151 @@
+import { formatRef, parseRef, routes, type TableRowsResponse, tableRowsResponse } from '@weft/protocol';
+import { getDefaultClient } from '../client/default-client.js';
+import type { WeftClient } from '../client/weft-client.js';
+import { NotInitializedError } from '../errors/not-initialized-error.js';
+import { ApiClient } from '../transport/api-client.js';
+import { Dataset } from './dataset.js';
+import { InvalidDatasetOptionsError } from './errors/index.js';
+import type { Row } from './load.js';
+
+/** Options of {@link openDataset}. */
+export interface OpenDatasetOptions {
+  /** @default the default client */
+  client?: WeftClient;
+  /** Rows fetched per request while iterating. @default 1_000 */
+  pageRows?: number;
+}
+
+/** One row of a stored table, with its stable ref. */
+export interface RemoteRow {
+  index: number;
+  digest: string;
+  /** `weft:///<project>/table/<table digest>/row/<row digest>`: stable for as long as the row's content is. */
+  ref: string;
+  value: Row;
+}
+
+/**
+ * A published dataset on the server, read lazily: `length` is known at once,
+ * rows are fetched a page at a time as you iterate (`for await (const row of
+ * view)`) or ask for one (`row(i)`). Nothing is held beyond the current page.
+ */
+export class RemoteDataset implements AsyncIterable<RemoteRow> {
+  readonly name: string | undefined;
+  /** `weft:///<project>/table/<digest>` */
+  readonly table: string;
+  readonly length: number;
+  readonly #api: ApiClient;
+  readonly #project: string;
+  readonly #digest: string;
+  readonly #pageRows: number;
+
+  /** @internal Use {@link openDataset}. */
+  constructor(api: ApiClient, table: string, length: number, name: string | undefined, pageRows: number) {
+    const ref = parseRef(table);
+    if (ref.kind !== 'table')
+      throw new InvalidDatasetOptionsError('ref', `expected a table ref, got ${table}`);
+    this.#api = api;
+    this.#project = ref.project;
+    this.#digest = ref.digest;
+    this.#pageRows = pageRows;
+    this.table = table;
+    this.length = length;
+    this.name = name;
+  }
+
+  /** The row at `index` (one request). */
+  async row(index: number): Promise<RemoteRow> {
+    if (!Number.isInteger(index) || index < 0 || index >= this.length) {
+      throw new InvalidDatasetOptionsError(
+        'index',
+        `must be an integer from 0 to ${this.length - 1}, got ${index}`,
+      );
+    }
+    const page = await this.#page(index, 1);
+    return this.#rowOf(page, 0);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<RemoteRow> {
+    for (let offset = 0; offset < this.length; offset += this.#pageRows) {
+      const page = await this.#page(offset, this.#pageRows);
+      for (let i = 0; i < page.rows.length; i++) yield this.#rowOf(page, i);
+      if (page.rows.length === 0) return;
+    }
+  }
+
+  /** Fetches every row into a local {@link Dataset} (for `new Evaluation({ dataset })`). */
+  async toDataset(name = this.name ?? 'dataset'): Promise<Dataset> {
+    const rows: Row[] = [];
+    for await (const row of this) rows.push(row.value);
+    return new Dataset({ name, rows });
+  }
+
+  /** Closes the HTTP connections of this view. */
+  close(): Promise<void> {
+    return this.#api.close();
+  }
+
+  #page(offset: number, limit: number): Promise<TableRowsResponse> {
+    const path = `${routes.tableRows(this.#project, this.#digest)}?offset=${offset}&limit=${Math.min(limit, 10_000)}`;
+    return this.#api.getJson(path, tableRowsResponse);
+  }
+
+  #rowOf(page: TableRowsResponse, i: number): RemoteRow {
+    const row = page.rows[i] as TableRowsResponse['rows'][number];
+    return {
+      index: page.offset + i,
+      digest: row.digest,
+      ref: formatRef({
+        kind: 'table',
+        project: this.#project,
+        digest: this.#digest,
+        path: ['row', row.digest],
+      }),
+      value: row.value as Row,
+    };
+  }
+}
+
+/**
+ * Opens a published dataset lazily from its object ref (what
+ * `dataset.publish()` returned, or `weft:///<project>/object/<name>:<digest>`)
+ * or its table ref (`weft:///<project>/table/<digest>`).
+ * @throws {NotInitializedError} without a client.
+ */
+export async function openDataset(ref: string, options: OpenDatasetOptions = {}): Promise<RemoteDataset> {
+  const client = options.client ?? getDefaultClient();
+  if (client === undefined) throw new NotInitializedError('open a dataset');
+  const pageRows = options.pageRows ?? 1_000;
+  if (!Number.isInteger(pageRows) || pageRows < 1 || pageRows > 10_000) {
+    throw new InvalidDatasetOptionsError('pageRows', `must be an integer from 1 to 10,000, got ${pageRows}`);
+  }
+  const parsed = parseRef(ref);
+  let table = ref;
+  let name: string | undefined;
+  if (parsed.kind === 'object') {
+    const value = (await client.get(ref)) as { rows?: unknown } | undefined;
+    if (typeof value?.rows !== 'string') {
+      throw new InvalidDatasetOptionsError(
+        'ref',
+        `${ref} is not a dataset (its value has no \`rows\` table ref)`,
+      );
+    }
+    table = value.rows;
+    name = parsed.name;
+  } else if (parsed.kind !== 'table') {
+    throw new InvalidDatasetOptionsError('ref', `expected a dataset object ref or a table ref, got ${ref}`);
+  }
+  const api = new ApiClient({ url: client.url, apiKey: process.env.WEFT_API_KEY || undefined });
+  try {
+    const tableRef = parseRef(table);
+    if (tableRef.kind !== 'table') throw new InvalidDatasetOptionsError('ref', `${table} is not a table ref`);
+    const first = await api.getJson(
+      `${routes.tableRows(tableRef.project, tableRef.digest)}?offset=0&limit=1`,
+      tableRowsResponse,
+    );
+    return new RemoteDataset(api, table, first.rowCount, name, pageRows);
+  } catch (error) {
+    await api.close();
+    throw error;
+  }
+}
