@@ -32,6 +32,8 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '4' },
     /** Write a V8 CPU profile of the server process into this folder. */
     profile: { type: 'string' },
+    /** Extra Node flags for the server process, e.g. "--max-semi-space-size=64". */
+    'server-node-flags': { type: 'string', default: '' },
   },
 });
 
@@ -55,7 +57,10 @@ async function serve(dbPath) {
 }
 
 function startChild(dbPath) {
-  const execArgv = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : [];
+  const execArgv = [
+    ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : []),
+    ...args['server-node-flags'].split(' ').filter(Boolean),
+  ];
   const child = fork(fileURLToPath(import.meta.url), ['--serve', dbPath], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     execArgv,
