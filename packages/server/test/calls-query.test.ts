@@ -198,6 +198,11 @@ describe('filters', () => {
       filter: { opName: `weft:///${project}/op/chat:${OP_DIGEST}` },
       keep: (e) => e.opName === `weft:///${project}/op/chat:${OP_DIGEST}`,
     },
+    {
+      name: 'opName mixing a plain name and an exact op ref',
+      filter: { opName: ['rank', `weft:///${project}/op/chat:${OP_DIGEST}`] },
+      keep: (e) => e.opPlain === 'rank' || e.opName === `weft:///${project}/op/chat:${OP_DIGEST}`,
+    },
     { name: 'status running', filter: { status: 'running' }, keep: (e) => e.status === 'running' },
     { name: 'status list', filter: { status: ['error', 'success'] }, keep: (e) => e.status !== 'running' },
     {

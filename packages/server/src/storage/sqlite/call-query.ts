@@ -58,10 +58,16 @@ export class SqliteCallQuery {
       // A ref matches that exact op version; a plain name matches every version.
       const refs = names.filter((n) => isRefUri(n));
       const plain = names.filter((n) => !isRefUri(n));
-      where.push(
-        '(op_plain IN (SELECT value FROM json_each(?)) OR op_name IN (SELECT value FROM json_each(?)))',
-      );
-      params.push(JSON.stringify(plain), JSON.stringify(refs));
+      const terms: string[] = [];
+      if (plain.length > 0) {
+        terms.push('op_plain IN (SELECT value FROM json_each(?))');
+        params.push(JSON.stringify(plain));
+      }
+      if (refs.length > 0) {
+        terms.push('op_name IN (SELECT value FROM json_each(?))');
+        params.push(JSON.stringify(refs));
+      }
+      where.push(terms.length === 1 ? (terms[0] as string) : `(${terms.join(' OR ')})`);
     }
     if (query.status !== undefined) {
       // Literals, not parameters, so SQLite can use the partial index of
