@@ -18,3 +18,14 @@ export { WeftObject, WeftObject as Object } from './objects/weft-object.js';
 export type { OpDecorator } from './op/op.js';
 export type { FlushResult } from './pipeline/flush-barrier.js';
 export type { CallPages, GetCallsOptions } from './read/call-pages.js';
+export { Dataset, type DatasetOptions, openDataset, RemoteDataset } from './datasets/index.js';
+export {
+  compareRuns,
+  type EvaluateOptions,
+  Evaluation,
+  type EvaluationOptions,
+  loadRun,
+  Model,
+  type Scorer,
+  scorers,
+} from './eval/index.js';
