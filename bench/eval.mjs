@@ -12,7 +12,7 @@
 //   node --expose-gc bench/eval.mjs [--rows 2000] [--concurrency 32] [--repeat 5]
 import { fork } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile, readFile } from 'node:fs/promises';
-import { tmpdir, cpus } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -80,6 +80,7 @@ async function main() {
   const rows = Number(args.rows);
   const concurrency = Number(args.concurrency);
   const repeat = Number(args.repeat);
+  const loadBefore = loadavg()[0];
   const sdk = await bundle();
   const dir = await mkdtemp(join(tmpdir(), 'weft-bench-eval-'));
   const child = fork(fileURLToPath(import.meta.url), ['--serve', dir], { stdio: 'inherit' });
@@ -170,6 +171,7 @@ async function main() {
     date: new Date().toISOString(),
     node: process.version,
     cpus: cpus().length,
+    loadAverage: { before: loadBefore, after: loadavg()[0] },
     rows,
     concurrency,
     repeat,
@@ -190,9 +192,12 @@ async function writeSection(report) {
         `| ${s.name} | ${Math.round(s.rowsPerSecond).toLocaleString('en-US')} | ${s.lagP50Ms.toFixed(1)} | ${s.lagP99Ms.toFixed(1)} | ${s.lagMaxMs.toFixed(1)} | ${s.traced ? Math.round(s.flushMs) : '–'} |`,
     )
     .join('\n');
+  const rate = (name) => report.scenarios.find((s) => s.name === name)?.rowsPerSecond ?? Number.NaN;
+  const ratio = (a, b) => (rate(a) / rate(b)).toFixed(2);
   const section = `## Evaluation
 
-\`node bench/eval.mjs\` — ${report.date}, Node ${report.node}, ${report.cpus} CPUs. A ${report.rows.toLocaleString('en-US')}-row
+\`node --expose-gc bench/eval.mjs\` — ${report.date}, Node ${report.node}, ${report.cpus} CPUs, 1-minute load average
+${report.loadAverage.before.toFixed(1)} before / ${report.loadAverage.after.toFixed(1)} after (other work on the machine). A ${report.rows.toLocaleString('en-US')}-row
 evaluation of a model that returns at once, concurrency ${report.concurrency}, one built-in scorer (exactMatch); each
 figure is the median over ${report.repeat} runs (after a warm-up run; heap collected before each run). "Traced" records one \`Evaluation.evaluate\` call and a \`Evaluation.predict_and_score\`
 call per row to a real server in a child process; rows/s stops when \`evaluate\` resolves, and "flush" is the extra
@@ -203,6 +208,14 @@ append resolves after an fdatasync that covers it (rows finishing while a sync r
 | Scenario | Rows/s | Loop lag p50 ms | p99 ms | max ms | Flush ms |
 | --- | ---: | ---: | ---: | ---: | ---: |
 ${rowsMd}
+
+Reading the lag: the runner yields the loop whenever it has held it for 5 ms, which the p50 of the CPU-bound
+(no-checkpoint) rows reflects; their p99/max include preemption by the scheduler — with the load average above 2 on 2
+cores, a process that keeps a core busy is preempted for tens of milliseconds at a time, and a run of a few hundred
+milliseconds has few enough samples that p99 is one of its largest gaps. The checkpointed runs wait on the disk most of
+the time and are woken promptly, hence their low lag. In this run, syncing each row cost ${ratio('traced, checkpoint (no sync)', 'traced, checkpoint (fdatasync per row)')}× in
+rows/s against the same checkpoint without sync (group commit keeps it from being one fdatasync per row), and tracing
+ran at ${ratio('traced, no checkpoint', 'untraced, no checkpoint')}× the untraced rate.
 
 Raw figures: \`bench/out/eval.json\`. Client and server share a 2-core machine with other work running.
 `;
