@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { routes } from '@weft/protocol';
 import type { RunningServer } from '@weft/server';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +7,7 @@ import { ApiSeeder } from './support/api-seed.js';
 import { launchBrowser } from './support/browser.js';
 import { startTempServer } from './support/temp-server.js';
 
-describe('calls table: live updates and paging', () => {
+describe('live updates and paging', () => {
   let server: RunningServer;
   let browser: Browser;
   let seeder: ApiSeeder;
@@ -95,6 +96,29 @@ describe('calls table: live updates and paging', () => {
     await page.getByRole('button', { name: '‹ Previous' }).click();
     await expect.poll(async () => (await names())[0]).toBe('job 069');
     expect(await page.locator('.pager-label').textContent()).toBe('Page 2');
+    await page.close();
+  });
+
+  it('pages a table’s rows from the server', async () => {
+    const tables = new ApiSeeder(server.url, 'tables');
+    const rows = Array.from({ length: 60 }, (_, i) => ({ id: i, text: `row ${i}` }));
+    const { digest } = await tables.post<{ digest: string }>(routes.tableCreate(), {
+      project: 'tables',
+      rows,
+    });
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/#/tables/tables/${digest}`);
+    const label = page.locator('.pager-label');
+    await expect.poll(() => label.textContent()).toBe('Rows 1–25 of 60');
+    await page.getByRole('button', { name: 'Next ›' }).click();
+    await expect.poll(() => label.textContent()).toBe('Rows 26–50 of 60');
+    expect(await page.locator('tr.dataset-row').first().textContent()).toContain('row 25');
+    await page.getByRole('button', { name: 'Next ›' }).click();
+    await expect.poll(() => page.locator('tr.dataset-row').count()).toBe(10);
+    // Enter on a row opens its full value.
+    await page.locator('tr.dataset-row').last().focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('tr.row-detail').textContent()).toContain('"row 59"');
     await page.close();
   });
 });

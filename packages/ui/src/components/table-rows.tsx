@@ -27,7 +27,15 @@ export function TableRows({ digest, project: refProject }: { digest: string; pro
     (signal) => app.api.tableRows(project, digest, offset, PAGE_ROWS, signal),
     [project, digest, offset],
   );
+  const turn = (next: number) => {
+    setOpened(undefined);
+    setOffset(next);
+  };
   const rows = page.data?.rows ?? [];
+  // Numbers come from the page shown, not the one asked for, so rows never
+  // carry the wrong index while the next page loads (they are dimmed then).
+  const shownOffset = page.data?.offset ?? 0;
+  const stale = page.data !== undefined && shownOffset !== offset;
   const columns = [
     ...new Set(
       rows.flatMap((r) =>
@@ -41,7 +49,10 @@ export function TableRows({ digest, project: refProject }: { digest: string; pro
     <div class="table-rows" data-table-digest={digest}>
       {page.error && <ErrorBox error={page.error} retry={page.reload} />}
       <div class="table-wrap">
-        <table class="data-table rows-table" aria-busy={page.data === undefined}>
+        <table
+          class={`data-table rows-table${stale ? ' stale' : ''}`}
+          aria-busy={page.data === undefined || stale}
+        >
           <thead>
             <tr>
               <th class="col-index">#</th>
@@ -70,7 +81,7 @@ export function TableRows({ digest, project: refProject }: { digest: string; pro
                       if (e.key === 'Enter') setOpened(opened === i ? undefined : i);
                     }}
                   >
-                    <td class="col-index">{offset + i}</td>
+                    <td class="col-index">{shownOffset + i}</td>
                     {columns.length > 0
                       ? columns.map((c) => <td key={c}>{cell(record[c])}</td>)
                       : [<td key="v">{cell(row.value)}</td>]}
@@ -92,12 +103,12 @@ export function TableRows({ digest, project: refProject }: { digest: string; pro
         label={
           total === 0
             ? 'No rows'
-            : `Rows ${formatCount(offset + 1)}–${formatCount(Math.min(total, offset + PAGE_ROWS))} of ${formatCount(total)}`
+            : `Rows ${formatCount(shownOffset + 1)}–${formatCount(shownOffset + rows.length)} of ${formatCount(total)}`
         }
-        hasPrevious={offset > 0}
-        hasNext={offset + PAGE_ROWS < total}
-        onPrevious={() => setOffset(Math.max(0, offset - PAGE_ROWS))}
-        onNext={() => setOffset(offset + PAGE_ROWS)}
+        hasPrevious={!stale && offset > 0}
+        hasNext={!stale && offset + PAGE_ROWS < total}
+        onPrevious={() => turn(Math.max(0, offset - PAGE_ROWS))}
+        onNext={() => turn(offset + PAGE_ROWS)}
       />
     </div>
   );
