@@ -51,7 +51,8 @@ const FEED_AHEAD = 64;
 /** Longest the runner holds the event loop before yielding a turn. */
 const YIELD_AFTER_MS = 5;
 
-const lean = (r: RowResult): RowResult => {
+/** A row result without its output: what the summary and `lastRun` keep, so a long run's outputs are not all held. */
+export const lean = (r: RowResult): RowResult => {
   const { output: _output, ...rest } = r;
   return { ...rest, output: undefined };
 };

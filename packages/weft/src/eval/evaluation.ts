@@ -17,7 +17,7 @@ import { rowDigests } from '../datasets/row-digests.js';
 import { objectNameOf } from '../objects/weft-object.js';
 import { Checkpoint } from './checkpoint.js';
 import { InvalidEvaluationOptionsError } from './errors/index.js';
-import { executeRun } from './evaluation-run.js';
+import { executeRun, lean } from './evaluation-run.js';
 import { formatSummary } from './format-summary.js';
 import { Model, type ModelLike, type PredictContext } from './model.js';
 import { createProgress, type ProgressStream, SILENT_PROGRESS } from './progress.js';
@@ -249,12 +249,14 @@ export class Evaluation {
         ? undefined
         : await Checkpoint.open(o.checkpoint, { resume: o.resume, syncEachRow: o.syncCheckpoint });
     // A checkpointed row counts only if it is the same row (same digest at the same index) and trial.
-    const previous = (checkpoint?.resumed.results ?? []).filter(
-      (r) =>
-        r.rowIndex < rows.length &&
-        r.trial < this.trials &&
-        (r.rowDigest === undefined || r.rowDigest === digests[r.rowIndex]),
-    );
+    const previous = (checkpoint?.resumed.results ?? [])
+      .filter(
+        (r) =>
+          r.rowIndex < rows.length &&
+          r.trial < this.trials &&
+          (r.rowDigest === undefined || r.rowDigest === digests[r.rowIndex]),
+      )
+      .map(lean);
     const done = new Set(previous.map((r) => rowKey(r.rowIndex, r.trial)));
     const todo: { rowIndex: number; trial: number }[] = [];
     for (let rowIndex = 0; rowIndex < rows.length; rowIndex++) {
