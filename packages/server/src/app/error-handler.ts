@@ -24,11 +24,11 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorRe
   if (WeftError.isInstance(error)) {
     const status = ERROR_STATUS[error.code] ?? 500;
     const body: ErrorResponse['error'] & Record<string, unknown> = { code: error.code, message: error.message };
-    if (error instanceof InvalidRequestError) {
+    if (InvalidRequestError.isInstance(error)) {
       body.path = error.path;
       if (error.index !== undefined) body.index = error.index;
       if (error.issues.length > 1) body.issues = error.issues;
-    } else if (error instanceof DigestMismatchError) {
+    } else if (DigestMismatchError.isInstance(error)) {
       body.path = error.path;
       body.expected = error.expected;
       body.actual = error.actual;

@@ -16,4 +16,9 @@ export class DigestMismatchError extends WeftError {
     this.actual = actual;
     this.path = path;
   }
+
+  /** True for this error from any copy of the package (checks the brand and the code). */
+  static override isInstance(value: unknown): value is DigestMismatchError {
+    return WeftError.isInstance(value) && value.code === 'WEFT_DIGEST_MISMATCH';
+  }
 }

@@ -8,4 +8,9 @@ export class InvalidOptionsError extends WeftError {
     super({ code: 'WEFT_INVALID_OPTIONS', message: `Invalid server option ${path || '(options)'}: ${reason}` });
     this.path = path;
   }
+
+  /** True for this error from any copy of the package (checks the brand and the code). */
+  static override isInstance(value: unknown): value is InvalidOptionsError {
+    return WeftError.isInstance(value) && value.code === 'WEFT_INVALID_OPTIONS';
+  }
 }

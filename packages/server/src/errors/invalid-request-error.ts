@@ -31,4 +31,9 @@ export class InvalidRequestError extends WeftError {
     this.index = first.index;
     this.issues = issues;
   }
+
+  /** True for this error from any copy of the package (checks the brand and the code). */
+  static override isInstance(value: unknown): value is InvalidRequestError {
+    return WeftError.isInstance(value) && value.code === 'WEFT_INVALID_REQUEST';
+  }
 }

@@ -12,4 +12,9 @@ export class ListenError extends WeftError {
       cause,
     });
   }
+
+  /** True for this error from any copy of the package (checks the brand and the code). */
+  static override isInstance(value: unknown): value is ListenError {
+    return WeftError.isInstance(value) && value.code === 'WEFT_LISTEN_FAILED';
+  }
 }

@@ -5,4 +5,9 @@ export class NotFoundError extends WeftError {
   constructor(message: string) {
     super({ code: 'WEFT_NOT_FOUND', message });
   }
+
+  /** True for this error from any copy of the package (checks the brand and the code). */
+  static override isInstance(value: unknown): value is NotFoundError {
+    return WeftError.isInstance(value) && value.code === 'WEFT_NOT_FOUND';
+  }
 }

@@ -11,4 +11,9 @@ export class PayloadTooLargeError extends WeftError {
     });
     this.maxBytes = maxBytes;
   }
+
+  /** True for this error from any copy of the package (checks the brand and the code). */
+  static override isInstance(value: unknown): value is PayloadTooLargeError {
+    return WeftError.isInstance(value) && value.code === 'WEFT_PAYLOAD_TOO_LARGE';
+  }
 }

@@ -5,4 +5,9 @@ export class StorageClosedError extends WeftError {
   constructor() {
     super({ code: 'WEFT_STORAGE_CLOSED', message: 'The storage is closed; start the server again to use it.' });
   }
+
+  /** True for this error from any copy of the package (checks the brand and the code). */
+  static override isInstance(value: unknown): value is StorageClosedError {
+    return WeftError.isInstance(value) && value.code === 'WEFT_STORAGE_CLOSED';
+  }
 }

@@ -11,4 +11,9 @@ export class TokenRequiredError extends WeftError {
     });
     this.host = host;
   }
+
+  /** True for this error from any copy of the package (checks the brand and the code). */
+  static override isInstance(value: unknown): value is TokenRequiredError {
+    return WeftError.isInstance(value) && value.code === 'WEFT_TOKEN_REQUIRED';
+  }
 }

@@ -5,4 +5,9 @@ export class UnauthorizedError extends WeftError {
   constructor(message: string) {
     super({ code: 'WEFT_UNAUTHORIZED', message });
   }
+
+  /** True for this error from any copy of the package (checks the brand and the code). */
+  static override isInstance(value: unknown): value is UnauthorizedError {
+    return WeftError.isInstance(value) && value.code === 'WEFT_UNAUTHORIZED';
+  }
 }
