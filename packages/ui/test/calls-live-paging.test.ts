@@ -96,6 +96,13 @@ describe('live updates and paging', () => {
     await page.getByRole('button', { name: '‹ Previous' }).click();
     await expect.poll(async () => (await names())[0]).toBe('job 069');
     expect(await page.locator('.pager-label').textContent()).toBe('Page 2');
+
+    // These calls started about an hour ago: none in the last 15 minutes, all in the last 24 hours.
+    await page.selectOption('select[name="range"]', '15m');
+    await expect.poll(() => page.locator('tr.empty-row').count()).toBe(1);
+    expect(await page.locator('.pager-label').textContent()).toBe('Page 1');
+    await page.selectOption('select[name="range"]', '24h');
+    await expect.poll(async () => (await names()).length).toBe(50);
     await page.close();
   });
 
