@@ -11,7 +11,7 @@
 //
 //   node --expose-gc bench/eval.mjs [--rows 2000] [--concurrency 32] [--repeat 5]
 import { fork } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -54,7 +54,9 @@ async function bundle() {
       {
         name: 'weft-sources',
         setup(b) {
-          b.onResolve({ filter: /^@weft\/protocol$/ }, () => ({ path: src('packages/protocol/src/index.ts') }));
+          b.onResolve({ filter: /^@weft\/protocol$/ }, () => ({
+            path: src('packages/protocol/src/index.ts'),
+          }));
           b.onResolve({ filter: /^[^./]/ }, (a) => ({ path: a.path, external: true }));
         },
       },
@@ -93,12 +95,15 @@ async function main() {
   // Warm-up (JIT, schema compilation, first connections), not reported.
   {
     const client = sdk.init({ project: 'bench-eval', url, outbox: false, setDefault: false });
-    await new sdk.Evaluation({ name: 'warmup', dataset, scorers: [sdk.scorers.exactMatch()] }).evaluate(instant, {
-      concurrency,
-      client,
-      progress: false,
-      print: false,
-    });
+    await new sdk.Evaluation({ name: 'warmup', dataset, scorers: [sdk.scorers.exactMatch()] }).evaluate(
+      instant,
+      {
+        concurrency,
+        client,
+        progress: false,
+        print: false,
+      },
+    );
     await client.shutdown();
   }
   const scenarios = [
@@ -116,7 +121,8 @@ async function main() {
         ? sdk.init({ project: 'bench-eval', url, outbox: false, setDefault: false })
         : undefined;
       const ev = new sdk.Evaluation({ name: 'bench', dataset, scorers: [sdk.scorers.exactMatch()] });
-      const checkpoint = scenario.checkpoint === 'off' ? undefined : join(dir, `cp-${results.length}-${r}.jsonl`);
+      const checkpoint =
+        scenario.checkpoint === 'off' ? undefined : join(dir, `cp-${results.length}-${r}.jsonl`);
       // Start each run from a clean heap when allowed (node --expose-gc), so one run's garbage is not the next one's pause.
       globalThis.gc?.();
       const lag = monitorEventLoopDelay({ resolution: 1 });
@@ -142,7 +148,8 @@ async function main() {
         if (flushed.failed > 0) throw new Error(`${flushed.failed} records failed to reach the server`);
         await client.shutdown();
       }
-      if (summary.completed !== rows || summary.errors !== 0) throw new Error(`bad run: ${JSON.stringify(summary)}`);
+      if (summary.completed !== rows || summary.errors !== 0)
+        throw new Error(`bad run: ${JSON.stringify(summary)}`);
       runs.push({
         elapsedMs,
         rowsPerSecond: rows / (elapsedMs / 1_000),
