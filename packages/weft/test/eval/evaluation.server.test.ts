@@ -244,4 +244,32 @@ describe('Evaluation against the real server', () => {
     const [someRow] = await allCalls(client, { parentId: runA, limit: 1 });
     await expect(loadRun(client, someRow?.id ?? '')).rejects.toMatchObject({ code: 'WEFT_RUN_NOT_FOUND' });
   });
+
+  it('publishes a Model as a versioned object: same settings, same version; a changed setting, a new one', async () => {
+    const client = init({ project: 'eval-models', url: server.url, outbox: false });
+    const ev = new Evaluation({ name: 'versions', dataset: [{ q: 1, expected: '2' }], scorers: [] });
+    const quiet = { progress: false, print: false } as const;
+    const first = new Doubler();
+    await ev.evaluate(first, quiet);
+    const runA = ev.lastRun?.callId;
+    await ev.evaluate(new Doubler(), quiet);
+    const runB = ev.lastRun?.callId;
+    const hot = new Doubler();
+    hot.temperature = 0.7;
+    await ev.evaluate(hot, quiet);
+    const runC = ev.lastRun?.callId;
+    await client.flush();
+    const modelOf = async (id: string | undefined) => String((await client.getCall(id ?? ''))?.inputs.model);
+    const [a, b, c] = [await modelOf(runA), await modelOf(runB), await modelOf(runC)];
+    expect(a).toMatch(/^weft:\/\/\/eval-models\/object\/Doubler:/);
+    expect(b).toBe(a);
+    expect(c).not.toBe(a);
+    expect(await client.get(a)).toEqual({ temperature: 0 });
+    expect(await client.get(c)).toEqual({ temperature: 0.7 });
+    // The predict call under each row records the model version it ran with.
+    const [row] = await allCalls(client, { parentId: runC ?? '' });
+    const [predict] = await allCalls(client, { parentId: row?.id ?? '' });
+    expect(predict?.opName).toBe('Doubler.predict');
+    expect(predict?.inputs.self).toBe(c);
+  });
 });
