@@ -1,6 +1,12 @@
 import { render } from 'preact';
 import { TokenStore } from './api/token-store.js';
 import { App } from './app.js';
+import { initialHash } from './router/initial-route.js';
+import { recentProjects } from './views/project-picker.js';
 import './styles.css';
+
+const start = initialHash(location.search, location.hash, recentProjects());
+// Replace rather than push, and drop `?project=` so reloads follow the hash.
+if (start !== undefined) history.replaceState(null, '', `${location.pathname}${start}`);
 
 render(<App tokens={new TokenStore()} />, document.getElementById('app')!);

@@ -55,7 +55,9 @@ describe('web UI end to end', () => {
   });
 
   it('lists root calls and filters them by op and status', async () => {
-    await page.goto(`${server.url}/#/${PROJECT}/calls`);
+    // `/?project=` (what a CLI can print) opens that project's calls.
+    await page.goto(`${server.url}/?project=${PROJECT}`);
+    expect(page.url()).toBe(`${server.url}/#/${PROJECT}/calls`);
     const rows = page.locator('tr.call-row');
     // 5 answer_question roots, 1 summarize, 2 evaluation runs.
     await expect.poll(() => rows.count()).toBe(8);

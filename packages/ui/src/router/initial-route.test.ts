@@ -1,0 +1,12 @@
+import { describe, expect, it } from 'vitest';
+import { initialHash } from './initial-route.js';
+
+describe('initialHash', () => {
+  it('opens ?project=, else the last project, else nothing', () => {
+    expect(initialHash('?project=demo', '', ['other'])).toBe('#/demo/calls');
+    expect(initialHash('', '', ['recent', 'older'])).toBe('#/recent/calls');
+    expect(initialHash('', '#/', ['recent'])).toBeUndefined();
+    expect(initialHash('', '#/x/evals', ['recent'])).toBeUndefined();
+    expect(initialHash('', '', [])).toBeUndefined();
+  });
+});
