@@ -176,9 +176,11 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
             log('onResult threw for row %d trial %d: %o', rowIndex, trial, error);
           }
           await yieldIfHeld();
-        } catch {
-          // Only an abandoned row gets here: predictAndScore records every other failure.
+        } catch (error) {
+          // An abandoned (cancelled) row: predictAndScore records every row failure in its result.
           abandoned++;
+          if (!signal.aborted)
+            log('row %d trial %d was lost to an internal error: %o', rowIndex, trial, error);
         }
       });
       // Feed the queue as it drains instead of queueing every row up front:
