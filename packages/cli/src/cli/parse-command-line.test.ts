@@ -102,6 +102,35 @@ const commandCases: { name: string; argv: string[]; env?: Env; path: string[]; o
     options: { ...callsDefaults, url: 'http://a:1', token: 'flag' },
   },
   {
+    name: 'eval compare with two run ids',
+    argv: ['eval', 'compare', TRACE, TRACE.replace('0193', '0194'), '--project', 'demo'],
+    path: ['eval', 'compare'],
+    options: {
+      url: DEFAULT_URL,
+      token: undefined,
+      project: 'demo',
+      runA: TRACE,
+      runB: TRACE.replace('0193', '0194'),
+      lowerIsBetter: [],
+      json: false,
+    },
+  },
+  {
+    name: 'eval compare with every flag and environment fallbacks',
+    argv: ['eval', 'compare', TRACE, TRACE, '--lower-is-better', 'cost, latency,', '--json'],
+    env: { WEFT_URL: 'http://h:1', WEFT_PROJECT: 'demo', WEFT_API_KEY: 'k' },
+    path: ['eval', 'compare'],
+    options: {
+      url: 'http://h:1',
+      token: 'k',
+      project: 'demo',
+      runA: TRACE,
+      runB: TRACE,
+      lowerIsBetter: ['cost', 'latency'],
+      json: true,
+    },
+  },
+  {
     name: 'calls does not read the server-side WEFT_TOKEN',
     argv: ['calls', '--project', 'demo'],
     env: { WEFT_TOKEN: 'server-side' },
@@ -169,6 +198,17 @@ const usageCases: { name: string; argv: string[]; env?: Env; stderr: RegExp }[] 
     name: 'a URL that does not parse',
     argv: ['calls', '--project', 'p', '--url', 'localhost'],
     stderr: /--url <url>/,
+  },
+  { name: 'eval without a subcommand', argv: ['eval'], stderr: /Usage: weft eval/ },
+  {
+    name: 'eval compare with one run',
+    argv: ['eval', 'compare', TRACE, '--project', 'p'],
+    stderr: /missing required argument 'runB'/,
+  },
+  {
+    name: 'eval compare with a run that is not an id',
+    argv: ['eval', 'compare', TRACE, 'latest', '--project', 'p'],
+    stderr: /'latest'.*UUID/,
   },
   {
     name: 'a malformed WEFT_URL',

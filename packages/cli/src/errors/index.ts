@@ -2,4 +2,3 @@ export { ServerResponseError } from './server-response-error.js';
 export { ServerUnreachableError } from './server-unreachable-error.js';
 export { UsageError } from './usage-error.js';
 export { TraceNotFoundError } from './trace-not-found-error.js';
-export { RunNotFoundError } from './run-not-found-error.js';

@@ -9,6 +9,7 @@ const byCode: Readonly<Record<string, ExitCode>> = {
   WEFT_TOKEN_REQUIRED: ExitCode.usage,
   WEFT_UNAUTHORIZED: ExitCode.authRefused,
   WEFT_NOT_FOUND: ExitCode.notFound,
+  WEFT_RUN_NOT_FOUND: ExitCode.notFound,
 };
 
 /**

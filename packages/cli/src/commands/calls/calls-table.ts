@@ -1,5 +1,6 @@
 import type { Call } from '@weft/protocol';
 import Table from 'cli-table3';
+import { PLAIN_TABLE } from '../plain-table.js';
 import { opNameOf } from './op-name-of.js';
 import type { CallAtDepth } from './trace-order.js';
 
@@ -22,36 +23,13 @@ export function callRow({ call, depth }: CallAtDepth): string[] {
   ];
 }
 
-// Borderless, two spaces between columns, a rule under the header: narrow
-// enough for a terminal, and plain text that reads the same in a pipe.
-const PLAIN = {
-  chars: {
-    top: '',
-    'top-mid': '',
-    'top-left': '',
-    'top-right': '',
-    bottom: '',
-    'bottom-mid': '',
-    'bottom-left': '',
-    'bottom-right': '',
-    left: '',
-    'left-mid': '',
-    mid: '',
-    'mid-mid': '',
-    right: '',
-    'right-mid': '',
-    middle: '  ',
-  },
-  style: { 'padding-left': 0, 'padding-right': 0, head: [], border: [] },
-};
-
 /** The calls as a plain text table: header, a rule, one line per call. */
 export function formatCallsTable(rows: readonly CallAtDepth[]): string {
   const cells = rows.map(callRow);
   const widths = CALLS_COLUMNS.map((title, i) =>
     Math.max(title.length, ...cells.map((row) => row[i]!.length)),
   );
-  const table = new Table(PLAIN);
+  const table = new Table(PLAIN_TABLE);
   table.push(
     [...CALLS_COLUMNS],
     widths.map((w) => '─'.repeat(w)),
