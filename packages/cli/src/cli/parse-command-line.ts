@@ -1,6 +1,6 @@
 import { WeftError } from '@weft/protocol';
 import { Command, CommanderError } from 'commander';
-import { type CommandEntry, commands, type ResolvedCommand } from '../commands/index.js';
+import { type CommandEntry, commandGroups, commands, type ResolvedCommand } from '../commands/index.js';
 import { ExitCode } from '../exit/exit-code.js';
 import { exitCodeFor } from '../exit/exit-code-for.js';
 import type { CliIo } from './cli-io.js';
@@ -96,7 +96,7 @@ function parentFor(program: Command, path: readonly string[]): Command {
   let parent = program;
   for (const word of path.slice(0, -1)) {
     parent =
-      parent.commands.find((c) => c.name() === word) ?? parent.command(word).description(`${word} commands`);
+      parent.commands.find((c) => c.name() === word) ?? parent.command(word).description(commandGroups[word] ?? `${word} commands`);
   }
   return parent;
 }

@@ -9,6 +9,12 @@ import { serveCommand } from './serve/serve-command.js';
  */
 export const commands: readonly CommandEntry[] = [serveCommand, callsCommand, evalCompareCommand];
 
+/** Help lines of the words that group commands (`weft eval compare`). */
+export const commandGroups: Readonly<Record<string, string>> = {
+  eval: 'Evaluation runs recorded on the server (compare)',
+  outbox: 'The durable outbox of records not yet sent (status, replay)',
+};
+
 export type { CallsOptions } from './calls/calls-command.js';
 export type { CommandEntry, CommandRun, CommandSpec, ResolvedCommand } from './define-command.js';
 export { defineCommand } from './define-command.js';
