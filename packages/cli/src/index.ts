@@ -21,6 +21,7 @@ export {
   type CommandSpec,
   commands,
   defineCommand,
+  type EvalCompareOptions,
   type ResolvedCommand,
   type ServeOptions,
 } from './commands/index.js';

@@ -96,7 +96,8 @@ function parentFor(program: Command, path: readonly string[]): Command {
   let parent = program;
   for (const word of path.slice(0, -1)) {
     parent =
-      parent.commands.find((c) => c.name() === word) ?? parent.command(word).description(commandGroups[word] ?? `${word} commands`);
+      parent.commands.find((c) => c.name() === word) ??
+      parent.command(word).description(commandGroups[word] ?? `${word} commands`);
   }
   return parent;
 }

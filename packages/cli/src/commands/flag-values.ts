@@ -1,3 +1,4 @@
+import { CALL_ID, PROJECT_NAME } from '@weft/protocol';
 import { InvalidArgumentError } from 'commander';
 
 // Value parsers for flags. Commander reports their errors as usage errors
@@ -39,4 +40,20 @@ export function parseHttpUrl(value: string): string {
 export function parseNonEmpty(value: string): string {
   if (value.trim() === '') throw new InvalidArgumentError('Expected a non-empty value.');
   return value;
+}
+
+/** A project name, as the server accepts it. */
+export function parseProject(value: string): string {
+  if (!PROJECT_NAME.test(value)) {
+    throw new InvalidArgumentError(
+      'Expected 1–128 letters, digits, ".", "_" or "-", starting with a letter or digit.',
+    );
+  }
+  return value;
+}
+
+/** A call id (a UUID), lower-cased as the SDK mints them. */
+export function parseCallId(value: string): string {
+  if (!CALL_ID.test(value)) throw new InvalidArgumentError('Expected a call id (a UUID).');
+  return value.toLowerCase();
 }

@@ -1,9 +1,9 @@
-import { DEFAULT_URL, PROJECT_NAME } from '@weft/protocol';
-import { type Command, InvalidArgumentError } from 'commander';
+import { DEFAULT_URL } from '@weft/protocol';
+import type { Command } from 'commander';
 import type { CliIo } from '../cli/cli-io.js';
 import { UsageError } from '../errors/usage-error.js';
 import { flagOrEnv } from './env-value.js';
-import { parseHttpUrl, parseNonEmpty } from './flag-values.js';
+import { parseHttpUrl, parseNonEmpty, parseProject } from './flag-values.js';
 
 /** Flags of every command that reads from a server. */
 export interface ServerFlags {
@@ -20,15 +20,6 @@ export interface ServerSettings {
   token: string | undefined;
   /** `--project`, else `WEFT_PROJECT`; required. */
   project: string;
-}
-
-export function parseProject(value: string): string {
-  if (!PROJECT_NAME.test(value)) {
-    throw new InvalidArgumentError(
-      'Expected 1–128 letters, digits, ".", "_" or "-", starting with a letter or digit.',
-    );
-  }
-  return value;
 }
 
 /** Declares `--url`, `--project` and `--token`. */

@@ -1,7 +1,7 @@
-import { CALL_ID, type CallStatus } from '@weft/protocol';
-import { InvalidArgumentError, Option } from 'commander';
+import type { CallStatus } from '@weft/protocol';
+import { Option } from 'commander';
 import { defineCommand } from '../define-command.js';
-import { parseNonEmpty, parsePositiveInt } from '../flag-values.js';
+import { parseCallId, parseNonEmpty, parsePositiveInt } from '../flag-values.js';
 import {
   addServerFlags,
   type ServerFlags,
@@ -31,11 +31,6 @@ interface CallsFlags extends ServerFlags {
 
 export const DEFAULT_CALLS_LIMIT = 50;
 
-function parseCallId(value: string): string {
-  if (!CALL_ID.test(value)) throw new InvalidArgumentError('Expected a call id (a UUID).');
-  return value.toLowerCase();
-}
-
 export const callsCommand = defineCommand<CallsOptions, CallsFlags>({
   path: ['calls'],
   summary: 'List recent calls of a project, or one trace as a tree',
@@ -61,5 +56,3 @@ export const callsCommand = defineCommand<CallsOptions, CallsFlags>({
   },
   load: async () => (await import('./calls.js')).calls,
 });
-
-export { parseCallId };

@@ -1,5 +1,5 @@
-import { parseCallId } from '../calls/calls-command.js';
 import { defineCommand } from '../define-command.js';
+import { parseCallId } from '../flag-values.js';
 import {
   addServerFlags,
   type ServerFlags,
