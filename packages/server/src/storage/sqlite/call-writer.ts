@@ -58,9 +58,10 @@ interface Pending {
  *
  *   main thread: HTTP, decode, validate, encode rows ──postMessage──► writer: bind, commit, checkpoint
  *
- * Ingest then uses both cores: the main thread prepares the next batch while
- * the writer commits the last, and WAL checkpoints (with their fsyncs) never
- * stall request handling. A batch resolves only after its commit.
+ * The main thread can prepare the next batch while the writer commits the
+ * last, and WAL checkpoints (with their fsyncs) never stall request handling;
+ * the price is a second isolate and a copy per batch, which only pays off
+ * with a core to spare. A batch resolves only after its commit.
  */
 export class WorkerCallWriter implements CallWriter {
   readonly #worker: Worker;

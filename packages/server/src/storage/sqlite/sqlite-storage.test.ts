@@ -59,14 +59,14 @@ describe('SqliteStorage', () => {
       ({ type: 'start', id: id(n), traceId: id(n), parentId: null, opName: 'op', startedAt: n, inputs: { n } }) as const;
 
     it('makes a committed batch visible to reads on the main connection', async () => {
-      const storage = new SqliteStorage({ path: await dbPath() });
+      const storage = new SqliteStorage({ path: await dbPath(), writerThread: true });
       onTestFinished(() => storage.close());
       await storage.ingestCalls('p', [start(1), start(2)]);
       expect(await storage.readCall('p', id(2))).toMatchObject({ inputs: { n: 2 }, status: 'running' });
     });
 
     it('rolls back a batch that fails in the writer, and keeps writing later batches', async () => {
-      const storage = new SqliteStorage({ path: await dbPath() });
+      const storage = new SqliteStorage({ path: await dbPath(), writerThread: true });
       onTestFinished(() => storage.close());
       // A NULL id violates a NOT NULL constraint inside the writer's transaction.
       const broken = { ...start(4), id: null };
@@ -80,7 +80,7 @@ describe('SqliteStorage', () => {
 
     it('commits batches already handed over before close() finishes', async () => {
       const path = await dbPath();
-      const storage = new SqliteStorage({ path });
+      const storage = new SqliteStorage({ path, writerThread: true });
       const writes = [1, 2, 3].map((b) =>
         storage.ingestCalls('p', Array.from({ length: 200 }, (_, i) => start(b * 1_000 + i))),
       );
