@@ -22,6 +22,17 @@ interface Round {
   ids: string[];
 }
 
+/** `child.waitForLine`, with the child's exit and last output in the error when it exits first. */
+async function waitForLine(child: ChildRun, pattern: string | RegExp): Promise<string> {
+  try {
+    return await child.waitForLine(pattern);
+  } catch (error) {
+    const exit = await child.exited;
+    const tail = child.stdout().split('\n').slice(-3).map((line) => line.slice(0, 120));
+    throw new Error(`${String(error)}\nexit: ${JSON.stringify(exit)}; last stdout lines: ${JSON.stringify(tail)}`);
+  }
+}
+
 function roundsOf(child: ChildRun): Round[] {
   return child
     .stdout()
@@ -60,9 +71,9 @@ export async function runSdkKillFault(fault: Fault): Promise<FaultOutcome> {
   const started = performance.now();
 
   const first = await runChild(childScript, { env: { ...env, FROM: '0', CALLS: String(BURST_CALLS) } });
-  await first.waitForLine(`round ${(HEALTHY_ROUNDS - 1) * ROUND} `);
+  await waitForLine(first, `round ${(HEALTHY_ROUNDS - 1) * ROUND} `);
   proxy.respond(503);
-  await first.waitForLine(`round ${(KILL_AFTER_ROUNDS - 1) * ROUND} `);
+  await waitForLine(first, `round ${(KILL_AFTER_ROUNDS - 1) * ROUND} `);
   first.kill('SIGKILL');
   const exit = await first.exited;
   proxy.passThrough();
@@ -72,7 +83,7 @@ export async function runSdkKillFault(fault: Fault): Promise<FaultOutcome> {
   const second = await runChild(childScript, {
     env: { ...env, FROM: String(resumeFrom), CALLS: String(BURST_CALLS - resumeFrom), DRAIN: '1' },
   });
-  const drained = await second.waitForLine(/^drained /);
+  const drained = await waitForLine(second, /^drained /);
   await second.exited;
   const resumed = roundsOf(second);
 
