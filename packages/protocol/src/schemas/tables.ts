@@ -45,3 +45,48 @@ export const tableRowsResponse = z.object({
   rows: z.array(tableRow),
 });
 export type TableRowsResponse = z.infer<typeof tableRowsResponse>;
+
+/** Most row digests one table may list in a `tableByDigests` request (≈ 46 MB of JSON at the limit). */
+export const MAX_TABLE_ROWS = 1_000_000;
+
+/**
+ * Which of these row digests the server already stores for `project`. Rows
+ * belong to a project: the answer never reveals another project's rows.
+ */
+export const tableRowsKnown = z.object({
+  project: projectName,
+  digests: z.array(digest).max(MAX_ROWS_PER_REQUEST),
+});
+export type TableRowsKnown = z.infer<typeof tableRowsKnown>;
+
+/** The subset of the asked digests the server holds, in the order asked. */
+export const tableRowsKnownResponse = z.object({ known: z.array(digest) });
+export type TableRowsKnownResponse = z.infer<typeof tableRowsKnownResponse>;
+
+/**
+ * Store rows by digest without making a table (a chunk of a large upload).
+ * The server recomputes each row's digest and rejects a mismatch.
+ */
+export const tableRowsPut = z.object({
+  project: projectName,
+  rows: z.array(tableRow).max(MAX_ROWS_PER_REQUEST),
+});
+export type TableRowsPut = z.infer<typeof tableRowsPut>;
+
+/** `stored`: rows that were new to the project. */
+export const tableRowsPutResponse = z.object({ stored: z.number().int().nonnegative() });
+export type TableRowsPutResponse = z.infer<typeof tableRowsPutResponse>;
+
+/**
+ * Create a table from row digests: `rows` carries the contents the server
+ * lacks (checked against their digests), every digest in `rowDigests` must
+ * then be stored for the project, and the table's digest is
+ * `tableDigest(rowDigests)` (`digest`, when given, is checked).
+ */
+export const tableByDigests = z.object({
+  project: projectName,
+  rowDigests: z.array(digest).max(MAX_TABLE_ROWS),
+  rows: z.array(tableRow).max(MAX_ROWS_PER_REQUEST).default([]),
+  digest: digest.optional(),
+});
+export type TableByDigests = z.input<typeof tableByDigests>;

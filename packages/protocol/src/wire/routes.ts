@@ -28,6 +28,12 @@ export const routes = {
   tableCreate: () => '/v1/tables',
   /** POST `tableAppend` → `tableCreateResponse` */
   tableAppend: () => '/v1/tables/append',
+  /** POST `tableRowsKnown` → `tableRowsKnownResponse` */
+  tableRowsKnown: () => '/v1/tables/rows/known',
+  /** POST `tableRowsPut` → `tableRowsPutResponse` */
+  tableRowsPut: () => '/v1/tables/rows',
+  /** POST `tableByDigests` → `tableCreateResponse` */
+  tableByDigests: () => '/v1/tables/by-digests',
   /** GET `?offset&limit` → `tableRowsResponse` */
   tableRows: (project: string, digest: string) => `/v1/tables/${enc(project)}/${enc(digest)}/rows`,
   /** POST raw bytes (`application/octet-stream`) → `fileCreateResponse` */

@@ -1,7 +1,18 @@
-import { digestBytes, routes, tableAppend, tableCreate, tableDigest, tableRowsQuery } from '@weft/protocol';
+import {
+  digestBytes,
+  routes,
+  tableAppend,
+  tableByDigests,
+  tableCreate,
+  tableDigest,
+  tableRowsKnown,
+  tableRowsPut,
+  tableRowsQuery,
+} from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
 import { routePattern } from '../app/route-pattern.js';
 import { DigestMismatchError } from '../errors/digest-mismatch-error.js';
+import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import { NotFoundError } from '../errors/not-found-error.js';
 import { validate } from '../middleware/validate.js';
 import type { Storage } from '../storage/storage.js';
@@ -10,6 +21,9 @@ import { digestParams } from './params.js';
 
 const parseCreate = validate(tableCreate, 'body');
 const parseAppend = validate(tableAppend, 'body');
+const parseKnown = validate(tableRowsKnown, 'body');
+const parseRowsPut = validate(tableRowsPut, 'body');
+const parseByDigests = validate(tableByDigests, 'body');
 const parseDigestParams = validate(digestParams, 'params');
 const parseRowsQuery = validate(tableRowsQuery, 'query');
 
@@ -18,6 +32,19 @@ function hashRows(rows: readonly unknown[]): { digest: string; canonicalValue: s
   return rows.map((row, i) => {
     const canonicalValue = canonicalOrReject(row, `rows.${i}`);
     return { digest: digestBytes(canonicalValue), canonicalValue };
+  });
+}
+
+/** Canonical text of rows sent with their digests; a digest that is not the row's is rejected by index. */
+function verifyRows(
+  rows: readonly { digest: string; value: unknown }[],
+): { digest: string; canonicalValue: string }[] {
+  return rows.map((row, i) => {
+    const canonicalValue = canonicalOrReject(row.value, `rows.${i}.value`);
+    const digest = digestBytes(canonicalValue);
+    if (digest !== row.digest)
+      throw new DigestMismatchError({ expected: digest, actual: row.digest, path: `rows.${i}.digest` });
+    return { digest, canonicalValue };
   });
 }
 
@@ -41,12 +68,53 @@ export function registerTableRoutes(app: FastifyInstance, { storage }: { storage
   app.post(routes.tableAppend(), async (request) => {
     const body = parseAppend(request.body);
     const base = await storage.tableRowDigests(body.project, body.base);
-    if (base === undefined) throw new NotFoundError(`No table ${body.base} in project ${body.project} to append to.`);
+    if (base === undefined)
+      throw new NotFoundError(`No table ${body.base} in project ${body.project} to append to.`);
     const rows = hashRows(body.rows);
     const rowDigests = [...base, ...rows.map((r) => r.digest)];
     const digest = tableDigest(rowDigests);
     checkDigest(body.digest, digest);
     return storage.putTable({ project: body.project, digest, rowDigests, rows });
+  });
+
+  // Dedup for large uploads: ask which rows the project already has, send only the others
+  // (in chunks under the body limit), then make the table from digests alone.
+  app.post(routes.tableRowsKnown(), async (request) => {
+    const body = parseKnown(request.body);
+    return { known: await storage.knownTableRows(body.project, body.digests) };
+  });
+
+  app.post(routes.tableRowsPut(), async (request) => {
+    const body = parseRowsPut(request.body);
+    return storage.putTableRows(body.project, verifyRows(body.rows));
+  });
+
+  app.post(routes.tableByDigests(), async (request) => {
+    const body = parseByDigests(request.body);
+    const rows = verifyRows(body.rows);
+    const digest = tableDigest(body.rowDigests);
+    checkDigest(body.digest, digest);
+    // Rows are never deleted, so a digest known now is still known when the table is written.
+    const sent = new Set(rows.map((r) => r.digest));
+    const asked = [...new Set(body.rowDigests.filter((d) => !sent.has(d)))];
+    const known = new Set(await storage.knownTableRows(body.project, asked));
+    const missing = body.rowDigests.findIndex((d) => !sent.has(d) && !known.has(d));
+    if (missing !== -1) {
+      const count = asked.length - known.size;
+      throw new InvalidRequestError(
+        [
+          {
+            path: `rowDigests.${missing}`,
+            index: missing,
+            message: `row ${body.rowDigests[missing]} is not stored in project ${body.project}${
+              count > 1 ? ` (nor are ${count - 1} other rows)` : ''
+            }; send its content in \`rows\` or upload it first with POST ${routes.tableRowsPut()}`,
+          },
+        ],
+        'body',
+      );
+    }
+    return storage.putTable({ project: body.project, digest, rowDigests: body.rowDigests, rows });
   });
 
   app.get(routePattern(routes.tableRows, 'project', 'digest'), async (request) => {

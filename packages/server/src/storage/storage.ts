@@ -62,9 +62,21 @@ export interface Storage {
 
   /** Stores a table (a no-op when its digest exists). */
   putTable(table: TablePut): Promise<TableCreateResponse>;
+  /** Stores rows (already verified against their digests) once per project; returns how many were new. */
+  putTableRows(
+    project: string,
+    rows: readonly { digest: string; canonicalValue: string }[],
+  ): Promise<{ stored: number }>;
+  /** The subset of `digests` whose rows this project stores, in the order asked; never another project's. */
+  knownTableRows(project: string, digests: readonly string[]): Promise<string[]>;
   /** Row digests of a table in order, or `undefined` when unknown. */
   tableRowDigests(project: string, digest: string): Promise<string[] | undefined>;
-  readTableRows(project: string, digest: string, offset: number, limit: number): Promise<TableRowsResponse | undefined>;
+  readTableRows(
+    project: string,
+    digest: string,
+    offset: number,
+    limit: number,
+  ): Promise<TableRowsResponse | undefined>;
 
   /** Stores bytes under their digest once; returns whether they were new. */
   putFile(project: string, digest: string, bytes: Uint8Array): Promise<{ created: boolean }>;

@@ -152,6 +152,19 @@ export class SqliteStorage implements Storage {
     return this.#tables.put(table);
   }
 
+  async putTableRows(
+    project: string,
+    rows: readonly { digest: string; canonicalValue: string }[],
+  ): Promise<{ stored: number }> {
+    this.#open();
+    return this.#tables.putRows(project, rows);
+  }
+
+  async knownTableRows(project: string, digests: readonly string[]): Promise<string[]> {
+    this.#open();
+    return this.#tables.known(project, digests);
+  }
+
   async tableRowDigests(project: string, digest: string): Promise<string[] | undefined> {
     this.#open();
     return this.#tables.rowDigests(project, digest);
