@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { bodyLimit } from '../middleware/body-limit.js';
+import { projectAccess } from '../middleware/project-access.js';
 import { requireToken } from '../middleware/require-token.js';
 import { parseServerOptions, type ServerOptions } from '../options/server-options.js';
 import { registerCallRoutes } from '../routes/call-routes.js';
@@ -11,9 +12,13 @@ import { registerStaticUi, resolveUiDir } from '../static/static-ui.js';
 import type { Storage } from '../storage/storage.js';
 import { registerContentParsers } from './content-parsers.js';
 import { errorHandler } from './error-handler.js';
+import { loggerOptions } from './logger-options.js';
 
 /** Options of {@link createApp}: the server options that shape requests, plus the storage to serve. */
-export type AppOptions = Pick<ServerOptions, 'token' | 'maxBodyBytes' | 'uiDir'> & { storage: Storage };
+export type AppOptions = Pick<
+  ServerOptions,
+  'token' | 'projectTokens' | 'maxBodyBytes' | 'uiDir' | 'logStream' | 'logLevel'
+> & { storage: Storage };
 
 /**
  * The server core: a Fastify instance with every route, not yet listening.
@@ -21,15 +26,15 @@ export type AppOptions = Pick<ServerOptions, 'token' | 'maxBodyBytes' | 'uiDir'>
  * The caller owns `storage` and closes it after `app.close()`.
  *
  * ```
- * onRequest: bodyLimit ─► (/v1 scope) requireToken ─► parse body ─► route: validate ─► storage
+ * onRequest: bodyLimit ─► (/v1 scope) requireToken ─► parse body ─► preHandler: projectAccess ─► route: validate ─► storage
  *                 every error ─► errorHandler ─► { error: { code, message, path, index } }
  * ```
  */
 export function createApp(options: AppOptions): FastifyInstance {
   const { storage, ...rest } = options;
-  const { token, maxBodyBytes, uiDir } = parseServerOptions(rest);
+  const { token, projectTokens, maxBodyBytes, uiDir, logStream, logLevel } = parseServerOptions(rest);
   const app = Fastify({
-    logger: false,
+    logger: logStream === undefined ? false : loggerOptions({ stream: logStream, level: logLevel }),
     bodyLimit: maxBodyBytes,
     // Project names run to 128 characters and object names to 256; Fastify's
     // default limit of 100 would answer long ones with 404.
@@ -57,10 +62,15 @@ export function createApp(options: AppOptions): FastifyInstance {
   app.addHook('onRequest', bodyLimit({ maxBytes: maxBodyBytes }));
   registerSystemRoutes(app);
 
-  // The token guards the whole /v1 scope as an encapsulated plugin, so it
-  // applies to every route registered inside however the URL is spelled.
+  // The tokens guard the whole /v1 scope as an encapsulated plugin, so they
+  // apply to every route registered inside however the URL is spelled; the
+  // project check is one hook for every route, not a line in each handler.
+  const anyToken = token !== undefined || Object.keys(projectTokens ?? {}).length > 0;
   app.register(async (v1) => {
-    if (token !== undefined) v1.addHook('onRequest', requireToken({ token }));
+    if (anyToken) {
+      v1.addHook('onRequest', requireToken({ token, projectTokens }));
+      v1.addHook('preHandler', projectAccess());
+    }
     registerCallRoutes(v1, { storage });
     registerObjectRoutes(v1, { storage });
     registerTableRoutes(v1, { storage });

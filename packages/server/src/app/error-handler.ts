@@ -15,7 +15,14 @@ const log = debuglog('weft');
  */
 export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const { status, body } = toErrorResponse(error);
-  if (status >= 500) log('%s %s failed: %s', request.method, request.url, (error as Error)?.stack ?? error);
+  // The log gets the code, never the message or the request: messages of
+  // framework errors may quote the body, and headers hold credentials.
+  if (status >= 500) {
+    log('%s %s failed: %s', request.method, request.url, (error as Error)?.stack ?? error);
+    request.log.error({ code: body.error.code, err: error }, 'request failed');
+  } else {
+    request.log.info({ code: body.error.code, statusCode: status }, 'request refused');
+  }
   return reply.code(status).type('application/json').send(body);
 }
 

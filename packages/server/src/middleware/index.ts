@@ -1,3 +1,6 @@
 export { bodyLimit } from './body-limit.js';
-export { requireToken } from './require-token.js';
+export { ForbiddenError } from './forbidden-error.js';
+export { type ProjectLocation, projectAccess, projectLocation } from './project-access.js';
+export { type RequireTokenOptions, requestScope, requireToken } from './require-token.js';
+export { ALL_PROJECTS, type ProjectScope, TokenRegistry } from './token-registry.js';
 export { type RequestPart, validate } from './validate.js';

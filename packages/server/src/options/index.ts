@@ -1,8 +1,13 @@
 export { isLoopbackHost } from './is-loopback.js';
 export {
+  bearerToken,
   DEFAULT_MAX_BODY_BYTES,
+  type LogStream,
+  logLevel,
   parseServerOptions,
+  projectTokens,
   type ServerOptions,
   type ServerOptionsParsed,
   serverOptions,
 } from './server-options.js';
+export { readTokensFile } from './tokens-file.js';

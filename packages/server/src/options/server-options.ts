@@ -1,9 +1,26 @@
-import { DEFAULT_PORT } from '@weft/protocol';
+import { callBatch, DEFAULT_PORT } from '@weft/protocol';
 import { z } from 'zod';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { redactedIssuePath } from './redacted-issue-path.js';
 
 /** 64 MiB: large enough for a batch of big records or a sizeable file, small enough to bound memory. */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+/** Tokens travel in an HTTP header: visible ASCII, no spaces. */
+export const bearerToken = z
+  .string()
+  .regex(/^[\x21-\x7e]+$/, 'must be 1 or more visible ASCII characters without spaces (it travels in a header)');
+
+/** token → project names it may reach; each token needs at least one project. */
+export const projectTokens = z.record(bearerToken, z.array(callBatch.shape.project).min(1, 'list at least one project'));
+
+/** Log levels of the server's request log. */
+export const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+
+/** Where the server writes its JSON log lines (a file stream, `process.stderr`, a test capture). */
+export interface LogStream {
+  write(line: string): unknown;
+}
 
 /** Options of {@link startServer} (and, except host/port/dbPath, of `createApp`). */
 export const serverOptions = z.object({
@@ -22,8 +39,18 @@ export const serverOptions = z.object({
    * @default './.weft/weft.db'
    */
   dbPath: z.string().min(1).default('./.weft/weft.db'),
-  /** Bearer token every /v1 request must carry. Required beyond loopback. */
-  token: z.string().min(1).optional(),
+  /**
+   * Admin bearer token: every /v1 request must carry it or a project token,
+   * and it reaches every project. Beyond loopback, this or `projectTokens`
+   * is required.
+   */
+  token: bearerToken.optional(),
+  /**
+   * Per-project tokens: token → the project names it may reach. A request
+   * for another project is refused with 403 `WEFT_FORBIDDEN`. Read one from
+   * a JSON file with `readTokensFile`.
+   */
+  projectTokens: projectTokens.optional(),
   /**
    * Largest request body accepted; larger ones get 413.
    * @default 64 MiB
@@ -34,6 +61,19 @@ export const serverOptions = z.object({
    * @default the `ui` folder next to the built server
    */
   uiDir: z.union([z.string().min(1), z.instanceof(URL), z.literal(false)]).optional(),
+  /**
+   * Destination of the request log (one JSON object a line). Authorization
+   * and cookie headers are redacted and bodies are never logged.
+   * @default none: the server logs nothing
+   */
+  logStream: z
+    .custom<LogStream>((value) => typeof (value as LogStream | null)?.write === 'function', 'must have a write(line) method')
+    .optional(),
+  /**
+   * Least severe level written to `logStream`.
+   * @default 'info'
+   */
+  logLevel: logLevel.default('info'),
 });
 export type ServerOptions = z.input<typeof serverOptions>;
 export type ServerOptionsParsed = z.output<typeof serverOptions>;
@@ -43,5 +83,6 @@ export function parseServerOptions(input: ServerOptions = {}): ServerOptionsPars
   const result = serverOptions.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  throw new InvalidOptionsError(issue?.path.map(String).join('.') ?? '', issue?.message ?? 'invalid');
+  // The path of a bad projectTokens entry would contain the token itself.
+  throw new InvalidOptionsError(issue ? redactedIssuePath(issue.path, input) : '', issue?.message ?? 'invalid');
 }

@@ -23,12 +23,13 @@ export interface RunningServer {
 /**
  * Starts the trace server with SQLite storage at `dbPath`. Throws
  * `WEFT_TOKEN_REQUIRED` before opening anything when `host` is not loopback
- * and no token is set, `WEFT_INVALID_OPTIONS` for bad options and
+ * and no token (admin or per-project) is set, `WEFT_INVALID_OPTIONS` for bad options and
  * `WEFT_LISTEN_FAILED` when the address cannot be bound.
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const parsed = parseServerOptions(options);
-  if (parsed.token === undefined && !isLoopbackHost(parsed.host)) throw new TokenRequiredError(parsed.host);
+  const anyToken = parsed.token !== undefined || Object.keys(parsed.projectTokens ?? {}).length > 0;
+  if (!anyToken && !isLoopbackHost(parsed.host)) throw new TokenRequiredError(parsed.host);
 
   const storage = new SqliteStorage({ path: parsed.dbPath });
   const app = createApp({ ...options, storage });

@@ -1,0 +1,67 @@
+import type { preHandlerHookHandler } from 'fastify';
+import { projectParams } from '../routes/params.js';
+import { ForbiddenError } from './forbidden-error.js';
+import { requestScope } from './require-token.js';
+import { validate } from './validate.js';
+
+/** Where a /v1 route names its project. */
+export type ProjectLocation = 'params' | 'body' | 'none';
+
+/**
+ * The one rule every /v1 route follows: reads and files carry the project as
+ * the `:project` path parameter; every other route is a POST whose body has a
+ * `project` field (callBatch, callQuery, objectCreate, tableCreate,
+ * tableAppend). A route with neither names no project, and project-scoped
+ * tokens are refused there (fail closed).
+ */
+export function projectLocation(method: string, pattern: string): ProjectLocation {
+  if (/\/:project(\/|$)/.test(pattern)) return 'params';
+  if (method.toUpperCase() === 'POST') return 'body';
+  return 'none';
+}
+
+// The same project-name rule the routes apply, read from body or path.
+const parseBodyProject = validate(projectParams, 'body');
+const parseParamsProject = validate(projectParams, 'params');
+
+/**
+ * Refuses a request whose token is scoped to other projects with 403
+ * `WEFT_FORBIDDEN`, naming the project. Runs as a `preHandler` hook, after
+ * the body is parsed: the project field is first validated with the
+ * protocol's schema (a bad one is the same 400 the route would give), then
+ * checked against the token's scope, before the handler touches storage.
+ * Admin tokens and servers without tokens pass straight through.
+ */
+export function projectAccess(): preHandlerHookHandler {
+  const locations = new Map<string, ProjectLocation>();
+  return (request, _reply, done) => {
+    const scope = requestScope(request);
+    if (scope.kind === 'all') {
+      done();
+      return;
+    }
+    const pattern = request.routeOptions.url;
+    // No route matched: the 404 handler answers, nothing to protect.
+    if (pattern === undefined) {
+      done();
+      return;
+    }
+    const key = `${request.method} ${pattern}`;
+    let location = locations.get(key);
+    if (location === undefined) {
+      location = projectLocation(request.method, pattern);
+      locations.set(key, location);
+    }
+    try {
+      const project =
+        location === 'params'
+          ? parseParamsProject(request.params).project
+          : location === 'body'
+            ? parseBodyProject(request.body).project
+            : undefined;
+      done(project !== undefined && scope.projects.has(project) ? undefined : new ForbiddenError(project));
+    } catch (error) {
+      done(error as Error);
+    }
+  };
+}
