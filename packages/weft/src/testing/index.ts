@@ -15,3 +15,5 @@ export async function resetWeft({ timeoutMs = 0 }: { timeoutMs?: number } = {}):
 export { createClient } from '../client/init.js';
 export type { SinkFactory } from '../client/weft-client.js';
 export type { RecordSink } from '../pipeline/pipeline.js';
+/** The caller-side structural snapshot, exported for benchmarks that measure it alone. */
+export { snapshot } from '../values/index.js';
