@@ -6,7 +6,7 @@ import type { ObjectRef } from '../objects/object-ref.js';
 import { ApiClient } from '../transport/api-client.js';
 import { InvalidDatasetOptionsError } from './errors/index.js';
 import { loadRows, type Row, type RowSource, validateRows } from './load.js';
-import { rowDigests } from './row-digests.js';
+import { type HashedRows, hashRows } from './row-digests.js';
 import { uploadTable } from './upload-table.js';
 
 /** Options of `new Dataset`. */
@@ -21,9 +21,18 @@ export interface DatasetOptions {
 export interface PublishDatasetOptions {
   /** @default the default client (`weft.init`) */
   client?: WeftClient;
-  /** Rows per upload request. @default 1_000 */
+  /** Most rows per upload request. @default 5_000 */
   chunkRows?: number;
+  /**
+   * Most row bytes (canonical JSON) per upload request, so a large dataset
+   * travels in bodies well under the server's limit (64 MiB by default).
+   * @default 8_388_608 (8 MiB)
+   */
+  chunkBytes?: number;
 }
+
+/** Largest `chunkBytes`: leaves room under the server's default 64 MiB body limit for JSON escaping. */
+const MAX_CHUNK_BYTES = 48 * 1024 * 1024;
 
 /** A published dataset: its object version, its table, and what publishing cost. */
 export interface PublishedDataset {
@@ -32,8 +41,10 @@ export interface PublishedDataset {
   /** `weft:///<project>/table/<digest>` */
   table: string;
   rowCount: number;
-  /** Rows sent this time (0 when the server already had the table). */
+  /** Rows whose content was sent this time: 0 when the server had them all, 1 after changing one row. */
   uploadedRows: number;
+  /** HTTP requests the table upload took (1 when the server already had the table). */
+  uploadRequests: number;
 }
 
 /**
@@ -49,7 +60,7 @@ export interface PublishedDataset {
 export class Dataset {
   readonly name: string;
   readonly rows: readonly Row[];
-  #digests: Promise<string[]> | undefined;
+  #hashed: Promise<HashedRows> | undefined;
 
   /**
    * @throws {InvalidDatasetOptionsError} a bad name.
@@ -79,9 +90,13 @@ export class Dataset {
   }
 
   /** Each row's digest, computed once, in slices off the caller's turn. */
-  rowDigests(): Promise<string[]> {
-    this.#digests ??= rowDigests(this.rows);
-    return this.#digests;
+  async rowDigests(): Promise<string[]> {
+    return (await this.#hash()).digests;
+  }
+
+  #hash(): Promise<HashedRows> {
+    this.#hashed ??= hashRows(this.rows);
+    return this.#hashed;
   }
 
   /** The table digest: derived from the row digests in order. */
@@ -90,28 +105,42 @@ export class Dataset {
   }
 
   /**
-   * Uploads the rows (in chunks; nothing when the server already has this
-   * table) and saves the dataset's object version.
+   * Uploads the rows the server lacks (in chunks bounded by `chunkRows` and
+   * `chunkBytes`; nothing when the server already has this table, one row
+   * after changing one row) and saves the dataset's object version.
+   * @throws {InvalidDatasetOptionsError} a bad `chunkRows` or `chunkBytes`.
    * @throws {NotInitializedError} without a client.
    */
   async publish(options: PublishDatasetOptions = {}): Promise<PublishedDataset> {
     const client = options.client ?? getDefaultClient();
     if (client === undefined) throw new NotInitializedError('Dataset.publish');
-    const chunkRows = options.chunkRows ?? 1_000;
+    const { chunkRows = 5_000, chunkBytes = 8 * 1024 * 1024 } = options;
     if (!Number.isInteger(chunkRows) || chunkRows < 1 || chunkRows > 100_000) {
       throw new InvalidDatasetOptionsError(
         'chunkRows',
         `must be an integer from 1 to 100,000, got ${chunkRows}`,
       );
     }
-    const digests = await this.rowDigests();
+    if (!Number.isInteger(chunkBytes) || chunkBytes < 1 || chunkBytes > MAX_CHUNK_BYTES) {
+      throw new InvalidDatasetOptionsError(
+        'chunkBytes',
+        `must be an integer from 1 to ${MAX_CHUNK_BYTES} (48 MiB), got ${chunkBytes}`,
+      );
+    }
+    const hashed = await this.#hash();
     // The client's own HTTP pool is private to it; uploads use a short-lived one to the same server.
     const api = new ApiClient({ url: client.url, apiKey: process.env.WEFT_API_KEY || undefined });
     try {
-      const upload = await uploadTable(api, client.project, this.rows, digests, chunkRows);
+      const upload = await uploadTable(api, client.project, this.rows, hashed, { chunkRows, chunkBytes });
       const table = formatRef({ kind: 'table', project: client.project, digest: upload.digest, path: [] });
       const ref = await client.publish({ rows: table, rowCount: this.rows.length }, { name: this.name });
-      return { ref, table, rowCount: this.rows.length, uploadedRows: upload.uploadedRows };
+      return {
+        ref,
+        table,
+        rowCount: this.rows.length,
+        uploadedRows: upload.uploadedRows,
+        uploadRequests: upload.requests,
+      };
     } finally {
       await api.close();
     }

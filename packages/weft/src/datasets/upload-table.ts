@@ -1,78 +1,118 @@
-import { routes, tableCreateResponse, tableDigest, tableRowsResponse } from '@weft/protocol';
+import {
+  routes,
+  tableCreateResponse,
+  tableDigest,
+  tableRowsKnownResponse,
+  tableRowsPutResponse,
+  tableRowsResponse,
+} from '@weft/protocol';
 import type { ApiClient } from '../transport/api-client.js';
+import type { HashedRows } from './row-digests.js';
+
+/** Row digests asked about per `rows/known` request (≈ 0.9 MB of JSON). */
+const KNOWN_DIGESTS_PER_REQUEST = 20_000;
+/** JSON around one row in a `rows` upload: `{"digest":"<43 chars>","value":…},`. */
+const ROW_ENVELOPE_BYTES = 64;
+
+/** How to cut the missing rows into upload requests. */
+export interface UploadLimits {
+  /** Most rows per upload request. */
+  chunkRows: number;
+  /** Most row bytes (canonical JSON) per upload request; a single larger row goes alone. */
+  chunkBytes: number;
+}
 
 /** What an upload did. */
 export interface TableUpload {
   digest: string;
-  /** Rows sent to the server (0 when it already had the table). */
+  /** Rows whose content was sent (0 when the server had them all). */
   uploadedRows: number;
+  /** HTTP requests made. */
   requests: number;
 }
 
 /**
- * Uploads a table in chunks: `tableCreate` of the first chunk, then
- * `tableAppend` of each next chunk onto the previous prefix. Every prefix
- * ending on a chunk boundary is itself a content-addressed table, and prefix
- * existence is monotonic (a prefix is only ever made by appending to the one
- * before), so a binary search over chunk boundaries finds the longest prefix
- * the server already has: re-publishing uploads nothing, and a dataset that
- * only grew uploads only its new chunks. Each request carries the digest the
- * client computed; the server recomputes it and rejects a mismatch.
+ * Uploads a table so that only rows the server lacks travel:
+ *
+ *   GET rows?limit=1 of the table digest ──200──▶ done, nothing sent
+ *        │404
+ *        ▼
+ *   for each window of distinct row digests:
+ *     POST rows/known ─▶ POST rows (missing ones, chunks under `chunkBytes`)
+ *        ▼
+ *   POST by-digests { rowDigests } (no row contents)
+ *
+ * Rows are stored per project by digest and never deleted, so a digest the
+ * server called known stays known until the table is made. Changing one row
+ * of a published dataset sends that one row; the request bodies stay far
+ * below the server's body limit however large the dataset (the final
+ * `by-digests` carries ≈ 46 bytes per row). The server recomputes every
+ * digest and rejects a mismatch.
  */
 export async function uploadTable(
   api: Pick<ApiClient, 'getJson' | 'postJson'>,
   project: string,
   rows: readonly unknown[],
-  digests: readonly string[],
-  chunkRows: number,
+  hashed: HashedRows,
+  limits: UploadLimits,
 ): Promise<TableUpload> {
-  const boundaries: number[] = [];
-  for (let end = chunkRows; end < rows.length; end += chunkRows) boundaries.push(end);
-  boundaries.push(rows.length);
-  const prefixDigest = (end: number) => tableDigest(digests.slice(0, end));
-  let requests = 0;
-  const exists = async (end: number): Promise<boolean> => {
-    requests++;
-    try {
-      await api.getJson(
-        `${routes.tableRows(project, prefixDigest(end))}?offset=0&limit=1`,
-        tableRowsResponse,
-      );
-      return true;
-    } catch (error) {
-      if ((error as { code?: unknown }).code === 'WEFT_NOT_FOUND') return false;
-      throw error;
-    }
-  };
+  const { digests, sizes } = hashed;
+  const digest = tableDigest(digests);
+  let requests = 1;
+  if (await tableExists(api, project, digest)) return { digest, uploadedRows: 0, requests };
 
-  // Longest existing prefix: boundaries[lo - 1] exists, boundaries[hi] does not.
-  let lo = 0;
-  let hi = boundaries.length;
-  if (await exists(boundaries[hi - 1] as number)) lo = hi;
-  else hi -= 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (await exists(boundaries[mid] as number)) lo = mid + 1;
-    else hi = mid;
-  }
-  let done = lo === 0 ? 0 : (boundaries[lo - 1] as number);
+  // First index of each distinct row: a row repeated in the dataset is asked about and sent once.
+  const firstIndex = new Map<string, number>();
+  for (const [i, d] of digests.entries()) if (!firstIndex.has(d)) firstIndex.set(d, i);
+  const distinct = [...firstIndex.keys()];
+
   let uploadedRows = 0;
-  for (let i = lo; i < boundaries.length; i++) {
-    const end = boundaries[i] as number;
-    const chunk = rows.slice(done, end);
-    const digest = prefixDigest(end);
+  for (let start = 0; start < distinct.length; start += KNOWN_DIGESTS_PER_REQUEST) {
+    const window = distinct.slice(start, start + KNOWN_DIGESTS_PER_REQUEST);
     requests++;
-    if (done === 0)
-      await api.postJson(routes.tableCreate(), { project, rows: chunk, digest }, tableCreateResponse);
-    else {
-      await api.postJson(
-        routes.tableAppend(),
-        { project, base: prefixDigest(done), rows: chunk, digest },
-        tableCreateResponse,
-      );
+    const { known } = await api.postJson(
+      routes.tableRowsKnown(),
+      { project, digests: window },
+      tableRowsKnownResponse,
+    );
+    const held = new Set(known);
+    let chunk: { digest: string; value: unknown }[] = [];
+    let chunkBytes = 0;
+    const send = async () => {
+      requests++;
+      await api.postJson(routes.tableRowsPut(), { project, rows: chunk }, tableRowsPutResponse);
+      uploadedRows += chunk.length;
+      chunk = [];
+      chunkBytes = 0;
+    };
+    for (const d of window) {
+      if (held.has(d)) continue;
+      const i = firstIndex.get(d) as number;
+      const bytes = (sizes[i] ?? 0) + ROW_ENVELOPE_BYTES;
+      if (chunk.length > 0 && (chunk.length >= limits.chunkRows || chunkBytes + bytes > limits.chunkBytes))
+        await send();
+      chunk.push({ digest: d, value: rows[i] });
+      chunkBytes += bytes;
     }
-    uploadedRows += chunk.length;
-    done = end;
+    if (chunk.length > 0) await send();
   }
-  return { digest: prefixDigest(rows.length), uploadedRows, requests };
+
+  requests++;
+  await api.postJson(routes.tableByDigests(), { project, rowDigests: digests, digest }, tableCreateResponse);
+  return { digest, uploadedRows, requests };
+}
+
+/** Whether the server already has the table: a one-row page of it answers 200. */
+async function tableExists(
+  api: Pick<ApiClient, 'getJson'>,
+  project: string,
+  digest: string,
+): Promise<boolean> {
+  try {
+    await api.getJson(`${routes.tableRows(project, digest)}?offset=0&limit=1`, tableRowsResponse);
+    return true;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'WEFT_NOT_FOUND') return false;
+    throw error;
+  }
 }

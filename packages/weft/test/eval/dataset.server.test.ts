@@ -4,88 +4,159 @@ import { init } from '../../src/client/init.js';
 import { Dataset, openDataset } from '../../src/datasets/index.js';
 import { resetWeft } from '../../src/testing/index.js';
 import { startTestServer } from '../harness/index.js';
-import { startRequestLogProxy } from './fixtures/request-log-proxy.js';
+import { type LoggedRequest, startRequestLogProxy } from './fixtures/request-log-proxy.js';
 
 afterEach(async () => {
   await resetWeft({ timeoutMs: 5_000 });
 });
 
-/** A real server behind a pass-through proxy that logs every request's method and path. */
+const TABLE_WRITES = new Set([
+  routes.tableCreate(),
+  routes.tableAppend(),
+  routes.tableRowsPut(),
+  routes.tableRowsKnown(),
+  routes.tableByDigests(),
+]);
+
+/** A real server behind a pass-through proxy that logs every request and keeps the table-write bodies. */
 async function setup() {
   const server = await startTestServer();
-  const proxy = await startRequestLogProxy(server.url);
+  const proxy = await startRequestLogProxy(server.url, {
+    keepBody: (method, path) => method === 'POST' && TABLE_WRITES.has(path),
+  });
   const { requests } = proxy;
   const client = init({ project: 'datasets', url: proxy.url, outbox: false });
-  const tableWrites = () =>
-    requests.filter(
-      (r) => r.method === 'POST' && (r.path === routes.tableCreate() || r.path === routes.tableAppend()),
-    );
-  return { server, proxy, client, requests, tableWrites };
+  /** Row contents carried by the requests from `from` on: rows of `rows` uploads and of `by-digests`. */
+  const uploaded = (from = 0) =>
+    requests
+      .slice(from)
+      .filter((r) => r.path === routes.tableRowsPut() || r.path === routes.tableByDigests())
+      .flatMap((r) => (bodyOf(r).rows ?? []) as { digest: string; value: unknown }[]);
+  const tableWrites = (from = 0) =>
+    requests.slice(from).filter((r) => r.method === 'POST' && TABLE_WRITES.has(r.path));
+  return { server, proxy, client, requests, uploaded, tableWrites };
+}
+
+function bodyOf(request: LoggedRequest): { rows?: unknown[]; rowDigests?: string[]; digests?: string[] } {
+  if (request.body === undefined) throw new Error(`no body kept for ${request.method} ${request.path}`);
+  return JSON.parse(request.body.toString('utf8'));
 }
 
 const makeRows = (n: number, tag = 'v1') =>
   Array.from({ length: n }, (_, i) => ({ i, text: `row ${i} ${tag}` }));
 
-it('publishes a dataset as a chunked table; re-publishing uploads nothing; a grown dataset uploads only its new rows', async () => {
-  const { proxy, client, tableWrites } = await setup();
+it('publishes 2,500 rows in chunks; re-publishing uploads nothing; one changed row uploads one row; appended rows upload alone', async () => {
+  const { proxy, client, requests, uploaded, tableWrites } = await setup();
   try {
-    const first = await new Dataset({ name: 'corpus', rows: makeRows(2_500) }).publish({
-      client,
-      chunkRows: 1_000,
-    });
+    const rows = makeRows(2_500);
+    const first = await new Dataset({ name: 'corpus', rows }).publish({ client, chunkRows: 1_000 });
     expect(first.uploadedRows).toBe(2_500);
+    expect(uploaded().map((r) => r.value)).toEqual(rows);
     expect(tableWrites().map((r) => r.path)).toEqual([
-      routes.tableCreate(),
-      routes.tableAppend(),
-      routes.tableAppend(),
+      routes.tableRowsKnown(),
+      routes.tableRowsPut(),
+      routes.tableRowsPut(),
+      routes.tableRowsPut(),
+      routes.tableByDigests(),
     ]);
     expect(first.table).toMatch(/^weft:\/\/\/datasets\/table\/[A-Za-z0-9_-]{43}$/);
     expect(await client.get(first.ref)).toEqual({ rows: first.table, rowCount: 2_500 });
 
+    // Unchanged: one GET finds the table; no table write at all, no row sent.
+    let mark = requests.length;
     const again = await new Dataset({ name: 'corpus', rows: makeRows(2_500) }).publish({
       client,
       chunkRows: 1_000,
     });
-    expect(again.uploadedRows).toBe(0);
-    expect(again.table).toBe(first.table);
-    expect(tableWrites()).toHaveLength(3);
+    expect(again).toMatchObject({ table: first.table, uploadedRows: 0, uploadRequests: 1 });
+    expect(tableWrites(mark)).toEqual([]);
+    expect(requests.slice(mark).filter((r) => r.path.startsWith('/v1/tables'))).toEqual([
+      expect.objectContaining({
+        method: 'GET',
+        path: routes.tableRows('datasets', first.table.split('/').pop() ?? ''),
+      }),
+    ]);
 
-    const grown = await new Dataset({ name: 'corpus', rows: makeRows(3_200) }).publish({
-      client,
-      chunkRows: 1_000,
-    });
-    expect(grown.uploadedRows).toBe(1_200);
-    expect(tableWrites()).toHaveLength(5);
-    expect(
-      tableWrites()
-        .slice(3)
-        .every((r) => r.path === routes.tableAppend()),
-    ).toBe(true);
+    // One row changed: exactly that row travels; the table is made from digests.
+    mark = requests.length;
+    const edited = [...rows];
+    edited[1_500] = { i: 1_500, text: 'changed' };
+    const changed = await new Dataset({ name: 'corpus', rows: edited }).publish({ client, chunkRows: 1_000 });
+    expect(changed.uploadedRows).toBe(1);
+    expect(uploaded(mark).map((r) => r.value)).toEqual([{ i: 1_500, text: 'changed' }]);
+    expect(tableWrites(mark).map((r) => r.path)).toEqual([
+      routes.tableRowsKnown(),
+      routes.tableRowsPut(),
+      routes.tableByDigests(),
+    ]);
+    const byDigests = tableWrites(mark).at(-1) as LoggedRequest;
+    expect(bodyOf(byDigests).rowDigests).toEqual(await new Dataset({ name: 'x', rows: edited }).rowDigests());
+    const view = await openDataset(changed.table, { client });
+    expect((await view.row(1_500)).value).toEqual({ i: 1_500, text: 'changed' });
+    expect((await view.row(1_499)).value).toEqual(rows[1_499]);
+    await view.close();
+
+    // Appended rows: only they travel.
+    mark = requests.length;
+    const grown = [...edited, ...makeRows(3_200).slice(2_500)];
+    const appended = await new Dataset({ name: 'corpus', rows: grown }).publish({ client, chunkRows: 1_000 });
+    expect(appended.uploadedRows).toBe(700);
+    expect(uploaded(mark).map((r) => r.value)).toEqual(grown.slice(2_500));
   } finally {
     await resetWeft({ timeoutMs: 5_000 });
     await proxy.close();
   }
 });
 
-it('re-uploads from the chunk holding a changed row onward (one-row uploads need a server endpoint; see docs)', async () => {
-  const { proxy, client } = await setup();
+it('sends a row repeated in the dataset once, and keeps the repeats in order', async () => {
+  const { proxy, client, uploaded } = await setup();
   try {
-    const rows = makeRows(3_000);
-    await new Dataset({ name: 'edited', rows }).publish({ client, chunkRows: 1_000 });
-    const edited = [...rows];
-    edited[1_500] = { i: 1_500, text: 'changed' };
-    const published = await new Dataset({ name: 'edited', rows: edited }).publish({
+    const rows = Array.from({ length: 300 }, (_, i) => ({ label: i % 3 === 0 ? 'yes' : 'no' }));
+    const published = await new Dataset({ name: 'repeats', rows }).publish({ client });
+    expect(published.uploadedRows).toBe(2);
+    expect(uploaded()).toHaveLength(2);
+    const view = await openDataset(published.ref.uri, { client, pageRows: 100 });
+    const seen: unknown[] = [];
+    for await (const row of view) seen.push(row.value);
+    expect(seen).toEqual(rows);
+    await view.close();
+  } finally {
+    await resetWeft({ timeoutMs: 5_000 });
+    await proxy.close();
+  }
+});
+
+it('cuts uploads by bytes as well as rows: no request carries more than chunkBytes of rows', async () => {
+  const { proxy, client, tableWrites } = await setup();
+  try {
+    // ≈ 2 KB rows, 64 KiB chunks: about 30 rows per request, far fewer than chunkRows.
+    const rows = Array.from({ length: 600 }, (_, i) => ({ i, text: `${i}`.padEnd(2_000, 'x') }));
+    const chunkBytes = 64 * 1024;
+    const published = await new Dataset({ name: 'wide', rows }).publish({
       client,
-      chunkRows: 1_000,
+      chunkRows: 5_000,
+      chunkBytes,
     });
-    expect(published.uploadedRows).toBe(2_000);
-    const digests = await new Dataset({ name: 'edited', rows: edited }).rowDigests();
-    const page = await fetch(
-      `${proxy.url}${routes.tableRows('datasets', published.table.split('/').pop() ?? '')}?offset=1500&limit=1`,
-    );
-    const body = (await page.json()) as { rows: { digest: string; value: unknown }[]; rowCount: number };
-    expect(body.rowCount).toBe(3_000);
-    expect(body.rows[0]).toEqual({ digest: digests[1_500], value: { i: 1_500, text: 'changed' } });
+    expect(published.uploadedRows).toBe(600);
+    const puts = tableWrites().filter((r) => r.path === routes.tableRowsPut());
+    expect(puts.length).toBeGreaterThanOrEqual(Math.ceil((600 * 2_030) / chunkBytes));
+    for (const put of puts) expect(put.bytes).toBeLessThanOrEqual(chunkBytes + 200);
+    expect(puts.reduce((n, r) => n + (bodyOf(r).rows?.length ?? 0), 0)).toBe(600);
+  } finally {
+    await resetWeft({ timeoutMs: 5_000 });
+    await proxy.close();
+  }
+});
+
+it('rejects a chunkBytes the server body limit could not take, naming the option', async () => {
+  const { proxy, client, requests } = await setup();
+  try {
+    const dataset = new Dataset({ name: 'opts', rows: makeRows(3) });
+    await expect(dataset.publish({ client, chunkBytes: 100 * 1024 * 1024 })).rejects.toMatchObject({
+      code: 'WEFT_INVALID_OPTIONS',
+      path: 'chunkBytes',
+    });
+    expect(requests).toEqual([]);
   } finally {
     await resetWeft({ timeoutMs: 5_000 });
     await proxy.close();
