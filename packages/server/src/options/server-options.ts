@@ -52,6 +52,12 @@ export const serverOptions = z.object({
    */
   projectTokens: projectTokens.optional(),
   /**
+   * JSON file of more per-project tokens, `{ "<token>": ["projA", …] }`,
+   * read once by `startServer` (not by `createApp`) and merged with
+   * `projectTokens`. Keep it readable by the server's user only.
+   */
+  tokensFile: z.string().min(1).optional(),
+  /**
    * Largest request body accepted; larger ones get 413.
    * @default 64 MiB
    */

@@ -3,7 +3,9 @@ import { createApp } from '../app/create-app.js';
 import { ListenError } from '../errors/listen-error.js';
 import { TokenRequiredError } from '../errors/token-required-error.js';
 import { isLoopbackHost } from '../options/is-loopback.js';
+import { mergeProjectTokens } from '../options/merge-project-tokens.js';
 import { parseServerOptions, type ServerOptions } from '../options/server-options.js';
+import { readTokensFile } from '../options/tokens-file.js';
 import { SqliteStorage } from '../storage/sqlite/sqlite-storage.js';
 
 /** A listening server. */
@@ -23,16 +25,21 @@ export interface RunningServer {
 /**
  * Starts the trace server with SQLite storage at `dbPath`. Throws
  * `WEFT_TOKEN_REQUIRED` before opening anything when `host` is not loopback
- * and no token (admin or per-project) is set, `WEFT_INVALID_OPTIONS` for bad options and
+ * and no token (admin or per-project) is set, `WEFT_INVALID_OPTIONS` for bad
+ * options or an unreadable or malformed `tokensFile`, and
  * `WEFT_LISTEN_FAILED` when the address cannot be bound.
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const parsed = parseServerOptions(options);
-  const anyToken = parsed.token !== undefined || Object.keys(parsed.projectTokens ?? {}).length > 0;
+  const projectTokens =
+    parsed.tokensFile === undefined
+      ? parsed.projectTokens
+      : mergeProjectTokens(parsed.projectTokens ?? {}, await readTokensFile(parsed.tokensFile));
+  const anyToken = parsed.token !== undefined || Object.keys(projectTokens ?? {}).length > 0;
   if (!anyToken && !isLoopbackHost(parsed.host)) throw new TokenRequiredError(parsed.host);
 
   const storage = new SqliteStorage({ path: parsed.dbPath });
-  const app = createApp({ ...options, storage });
+  const app = createApp({ ...options, projectTokens, storage });
   try {
     await app.listen({ host: parsed.host, port: parsed.port });
   } catch (error) {
