@@ -11,8 +11,13 @@ export interface ServeOptions {
   port: number;
   /** SQLite database file; its folder is created when missing. */
   dbPath: string;
-  /** Bearer token clients must send; from `--token`, else `WEFT_TOKEN`. */
+  /** Admin bearer token (every project); from `--token`, else `WEFT_TOKEN`. */
   token: string | undefined;
+  /**
+   * JSON file of per-project tokens `{ "<token>": ["project", …] }`; from
+   * `--tokens-file`, else `WEFT_TOKENS_FILE`.
+   */
+  tokensFile?: string | undefined;
 }
 
 interface ServeFlags {
@@ -20,6 +25,7 @@ interface ServeFlags {
   port: number;
   db: string;
   token: string;
+  tokensFile: string;
 }
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -33,7 +39,12 @@ export const serveCommand = defineCommand<ServeOptions, ServeFlags>({
       .option('--host <host>', 'interface to listen on; beyond loopback a token is required', parseNonEmpty)
       .option('--port <port>', `port to listen on, 0 for any free port (default: ${DEFAULT_PORT})`, parsePort)
       .option('--db <path>', `SQLite database file (default: ${DEFAULT_DB_PATH})`, parseNonEmpty)
-      .option('--token <token>', 'bearer token clients must send (env: WEFT_TOKEN)', parseNonEmpty);
+      .option('--token <token>', 'admin bearer token, reaches every project (env: WEFT_TOKEN)', parseNonEmpty)
+      .option(
+        '--tokens-file <path>',
+        'JSON file of per-project tokens {"<token>": ["project", ...]} (env: WEFT_TOKENS_FILE)',
+        parseNonEmpty,
+      );
   },
   resolve(_args, flags, env) {
     return {
@@ -41,6 +52,7 @@ export const serveCommand = defineCommand<ServeOptions, ServeFlags>({
       port: flags.port ?? DEFAULT_PORT,
       dbPath: flags.db ?? DEFAULT_DB_PATH,
       token: flagOrEnv(flags.token, env, 'WEFT_TOKEN', parseNonEmpty),
+      tokensFile: flagOrEnv(flags.tokensFile, env, 'WEFT_TOKENS_FILE', parseNonEmpty),
     };
   },
   load: async () => (await import('./serve.js')).serve,

@@ -26,11 +26,12 @@ export async function serve(options: ServeOptions, io: CliIo): Promise<number> {
       port: options.port,
       dbPath,
       token: options.token,
+      ...(options.tokensFile === undefined ? {} : { tokensFile: resolve(options.tokensFile) }),
     });
     io.stdout.write(
       `Weft server listening on ${server.url}\n` +
         `  database  ${dbPath}\n` +
-        `  auth      ${options.token ? 'bearer token required' : 'none (loopback only)'}\n` +
+        `  auth      ${authSummary(options)}\n` +
         'Press Ctrl+C to stop.\n',
     );
     if (!stop.signal.aborted) await once(stop.signal, 'abort');
@@ -41,4 +42,11 @@ export async function serve(options: ServeOptions, io: CliIo): Promise<number> {
   } finally {
     stop.dispose();
   }
+}
+
+/** How clients authenticate, for the start banner; never shows a token. */
+function authSummary({ token, tokensFile }: ServeOptions): string {
+  if (token && tokensFile) return 'bearer token required (admin token, or a project token from the tokens file)';
+  if (tokensFile) return 'bearer token required (project tokens from the tokens file)';
+  return token ? 'bearer token required' : 'none (loopback only)';
 }
