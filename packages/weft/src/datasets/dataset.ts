@@ -24,7 +24,7 @@ export interface PublishDatasetOptions {
   /** Most rows per upload request. @default 5_000 */
   chunkRows?: number;
   /**
-   * Most row bytes (canonical JSON) per upload request, so a large dataset
+   * Most bytes of rows (their JSON and digest) per upload request, so a large dataset
    * travels in bodies well under the server's limit (64 MiB by default).
    * @default 8_388_608 (8 MiB)
    */

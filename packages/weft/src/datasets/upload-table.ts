@@ -11,14 +11,14 @@ import type { HashedRows } from './row-digests.js';
 
 /** Row digests asked about per `rows/known` request (≈ 0.9 MB of JSON). */
 const KNOWN_DIGESTS_PER_REQUEST = 20_000;
-/** JSON around one row in a `rows` upload: `{"digest":"<43 chars>","value":…},`. */
-const ROW_ENVELOPE_BYTES = 64;
+/** JSON around one row in a `rows` upload: `{"digest":"<43 chars>","value":…},` is 66 bytes; rounded up. */
+const ROW_ENVELOPE_BYTES = 70;
 
 /** How to cut the missing rows into upload requests. */
 export interface UploadLimits {
   /** Most rows per upload request. */
   chunkRows: number;
-  /** Most row bytes (canonical JSON) per upload request; a single larger row goes alone. */
+  /** Most bytes of rows (their JSON and digest) per upload request; a single larger row goes alone. */
   chunkBytes: number;
 }
 
