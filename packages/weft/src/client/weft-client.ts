@@ -368,6 +368,25 @@ export class WeftClient {
     const outbox = await this.#openOutbox();
     if (outbox === undefined) throw new ClientClosedError('write to the outbox (it could not be opened)');
     await outbox.append(records);
+    this.#scheduleReplay();
+  }
+
+  #replayTimer: NodeJS.Timeout | undefined;
+
+  /**
+   * Records spill not only when the server is down (replayed when the batcher
+   * reports recovery) but also when the in-memory queue is full while the
+   * server is up. Those are replayed once the queue has drained: checked on
+   * an unref'd timer, one at a time.
+   */
+  #scheduleReplay(): void {
+    if (this.#replayTimer !== undefined || this.#closed) return;
+    this.#replayTimer = setTimeout(() => {
+      this.#replayTimer = undefined;
+      const stats = this.#batcher?.stats;
+      if (stats === undefined || (stats.circuit === 'closed' && stats.queuedRecords === 0)) this.#replayOutbox();
+      else this.#scheduleReplay();
+    }, 1_000).unref();
   }
 
   #replayOutbox(): void {
@@ -375,6 +394,9 @@ export class WeftClient {
     if (outbox === undefined || this.#closed) return;
     outbox
       .replay(createOutboxSender(this.#api, (message, details) => this.#warnings.report('outbox', message, details)))
+      .then((result) => {
+        if (result.remaining > 0) this.#scheduleReplay();
+      })
       .catch((error: unknown) => this.#warnings.report('outbox', 'replaying the outbox failed; it is kept for the next replay', error));
   }
 }
