@@ -126,6 +126,25 @@ it('sends a row repeated in the dataset once, and keeps the repeats in order', a
   }
 });
 
+it('publishes an empty dataset as an empty table, and re-publishes it with one GET', async () => {
+  const { proxy, client, requests, tableWrites } = await setup();
+  try {
+    const first = await new Dataset({ name: 'empty', rows: [] }).publish({ client });
+    expect(first).toMatchObject({ rowCount: 0, uploadedRows: 0 });
+    expect(tableWrites().map((r) => r.path)).toEqual([routes.tableByDigests()]);
+    const mark = requests.length;
+    const again = await new Dataset({ name: 'empty', rows: [] }).publish({ client });
+    expect(again).toMatchObject({ table: first.table, uploadedRows: 0, uploadRequests: 1 });
+    expect(tableWrites(mark)).toEqual([]);
+    const view = await openDataset(first.table, { client });
+    expect(view.length).toBe(0);
+    await view.close();
+  } finally {
+    await resetWeft({ timeoutMs: 5_000 });
+    await proxy.close();
+  }
+});
+
 it('cuts uploads by bytes as well as rows: no request carries more than chunkBytes of rows', async () => {
   const { proxy, client, tableWrites } = await setup();
   try {
