@@ -37,9 +37,7 @@ function changeLeaf(value: unknown, path: (string | number)[]): unknown {
     return 0; // null
   }
   const [head, ...rest] = path as [string | number, ...(string | number)[]];
-  const copy: Record<string | number, unknown> = Array.isArray(value)
-    ? [...value]
-    : { ...(value as Record<string, unknown>) };
+  const copy = (Array.isArray(value) ? [...value] : { ...(value as object) }) as Record<string | number, unknown>;
   copy[head] = changeLeaf(copy[head], rest);
   return copy;
 }
