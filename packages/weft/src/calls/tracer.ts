@@ -139,8 +139,17 @@ export class Tracer {
     streamUsage: Record<string, ModelUsage> | undefined,
   ): void {
     const { options } = spec;
-    // User hook: its errors are the user's.
-    const recorded = !failed && options.postprocessOutput ? options.postprocessOutput(output) : output;
+    let recorded = output;
+    if (!failed && options.postprocessOutput) {
+      // User hook: its error is the user's. The call is still ended (as that
+      // error) so it never lingers in the in-flight registry.
+      try {
+        recorded = options.postprocessOutput(output);
+      } catch (hookError) {
+        this.#finish({ ...spec, options: {} }, call, undefined, hookError, true, undefined);
+        throw hookError;
+      }
+    }
     try {
       const perf = performance.now();
       call.endedAt = performance.timeOrigin + perf;
