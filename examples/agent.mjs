@@ -25,10 +25,14 @@ class Prompt extends weft.Object {
 
 const system = new Prompt('You are a travel agent. Today is {day}. Be brief.');
 
+const cheapest = (messages) => {
+  const hotels = JSON.parse(messages.find((m) => m.role === 'tool').content);
+  return hotels.sort((a, b) => a.pricePerNight - b.pricePerNight)[0].name;
+};
+
 // A stand-in for an LLM SDK call: an OpenAI-shaped response with `usage`.
 const llm = weft.op(async function chatCompletion(messages, options) {
   await new Promise((r) => setTimeout(r, 20)); // the model "thinks"
-  const last = messages.at(-1).content;
   const wantsTool = !messages.some((m) => m.role === 'tool');
   return {
     id: `chatcmpl-${messages.length}`,
@@ -37,7 +41,7 @@ const llm = weft.op(async function chatCompletion(messages, options) {
       {
         message: wantsTool
           ? { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', function: { name: 'searchHotels', arguments: '{"city":"Lisbon"}' } }] }
-          : { role: 'assistant', content: `Booked. (${last.slice(0, 40)})` },
+          : { role: 'assistant', content: `Turn ${messages.length}: the best value is ${cheapest(messages)}.` },
       },
     ],
     usage: { prompt_tokens: 40 * messages.length, completion_tokens: 12, total_tokens: 40 * messages.length + 12 },
