@@ -5,11 +5,12 @@ import { waitForOutboxDrained } from './outbox-drained.js';
 import { startFaultEnv, tempDir } from './run-fault.js';
 import { checkServer } from './server-check.js';
 
-// Regression test for what the "500 answers" row of the fault table hits now and then: the outbox
-// is replayed only when the circuit closes. When that replay's first batch fails (ingest still
-// answers 500 while /health answers 200, so the probe closed the circuit), the replay stops, and
-// nothing replays again while the circuit stays closed: batches sent afterwards succeed, flush()
-// resolves, and the spilled calls sit in the outbox until the process restarts.
+// Regression test for what the "500 answers" row of the fault table hit now and then (fixed in
+// ab0019c, which schedules another replay while records remain): the outbox was replayed only
+// when the circuit closed. When that replay's first batch failed (ingest still answering 500
+// while /health answers 200, so the probe closed the circuit), the replay stopped, and nothing
+// replayed again while the circuit stayed closed: batches sent afterwards succeeded, flush()
+// resolved, and the spilled calls sat in the outbox until the process restarted.
 it('replays the outbox again once ingest works, after a replay attempt failed', async () => {
   expect(faultMatch({ method: 'GET', path: '/health' })).toBe(false);
   const { server, proxy } = await startFaultEnv();
