@@ -15,12 +15,11 @@ export function registerContentParsers(app: FastifyInstance): void {
       try {
         done(null, decodeMsgpack(body as Buffer));
       } catch (error) {
-        done(
-          new InvalidRequestError(
-            [{ path: '', message: `malformed msgpack (${(error as Error).message ?? String(error)})` }],
-            'body',
-          ),
-        );
+        // msgpackr decodes recursively: absurd nesting overflows the stack,
+        // which is the body's fault, not a malformed byte.
+        const reason =
+          error instanceof RangeError ? 'nested too deeply to decode' : ((error as Error)?.message ?? String(error));
+        done(new InvalidRequestError([{ path: '', message: `malformed msgpack (${reason})` }], 'body'));
       }
     },
   );

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { bodyLimit } from '../middleware/body-limit.js';
+import { bodyShape } from '../middleware/body-shape.js';
 import { projectAccess } from '../middleware/project-access.js';
 import { requireToken } from '../middleware/require-token.js';
 import { parseServerOptions, type ServerOptions } from '../options/server-options.js';
@@ -26,7 +27,8 @@ export type AppOptions = Pick<
  * The caller owns `storage` and closes it after `app.close()`.
  *
  * ```
- * onRequest: bodyLimit ─► (/v1 scope) requireToken ─► parse body ─► preHandler: projectAccess ─► route: validate ─► storage
+ * onRequest: bodyLimit ─► (/v1) requireToken ─► parse body ─► preValidation: bodyShape
+ *   ─► preHandler: projectAccess ─► route: validate ─► storage
  *                 every error ─► errorHandler ─► { error: { code, message, path, index } }
  * ```
  */
@@ -67,6 +69,7 @@ export function createApp(options: AppOptions): FastifyInstance {
   // project check is one hook for every route, not a line in each handler.
   const anyToken = token !== undefined || Object.keys(projectTokens ?? {}).length > 0;
   app.register(async (v1) => {
+    v1.addHook('preValidation', bodyShape());
     if (anyToken) {
       v1.addHook('onRequest', requireToken({ token, projectTokens }));
       v1.addHook('preHandler', projectAccess());

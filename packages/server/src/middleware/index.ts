@@ -1,4 +1,5 @@
 export { bodyLimit } from './body-limit.js';
+export { bodyShape, MAX_BODY_DEPTH } from './body-shape.js';
 export { ForbiddenError } from './forbidden-error.js';
 export { type ProjectLocation, projectAccess, projectLocation } from './project-access.js';
 export { type RequireTokenOptions, requestScope, requireToken } from './require-token.js';

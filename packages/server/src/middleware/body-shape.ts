@@ -1,0 +1,76 @@
+import { MAX_CANONICAL_DEPTH } from '@weft/protocol';
+import type { preValidationHookHandler } from 'fastify';
+import { InvalidRequestError } from '../errors/invalid-request-error.js';
+
+/**
+ * Deepest body accepted: a value as deep as canonical JSON allows
+ * (`MAX_CANONICAL_DEPTH`) plus the wire envelope around it
+ * (body → items → item → inputs → value, with room to spare).
+ */
+export const MAX_BODY_DEPTH = MAX_CANONICAL_DEPTH + 8;
+
+/** Path segments shown in a message; a 1,000-level path would drown it. */
+const SHOWN_SEGMENTS = 8;
+
+interface Frame {
+  readonly value: unknown;
+  readonly depth: number;
+  readonly key: string | number;
+  readonly parent: Frame | undefined;
+}
+
+/**
+ * Refuses, with 400 naming the field, a decoded body that validation,
+ * digesting, storage or the JSON answer could not handle safely: nesting
+ * deeper than `maxDepth` (every later step recurses, and a stack overflow
+ * would be a 500) and msgpack 64-bit integers decoded as `bigint` (JSON has
+ * no form for them; send a number or a string). The walk is iterative, so
+ * the check itself cannot overflow the stack.
+ */
+export function bodyShape({ maxDepth = MAX_BODY_DEPTH }: { maxDepth?: number } = {}): preValidationHookHandler {
+  return (request, _reply, done) => {
+    const body = request.body;
+    if (body === null || typeof body !== 'object' || ArrayBuffer.isView(body)) {
+      done(typeof body === 'bigint' ? bigintError(undefined) : undefined);
+      return;
+    }
+    done(findProblem(body, maxDepth));
+  };
+}
+
+function findProblem(body: object, maxDepth: number): InvalidRequestError | undefined {
+  const stack: Frame[] = [{ value: body, depth: 1, key: '', parent: undefined }];
+  for (let frame = stack.pop(); frame !== undefined; frame = stack.pop()) {
+    const { value, depth } = frame;
+    if (typeof value === 'bigint') return bigintError(frame);
+    if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) continue;
+    if (depth > maxDepth) {
+      return new InvalidRequestError(
+        [{ path: pathOf(frame), message: `nested deeper than ${maxDepth} levels; flatten the value or send it as a string` }],
+        'body',
+      );
+    }
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) stack.push({ value: value[i], depth: depth + 1, key: i, parent: frame });
+    } else {
+      for (const key of Object.keys(value)) {
+        stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1, key, parent: frame });
+      }
+    }
+  }
+  return undefined;
+}
+
+function bigintError(frame: Frame | undefined): InvalidRequestError {
+  const message = 'a 64-bit integer beyond what JSON numbers hold; send it as a number within ±2^53 or as a string';
+  return new InvalidRequestError([{ path: frame ? pathOf(frame) : '', message }], 'body');
+}
+
+/** Dotted path of a frame, abbreviated past {@link SHOWN_SEGMENTS} segments. */
+function pathOf(frame: Frame): string {
+  const keys: (string | number)[] = [];
+  for (let f: Frame | undefined = frame; f?.parent !== undefined; f = f.parent) keys.push(f.key);
+  keys.reverse();
+  const shown = keys.slice(0, SHOWN_SEGMENTS).join('.');
+  return keys.length > SHOWN_SEGMENTS ? `${shown}.…(${keys.length - SHOWN_SEGMENTS} more levels)` : shown;
+}

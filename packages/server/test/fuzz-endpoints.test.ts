@@ -1,0 +1,221 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { digestValue, encodeMsgpack, routes } from '@weft/protocol';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, SqliteStorage } from '../src/index.js';
+import {
+  encodeBody,
+  expectAlive,
+  expectHandled,
+  fuzzName,
+  hostileProject,
+  hostileString,
+  hostileValue,
+  injectSender,
+  type RawRequest,
+  type Send,
+  seedVictim,
+  snapshotVictim,
+  type VictimSeed,
+} from './fuzz-harness.js';
+import { callIdOf, completeOf, endOf, startOf } from './helpers/calls.js';
+import { tempDir } from './helpers/test-server.js';
+
+// Structured fuzzing: valid-looking bodies for every POST route with some
+// fields replaced by hostile values, in JSON or msgpack, against the whole
+// app in-process. Each case must be a correct 2xx or a clear 4xx, /health
+// must answer after it, and the "victim" project must read the same after.
+
+const RUNS = 250;
+const DEEP_MARK = '__weft_deep_value__';
+
+/** Sets each chosen field of `base` to the hostile value at the same index. */
+function override(base: Record<string, unknown>, fields: readonly string[], values: readonly unknown[]) {
+  const out = { ...base };
+  fields.forEach((field, i) => {
+    out[field] = values[i % Math.max(values.length, 1)];
+  });
+  return out;
+}
+
+/** A body arbitrary: the valid base, with a subset of `fields` overridden. */
+function mutated(base: fc.Arbitrary<Record<string, unknown>>, fields: string[]) {
+  // Mostly one field at a time, so the rest stays valid and the hostile value
+  // reaches storage and the read API instead of stopping at validation.
+  const chosen = fc.oneof({ weight: 3, arbitrary: fc.subarray(fields, { minLength: 1, maxLength: 1 }) }, fc.subarray(fields, { maxLength: Math.min(3, fields.length) }));
+  return fc
+    .tuple(base, chosen, fc.array(hostileValue, { minLength: 1, maxLength: 3 }))
+    .map(([b, picked, values]) => override(b, picked, values));
+}
+
+const itemFields = ['type', 'id', 'traceId', 'parentId', 'opName', 'displayName', 'startedAt', 'endedAt', 'inputs', 'output', 'exception', 'summary', 'attributes', 'extra'];
+const callItem = mutated(
+  fc.tuple(fc.nat(1000), fc.constantFrom('start', 'end', 'complete')).map(([n, type]) => {
+    const item = type === 'start' ? startOf(n + 100) : type === 'end' ? endOf(n + 100) : completeOf(n + 100);
+    return item as unknown as Record<string, unknown>;
+  }),
+  itemFields,
+);
+
+const bodies: Record<string, fc.Arbitrary<unknown>> = {
+  [routes.callBatch()]: mutated(
+    fc.record({ project: hostileProject, items: fc.array(callItem, { minLength: 1, maxLength: 3 }) }),
+    ['project', 'items'],
+  ),
+  [routes.callQuery()]: mutated(
+    fc.record({ project: hostileProject }),
+    ['traceId', 'parentId', 'opName', 'status', 'startedAfter', 'startedBefore', 'text', 'sort', 'limit', 'cursor', 'project'],
+  ).chain((query) =>
+    // Text and op filters get SQL metacharacters and unicode far more often than other values.
+    fc.record({ text: hostileString, opName: fc.oneof(hostileString, fc.array(hostileString, { maxLength: 3 })) }, { requiredKeys: [] }).map(
+      (filters) => ({ ...query, ...filters }),
+    ),
+  ),
+  [routes.objectCreate()]: mutated(
+    fc.tuple(hostileProject, fuzzName, fc.jsonValue({ maxDepth: 2 })).map(([project, name, value]) => ({
+      project,
+      name,
+      kind: 'object',
+      value,
+      digest: digestValue(value),
+    })),
+    ['project', 'name', 'kind', 'value', 'digest'],
+  ),
+  [routes.tableCreate()]: mutated(
+    fc.record({ project: hostileProject, rows: fc.array(hostileValue, { maxLength: 3 }) }),
+    ['project', 'rows', 'digest'],
+  ),
+  [routes.tableAppend()]: mutated(
+    fc.record({ project: hostileProject, base: hostileString, rows: fc.array(hostileValue, { minLength: 1, maxLength: 3 }) }),
+    ['project', 'base', 'rows', 'digest'],
+  ),
+  // Row-dedup routes (answer 404 where a build lacks them; still no 5xx).
+  '/v1/tables/rows/known': mutated(fc.record({ project: hostileProject, digests: fc.array(hostileString, { maxLength: 3 }) }), ['project', 'digests']),
+  '/v1/tables/rows': mutated(
+    fc.record({ project: hostileProject, rows: fc.array(fc.record({ digest: hostileString, value: hostileValue }), { maxLength: 3 }) }),
+    ['project', 'rows'],
+  ),
+  '/v1/tables/by-digests': mutated(
+    fc.record({ project: hostileProject, rowDigests: fc.array(hostileString, { maxLength: 3 }), rows: fc.array(hostileValue, { maxLength: 2 }) }),
+    ['project', 'rowDigests', 'rows', 'digest'],
+  ),
+};
+
+const postCase = fc.oneof(
+  ...Object.entries(bodies).map(([url, body]) =>
+    fc.record({ url: fc.constant(url), body: fc.oneof({ weight: 5, arbitrary: body }, { weight: 1, arbitrary: hostileValue }), format: fc.constantFrom('json', 'msgpack') as fc.Arbitrary<'json' | 'msgpack'> }),
+  ),
+);
+
+/**
+ * A 2xx is only correct if what was stored reads back: the read API must
+ * answer (never a 5xx) for every call and object just accepted.
+ */
+async function readBack(send: Send, url: string, body: unknown): Promise<void> {
+  const { project, items, name } = body as { project: string; items?: { id?: unknown }[]; name?: string };
+  const reads: string[] = [];
+  if (url === routes.callBatch()) {
+    for (const item of items ?? []) reads.push(routes.call(project, String(item.id)));
+    const query = await send({ method: 'POST', url: routes.callQuery(), ...encodeBody({ project, limit: 1000 }, 'json') });
+    expectHandled(query, `read back query of ${project}`);
+    expect(query.status).toBe(200);
+  }
+  if (url === routes.objectCreate()) reads.push(routes.objectRead(project, String(name), 'latest'), routes.objectList(project));
+  for (const path of reads) {
+    const reply = await send({ method: 'GET', url: path });
+    expectHandled(reply, `read back ${path}`);
+    expect([200, 404]).toContain(reply.status);
+  }
+}
+
+describe('fuzz: every POST route, structured hostile bodies, in-process', () => {
+  let send: Send;
+  let seed: VictimSeed;
+  let before: unknown;
+  const cleanup: (() => Promise<void>)[] = [];
+
+  beforeAll(async () => {
+    const dir = await tempDir();
+    const storage = new SqliteStorage({ path: join(dir, 'weft.db') });
+    const app = createApp({ storage, uiDir: false });
+    cleanup.push(async () => {
+      await app.close();
+      await storage.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+    send = injectSender(app);
+    seed = await seedVictim(send);
+    before = await snapshotVictim(send, seed);
+  });
+  afterAll(async () => {
+    for (const fn of cleanup.reverse()) await fn();
+  });
+
+  it('answers a correct 2xx or a clear 4xx, keeps answering /health, and leaves the victim untouched', async () => {
+    const statuses = new Map<number, number>();
+    await fc.assert(
+      fc.asyncProperty(postCase, async ({ url, body, format }) => {
+        const request: RawRequest = { method: 'POST', url, ...encodeBody(body, format) };
+        const reply = await send(request);
+        statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
+        expectHandled(reply, `POST ${url} (${format})`);
+        if (reply.status === 200) await readBack(send, url, body);
+        await expectAlive(send);
+      }),
+      { numRuns: RUNS * Object.keys(bodies).length, seed: Number(process.env.WEFT_FUZZ_SEED ?? Date.now() % 2 ** 31) },
+    );
+    // The fuzz reached the handlers: some cases were accepted, many refused.
+    expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
+    expect(statuses.get(400) ?? 0).toBeGreaterThan(0);
+    expect(await snapshotVictim(send, seed)).toEqual(before);
+  });
+
+  it('regression: a msgpack uint64 in a call output was stored, then every read of the project answered 500', async () => {
+    for (const [i, over] of [{ output: 2n ** 64n - 1n }, { inputs: { n: -(2n ** 63n) } }, { summary: { big: 1n } }].entries()) {
+      const n = 500 + i;
+      const batch = { project: 'bigint', items: [completeOf(n, over as object)] };
+      const reply = await send({ method: 'POST', url: routes.callBatch(), ...encodeBody(batch, 'msgpack') });
+      expectHandled(reply, 'bigint batch');
+      expect(reply.status).toBe(400);
+      expect(JSON.parse(reply.text).error.path).toMatch(/^items\.0\.(output|inputs\.n|summary\.big)$/);
+    }
+    const query = await send({ method: 'POST', url: routes.callQuery(), ...encodeBody({ project: 'bigint' }, 'json') });
+    expect(query.status).toBe(200);
+  });
+
+  it('survives 10,000 levels of nesting in every value field, as JSON text and as msgpack', async () => {
+    const deepJson = `${'['.repeat(10_000)}1${']'.repeat(10_000)}`;
+    const deepMsgpack = Buffer.concat([Buffer.alloc(10_000, 0x91), Buffer.from([0x01])]);
+    const ids = { id: callIdOf(9), traceId: callIdOf(9) };
+    const templates: [string, (deep: string) => string][] = [
+      [routes.callBatch(), (d) => `{"project":"fuzz","items":[{"type":"complete","id":"${ids.id}","traceId":"${ids.traceId}","parentId":null,"opName":"op","startedAt":1,"endedAt":2,"inputs":{"a":${d}},"output":${d}}]}`],
+      [routes.callBatch(), (d) => `{"project":"fuzz","items":[{"type":"end","id":"${ids.id}","endedAt":2,"exception":${'{"name":"E","message":"m","cause":'.repeat(1_200)}${d}${'}'.repeat(1_200)}}]}`],
+      [routes.callQuery(), (d) => `{"project":"fuzz","opName":${d},"sort":${d}}`],
+      [routes.objectCreate(), (d) => `{"project":"fuzz","name":"deep","value":${d},"digest":"${'A'.repeat(43)}"}`],
+      [routes.tableCreate(), (d) => `{"project":"fuzz","rows":[${d}]}`],
+    ];
+    for (const [url, template] of templates) {
+      const json = await send({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body: Buffer.from(template(deepJson)) });
+      expectHandled(json, `${url} deep JSON`);
+      expect(json.status).toBe(400);
+      // The same body as msgpack: the envelope encoded with a marker string
+      // whose bytes are then swapped for the 10,000-level array.
+      const envelope = Buffer.from(encodeMsgpack(JSON.parse(template(JSON.stringify(DEEP_MARK)))));
+      const marker = Buffer.from(encodeMsgpack(DEEP_MARK));
+      const parts: Buffer[] = [];
+      let from = 0;
+      for (let at = envelope.indexOf(marker); at >= 0; at = envelope.indexOf(marker, from)) {
+        parts.push(envelope.subarray(from, at), deepMsgpack);
+        from = at + marker.length;
+      }
+      parts.push(envelope.subarray(from));
+      expect(parts.length).toBeGreaterThan(1);
+      const msgpack = await send({ method: 'POST', url, headers: { 'content-type': 'application/msgpack' }, body: Buffer.concat(parts) });
+      expectHandled(msgpack, `${url} deep msgpack`);
+      expect(msgpack.status).toBe(400);
+      await expectAlive(send);
+    }
+    expect(await snapshotVictim(send, seed)).toEqual(before);
+  });
+});

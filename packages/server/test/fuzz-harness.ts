@@ -1,0 +1,271 @@
+/**
+ * Shared by the fuzz-*.test.ts files: one way to send a raw request to the
+ * server (in-process through `app.inject`, or over real HTTP), the "victim"
+ * project seeded before a fuzz run and snapshotted through the read API, the
+ * reply contract every case must meet, and the hostile values.
+ */
+import { request as httpRequest } from 'node:http';
+import { digestBytes, digestValue, encodeMsgpack, routes, tableDigest } from '@weft/protocol';
+import fc from 'fast-check';
+import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
+import { callIdOf, completeOf, endOf, startOf } from './helpers/calls.js';
+
+export interface RawRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
+  /** Path and query exactly as sent: no normalization, no re-encoding. */
+  url: string;
+  headers?: Record<string, string>;
+  body?: Buffer | undefined;
+}
+
+export interface RawReply {
+  status: number;
+  contentType: string;
+  text: string;
+}
+
+export type Send = (request: RawRequest) => Promise<RawReply>;
+
+/** Sends through `app.inject`: the whole stack but the socket. */
+export function injectSender(app: FastifyInstance): Send {
+  return async ({ method, url, headers = {}, body }) => {
+    const reply = await app.inject({ method, url, headers, ...(body === undefined ? {} : { payload: body }) });
+    return { status: reply.statusCode, contentType: String(reply.headers['content-type'] ?? ''), text: reply.body };
+  };
+}
+
+/** Sends over a real socket with node:http, the path byte for byte as given. */
+export function httpSender(baseUrl: string): Send {
+  const { hostname, port } = new URL(baseUrl);
+  return ({ method, url, headers = {}, body }) =>
+    new Promise((resolve, reject) => {
+      const req = httpRequest(
+        { host: hostname, port, method, path: url, headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              contentType: String(res.headers['content-type'] ?? ''),
+              text: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+}
+
+export const VICTIM = 'victim';
+
+/** Bodies as the SDK sends them. */
+export const asJson = (value: unknown): Pick<RawRequest, 'headers' | 'body'> => ({
+  headers: { 'content-type': 'application/json' },
+  body: Buffer.from(JSON.stringify(value)),
+});
+export const asMsgpack = (value: unknown): Pick<RawRequest, 'headers' | 'body'> => ({
+  headers: { 'content-type': 'application/msgpack' },
+  body: Buffer.from(encodeMsgpack(value)),
+});
+
+async function ok(send: Send, request: RawRequest): Promise<unknown> {
+  const reply = await send(request);
+  if (reply.status !== 200) throw new Error(`seeding ${request.url} failed: ${reply.status} ${reply.text}`);
+  return JSON.parse(reply.text);
+}
+
+/** The victim's seeded content names, for the snapshot. */
+export interface VictimSeed {
+  tableDigest: string;
+  fileDigest: string;
+}
+
+/** Seeds project "victim" with calls, two object versions, a table and a file. */
+export async function seedVictim(send: Send): Promise<VictimSeed> {
+  const items = [
+    completeOf(1, { opName: 'weft:///victim/op/answer:abc', inputs: { q: "it's 100% _private_" } }),
+    startOf(2, { parentId: callIdOf(1), traceId: callIdOf(1), opName: 'child' }),
+    endOf(2, { exception: { name: 'Error', message: 'boom' } }),
+    startOf(3, { displayName: 'running one' }),
+  ];
+  await ok(send, { method: 'POST', url: routes.callBatch(), ...asMsgpack({ project: VICTIM, items }) });
+  for (const value of [{ v: 1 }, { v: 2, nested: [1, 'two'] }]) {
+    await ok(send, { method: 'POST', url: routes.objectCreate(), ...asJson({ project: VICTIM, name: 'prompt', value, digest: digestValue(value) }) });
+  }
+  const rows = [{ a: 1 }, { a: "'; DROP TABLE rows; --" }];
+  const table = (await ok(send, { method: 'POST', url: routes.tableCreate(), ...asJson({ project: VICTIM, rows }) })) as { digest: string };
+  expect(table.digest).toBe(tableDigest(rows.map((r) => digestValue(r))));
+  const bytes = Buffer.from('victim file bytes');
+  await ok(send, {
+    method: 'POST',
+    url: routes.fileCreate(VICTIM),
+    headers: { 'content-type': 'application/octet-stream' },
+    body: bytes,
+  });
+  return { tableDigest: table.digest, fileDigest: digestBytes(bytes) };
+}
+
+/** Everything the read API shows of the victim, as one comparable value. */
+export async function snapshotVictim(send: Send, seed: VictimSeed): Promise<unknown> {
+  const read = async (url: string) => {
+    const reply = await send({ method: 'GET', url });
+    return { status: reply.status, body: reply.text };
+  };
+  const query = await ok(send, { method: 'POST', url: routes.callQuery(), ...asJson({ project: VICTIM, limit: 1000 }) });
+  const calls = [];
+  for (const n of [1, 2, 3, 4]) calls.push(await read(routes.call(VICTIM, callIdOf(n))));
+  return {
+    query,
+    calls,
+    objects: await read(routes.objectList(VICTIM)),
+    versions: await read(routes.objectVersions(VICTIM, 'prompt')),
+    latest: await read(routes.objectRead(VICTIM, 'prompt', 'latest')),
+    rows: await read(`${routes.tableRows(VICTIM, seed.tableDigest)}?offset=0&limit=100`),
+    file: await read(routes.fileRead(VICTIM, seed.fileDigest)),
+  };
+}
+
+/**
+ * The contract for every hostile request: a correct 2xx, or a 4xx whose JSON
+ * body names a Weft error code with a message; never a 5xx.
+ */
+export function expectHandled(reply: RawReply, label: string): void {
+  expect(reply.status, `${label} → ${reply.status} ${reply.text.slice(0, 300)}`).toBeLessThan(500);
+  if (reply.status >= 400 && reply.status !== 405) {
+    expect(reply.contentType, label).toContain('application/json');
+    const body = JSON.parse(reply.text) as { error?: { code?: unknown; message?: unknown } };
+    expect(body.error?.code, label).toMatch(/^WEFT_[A-Z_]+$/);
+    expect(typeof body.error?.message === 'string' && body.error.message.length > 0, label).toBe(true);
+  }
+}
+
+/** The server still answers after a case. */
+export async function expectAlive(send: Send): Promise<void> {
+  const reply = await send({ method: 'GET', url: routes.health() });
+  expect(reply.status).toBe(200);
+}
+
+// ── Hostile values ──────────────────────────────────────────────────────────
+
+/** Strings aimed at names, ops, text filters and path parameters. */
+export const NASTY_STRINGS = [
+  '',
+  ' ',
+  '../victim',
+  '..%2fvictim',
+  '%2e%2e%2fvictim',
+  'victim/../x',
+  '..\\victim',
+  'victim\u0000',
+  '\u0000',
+  'victim%00',
+  '%',
+  '_',
+  '%_%',
+  "' OR 1=1 --",
+  '"; DROP TABLE calls; --',
+  "'; DELETE FROM objects WHERE project='victim'; --",
+  'victim; --',
+  '`',
+  '\\',
+  '\uD800',
+  '\uDFFF',
+  'a\uD83D',
+  '\u202Evictim',
+  '\u200Bvictim',
+  '👩‍👩‍👧‍👦',
+  'ﬁ',
+  'İ',
+  'VICTIM',
+  'Victim',
+  'x'.repeat(129),
+  'x'.repeat(257),
+  'x'.repeat(70_000),
+  '\r\nX-Injected: 1',
+  '<script>alert(1)</script>',
+  '{{7*7}}',
+  '$(id)',
+  'weft:///victim/object/prompt:latest',
+  'weft:///../victim',
+  '__proto__',
+  'constructor',
+  'toJSON',
+] as const;
+
+export const hostileString = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...NASTY_STRINGS) },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
+  { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary-ascii', maxLength: 20 }) },
+);
+
+/** Numbers JSON and msgpack can carry, and some they cannot. */
+export const hostileNumber = fc.oneof(
+  fc.constantFrom(1e308, -1e308, -0, 0, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY),
+  fc.constantFrom(2 ** 53, 2 ** 53 + 2, -(2 ** 53), 2 ** 64, 5e-324, 0.1, -1, 1_000_001, 10_001),
+  fc.constantFrom(2n ** 64n - 1n, -(2n ** 63n), 2n ** 63n, 1n),
+  fc.double(),
+  fc.integer(),
+);
+
+/**
+ * A value nested `depth` levels (arrays or objects), built without recursion.
+ * It prints as `nested(depth)`: fast-check's own printer recurses and would
+ * overflow reporting a counterexample. (Symbol keys are invisible on the wire.)
+ */
+export function nested(depth: number, kind: 'array' | 'object' = 'array'): unknown {
+  let value: unknown = 'bottom';
+  for (let i = 0; i < depth; i++) value = kind === 'array' ? [value] : { a: value };
+  return Object.assign(value as object, { [fc.toStringMethod]: () => `nested(${depth}, '${kind}')` });
+}
+
+const hostileLeaf: fc.Arbitrary<unknown> = fc.oneof(hostileString, hostileNumber);
+
+export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 3, arbitrary: hostileString },
+  { weight: 3, arbitrary: hostileNumber },
+  // Hostile leaves inside containers pass "is a record/array" checks and reach storage.
+  { weight: 3, arbitrary: fc.dictionary(hostileString, hostileLeaf, { maxKeys: 3 }) },
+  { weight: 1, arbitrary: fc.array(hostileLeaf, { maxLength: 3 }) },
+  { weight: 1, arbitrary: fc.constantFrom(null, undefined, true, false, [], {}, [null], { '': '' }) },
+  { weight: 1, arbitrary: fc.constantFrom(new Date(0), new Uint8Array([1, 2, 3]), new Date(Number.NaN)) },
+  { weight: 1, arbitrary: fc.constantFrom(1_000, 1_010, 1_200).map((d) => nested(d)) },
+  { weight: 1, arbitrary: fc.constantFrom(999, 1_200).map((d) => nested(d, 'object')) },
+  { weight: 1, arbitrary: fc.constantFrom(JSON.parse('{"__proto__":{"polluted":1}}'), { constructor: { prototype: 1 } }) },
+  { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+  { weight: 1, arbitrary: fc.array(hostileString, { maxLength: 4 }) },
+);
+
+/** A project name to aim at: anything but the victim itself. */
+export const hostileProject = fc
+  .oneof(
+    // Mostly valid, so the other fields get past the project check.
+    { weight: 4, arbitrary: fc.constantFrom('fuzz', 'fuzz-2', 'Victim', 'victim.2', 'victim-') },
+    { weight: 1, arbitrary: hostileString },
+  )
+  .filter((p) => p !== VICTIM);
+
+/** An object or op name: mostly valid, sometimes hostile. */
+export const fuzzName = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom('prompt', 'a.b-c_d', 'x'.repeat(256)) },
+  { weight: 1, arbitrary: hostileString },
+);
+
+/**
+ * Encodes a body as the fuzz case says. JSON cannot carry bigint (or keep
+ * NaN, -0, dates, bytes), so such values go as msgpack whatever was asked.
+ */
+export function encodeBody(value: unknown, format: 'json' | 'msgpack'): Pick<RawRequest, 'headers' | 'body'> {
+  if (format === 'json') {
+    try {
+      return asJson(value);
+    } catch {
+      // A bigint somewhere: only msgpack can carry it.
+    }
+  }
+  return asMsgpack(value);
+}
