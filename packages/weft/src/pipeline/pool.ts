@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import PQueue from 'p-queue';
 
 /** Longest stretch (ms) the pool runs tasks before it lets the event loop turn. */
-export const SLICE_MS = 2;
+export const SLICE_MS = 5;
 
 /**
  * The pool of deferred work: a p-queue with `concurrency` slots sharing the
