@@ -1,25 +1,23 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { digestValue, encodeMsgpack, routes } from '@weft/protocol';
+import { encodeMsgpack, routes } from '@weft/protocol';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, SqliteStorage } from '../src/index.js';
 import {
+  bodies,
   encodeBody,
   expectAlive,
   expectHandled,
-  fuzzName,
-  hostileProject,
-  hostileString,
-  hostileValue,
   injectSender,
+  postCase,
   type RawRequest,
   type Send,
   seedVictim,
   snapshotVictim,
   type VictimSeed,
 } from './fuzz-harness.js';
-import { callIdOf, completeOf, endOf, startOf } from './helpers/calls.js';
+import { callIdOf, completeOf } from './helpers/calls.js';
 import { tempDir } from './helpers/test-server.js';
 
 // Structured fuzzing: valid-looking bodies for every POST route with some
@@ -29,84 +27,6 @@ import { tempDir } from './helpers/test-server.js';
 
 const RUNS = 250;
 const DEEP_MARK = '__weft_deep_value__';
-
-/** Sets each chosen field of `base` to the hostile value at the same index. */
-function override(base: Record<string, unknown>, fields: readonly string[], values: readonly unknown[]) {
-  const out = { ...base };
-  fields.forEach((field, i) => {
-    out[field] = values[i % Math.max(values.length, 1)];
-  });
-  return out;
-}
-
-/** A body arbitrary: the valid base, with a subset of `fields` overridden. */
-function mutated(base: fc.Arbitrary<Record<string, unknown>>, fields: string[]) {
-  // Mostly one field at a time, so the rest stays valid and the hostile value
-  // reaches storage and the read API instead of stopping at validation.
-  const chosen = fc.oneof({ weight: 3, arbitrary: fc.subarray(fields, { minLength: 1, maxLength: 1 }) }, fc.subarray(fields, { maxLength: Math.min(3, fields.length) }));
-  return fc
-    .tuple(base, chosen, fc.array(hostileValue, { minLength: 1, maxLength: 3 }))
-    .map(([b, picked, values]) => override(b, picked, values));
-}
-
-const itemFields = ['type', 'id', 'traceId', 'parentId', 'opName', 'displayName', 'startedAt', 'endedAt', 'inputs', 'output', 'exception', 'summary', 'attributes', 'extra'];
-const callItem = mutated(
-  fc.tuple(fc.nat(1000), fc.constantFrom('start', 'end', 'complete')).map(([n, type]) => {
-    const item = type === 'start' ? startOf(n + 100) : type === 'end' ? endOf(n + 100) : completeOf(n + 100);
-    return item as unknown as Record<string, unknown>;
-  }),
-  itemFields,
-);
-
-const bodies: Record<string, fc.Arbitrary<unknown>> = {
-  [routes.callBatch()]: mutated(
-    fc.record({ project: hostileProject, items: fc.array(callItem, { minLength: 1, maxLength: 3 }) }),
-    ['project', 'items'],
-  ),
-  [routes.callQuery()]: mutated(
-    fc.record({ project: hostileProject }),
-    ['traceId', 'parentId', 'opName', 'status', 'startedAfter', 'startedBefore', 'text', 'sort', 'limit', 'cursor', 'project'],
-  ).chain((query) =>
-    // Text and op filters get SQL metacharacters and unicode far more often than other values.
-    fc.record({ text: hostileString, opName: fc.oneof(hostileString, fc.array(hostileString, { maxLength: 3 })) }, { requiredKeys: [] }).map(
-      (filters) => ({ ...query, ...filters }),
-    ),
-  ),
-  [routes.objectCreate()]: mutated(
-    fc.tuple(hostileProject, fuzzName, fc.jsonValue({ maxDepth: 2 })).map(([project, name, value]) => ({
-      project,
-      name,
-      kind: 'object',
-      value,
-      digest: digestValue(value),
-    })),
-    ['project', 'name', 'kind', 'value', 'digest'],
-  ),
-  [routes.tableCreate()]: mutated(
-    fc.record({ project: hostileProject, rows: fc.array(hostileValue, { maxLength: 3 }) }),
-    ['project', 'rows', 'digest'],
-  ),
-  [routes.tableAppend()]: mutated(
-    fc.record({ project: hostileProject, base: hostileString, rows: fc.array(hostileValue, { minLength: 1, maxLength: 3 }) }),
-    ['project', 'base', 'rows', 'digest'],
-  ),
-  // Row-dedup routes (answer 404 where a build lacks them; still no 5xx).
-  '/v1/tables/rows/known': mutated(fc.record({ project: hostileProject, digests: fc.array(hostileString, { maxLength: 3 }) }), ['project', 'digests']),
-  '/v1/tables/rows': mutated(
-    fc.record({ project: hostileProject, rows: fc.array(fc.record({ digest: hostileString, value: hostileValue }), { maxLength: 3 }) }),
-    ['project', 'rows'],
-  ),
-  '/v1/tables/by-digests': mutated(
-    fc.record({ project: hostileProject, rowDigests: fc.array(hostileString, { maxLength: 3 }), rows: fc.array(hostileValue, { maxLength: 2 }) }),
-    ['project', 'rowDigests', 'rows', 'digest'],
-  ),
-};
-
-const postCase = fc.oneof(
-  ...Object.entries(bodies).map(([url, body]) =>
-    fc.record({ url: fc.constant(url), body: fc.oneof({ weight: 5, arbitrary: body }, { weight: 1, arbitrary: hostileValue }), format: fc.constantFrom('json', 'msgpack') as fc.Arbitrary<'json' | 'msgpack'> }),
-  ),
-);
 
 /**
  * A 2xx is only correct if what was stored reads back: the read API must

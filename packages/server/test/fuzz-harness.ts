@@ -269,3 +269,198 @@ export function encodeBody(value: unknown, format: 'json' | 'msgpack'): Pick<Raw
   }
   return asMsgpack(value);
 }
+
+// ── Structured bodies for every POST route ──────────────────────────────────
+
+/** Sets each chosen field of `base` to the hostile value at the same index. */
+function override(base: Record<string, unknown>, fields: readonly string[], values: readonly unknown[]) {
+  const out = { ...base };
+  fields.forEach((field, i) => {
+    out[field] = values[i % Math.max(values.length, 1)];
+  });
+  return out;
+}
+
+/** A body arbitrary: the valid base, with a subset of `fields` overridden. */
+function mutated(base: fc.Arbitrary<Record<string, unknown>>, fields: string[]) {
+  // Mostly one field at a time, so the rest stays valid and the hostile value
+  // reaches storage and the read API instead of stopping at validation.
+  const chosen = fc.oneof({ weight: 3, arbitrary: fc.subarray(fields, { minLength: 1, maxLength: 1 }) }, fc.subarray(fields, { maxLength: Math.min(3, fields.length) }));
+  return fc
+    .tuple(base, chosen, fc.array(hostileValue, { minLength: 1, maxLength: 3 }))
+    .map(([b, picked, values]) => override(b, picked, values));
+}
+
+const itemFields = ['type', 'id', 'traceId', 'parentId', 'opName', 'displayName', 'startedAt', 'endedAt', 'inputs', 'output', 'exception', 'summary', 'attributes', 'extra'];
+const callItem = mutated(
+  fc.tuple(fc.nat(1000), fc.constantFrom('start', 'end', 'complete')).map(([n, type]) => {
+    const item = type === 'start' ? startOf(n + 100) : type === 'end' ? endOf(n + 100) : completeOf(n + 100);
+    return item as unknown as Record<string, unknown>;
+  }),
+  itemFields,
+);
+
+export const bodies: Record<string, fc.Arbitrary<unknown>> = {
+  [routes.callBatch()]: mutated(
+    fc.record({ project: hostileProject, items: fc.array(callItem, { minLength: 1, maxLength: 3 }) }),
+    ['project', 'items'],
+  ),
+  [routes.callQuery()]: mutated(
+    fc.record({ project: hostileProject }),
+    ['traceId', 'parentId', 'opName', 'status', 'startedAfter', 'startedBefore', 'text', 'sort', 'limit', 'cursor', 'project'],
+  ).chain((query) =>
+    // Text and op filters get SQL metacharacters and unicode far more often than other values.
+    fc.record({ text: hostileString, opName: fc.oneof(hostileString, fc.array(hostileString, { maxLength: 3 })) }, { requiredKeys: [] }).map(
+      (filters) => ({ ...query, ...filters }),
+    ),
+  ),
+  [routes.objectCreate()]: mutated(
+    fc.tuple(hostileProject, fuzzName, fc.jsonValue({ maxDepth: 2 })).map(([project, name, value]) => ({
+      project,
+      name,
+      kind: 'object',
+      value,
+      digest: digestValue(value),
+    })),
+    ['project', 'name', 'kind', 'value', 'digest'],
+  ),
+  [routes.tableCreate()]: mutated(
+    fc.record({ project: hostileProject, rows: fc.array(hostileValue, { maxLength: 3 }) }),
+    ['project', 'rows', 'digest'],
+  ),
+  [routes.tableAppend()]: mutated(
+    fc.record({ project: hostileProject, base: hostileString, rows: fc.array(hostileValue, { minLength: 1, maxLength: 3 }) }),
+    ['project', 'base', 'rows', 'digest'],
+  ),
+  // Row-dedup routes (answer 404 where a build lacks them; still no 5xx).
+  '/v1/tables/rows/known': mutated(fc.record({ project: hostileProject, digests: fc.array(hostileString, { maxLength: 3 }) }), ['project', 'digests']),
+  '/v1/tables/rows': mutated(
+    fc.record({ project: hostileProject, rows: fc.array(fc.record({ digest: hostileString, value: hostileValue }), { maxLength: 3 }) }),
+    ['project', 'rows'],
+  ),
+  '/v1/tables/by-digests': mutated(
+    fc.record({ project: hostileProject, rowDigests: fc.array(hostileString, { maxLength: 3 }), rows: fc.array(hostileValue, { maxLength: 2 }) }),
+    ['project', 'rowDigests', 'rows', 'digest'],
+  ),
+};
+
+export const postCase = fc.oneof(
+  ...Object.entries(bodies).map(([url, body]) =>
+    fc.record({ url: fc.constant(url), body: fc.oneof({ weight: 5, arbitrary: body }, { weight: 1, arbitrary: hostileValue }), format: fc.constantFrom('json', 'msgpack') as fc.Arbitrary<'json' | 'msgpack'> }),
+  ),
+);
+
+
+// ── Raw bodies, paths and headers ───────────────────────────────────────────
+
+const POST_URLS = Object.keys(bodies);
+
+/** Content types a client might send, right and wrong. */
+export const contentType = fc.constantFrom(
+  'application/json',
+  'application/msgpack',
+  'application/x-msgpack',
+  'application/json; charset=utf-16',
+  'application/msgpack; charset=utf-8',
+  'text/plain',
+  'application/octet-stream',
+  'multipart/form-data; boundary=x',
+  'application/x-www-form-urlencoded',
+  'application/json, application/msgpack',
+  '',
+  '\u00ff',
+);
+
+/** Bytes that are not quite a body: random, truncated, bit-flipped, BOMs, bare literals. */
+export const rawBytes = fc.oneof(
+  fc.uint8Array({ maxLength: 64 }),
+  fc.string({ unit: 'binary', maxLength: 64 }).map((s) => new TextEncoder().encode(s)),
+  fc.constantFrom('', '{', '[', '{"project":', 'null', '1e400', '-0', 'NaN', '"\\ud800"', '\ufeff{}', '{"__proto__":{"a":1}}', '{"project":"fuzz","items":[{}]}').map((s) => new TextEncoder().encode(s)),
+  // Valid envelopes cut short or with one byte flipped.
+  fc.tuple(fc.constantFrom(...POST_URLS), fc.nat(), fc.nat(255)).map(([url, cut, flip]) => {
+    const bytes = encodeMsgpack({ project: 'fuzz', items: [completeOf(1)], url, rows: [{ a: 1 }] });
+    const copy = Uint8Array.from(bytes.subarray(0, 1 + (cut % bytes.length)));
+    const at = cut % copy.length;
+    copy[at] = (copy[at] ?? 0) ^ flip;
+    return copy;
+  }),
+  // msgpack types JSON has no word for: ext types, timestamps, uint64, bin, str8 with invalid UTF-8.
+  fc.constantFrom(
+    [0xd4, 0x05, 0x00],
+    [0xd6, 0xff, 0, 0, 0, 1],
+    [0xc7, 0x00, 0x72],
+    [0xcf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff],
+    [0xc4, 0x03, 1, 2, 3],
+    [0x81, 0xa7, 0x70, 0x72, 0x6f, 0x6a, 0x65, 0x63, 0x74, 0xa2, 0xff, 0xfe],
+    [0xdf, 0xff, 0xff, 0xff, 0xff],
+    [0xdd, 0xff, 0xff, 0xff, 0xff],
+    [0xdb, 0xff, 0xff, 0xff, 0xff, 0x61],
+    [0xc1],
+  ).map((b) => Uint8Array.from(b)),
+);
+
+export const rawBodyCase = fc.record({
+  url: fc.constantFrom(...POST_URLS, routes.fileCreate('fuzz')),
+  contentType,
+  body: rawBytes,
+});
+
+/**
+ * Percent-encodes the UTF-8 bytes of `text` except `keep`; unlike
+ * encodeURIComponent it does not throw on lone surrogates (they go as U+FFFD).
+ */
+function percentEncode(text: string, keep: RegExp): string {
+  let out = '';
+  for (const c of text) {
+    if (keep.test(c)) out += c;
+    else for (const byte of Buffer.from(c, 'utf8')) out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+/** How a hostile path parameter is spelled into the URL. */
+function spell(value: string, how: 'encoded' | 'raw' | 'double'): string {
+  const encoded = percentEncode(value, /^[A-Za-z0-9_.!~*'()-]$/);
+  if (how === 'encoded') return encoded;
+  if (how === 'double') return encoded.replace(/%/g, '%25');
+  // Raw: as typed ('../', '%2e%2e%2f' stay), encoding only what cannot travel in a request line.
+  return percentEncode(value, /^[\x21-\x7e]$/).replace(/[#?]/g, (c) => `%${c.charCodeAt(0).toString(16)}`);
+}
+
+const pathParam = fc.oneof(
+  { weight: 3, arbitrary: hostileString },
+  { weight: 1, arbitrary: fc.constantFrom('latest', 'v1', 'v0', 'v99999999999', 'A'.repeat(43), 'a'.repeat(42), '%2F', '%2e%2e', '..', '.', '%00', '%ff', '%', '%zz') },
+);
+
+/** GET routes (and file upload) with hostile path parameters and query strings. */
+export const pathCase = fc
+  .record({
+    template: fc.constantFrom(
+      ['GET', '/v1/calls/{p}/{a}'],
+      ['GET', '/v1/objects/{p}'],
+      ['GET', '/v1/objects/{p}/{a}/versions'],
+      ['GET', '/v1/objects/{p}/{a}/versions/{b}'],
+      ['GET', '/v1/tables/{p}/{a}/rows'],
+      ['GET', '/v1/files/{p}/{a}'],
+      ['POST', '/v1/files/{p}'],
+      ['GET', '/v1/{a}'],
+      ['GET', '/{a}/{b}'],
+    ),
+    p: fc.oneof({ weight: 2, arbitrary: fc.constantFrom('fuzz', 'Victim') }, { weight: 3, arbitrary: pathParam }),
+    a: pathParam,
+    b: pathParam,
+    how: fc.constantFrom('encoded', 'raw', 'double') as fc.Arbitrary<'encoded' | 'raw' | 'double'>,
+    query: fc.oneof(
+      fc.constant(''),
+      fc.tuple(fc.constantFrom('offset', 'limit', 'offset[]', 'limit[x]', '__proto__', 'constructor'), fc.oneof(hostileString, hostileNumber.map(String))).map(
+        ([k, v]) => `?${k}=${spell(v, 'encoded')}`,
+      ),
+      fc.constantFrom('?offset=1&offset=2', '?limit=1e308', '?limit=-0', '?offset=-1', '?limit=NaN', '?limit=0x10', '?limit=10001', '?offset=99999999999999999999', '?%=%', '?limit'),
+    ),
+  })
+  .filter(({ p }) => p !== VICTIM)
+  .map(({ template: [method, pattern], p, a, b, how, query }): RawRequest => ({
+    method: method as RawRequest['method'],
+    url: pattern.replace('{p}', spell(p, how)).replace('{a}', spell(a, how)).replace('{b}', spell(b, how)) + query,
+    ...(method === 'POST' ? { headers: { 'content-type': 'application/octet-stream' }, body: Buffer.from('fuzz bytes') } : {}),
+  }));

@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import { bodyLimit } from '../middleware/body-limit.js';
 import { bodyShape } from '../middleware/body-shape.js';
 import { projectAccess } from '../middleware/project-access.js';
@@ -43,6 +44,16 @@ export function createApp(options: AppOptions): FastifyInstance {
     routerOptions: { maxParamLength: 500 },
     // Closing drops idle keep-alive sockets at once and lets in-flight requests finish.
     forceCloseConnections: 'idle',
+    // Errors the router raises before any route runs (a path with broken
+    // percent-encoding such as `%ff` or `%zz`) bypass the error handler;
+    // without this they get Fastify's own body instead of `errorResponse`.
+    frameworkErrors: (error, request, reply) => {
+      const malformed =
+        error.code === 'FST_ERR_BAD_URL'
+          ? new InvalidRequestError([{ path: 'url', message: 'malformed percent-encoding in the path' }], 'URL')
+          : error;
+      errorHandler(malformed, request, reply);
+    },
   });
 
   // A request in flight when close() begins keeps its keep-alive socket open
