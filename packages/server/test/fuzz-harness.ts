@@ -35,27 +35,35 @@ export function injectSender(app: FastifyInstance): Send {
   };
 }
 
-/** Sends over a real socket with node:http, the path byte for byte as given. */
+/**
+ * Sends over a real socket with node:http, the path byte for byte as given.
+ * A server may answer (413) and close before the whole body was written;
+ * the answer counts, the client's write error after it does not.
+ */
 export function httpSender(baseUrl: string): Send {
   const { hostname, port } = new URL(baseUrl);
   return ({ method, url, headers = {}, body }) =>
     new Promise((resolve, reject) => {
+      let answered = false;
       const req = httpRequest(
         { host: hostname, port, method, path: url, headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) } },
         (res) => {
+          answered = true;
           const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () =>
+          const done = () =>
             resolve({
               status: res.statusCode ?? 0,
               contentType: String(res.headers['content-type'] ?? ''),
               text: Buffer.concat(chunks).toString('utf8'),
-            }),
-          );
-          res.on('error', reject);
+            });
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', done);
+          res.on('error', done);
         },
       );
-      req.on('error', reject);
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        if (!answered) reject(new Error(`${method} ${url.slice(0, 200)} (${body?.length ?? 0} bytes): ${error.code ?? error.message}`));
+      });
       req.end(body);
     });
 }

@@ -12,6 +12,7 @@ import { registerSystemRoutes } from '../routes/system-routes.js';
 import { registerTableRoutes } from '../routes/table-routes.js';
 import { registerStaticUi, resolveUiDir } from '../static/static-ui.js';
 import type { Storage } from '../storage/storage.js';
+import { clientErrorHandler } from './client-error-handler.js';
 import { registerContentParsers } from './content-parsers.js';
 import { errorHandler } from './error-handler.js';
 import { loggerOptions } from './logger-options.js';
@@ -47,6 +48,7 @@ export function createApp(options: AppOptions): FastifyInstance {
     // Errors the router raises before any route runs (a path with broken
     // percent-encoding such as `%ff` or `%zz`) bypass the error handler;
     // without this they get Fastify's own body instead of `errorResponse`.
+    clientErrorHandler,
     frameworkErrors: (error, request, reply) => {
       const malformed =
         error.code === 'FST_ERR_BAD_URL'

@@ -18,10 +18,14 @@ export function codeForStatus(status: number): string {
   switch (status) {
     case 404:
       return 'WEFT_NOT_FOUND';
+    case 408:
+      return 'WEFT_REQUEST_TIMEOUT';
     case 413:
       return 'WEFT_PAYLOAD_TOO_LARGE';
     case 415:
       return 'WEFT_UNSUPPORTED_MEDIA_TYPE';
+    case 431:
+      return 'WEFT_HEADERS_TOO_LARGE';
     default:
       return 'WEFT_INVALID_REQUEST';
   }
