@@ -21,6 +21,7 @@ const refArb: fc.Arbitrary<Ref> = fc.oneof(
     path: pathArb,
   }),
   fc.record({ kind: fc.constant('table' as const), project: name(128), digest: digestArb, path: pathArb }),
+  fc.record({ kind: fc.constant('file' as const), project: name(128), digest: digestArb, path: pathArb }),
   fc.record({ kind: fc.constant('call' as const), project: name(128), id: fc.uuid(), path: pathArb }),
 );
 
@@ -45,6 +46,7 @@ describe('ref URIs', () => {
     expect(formatRef({ kind: 'table', project: 'p', digest: d, path: ['row', d] })).toBe(
       `weft:///p/table/${d}/row/${d}`,
     );
+    expect(formatRef({ kind: 'file', project: 'p', digest: d, path: [] })).toBe(`weft:///p/file/${d}`);
     expect(formatRef({ kind: 'object', project: 'p', name: 'x', digest: d, path: ['a b', '0'] })).toBe(
       `weft:///p/object/x:${d}/a%20b/0`,
     );
@@ -56,6 +58,7 @@ describe('ref URIs', () => {
     ['unknown kind', `weft:///p/thing/${'a'.repeat(43)}`],
     ['bad project', `weft:///-p/table/${'a'.repeat(43)}`],
     ['short digest', 'weft:///p/table/abc'],
+    ['short file digest', 'weft:///p/file/abc'],
     ['object without digest', 'weft:///p/object/name'],
     ['bad call id', 'weft:///p/call/123'],
     ['empty path segment', `weft:///p/table/${'a'.repeat(43)}//x`],

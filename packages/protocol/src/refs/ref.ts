@@ -3,15 +3,17 @@ import { CALL_ID, DIGEST, OBJECT_NAME, PROJECT_NAME } from './names.js';
 
 const SCHEME = 'weft:///';
 
-/** A parsed `weft:///` URI naming a stored object, op, table or call. */
+/** A parsed `weft:///` URI naming a stored object, op, table, file or call. */
 export type Ref =
   | { kind: 'object' | 'op'; project: string; name: string; digest: string; path: string[] }
   | { kind: 'table'; project: string; digest: string; path: string[] }
+  /** Content-addressed bytes (`digestBytes`), stored with `routes.fileCreate`. */
+  | { kind: 'file'; project: string; digest: string; path: string[] }
   | { kind: 'call'; project: string; id: string; path: string[] };
 
 /**
  * Formats a ref as `weft:///<project>/<kind>/<name>:<digest>` (objects, ops),
- * `…/table/<digest>` or `…/call/<id>`, each path segment URI-encoded after it.
+ * `…/table/<digest>`, `…/file/<digest>` or `…/call/<id>`, each path segment URI-encoded after it.
  * Throws {@link InvalidRefError} for a field that could not be parsed back.
  */
 export function formatRef(ref: Ref): string {
@@ -21,7 +23,8 @@ export function formatRef(ref: Ref): string {
       case 'op':
         return `${ref.kind}/${ref.name}:${ref.digest}`;
       case 'table':
-        return `table/${ref.digest}`;
+      case 'file':
+        return `${ref.kind}/${ref.digest}`;
       case 'call':
         return `call/${ref.id}`;
     }
@@ -61,11 +64,14 @@ export function parseRef(text: string): Ref {
     case 'table':
       if (!DIGEST.test(head)) throw new InvalidRefError(text, `bad table digest "${head}"`);
       return { kind, project, digest: head, path };
+    case 'file':
+      if (!DIGEST.test(head)) throw new InvalidRefError(text, `bad file digest "${head}"`);
+      return { kind, project, digest: head, path };
     case 'call':
       if (!CALL_ID.test(head)) throw new InvalidRefError(text, `bad call id "${head}"`);
       return { kind, project, id: head, path };
     default:
-      throw new InvalidRefError(text, `unknown kind "${kind}" (expected object, op, table or call)`);
+      throw new InvalidRefError(text, `unknown kind "${kind}" (expected object, op, table, file or call)`);
   }
 }
 
