@@ -444,15 +444,15 @@ const pathParam = fc.oneof(
 export const pathCase = fc
   .record({
     template: fc.constantFrom(
-      ['GET', '/v1/calls/{p}/{a}'],
-      ['GET', '/v1/objects/{p}'],
-      ['GET', '/v1/objects/{p}/{a}/versions'],
-      ['GET', '/v1/objects/{p}/{a}/versions/{b}'],
-      ['GET', '/v1/tables/{p}/{a}/rows'],
-      ['GET', '/v1/files/{p}/{a}'],
-      ['POST', '/v1/files/{p}'],
-      ['GET', '/v1/{a}'],
-      ['GET', '/{a}/{b}'],
+      { method: 'GET', pattern: '/v1/calls/{p}/{a}' },
+      { method: 'GET', pattern: '/v1/objects/{p}' },
+      { method: 'GET', pattern: '/v1/objects/{p}/{a}/versions' },
+      { method: 'GET', pattern: '/v1/objects/{p}/{a}/versions/{b}' },
+      { method: 'GET', pattern: '/v1/tables/{p}/{a}/rows' },
+      { method: 'GET', pattern: '/v1/files/{p}/{a}' },
+      { method: 'POST', pattern: '/v1/files/{p}' },
+      { method: 'GET', pattern: '/v1/{a}' },
+      { method: 'GET', pattern: '/{a}/{b}' },
     ),
     p: fc.oneof({ weight: 2, arbitrary: fc.constantFrom('fuzz', 'Victim') }, { weight: 3, arbitrary: pathParam }),
     a: pathParam,
@@ -467,7 +467,7 @@ export const pathCase = fc
     ),
   })
   .filter(({ p }) => p !== VICTIM)
-  .map(({ template: [method, pattern], p, a, b, how, query }): RawRequest => ({
+  .map(({ template: { method, pattern }, p, a, b, how, query }): RawRequest => ({
     method: method as RawRequest['method'],
     url: pattern.replace('{p}', spell(p, how)).replace('{a}', spell(a, how)).replace('{b}', spell(b, how)) + query,
     ...(method === 'POST' ? { headers: { 'content-type': 'application/octet-stream' }, body: Buffer.from('fuzz bytes') } : {}),

@@ -56,7 +56,7 @@ describe('fuzz: raw bodies, paths and headers, in-process', () => {
   it('answers malformed bytes under any content type with a clear 4xx', async () => {
     await fc.assert(
       fc.asyncProperty(rawBodyCase, async ({ url, contentType, body }) => {
-        const headers = contentType === '' ? {} : { 'content-type': contentType };
+        const headers: Record<string, string> = contentType === '' ? {} : { 'content-type': contentType };
         const reply = await send({ method: 'POST', url, headers, body: Buffer.from(body) });
         expectHandled(reply, `POST ${url} as ${JSON.stringify(contentType)}`);
         await expectAlive(send);

@@ -45,9 +45,13 @@ function findProblem(body: object, maxDepth: number): InvalidRequestError | unde
     if (typeof value === 'bigint') return bigintError(frame);
     if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) continue;
     if (depth > maxDepth) {
-      return new InvalidRequestError(
-        [{ path: pathOf(frame), message: `nested deeper than ${maxDepth} levels; flatten the value or send it as a string` }],
-        'body',
+      // `path` names the top-level field or list item (as validation does);
+      // the message says where inside it the nesting went too deep.
+      const keys = keysOf(frame);
+      const field = typeof keys[1] === 'number' ? keys.slice(0, 2) : keys.slice(0, 1);
+      return issue(
+        field,
+        `nested deeper than ${maxDepth} levels (at ${shown(keys)}); flatten the value or send it as a string`,
       );
     }
     if (Array.isArray(value)) {
@@ -63,14 +67,25 @@ function findProblem(body: object, maxDepth: number): InvalidRequestError | unde
 
 function bigintError(frame: Frame | undefined): InvalidRequestError {
   const message = 'a 64-bit integer beyond what JSON numbers hold; send it as a number within ±2^53 or as a string';
-  return new InvalidRequestError([{ path: frame ? pathOf(frame) : '', message }], 'body');
+  return issue(frame ? keysOf(frame) : [], message);
 }
 
-/** Dotted path of a frame, abbreviated past {@link SHOWN_SEGMENTS} segments. */
-function pathOf(frame: Frame): string {
+/** A 400 at `keys`, with the list item's index when the path starts with one (`items.3…`). */
+function issue(keys: readonly (string | number)[], message: string): InvalidRequestError {
+  const path = shown(keys);
+  const index = typeof keys[0] === 'string' && typeof keys[1] === 'number' ? keys[1] : undefined;
+  return new InvalidRequestError([index === undefined ? { path, message } : { path, index, message }], 'body');
+}
+
+/** The keys from the body down to a frame. */
+function keysOf(frame: Frame): (string | number)[] {
   const keys: (string | number)[] = [];
   for (let f: Frame | undefined = frame; f?.parent !== undefined; f = f.parent) keys.push(f.key);
-  keys.reverse();
-  const shown = keys.slice(0, SHOWN_SEGMENTS).join('.');
-  return keys.length > SHOWN_SEGMENTS ? `${shown}.…(${keys.length - SHOWN_SEGMENTS} more levels)` : shown;
+  return keys.reverse();
+}
+
+/** Dotted path, abbreviated past {@link SHOWN_SEGMENTS} segments. */
+function shown(keys: readonly (string | number)[]): string {
+  const head = keys.slice(0, SHOWN_SEGMENTS).join('.');
+  return keys.length > SHOWN_SEGMENTS ? `${head}.…(${keys.length - SHOWN_SEGMENTS} more levels)` : head;
 }
