@@ -8,6 +8,10 @@ const alias = [
   { find: /^@weft\/protocol$/, replacement: src('protocol') },
   { find: /^@weft\/server$/, replacement: src('server') },
   { find: /^weft$/, replacement: src('weft') },
+  {
+    find: /^weft\/outbox$/,
+    replacement: fileURLToPath(new URL('./packages/weft/src/outbox-admin/index.ts', import.meta.url)),
+  },
 ];
 
 const project = (name: string, extra: Record<string, unknown> = {}) => ({

@@ -1,0 +1,1 @@
+export { OutboxInUseError } from './outbox-in-use-error.js';
