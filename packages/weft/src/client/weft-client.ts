@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { type Call, call as callSchema, OBJECT_NAME, objectRead, parseRef, routes } from '@weft/protocol';
+import { type Call, call as callSchema, formatRef, OBJECT_NAME, objectRead, parseRef, routes } from '@weft/protocol';
 import type { CallRecord } from '../calls/call-record.js';
 import { Tracer } from '../calls/tracer.js';
 import { ClientClosedError } from '../errors/client-closed-error.js';
@@ -11,6 +11,11 @@ import { type ExitParticipant, registerForExit, unregisterForExit } from '../lif
 import type { ObjectRef } from '../objects/object-ref.js';
 import { ObjectStore } from '../objects/object-store.js';
 import { objectNameOf, WeftObject } from '../objects/weft-object.js';
+import { DatasetRefs } from '../datasets/dataset-refs.js';
+import { openDataset, type RemoteDataset } from '../datasets/remote-dataset.js';
+import { FileApi } from '../files/file-api.js';
+import { FileStore } from '../files/file-store.js';
+import { WeftFile } from '../files/weft-file.js';
 import { makeOp } from '../op/op.js';
 import type { Outbox } from '../outbox/index.js';
 import { type Epoch, FlushBarrier, type FlushResult } from '../pipeline/flush-barrier.js';
@@ -57,6 +62,9 @@ export class WeftClient {
   readonly #barrier = new FlushBarrier();
   readonly #pool: Pool;
   readonly #store: ObjectStore;
+  readonly #fileApi: FileApi;
+  readonly #files: FileStore;
+  readonly #datasets: DatasetRefs;
   readonly #pipeline: Pipeline;
   readonly #inFlight: InFlight;
   readonly #tracer: Tracer;
@@ -98,6 +106,9 @@ export class WeftClient {
       sliceBudget: options.sliceBudget,
       uploadConcurrency: options.objectUploadConcurrency,
     });
+    this.#fileApi = new FileApi({ url: options.url, apiKey: options.apiKey, requestTimeoutMs: Math.max(options.requestTimeoutMs ?? 0, 60_000) });
+    this.#files = new FileStore({ project: options.project, api: () => this.#fileApi });
+    this.#datasets = new DatasetRefs(this);
     this.#outboxDir = options.outbox ? resolve(options.outboxDir ?? `.weft/outbox/${options.project}`) : undefined;
     if (sinkFactory) {
       this.#sink = sinkFactory(this);
@@ -215,6 +226,7 @@ export class WeftClient {
         }
         if (this.#outboxDir !== undefined && this.#outboxOpened) await releaseOutbox(this.#outboxDir);
         await this.#api.destroy();
+        await this.#fileApi.destroy();
       } catch (error) {
         this.#warnings.report('shutdown', 'closing the client failed', error);
       }
@@ -249,13 +261,38 @@ export class WeftClient {
 
   /**
    * Reads the value a ref points to: an object version's value (nested
-   * objects stay as their ref URIs; call `get` on them to follow), or a call.
+   * objects stay as their ref URIs; call `get` on them to follow), a call,
+   * a file's bytes (`Uint8Array`), a table as a lazy {@link RemoteDataset}
+   * (rows fetched page by page as you iterate), or one table row
+   * (`…/table/<digest>/row/<row digest>`) as its value.
    */
   async get(ref: string | ObjectRef): Promise<unknown> {
     const uri = typeof ref === 'string' ? ref : ref.uri;
     const parsed = parseRef(uri);
     let value: unknown;
+    let path = parsed.path;
     switch (parsed.kind) {
+      case 'file':
+        if (path.length > 0) throw new InvalidOptionsError('ref', `get: a file ref has no path into it, got ${uri}.`);
+        return this.#fileApi.read(parsed.project, parsed.digest);
+      case 'table': {
+        const table = formatRef({ ...parsed, path: [] });
+        const view: RemoteDataset = await openDataset(table, { client: this });
+        if (path.length === 0) return view;
+        const [row, rowDigest, ...rest] = path;
+        if (row !== 'row' || rowDigest === undefined) {
+          throw new InvalidOptionsError('ref', `get: a table ref's path must be /row/<row digest>, got ${uri}.`);
+        }
+        try {
+          const found = await view.rowByDigest(rowDigest);
+          if (found === undefined) throw new InvalidOptionsError('ref', `get: table ${parsed.digest} has no row ${rowDigest}.`);
+          value = found.value;
+        } finally {
+          await view.close();
+        }
+        path = rest;
+        break;
+      }
       case 'object':
       case 'op':
         value = (await this.#api.getJson(routes.objectRead(parsed.project, parsed.name, parsed.digest), objectRead)).value;
@@ -263,10 +300,8 @@ export class WeftClient {
       case 'call':
         value = await this.#api.getJson(routes.call(parsed.project, parsed.id), callSchema);
         break;
-      default:
-        throw new InvalidOptionsError('ref', `get: table refs are read with the datasets API, got ${uri}.`);
     }
-    for (const segment of parsed.path) {
+    for (const segment of path) {
       value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[segment] : undefined;
     }
     return value;
@@ -324,7 +359,8 @@ export class WeftClient {
       const o = this.#options;
       options = {
         redactKeys: this.#redactKeys,
-        onObject: (value: object) => this.#store.hook(value, epoch),
+        onObject: (value: object) => this.#onObject(value, epoch),
+        onBlob: this.#files.hook,
         onError: (error: unknown, path: readonly (string | number)[]) =>
           this.#warnings.report('value', `a value at ${path.join('.') || '(root)'} could not be read as is; recorded as a marker`, error),
       };
@@ -336,6 +372,22 @@ export class WeftClient {
       this.#sanitizeOptions.set(epoch, options);
     }
     return options;
+  }
+
+  /** What a call records for an object: a dataset's table ref, a file's `File` version, a saved object's ref, or `undefined` to walk it. */
+  #onObject(value: object, epoch: Epoch): string | Promise<string> | undefined {
+    const dataset = this.#datasets.hook(value);
+    if (dataset !== undefined) return dataset;
+    if (WeftFile.isInstance(value)) {
+      return this.#files
+        .saveFile(value)
+        .then((info) => this.#store.save(info, 'File', epoch).stored)
+        .then((stored) => {
+          if (stored === undefined) throw new PublishFailedError('File');
+          return stored.uri;
+        });
+    }
+    return this.#store.hook(value, epoch);
   }
 
   #outboxOpened = false;

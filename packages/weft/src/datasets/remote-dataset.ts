@@ -73,6 +73,15 @@ export class RemoteDataset implements AsyncIterable<RemoteRow> {
     }
   }
 
+  /**
+   * The row whose digest is `digest` (what a row ref names), or `undefined`.
+   * Pages through the table until it is found: the server has no lookup by row digest.
+   */
+  async rowByDigest(digest: string): Promise<RemoteRow | undefined> {
+    for await (const row of this) if (row.digest === digest) return row;
+    return undefined;
+  }
+
   /** Fetches every row into a local {@link Dataset} (for `new Evaluation({ dataset })`). */
   async toDataset(name = this.name ?? 'dataset'): Promise<Dataset> {
     const rows: Row[] = [];
