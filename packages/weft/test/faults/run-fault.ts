@@ -82,7 +82,6 @@ export async function runFault(fault: Fault): Promise<FaultOutcome> {
   const { delivery } = client.diagnostics();
   const c = proxy.counters;
   const proxyNote = Object.entries({
-    held: c.seen - c.forwarded - c.injected - c.dropped,
     injected: c.injected,
     dropped: c.dropped,
     reset: c.reset,
@@ -90,7 +89,7 @@ export async function runFault(fault: Fault): Promise<FaultOutcome> {
     '502 server down': c.upstreamErrors,
     'ENOSPC writes': disk.refusedWrites,
   })
-    .filter(([name, n]) => n > 0 && name !== 'held')
+    .filter(([, n]) => n > 0)
     .map(([name, n]) => `${name} ${n}`)
     .join(', ');
   const notes = [

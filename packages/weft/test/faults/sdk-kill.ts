@@ -34,9 +34,11 @@ async function waitForLine(child: ChildRun, pattern: string | RegExp): Promise<s
 }
 
 function roundsOf(child: ChildRun): Round[] {
+  // Only complete lines: a line the kill cut short (no newline yet) was never a claim.
   return child
     .stdout()
     .split('\n')
+    .slice(0, -1)
     .filter((line) => line.startsWith('round '))
     .map((line) => {
       const [, from, sent, spilled, failed, pending, userErrors, ids] = line.split(' ');
