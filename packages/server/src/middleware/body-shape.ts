@@ -39,11 +39,11 @@ export function bodyShape({ maxDepth = MAX_BODY_DEPTH }: { maxDepth?: number } =
 }
 
 function findProblem(body: object, maxDepth: number): InvalidRequestError | undefined {
+  // Frames only for containers: leaves (most of a body) are checked in place,
+  // so the walk allocates per object or array, not per value.
   const stack: Frame[] = [{ value: body, depth: 1, key: '', parent: undefined }];
   for (let frame = stack.pop(); frame !== undefined; frame = stack.pop()) {
     const { value, depth } = frame;
-    if (typeof value === 'bigint') return bigintError(frame);
-    if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) continue;
     if (depth > maxDepth) {
       // `path` names the top-level field or list item (as validation does);
       // the message says where inside it the nesting went too deep.
@@ -55,12 +55,26 @@ function findProblem(body: object, maxDepth: number): InvalidRequestError | unde
       );
     }
     if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) stack.push({ value: value[i], depth: depth + 1, key: i, parent: frame });
+      for (let i = 0; i < value.length; i++) {
+        const problem = visit(value[i], i, frame, stack);
+        if (problem) return problem;
+      }
     } else {
-      for (const key of Object.keys(value)) {
-        stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1, key, parent: frame });
+      const record = value as Record<string, unknown>;
+      for (const key of Object.keys(record)) {
+        const problem = visit(record[key], key, frame, stack);
+        if (problem) return problem;
       }
     }
+  }
+  return undefined;
+}
+
+/** Checks a leaf in place, or queues a container; a bigint is the only bad leaf. */
+function visit(child: unknown, key: string | number, parent: Frame, stack: Frame[]): InvalidRequestError | undefined {
+  if (typeof child === 'bigint') return bigintError({ value: child, depth: parent.depth + 1, key, parent });
+  if (child !== null && typeof child === 'object' && !ArrayBuffer.isView(child)) {
+    stack.push({ value: child, depth: parent.depth + 1, key, parent });
   }
   return undefined;
 }
