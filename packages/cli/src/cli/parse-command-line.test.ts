@@ -131,6 +131,51 @@ const commandCases: { name: string; argv: string[]; env?: Env; path: string[]; o
     },
   },
   {
+    name: 'outbox status with every default',
+    argv: ['outbox', 'status'],
+    path: ['outbox', 'status'],
+    options: { dir: './.weft/outbox', project: undefined, json: false },
+  },
+  {
+    name: 'outbox status with every flag',
+    argv: ['outbox', 'status', '--dir', '/tmp/ob', '--project', 'demo', '--json'],
+    path: ['outbox', 'status'],
+    options: { dir: '/tmp/ob', project: 'demo', json: true },
+  },
+  {
+    name: 'outbox status shows every project even when WEFT_PROJECT is set',
+    argv: ['outbox', 'status'],
+    env: { WEFT_PROJECT: 'demo' },
+    path: ['outbox', 'status'],
+    options: { dir: './.weft/outbox', project: undefined, json: false },
+  },
+  {
+    name: 'outbox replay with every default',
+    argv: ['outbox', 'replay'],
+    path: ['outbox', 'replay'],
+    options: { dir: './.weft/outbox', project: undefined, url: DEFAULT_URL, token: undefined },
+  },
+  {
+    name: 'outbox replay with every flag',
+    argv: ['outbox', 'replay', '--dir=/tmp/ob', '--project', 'demo', '--url', 'http://h:9/', '--token', 't'],
+    path: ['outbox', 'replay'],
+    options: { dir: '/tmp/ob', project: 'demo', url: 'http://h:9', token: 't' },
+  },
+  {
+    name: 'outbox replay takes url and token from the environment',
+    argv: ['outbox', 'replay'],
+    env: { WEFT_URL: 'http://127.0.0.1:1234', WEFT_API_KEY: 'key', WEFT_TOKEN: 'server-side' },
+    path: ['outbox', 'replay'],
+    options: { dir: './.weft/outbox', project: undefined, url: 'http://127.0.0.1:1234', token: 'key' },
+  },
+  {
+    name: 'outbox replay prefers flags over the environment',
+    argv: ['outbox', 'replay', '--url', 'http://a:1', '--token', 'flag'],
+    env: { WEFT_URL: 'http://b:2', WEFT_API_KEY: 'env' },
+    path: ['outbox', 'replay'],
+    options: { dir: './.weft/outbox', project: undefined, url: 'http://a:1', token: 'flag' },
+  },
+  {
     name: 'calls does not read the server-side WEFT_TOKEN',
     argv: ['calls', '--project', 'demo'],
     env: { WEFT_TOKEN: 'server-side' },
@@ -210,6 +255,27 @@ const usageCases: { name: string; argv: string[]; env?: Env; stderr: RegExp }[] 
     argv: ['eval', 'compare', TRACE, 'latest', '--project', 'p'],
     stderr: /'latest'.*UUID/,
   },
+  { name: 'outbox without a subcommand', argv: ['outbox'], stderr: /Usage: weft outbox/ },
+  { name: 'an unknown outbox subcommand', argv: ['outbox', 'flush'], stderr: /unknown command 'flush'/ },
+  { name: 'outbox status with an empty dir', argv: ['outbox', 'status', '--dir', ''], stderr: /--dir <path>.*non-empty/ },
+  {
+    name: 'outbox status with a malformed project',
+    argv: ['outbox', 'status', '--project', '../etc'],
+    stderr: /--project <name>/,
+  },
+  { name: 'outbox status does not take --url', argv: ['outbox', 'status', '--url', 'http://a:1'], stderr: /unknown option '--url'/ },
+  { name: 'outbox replay does not take --json', argv: ['outbox', 'replay', '--json'], stderr: /unknown option '--json'/ },
+  {
+    name: 'outbox replay with a URL that does not parse',
+    argv: ['outbox', 'replay', '--url', 'localhost:7420'],
+    stderr: /--url <url>/,
+  },
+  {
+    name: 'outbox replay with a malformed WEFT_URL',
+    argv: ['outbox', 'replay'],
+    env: { WEFT_URL: 'ftp://x' },
+    stderr: /WEFT_URL="ftp:\/\/x" is invalid/,
+  },
   {
     name: 'a malformed WEFT_URL',
     argv: ['calls', '--project', 'p'],
@@ -236,6 +302,11 @@ describe('parseCommandLine: help and version exit 0 on stdout', () => {
     {
       argv: ['calls', '--help'],
       stdout: /Usage: weft calls[\s\S]*WEFT_URL[\s\S]*WEFT_PROJECT[\s\S]*WEFT_API_KEY/,
+    },
+    { argv: ['outbox', '--help'], stdout: /Usage: weft outbox[\s\S]*status[\s\S]*replay/ },
+    {
+      argv: ['outbox', 'replay', '--help'],
+      stdout: /Usage: weft outbox replay[\s\S]*--dir <path>[\s\S]*WEFT_URL[\s\S]*WEFT_API_KEY/,
     },
     { argv: ['--version'], stdout: /^\d+\.\d+\.\d+\n$/ },
   ])('weft $argv', ({ argv, stdout }) => {

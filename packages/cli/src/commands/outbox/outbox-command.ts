@@ -1,0 +1,74 @@
+import { DEFAULT_URL } from '@weft/protocol';
+import { defineCommand } from '../define-command.js';
+import { flagOrEnv } from '../env-value.js';
+import { parseHttpUrl, parseNonEmpty, parseProject } from '../flag-values.js';
+
+/** Where the SDK keeps its outboxes by default: `./.weft/outbox/<project>`. */
+export const DEFAULT_OUTBOX_DIR = './.weft/outbox';
+
+/** Options of `weft outbox status`. */
+export interface OutboxStatusOptions {
+  /** A folder of per-project outbox folders, or one outbox folder. */
+  dir: string;
+  /** Only this project's folder. */
+  project: string | undefined;
+  /** Print the status as JSON instead of a table. */
+  json: boolean;
+}
+
+/** Options of `weft outbox replay`. */
+export interface OutboxReplayOptions {
+  dir: string;
+  project: string | undefined;
+  /** `--url`, else `WEFT_URL`, else `DEFAULT_URL`. */
+  url: string;
+  /** `--token`, else `WEFT_API_KEY`. */
+  token: string | undefined;
+}
+
+interface OutboxFlags {
+  dir: string;
+  project: string;
+  json: boolean;
+  url: string;
+  token: string;
+}
+
+const dirHelp = `outbox folder: one per project inside it, or one project's (default: ${DEFAULT_OUTBOX_DIR})`;
+
+export const outboxStatusCommand = defineCommand<OutboxStatusOptions, OutboxFlags>({
+  path: ['outbox', 'status'],
+  summary: 'Show what the durable outbox holds: records the server has not taken yet',
+  configure(command) {
+    command
+      .option('--dir <path>', dirHelp, parseNonEmpty)
+      .option('--project <name>', 'only this project', parseProject)
+      .option('--json', 'print the status as JSON instead of a table');
+  },
+  // WEFT_PROJECT is deliberately not read: status shows every project unless asked.
+  resolve: (_args, flags) => ({
+    dir: flags.dir ?? DEFAULT_OUTBOX_DIR,
+    project: flags.project,
+    json: flags.json === true,
+  }),
+  load: async () => (await import('./outbox-status.js')).outboxStatusCommandRun,
+});
+
+export const outboxReplayCommand = defineCommand<OutboxReplayOptions, OutboxFlags>({
+  path: ['outbox', 'replay'],
+  summary: 'Send what the outbox holds to the server, oldest first, and delete what it took',
+  configure(command) {
+    command
+      .option('--dir <path>', dirHelp, parseNonEmpty)
+      .option('--project <name>', 'only this project (default: every project)', parseProject)
+      .option('--url <url>', `server address (env: WEFT_URL; default: ${DEFAULT_URL})`, parseHttpUrl)
+      .option('--token <token>', 'bearer token, if the server needs one (env: WEFT_API_KEY)', parseNonEmpty);
+  },
+  resolve: (_args, flags, env) => ({
+    dir: flags.dir ?? DEFAULT_OUTBOX_DIR,
+    project: flags.project,
+    url: flagOrEnv(flags.url, env, 'WEFT_URL', parseHttpUrl) ?? DEFAULT_URL,
+    token: flagOrEnv(flags.token, env, 'WEFT_API_KEY', parseNonEmpty),
+  }),
+  load: async () => (await import('./outbox-replay.js')).outboxReplayCommandRun,
+});

@@ -1,0 +1,37 @@
+import Table from 'cli-table3';
+import { replayOutbox } from 'weft/outbox';
+import type { CliIo } from '../../cli/cli-io.js';
+import { ExitCode } from '../../exit/exit-code.js';
+import { PLAIN_TABLE } from '../plain-table.js';
+import type { OutboxReplayOptions } from './outbox-command.js';
+import { OutboxReplayStoppedError } from './outbox-replay-stopped-error.js';
+
+/**
+ * `weft outbox replay`: sends every outbox folder's records (or one
+ * project's) to the server, oldest first; a segment is deleted once the
+ * server took all of it. Prints sent/remaining per folder, then fails with
+ * exit 1 (unreachable, server error) or 3 (token refused) when records remain.
+ */
+export async function outboxReplayCommandRun(options: OutboxReplayOptions, io: CliIo): Promise<number> {
+  const result = await replayOutbox({
+    dir: options.dir,
+    url: options.url,
+    apiKey: options.token,
+    project: options.project,
+    onWarning: (message) => io.stderr.write(`weft: warning: ${message.replace(/\s*\n\s*/g, ' ')}\n`),
+  });
+  if (result.folders.length === 0) {
+    const where = options.project === undefined ? options.dir : `${options.dir} for project ${options.project}`;
+    io.stdout.write(`No outbox under ${where}: nothing to replay.\n`);
+    return ExitCode.ok;
+  }
+  const table = new Table(PLAIN_TABLE);
+  table.push(
+    ['project', 'sent', 'remaining'],
+    ...result.folders.map((folder) => [folder.project, String(folder.sent), String(folder.remaining)]),
+  );
+  io.stdout.write(`${table.toString().split('\n').map((line) => line.trimEnd()).join('\n')}\n`);
+  io.stdout.write(`Sent ${result.sent} record(s) to ${options.url}; ${result.remaining} remaining.\n`);
+  if (result.stopped) throw new OutboxReplayStoppedError(result.stopped, options.url, result.remaining, options.dir);
+  return ExitCode.ok;
+}
