@@ -17,8 +17,9 @@ const isOutboxFile = (name: string) => name === LOCK_FILE_NAME || parseSegmentFi
 /**
  * The outbox folders under `dir`, sorted by name: `dir` itself when it holds
  * segment or lock files (one project's outbox, e.g. a custom `outboxDir`),
- * else each sub-folder that does (the SDK's default layout). A missing `dir`
- * has none. With `project`, only the folder of that name.
+ * else each of its sub-folders (the SDK's default layout,
+ * `./.weft/outbox/<project>`). A missing `dir` has none. With `project`, only
+ * the folder of that name.
  */
 export async function findOutboxFolders(dir: string, project?: string): Promise<OutboxFolder[]> {
   const root = resolve(dir);
@@ -27,14 +28,10 @@ export async function findOutboxFolders(dir: string, project?: string): Promise<
     const folder = { project: basename(root), dir: root };
     return project === undefined || project === folder.project ? [folder] : [];
   }
-  const folders: OutboxFolder[] = [];
-  for (const entry of entries) {
-    if (!entry.isDirectory() || (project !== undefined && entry.name !== project)) continue;
-    const inner = await listOrEmpty(join(root, entry.name));
-    if (inner.some((file) => file.isFile() && isOutboxFile(file.name))) {
-      folders.push({ project: entry.name, dir: join(root, entry.name) });
-    }
-  }
+  // Every sub-folder counts, empty ones too: a replayed outbox keeps its folder, and status shows it at 0.
+  const folders = entries
+    .filter((entry) => entry.isDirectory() && (project === undefined || entry.name === project))
+    .map((entry) => ({ project: entry.name, dir: join(root, entry.name) }));
   return folders.sort((a, b) => (a.project < b.project ? -1 : a.project > b.project ? 1 : 0));
 }
 
