@@ -119,3 +119,33 @@ it('one pool slot, 500 calls holding a dataset and blobs, server paused: the poo
   afterAll(() => view.close());
   expect(view.length).toBe(50);
 });
+
+it('a dataset whose upload meets 503s and 429s is retried; a file upload too; both refs land', async () => {
+  const proxy = await FaultProxy.start({
+    upstream: server.url,
+    match: ({ path }) => path.startsWith('/v1/tables/') || path.startsWith('/v1/files/'),
+  });
+  afterAll(() => proxy.close());
+  const client = init('dsc-retry', proxy.url);
+  proxy.failNext(2, { status: 503 });
+  proxy.failNext(1, { status: 429, headers: { 'retry-after': '0' } });
+  const dataset = new Dataset({ name: 'retried', rows: [{ x: 1 }, { x: 2 }] });
+  const useOp = weft.op(function use(data: Dataset) {
+    return { blob: Buffer.from(`retried ${process.pid}`) };
+  });
+  useOp(dataset);
+  expect((await client.flush()).failed).toBe(0);
+  expect(proxy.counters.injected).toBe(3);
+  const [call] = await listServerCalls(server.url, 'dsc-retry');
+  expect(call?.inputs.data).toBe(`weft:///dsc-retry/table/${await dataset.digest()}`);
+  expect((call?.output as { blob: string }).blob).toMatch(/^weft:\/\/\/dsc-retry\/file\//);
+});
+
+it('publish of a Dataset through the client gives its object ref; a different name is refused', async () => {
+  const client = init('dsc-publish', server.url);
+  const dataset = new Dataset({ name: 'published', rows: [{ a: 1 }] });
+  const ref = await client.publish(dataset);
+  expect(ref.name).toBe('published');
+  expect(await client.get(ref)).toEqual({ rows: `weft:///dsc-publish/table/${await dataset.digest()}`, rowCount: 1 });
+  await expect(client.publish(dataset, { name: 'other' })).rejects.toMatchObject({ code: 'WEFT_INVALID_OPTIONS' });
+});

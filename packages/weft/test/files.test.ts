@@ -193,6 +193,42 @@ describe('blobs in calls', () => {
   });
 });
 
+describe('file edge cases', () => {
+  it('bytes changed after hashing and before upload become a marker, not a ref to other bytes', async () => {
+    const client = init();
+    const mutable = Buffer.from(`mutable ${process.pid} ${Date.now()}`);
+    const listener = (message: unknown) => {
+      const event = message as FileEvent;
+      // The caller changes its Buffer between the hash and the upload.
+      if (event.event === 'hashed' && event.bytes === mutable.byteLength) mutable[0] = 0x4d;
+    };
+    subscribe(FILE_CHANNEL, listener);
+    afterAll(() => {
+      unsubscribe(FILE_CHANNEL, listener);
+    });
+    const mutateOp = weft.op(function mutate() {
+      return mutable;
+    });
+    mutateOp();
+    await client.flush();
+    const output = (await onlyCall(client, 'mutate')).output as { _weft: string; error: string };
+    expect(output).toMatchObject({ _weft: 'unreadable', reason: 'hook' });
+    expect(output.error).toContain('the bytes changed while being saved');
+  });
+
+  it('publish of a weft.File stores its bytes and a File version; an empty file works too', async () => {
+    const client = init();
+    const ref = await client.publish(WeftFile.fromBytes(PNG, { name: 'logo' }));
+    expect(ref.name).toBe('File');
+    expect(await client.get(ref)).toEqual({ file: `weft:///files/file/${digestBytes(PNG)}`, mimeType: 'image/png', size: PNG.byteLength, name: 'logo' });
+    const empty = await client.publish(WeftFile.fromBytes(new Uint8Array(0)), { name: 'empty-file' });
+    const info = (await client.get(empty)) as { file: string; size: number; mimeType: string };
+    expect(info).toMatchObject({ size: 0, mimeType: 'application/octet-stream' });
+    expect((await client.get(info.file)) as Uint8Array).toHaveLength(0);
+    await expect(client.publish(WeftFile.fromPath(join(dir, 'absent.bin')))).rejects.toMatchObject({ code: 'WEFT_FILE_UNREADABLE' });
+  });
+});
+
 describe('file values', () => {
   it('detects PNG, JPEG, GIF and WebP by their magic bytes, then by extension', () => {
     expect(detectMimeType(PNG)).toBe('image/png');

@@ -11,6 +11,7 @@ import { type ExitParticipant, registerForExit, unregisterForExit } from '../lif
 import type { ObjectRef } from '../objects/object-ref.js';
 import { ObjectStore } from '../objects/object-store.js';
 import { objectNameOf, WeftObject } from '../objects/weft-object.js';
+import { Dataset } from '../datasets/dataset.js';
 import { DatasetRefs } from '../datasets/dataset-refs.js';
 import { openDataset, type RemoteDataset } from '../datasets/remote-dataset.js';
 import { FileApi } from '../files/file-api.js';
@@ -238,11 +239,24 @@ export class WeftClient {
 
   /**
    * Saves `value` as a version of the object `name` and returns its ref.
+   * A `Dataset` is published as its table plus its object version (see
+   * `Dataset.publish`); a `weft.File` as its bytes plus a `File` version
+   * `{ file, mimeType, size, name }`.
    * Afterwards the same value (by identity) in a call's inputs or output is
    * recorded as that ref. Rejects with a `WeftError` when it could not be stored.
    */
   async publish(value: unknown, options: { name?: string } = {}): Promise<ObjectRef> {
     if (this.#closed) throw new ClientClosedError('publish');
+    if (value instanceof Dataset) {
+      if (options.name !== undefined && options.name !== value.name) {
+        throw new InvalidOptionsError('name', `publish: a Dataset is published under its own name "${value.name}", got ${JSON.stringify(options.name)}.`);
+      }
+      return (await value.publish({ client: this })).ref;
+    }
+    if (WeftFile.isInstance(value)) {
+      // Its bytes as a file, then `{ file, mimeType, size, name }` as the object version.
+      return this.publish(await this.#files.saveFile(value), { name: options.name ?? 'File' });
+    }
     const isObject = WeftObject.isInstance(value);
     const name = options.name ?? (isObject ? objectNameOf(value as object) : undefined);
     if (name === undefined || !OBJECT_NAME.test(name)) {
