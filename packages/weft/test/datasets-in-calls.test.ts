@@ -84,7 +84,7 @@ it('one pool slot, 500 calls holding a dataset and blobs, server paused: the poo
   });
   proxy.pause();
   const stepOp = weft.op(function step(data: Dataset, i: number) {
-    return { i, blob: Buffer.from(`blob ${i % 10} ${unique}`), floats: new Float32Array([i % 3]) };
+    return { i, rows: data.length, blob: Buffer.from(`blob ${i % 10} ${unique}`), floats: new Float32Array([i % 3]) };
   });
   for (let i = 0; i < 500; i++) stepOp(dataset, i);
 
@@ -131,14 +131,16 @@ it('a dataset whose upload meets 503s and 429s is retried; a file upload too; bo
   proxy.failNext(1, { status: 429, headers: { 'retry-after': '0' } });
   const dataset = new Dataset({ name: 'retried', rows: [{ x: 1 }, { x: 2 }] });
   const useOp = weft.op(function use(data: Dataset) {
-    return { blob: Buffer.from(`retried ${process.pid}`) };
+    return { rows: data.length, blob: Buffer.from(`retried ${process.pid}`) };
   });
   useOp(dataset);
   expect((await client.flush()).failed).toBe(0);
   expect(proxy.counters.injected).toBe(3);
-  const [call] = await listServerCalls(server.url, 'dsc-retry');
-  expect(call?.inputs.data).toBe(`weft:///dsc-retry/table/${await dataset.digest()}`);
-  expect((call?.output as { blob: string }).blob).toMatch(/^weft:\/\/\/dsc-retry\/file\//);
+  const calls = await listServerCalls(server.url, 'dsc-retry');
+  expect(calls).toHaveLength(1);
+  const call = calls[0] as (typeof calls)[number];
+  expect(call.inputs.data).toBe(`weft:///dsc-retry/table/${await dataset.digest()}`);
+  expect((call.output as { blob: string }).blob).toMatch(/^weft:\/\/\/dsc-retry\/file\//);
 });
 
 it('publish of a Dataset through the client gives its object ref; a different name is refused', async () => {
