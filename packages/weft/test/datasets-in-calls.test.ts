@@ -151,3 +151,27 @@ it('publish of a Dataset through the client gives its object ref; a different na
   expect(await client.get(ref)).toEqual({ rows: `weft:///dsc-publish/table/${await dataset.digest()}`, rowCount: 1 });
   await expect(client.publish(dataset, { name: 'other' })).rejects.toMatchObject({ code: 'WEFT_INVALID_OPTIONS' });
 });
+
+it('against a token-protected server, the apiKey given to init carries datasets and files (not only WEFT_API_KEY)', async () => {
+  const saved = process.env.WEFT_API_KEY;
+  delete process.env.WEFT_API_KEY;
+  afterAll(() => {
+    if (saved !== undefined) process.env.WEFT_API_KEY = saved;
+  });
+  const secured = await startTestServer({ token: 'tok-datasets-files', register: afterAll });
+  const client = init('dsc-auth', secured.url, { apiKey: 'tok-datasets-files' });
+  const dataset = new Dataset({ name: 'secured', rows: [{ q: 'a' }] });
+  const securedOp = weft.op(function securedCall(data: Dataset) {
+    return { rows: data.length, blob: Buffer.from('secured bytes') };
+  });
+  securedOp(dataset);
+  expect((await client.flush()).failed).toBe(0);
+  const [call] = await client.getCalls({ opName: 'securedCall' }).toArray();
+  const table = call?.inputs.data as string;
+  expect(table).toBe(`weft:///dsc-auth/table/${await dataset.digest()}`);
+  const view = (await client.get(table)) as RemoteDataset;
+  afterAll(() => view.close());
+  expect((await view.row(0)).value).toEqual({ q: 'a' });
+  const bytes = (await client.get((call?.output as { blob: string }).blob)) as Uint8Array;
+  expect(Buffer.from(bytes).toString()).toBe('secured bytes');
+});

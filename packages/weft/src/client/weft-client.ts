@@ -164,6 +164,11 @@ export class WeftClient {
     return this.#closed ? undefined : this.#tracer;
   }
 
+  /** @internal The bearer token this client sends, for the datasets API's own connections. */
+  get apiKey(): string | undefined {
+    return this.#options.apiKey;
+  }
+
   /** True after `shutdown()`. */
   get closed(): boolean {
     return this.#closed;

@@ -129,7 +129,7 @@ export class Dataset {
     }
     const hashed = await this.#hash();
     // The client's own HTTP pool is private to it; uploads use a short-lived one to the same server.
-    const api = new ApiClient({ url: client.url, apiKey: process.env.WEFT_API_KEY || undefined });
+    const api = new ApiClient({ url: client.url, apiKey: client.apiKey });
     try {
       const upload = await uploadTable(api, client.project, this.rows, hashed, { chunkRows, chunkBytes });
       const table = formatRef({ kind: 'table', project: client.project, digest: upload.digest, path: [] });

@@ -144,7 +144,7 @@ export async function openDataset(ref: string, options: OpenDatasetOptions = {})
   } else if (parsed.kind !== 'table') {
     throw new InvalidDatasetOptionsError('ref', `expected a dataset object ref or a table ref, got ${ref}`);
   }
-  const api = new ApiClient({ url: client.url, apiKey: process.env.WEFT_API_KEY || undefined });
+  const api = new ApiClient({ url: client.url, apiKey: client.apiKey });
   try {
     const tableRef = parseRef(table);
     if (tableRef.kind !== 'table') throw new InvalidDatasetOptionsError('ref', `${table} is not a table ref`);
