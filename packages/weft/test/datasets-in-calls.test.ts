@@ -166,12 +166,14 @@ it('against a token-protected server, the apiKey given to init carries datasets 
   });
   securedOp(dataset);
   expect((await client.flush()).failed).toBe(0);
-  const [call] = await client.getCalls({ opName: 'securedCall' }).toArray();
-  const table = call?.inputs.data as string;
+  const calls = await client.getCalls({ opName: 'securedCall' }).toArray();
+  expect(calls).toHaveLength(1);
+  const call = calls[0] as (typeof calls)[number];
+  const table = call.inputs.data as string;
   expect(table).toBe(`weft:///dsc-auth/table/${await dataset.digest()}`);
   const view = (await client.get(table)) as RemoteDataset;
   afterAll(() => view.close());
   expect((await view.row(0)).value).toEqual({ q: 'a' });
-  const bytes = (await client.get((call?.output as { blob: string }).blob)) as Uint8Array;
+  const bytes = (await client.get((call.output as { blob: string }).blob)) as Uint8Array;
   expect(Buffer.from(bytes).toString()).toBe('secured bytes');
 });
