@@ -229,6 +229,32 @@ describe('file edge cases', () => {
   });
 });
 
+describe('files inside objects', () => {
+  it('a Buffer field of a weft.Object is a file ref inside the object version', async () => {
+    const client = init();
+    class Thumbnail extends weft.Object {
+      constructor(
+        readonly caption: string,
+        readonly pixels: Uint8Array,
+      ) {
+        super();
+      }
+    }
+    const pixels = new Uint8Array([9, 8, 7, 6, 5]);
+    const thumbOp = weft.op(function thumb() {
+      return new Thumbnail('tiny', pixels);
+    });
+    thumbOp();
+    expect((await client.flush()).failed).toBe(0);
+    const ref = (await onlyCall(client, 'thumb')).output as string;
+    expect(ref).toMatch(/^weft:\/\/\/files\/object\/Thumbnail:/);
+    const value = (await client.get(ref)) as { caption: string; pixels: string };
+    expect(value.caption).toBe('tiny');
+    expect(value.pixels).toBe(`weft:///files/file/${digestBytes(pixels)}`);
+    expect(Array.from((await client.get(value.pixels)) as Uint8Array)).toEqual([9, 8, 7, 6, 5]);
+  });
+});
+
 describe('file values', () => {
   it('detects PNG, JPEG, GIF and WebP by their magic bytes, then by extension', () => {
     expect(detectMimeType(PNG)).toBe('image/png');
