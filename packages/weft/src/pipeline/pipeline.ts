@@ -93,7 +93,12 @@ export class Pipeline {
     for (const job of jobs) this.#o.pool.run(() => this.#schedule(job));
   };
 
-  async #schedule(job: Job): Promise<void> {
+  /**
+   * Walks the record's values. Synchronous when the walk fits one slice (a
+   * small record: no promise, no extra turn); otherwise it returns the promise
+   * of the sliced rest, which holds the slot between slices.
+   */
+  #schedule(job: Job): Promise<void> | undefined {
     this.#scheduled++;
     const { call, kind } = job;
     let sanitizer: Sanitizer;
@@ -105,29 +110,50 @@ export class Pipeline {
             ? { inputs: call.inputs, attributes: call.attributes }
             : { inputs: call.inputs, attributes: call.attributes, output: call.output };
       sanitizer = new Sanitizer(value, this.#o.sanitizeOptions(job.epoch));
-      while (!sanitizer.step(this.#o.sliceBudget)) await yieldTurn();
+      if (!sanitizer.step(this.#o.sliceBudget)) return this.#walkSliced(job, sanitizer);
     } catch (error) {
-      this.#o.warnings.report('schedule', `walking the values of call ${call.opName} failed; sent with an error marker`, error, call.id);
-      const marker = failureMarker('walk', error);
-      this.#finalize(job, { inputs: { _weft_error: marker }, output: marker });
+      this.#walkFailed(job, error);
+      return undefined;
+    }
+    return this.#walked(job, sanitizer);
+  }
+
+  async #walkSliced(job: Job, sanitizer: Sanitizer): Promise<void> {
+    try {
+      do await yieldTurn();
+      while (!sanitizer.step(this.#o.sliceBudget));
+    } catch (error) {
+      this.#walkFailed(job, error);
       return;
     }
+    await this.#walked(job, sanitizer);
+  }
+
+  #walkFailed(job: Job, error: unknown): void {
+    const { call } = job;
+    this.#o.warnings.report('schedule', `walking the values of call ${call.opName} failed; sent with an error marker`, error, call.id);
+    const marker = failureMarker('walk', error);
+    this.#finalize(job, { inputs: { _weft_error: marker }, output: marker });
+  }
+
+  #walked(job: Job, sanitizer: Sanitizer): Promise<void> | undefined {
     const pending = sanitizer.pending;
     if (pending.length === 0) {
       this.#finalize(job, sanitizer.result as WalkedParts);
-    } else if (this.#o.awaitPendingInSlot) {
+      return undefined;
+    }
+    if (this.#o.awaitPendingInSlot) {
       // DELIBERATELY BROKEN (test-only option): holding the slot while waiting
       // for digests other pool tasks produce deadlocks a small pool.
-      await Promise.all(pending);
-      this.#finalize(job, sanitizer.result as WalkedParts);
-    } else {
-      // INVARIANT: a slot never awaits a digest that another slot produces.
-      // Chain finalize as a new pool task and return, releasing this slot at
-      // once; with one slot and nested objects, awaiting here would deadlock.
-      void Promise.all(pending).then(() =>
-        this.#o.pool.run(() => this.#finalize(job, sanitizer.result as WalkedParts)),
-      );
+      return Promise.all(pending).then(() => this.#finalize(job, sanitizer.result as WalkedParts));
     }
+    // INVARIANT: a slot never awaits a digest that another slot produces.
+    // Chain finalize as a new pool task and return, releasing this slot at
+    // once; with one slot and nested objects, awaiting here would deadlock.
+    void Promise.all(pending).then(() =>
+      this.#o.pool.run(() => this.#finalize(job, sanitizer.result as WalkedParts)),
+    );
+    return undefined;
   }
 
   #finalize(job: Job, parts: WalkedParts): void {
