@@ -45,9 +45,8 @@ afterAll(async () => {
 
 let outboxCount = 0;
 /** A fresh outbox root (`./.weft/outbox` in a real app) for one test. */
-async function outboxRoot(): Promise<string> {
-  const dir = join(root, `outbox-${++outboxCount}`);
-  return dir;
+function outboxRoot(): string {
+  return join(root, `outbox-${++outboxCount}`);
 }
 
 /**
@@ -102,7 +101,8 @@ async function statusJson(dir: string): Promise<StatusEntry[]> {
   return JSON.parse(out) as StatusEntry[];
 }
 
-const segmentFiles = async (dir: string) => (await readdir(dir)).filter((name) => name.endsWith('.seg')).sort();
+const segmentFiles = async (dir: string) =>
+  (await readdir(dir)).filter((name) => name.endsWith('.seg')).sort();
 
 /** Every id the server holds for `project`, one entry per listed call. */
 async function idsOnServer(target: RunningServer, project: string, token?: string): Promise<string[]> {
@@ -112,7 +112,7 @@ async function idsOnServer(target: RunningServer, project: string, token?: strin
 
 describe('weft outbox status', () => {
   it('shows the records the SDK spilled while the server was down, per project', async () => {
-    const dir = await outboxRoot();
+    const dir = outboxRoot();
     await spillAndExit(dir, 'ob-status-a', 300);
     await spillAndExit(dir, 'ob-status-b', 120);
 
@@ -148,7 +148,7 @@ describe('weft outbox status', () => {
 
 describe('weft outbox replay', () => {
   it('delivers every spilled call exactly once, deletes the segments, and status then shows 0', async () => {
-    const dir = await outboxRoot();
+    const dir = outboxRoot();
     const idsA = await spillAndExit(dir, 'ob-replay-a', 400);
     const idsB = await spillAndExit(dir, 'ob-replay-b', 150);
     expect(await segmentFiles(join(dir, 'ob-replay-a'))).not.toEqual([]);
@@ -168,7 +168,9 @@ describe('weft outbox replay', () => {
       expect(new Set(onServer)).toEqual(new Set(ids)); // every id present
       expect(await segmentFiles(join(dir, project))).toEqual([]);
     }
-    expect((await statusJson(dir)).map(({ project, segments, records }) => ({ project, segments, records }))).toEqual([
+    expect(
+      (await statusJson(dir)).map(({ project, segments, records }) => ({ project, segments, records })),
+    ).toEqual([
       { project: 'ob-replay-a', segments: 0, records: 0 },
       { project: 'ob-replay-b', segments: 0, records: 0 },
     ]);
@@ -181,7 +183,7 @@ describe('weft outbox replay', () => {
   });
 
   it('replays one project with --project and leaves the others', async () => {
-    const dir = await outboxRoot();
+    const dir = outboxRoot();
     const ids = await spillAndExit(dir, 'ob-only-a', 50);
     await spillAndExit(dir, 'ob-only-b', 60);
 
@@ -199,7 +201,7 @@ describe('weft outbox replay', () => {
   });
 
   it('exits 1 when the server is unreachable and keeps every record', async () => {
-    const dir = await outboxRoot();
+    const dir = outboxRoot();
     await spillAndExit(dir, 'ob-down', 200);
     const before = await segmentFiles(join(dir, 'ob-down'));
 
@@ -207,21 +209,25 @@ describe('weft outbox replay', () => {
     expect(code).toBe(ExitCode.failure);
     expect(out).toMatch(/^ob-down\s+0\s+200$/m);
     expect(err).toMatch(
-      new RegExp(`^weft: error: Server unreachable at ${downUrl} \\(ECONNREFUSED\\); 200 record\\(s\\) kept in the outbox under .*weft outbox replay\` again\\.\\n$`),
+      new RegExp(
+        `^weft: error: Server unreachable at ${downUrl} \\(ECONNREFUSED\\); 200 record\\(s\\) kept in the outbox under .*weft outbox replay\` again\\.\\n$`,
+      ),
     );
     expect(await segmentFiles(join(dir, 'ob-down'))).toEqual(before);
     expect((await statusJson(dir)).map((e) => e.records)).toEqual([200]);
   });
 
   it('exits 3 when the server refuses the token, keeps the records, and delivers them with the right one', async () => {
-    const dir = await outboxRoot();
+    const dir = outboxRoot();
     const ids = await spillAndExit(dir, 'ob-auth', 80);
 
     for (const token of [undefined, 'wrong-token']) {
       const argv = ['outbox', 'replay', '--dir', dir, '--url', guarded.url];
       const { code, err } = await cli(token ? [...argv, '--token', token] : argv);
       expect(code).toBe(ExitCode.authRefused);
-      expect(err).toMatch(/refused the credentials \(HTTP 401\); 80 record\(s\) kept.*--token or WEFT_API_KEY/);
+      expect(err).toMatch(
+        /refused the credentials \(HTTP 401\); 80 record\(s\) kept.*--token or WEFT_API_KEY/,
+      );
       expect(err).not.toContain('wrong-token');
       expect((await statusJson(dir)).map((e) => e.records)).toEqual([80]);
     }
@@ -233,19 +239,23 @@ describe('weft outbox replay', () => {
   });
 
   it('refuses an outbox a live process holds, sends nothing, and replays once it has exited', async () => {
-    const dir = await outboxRoot();
+    const dir = outboxRoot();
     // This test process is the live application: its SDK holds the outbox lock until shutdown.
     const { ids, client } = await spill(dir, 'ob-locked', 70);
 
     const status = await cli(['outbox', 'status', '--dir', dir]);
     expect(status.code).toBe(ExitCode.ok);
-    expect(status.out).toMatch(new RegExp(`^ob-locked\\s+\\d+\\s+70\\s+.*held by pid ${process.pid} on `, 'm'));
+    expect(status.out).toMatch(
+      new RegExp(`^ob-locked\\s+\\d+\\s+70\\s+.*held by pid ${process.pid} on `, 'm'),
+    );
     expect((await statusJson(dir))[0]!.lock).toMatchObject({ state: 'held', pid: process.pid });
 
     const refused = await cli(['outbox', 'replay', '--dir', dir, '--url', server.url]);
     expect(refused.code).toBe(ExitCode.failure);
     expect(refused.err).toMatch(
-      new RegExp(`^weft: error: Outbox .*ob-locked is in use by live process ${process.pid}; .*Nothing was replayed\\.\\n$`),
+      new RegExp(
+        `^weft: error: Outbox .*ob-locked is in use by live process ${process.pid}; .*Nothing was replayed\\.\\n$`,
+      ),
     );
     expect(refused.out).toBe('');
     expect(await idsOnServer(server, 'ob-locked')).toEqual([]);

@@ -257,14 +257,26 @@ const usageCases: { name: string; argv: string[]; env?: Env; stderr: RegExp }[] 
   },
   { name: 'outbox without a subcommand', argv: ['outbox'], stderr: /Usage: weft outbox/ },
   { name: 'an unknown outbox subcommand', argv: ['outbox', 'flush'], stderr: /unknown command 'flush'/ },
-  { name: 'outbox status with an empty dir', argv: ['outbox', 'status', '--dir', ''], stderr: /--dir <path>.*non-empty/ },
+  {
+    name: 'outbox status with an empty dir',
+    argv: ['outbox', 'status', '--dir', ''],
+    stderr: /--dir <path>.*non-empty/,
+  },
   {
     name: 'outbox status with a malformed project',
     argv: ['outbox', 'status', '--project', '../etc'],
     stderr: /--project <name>/,
   },
-  { name: 'outbox status does not take --url', argv: ['outbox', 'status', '--url', 'http://a:1'], stderr: /unknown option '--url'/ },
-  { name: 'outbox replay does not take --json', argv: ['outbox', 'replay', '--json'], stderr: /unknown option '--json'/ },
+  {
+    name: 'outbox status does not take --url',
+    argv: ['outbox', 'status', '--url', 'http://a:1'],
+    stderr: /unknown option '--url'/,
+  },
+  {
+    name: 'outbox replay does not take --json',
+    argv: ['outbox', 'replay', '--json'],
+    stderr: /unknown option '--json'/,
+  },
   {
     name: 'outbox replay with a URL that does not parse',
     argv: ['outbox', 'replay', '--url', 'localhost:7420'],

@@ -26,7 +26,8 @@ export async function countSegment(path: string): Promise<SegmentCount> {
   try {
     const { size, mtimeMs, birthtimeMs } = await handle.stat();
     // Shorter than a header: created by a crash just before its header was written; holds nothing.
-    if (size < SEGMENT_HEADER_BYTES) return { kind: 'ok', records: 0, bytes: 0, createdAtMs: mtimeMs, writtenAtMs: mtimeMs };
+    if (size < SEGMENT_HEADER_BYTES)
+      return { kind: 'ok', records: 0, bytes: 0, createdAtMs: mtimeMs, writtenAtMs: mtimeMs };
     const header = Buffer.alloc(SEGMENT_HEADER_BYTES);
     await handle.read(header, 0, SEGMENT_HEADER_BYTES, 0);
     if (checkSegmentHeader(header).kind !== 'ok') return { kind: 'unreadable' };

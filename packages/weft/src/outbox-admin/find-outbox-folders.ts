@@ -40,7 +40,10 @@ async function listOrEmpty(dir: string): Promise<Dirent[]> {
     return await readdir(dir, { withFileTypes: true });
   } catch (error) {
     // A folder that is not there (or vanished meanwhile) holds no outbox.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') {
+    if (
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ||
+      (error as NodeJS.ErrnoException).code === 'ENOTDIR'
+    ) {
       return [];
     }
     throw error;

@@ -47,7 +47,11 @@ describe('outboxStatus', () => {
     expect(alpha.oldestSegmentAtMs).toBeLessThanOrEqual(alpha.newestSegmentAtMs!);
 
     const opened = await Outbox.open({ dir: join(root, 'alpha'), ...quiet });
-    expect({ records: opened.stats.records, bytes: opened.stats.bytes, segments: opened.stats.segments }).toEqual({
+    expect({
+      records: opened.stats.records,
+      bytes: opened.stats.bytes,
+      segments: opened.stats.segments,
+    }).toEqual({
       records: alpha.records,
       bytes: alpha.bytes,
       segments: alpha.segments,

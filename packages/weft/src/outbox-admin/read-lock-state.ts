@@ -36,7 +36,11 @@ export async function readLockState(dir: string): Promise<OutboxLockState> {
 function parseOwner(text: string): { pid: number; hostname: string } | undefined {
   try {
     const value = JSON.parse(text) as { pid?: unknown; hostname?: unknown };
-    if (typeof value.pid === 'number' && Number.isSafeInteger(value.pid) && typeof value.hostname === 'string') {
+    if (
+      typeof value.pid === 'number' &&
+      Number.isSafeInteger(value.pid) &&
+      typeof value.hostname === 'string'
+    ) {
       return { pid: value.pid, hostname: value.hostname };
     }
   } catch {

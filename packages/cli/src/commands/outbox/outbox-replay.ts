@@ -21,7 +21,8 @@ export async function outboxReplayCommandRun(options: OutboxReplayOptions, io: C
     onWarning: (message) => io.stderr.write(`weft: warning: ${message.replace(/\s*\n\s*/g, ' ')}\n`),
   });
   if (result.folders.length === 0) {
-    const where = options.project === undefined ? options.dir : `${options.dir} for project ${options.project}`;
+    const where =
+      options.project === undefined ? options.dir : `${options.dir} for project ${options.project}`;
     io.stdout.write(`No outbox under ${where}: nothing to replay.\n`);
     return ExitCode.ok;
   }
@@ -30,8 +31,15 @@ export async function outboxReplayCommandRun(options: OutboxReplayOptions, io: C
     ['project', 'sent', 'remaining'],
     ...result.folders.map((folder) => [folder.project, String(folder.sent), String(folder.remaining)]),
   );
-  io.stdout.write(`${table.toString().split('\n').map((line) => line.trimEnd()).join('\n')}\n`);
+  io.stdout.write(
+    `${table
+      .toString()
+      .split('\n')
+      .map((line) => line.trimEnd())
+      .join('\n')}\n`,
+  );
   io.stdout.write(`Sent ${result.sent} record(s) to ${options.url}; ${result.remaining} remaining.\n`);
-  if (result.stopped) throw new OutboxReplayStoppedError(result.stopped, options.url, result.remaining, options.dir);
+  if (result.stopped)
+    throw new OutboxReplayStoppedError(result.stopped, options.url, result.remaining, options.dir);
   return ExitCode.ok;
 }

@@ -3,7 +3,14 @@ import type { OutboxFolderStatus, OutboxLockState } from 'weft/outbox';
 import { PLAIN_TABLE } from '../plain-table.js';
 
 /** Column titles of `weft outbox status`, in order. */
-export const OUTBOX_STATUS_COLUMNS = ['project', 'segments', 'records', 'size', 'oldest (UTC)', 'lock'] as const;
+export const OUTBOX_STATUS_COLUMNS = [
+  'project',
+  'segments',
+  'records',
+  'size',
+  'oldest (UTC)',
+  'lock',
+] as const;
 
 /** One row: the cells exactly as printed. */
 export function outboxStatusRow(status: OutboxFolderStatus): string[] {
@@ -44,12 +51,17 @@ export function formatLock(lock: OutboxLockState): string {
     case 'stale':
       return `stale${lock.pid === undefined ? '' : ` (pid ${lock.pid}, gone)`}`;
     case 'held':
-      return lock.pid === undefined ? 'held' : `held by pid ${lock.pid}${lock.hostname ? ` on ${lock.hostname}` : ''}`;
+      return lock.pid === undefined
+        ? 'held'
+        : `held by pid ${lock.pid}${lock.hostname ? ` on ${lock.hostname}` : ''}`;
   }
 }
 
 function formatTime(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, '');
+  return new Date(ms)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, '');
 }
 
 /** Binary units, as the outbox's own limits (`maxBytes`, `segmentBytes`) are given. */
