@@ -151,7 +151,7 @@ export class WeftClient {
       get outstanding() {
         return barrier.outstanding;
       },
-      flushForExit: () => this.#flush(this.#options.exitTimeoutMs, true),
+      flushForExit: () => this.#flush(this.#options.exitTimeoutMs),
     };
     if (options.handleExit) registerForExit(this.#exit);
     trackClient(this, true);
@@ -179,33 +179,39 @@ export class WeftClient {
    * chained work (nested object saves, re-queued finalize) — has an outcome:
    * acknowledged by the server, kept in the outbox, or failed (reported).
    * Calls that start afterwards never delay it. With `timeoutMs`, resolves at
-   * the deadline with `pending > 0` instead; its timer never keeps the process alive.
+   * the deadline with `pending > 0` instead. While awaited it keeps the
+   * process alive (until it resolves, never past its deadline).
    */
   flush(options: FlushOptions = {}): Promise<FlushResult> {
     const { timeoutMs } = options;
     if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs >= 0)) {
       return Promise.reject(new InvalidOptionsError('timeoutMs', `flush: \`timeoutMs\` must be a non-negative number of milliseconds, got ${String(timeoutMs)}.`));
     }
-    return this.#flush(timeoutMs, false);
+    return this.#flush(timeoutMs);
   }
 
-  async #flush(timeoutMs: number | undefined, keepAlive: boolean): Promise<FlushResult> {
+  async #flush(timeoutMs: number | undefined): Promise<FlushResult> {
     const epoch = this.#barrier.cut();
     if (this.#barrier.isSettled(epoch)) return this.#barrier.report(epoch);
     this.#pipeline.beginUrgent();
+    // Every transport timer is unref()'d, so while the caller awaits this
+    // flush nothing else may hold the event loop open: without this handle a
+    // top-level `await weft.flush()` ends the process mid-retry. It lives only
+    // until the barrier settles or the deadline passes, never past it.
     let timer: NodeJS.Timeout | undefined;
     try {
       const settled = this.#barrier.whenSettled(epoch);
-      if (timeoutMs === undefined) await settled;
-      else {
+      if (timeoutMs === undefined) {
+        timer = setInterval(() => {}, 2 ** 30);
+        await settled;
+      } else {
         const deadline = new Promise<void>((r) => {
           timer = setTimeout(r, timeoutMs);
-          if (!keepAlive) timer.unref();
         });
         await Promise.race([settled, deadline]);
       }
     } finally {
-      if (timer) clearTimeout(timer);
+      clearTimeout(timer);
       this.#pipeline.endUrgent();
     }
     return this.#barrier.report(epoch);
@@ -218,7 +224,7 @@ export class WeftClient {
    */
   shutdown(options: FlushOptions = {}): Promise<FlushResult> {
     this.#shutdown ??= (async () => {
-      const result = await this.#flush(options.timeoutMs ?? this.#options.exitTimeoutMs, false);
+      const result = await this.#flush(options.timeoutMs ?? this.#options.exitTimeoutMs);
       this.#closed = true;
       unregisterForExit(this.#exit);
       trackClient(this, false);
