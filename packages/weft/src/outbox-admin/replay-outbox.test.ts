@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,6 +82,36 @@ describe('replayOutbox', () => {
     expect(await segmentCount('alpha')).toBe(1);
     expect(await segmentCount('beta')).toBe(1);
   });
+
+  it.each([
+    { statusCode: 503, reason: 'server-error' },
+    { statusCode: 401, reason: 'unauthorized' },
+    { statusCode: 403, reason: 'unauthorized' },
+    { statusCode: 404, reason: 'server-error' },
+  ] as const)(
+    'stops as $reason when the server answers $statusCode, keeping the records',
+    async ({ statusCode, reason }) => {
+      await fill('alpha', 6);
+      // A real HTTP server that refuses every request the same way.
+      const server = createHttpServer((request, response) => {
+        request.resume();
+        response.writeHead(statusCode, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ error: { code: 'WEFT_TEST', message: `answered ${statusCode}` } }));
+      });
+      server.listen(0, '127.0.0.1');
+      await once(server, 'listening');
+      onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+      const { port } = server.address() as { port: number };
+
+      const result = await replayOutbox({ dir: root, url: `http://127.0.0.1:${port}`, onWarning: () => {} });
+      expect(result).toMatchObject({
+        sent: 0,
+        remaining: 6,
+        stopped: { reason, statusCode, project: 'alpha' },
+      });
+      expect(await segmentCount('alpha')).toBe(1);
+    },
+  );
 
   it('has nothing to do for a missing folder', async () => {
     expect(await replayOutbox({ dir: join(root, 'missing'), url: await downUrl() })).toEqual({
