@@ -5,10 +5,10 @@ import { startFaultEnv, tempDir } from './run-fault.js';
 
 const childScript = fileURLToPath(new URL('./fixtures/flush-exit-child.ts', import.meta.url));
 
-// Found by the SDK-kill fault: its first child (exit hooks off) exited with code 13, "unsettled
+// Regression test (fixed in b55bfb6). Found by the SDK-kill fault: its first child (exit hooks off) exited with code 13, "unsettled
 // top-level await", in the middle of `await weft.flush()` as soon as ingest answered 503. Every
 // timer the transport waits on (retry backoff, circuit probe) is unref()'d, and flush() itself
-// holds nothing that keeps the event loop alive, so the process ends while the user's own
+// held nothing that kept the event loop alive, so the process ended while the user's own
 // `await` is pending: the code after it never runs and the records are neither sent nor spilled.
 // (Before the first batch, the outbox opening and the first connection keep the loop busy long
 // enough, so the child first flushes a warm-up batch through the healthy server.)
