@@ -5,6 +5,7 @@ import { outsideCalls } from '../context/call-context.js';
 import type { Warnings } from '../diagnostics/warnings.js';
 import type { RecordOutcome } from '../transport/batcher.js';
 import { Sanitizer, type SanitizeOptions } from '../values/index.js';
+import { alreadySafe } from '../values/sanitize-fast-path.js';
 import { callItem, failureMarker, type RecordKind, type WalkedParts } from './call-item.js';
 import type { Epoch, FlushBarrier } from './flush-barrier.js';
 import { type Pool, yieldTurn } from './pool.js';
@@ -109,7 +110,16 @@ export class Pipeline {
           : kind === 'start'
             ? { inputs: call.inputs, attributes: call.attributes }
             : { inputs: call.inputs, attributes: call.attributes, output: call.output };
-      sanitizer = new Sanitizer(value, this.#o.sanitizeOptions(job.epoch));
+      const options = this.#o.sanitizeOptions(job.epoch);
+      // The snapshot is our own copy: when it is already in its safe form
+      // (the common case), encode it as it is instead of walking it into a
+      // second copy. Bounded by one slice of nodes; larger values take the
+      // sliced walk.
+      if (alreadySafe(value, options, this.#o.sliceBudget)) {
+        this.#finalize(job, value);
+        return undefined;
+      }
+      sanitizer = new Sanitizer(value, options);
       if (!sanitizer.step(this.#o.sliceBudget)) return this.#walkSliced(job, sanitizer);
     } catch (error) {
       this.#walkFailed(job, error);
