@@ -229,6 +229,52 @@ describe('file edge cases', () => {
   });
 });
 
+describe('a server that keeps failing', () => {
+  it('an upload spends its retry budget once; later uploads try once each until one succeeds', async () => {
+    const proxy = await FaultProxy.start({ upstream: server.url, match: ({ path }) => path.startsWith('/v1/files/') });
+    afterAll(() => proxy.close());
+    const client = init(proxy.url);
+    let uploads = 0;
+    const listener = (message: unknown) => {
+      if ((message as FileEvent).event === 'upload') uploads++;
+    };
+    subscribe(FILE_CHANNEL, listener);
+    afterAll(() => {
+      unsubscribe(FILE_CHANNEL, listener);
+    });
+    const blobOp = weft.op(function blobOut(tag: string) {
+      return Buffer.from(`down ${tag} ${process.pid}`);
+    });
+    const outputOf = async (tag: string) => {
+      const calls = await client.getCalls({ opName: 'blobOut' }).toArray();
+      return calls.find((c) => c.inputs.tag === tag)?.output;
+    };
+
+    proxy.respond(503);
+    blobOp('first');
+    await client.flush();
+    expect(uploads).toBe(6);
+    expect(await outputOf('first')).toMatchObject({ _weft: 'unreadable' });
+
+    blobOp('second');
+    await client.flush();
+    expect(uploads).toBe(7);
+    expect(await outputOf('second')).toMatchObject({ _weft: 'unreadable' });
+
+    proxy.passThrough();
+    blobOp('third');
+    await client.flush();
+    expect(uploads).toBe(8);
+    expect(await outputOf('third')).toMatch(FILE_REF);
+
+    // Recovered: the next failure gets its whole budget again.
+    proxy.respond(503);
+    blobOp('fourth');
+    await client.flush();
+    expect(uploads).toBe(14);
+  });
+});
+
 describe('files inside objects', () => {
   it('a Buffer field of a weft.Object is a file ref inside the object version', async () => {
     const client = init();

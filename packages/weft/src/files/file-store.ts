@@ -32,7 +32,11 @@ export interface FileStoreOptions {
   api: () => FileApi;
   /** Uploads at once. @default 2 */
   uploadConcurrency?: number;
-  /** Attempts per upload before it fails (network errors, 408, 429, 5xx are retried). @default 8 */
+  /**
+   * Attempts per upload before it fails (network errors, 408, 429, 5xx are
+   * retried with backoff: at most 3.1 s of waiting over 6 attempts). Short on
+   * purpose: the call's record waits for its files. @default 6
+   */
   uploadAttempts?: number;
 }
 
@@ -54,9 +58,16 @@ export class FileStore {
   #uploadedBytes = 0;
   #skipped = 0;
   #failed = 0;
+  /**
+   * Set when an upload spent its whole retry budget on a server that stayed
+   * unreachable (or kept answering 408/429/5xx); cleared by the next success.
+   * While set, each upload tries once: calls holding blobs then reach the
+   * outbox with a marker promptly instead of each waiting out its own backoff.
+   */
+  #serverDown = false;
 
   constructor(options: FileStoreOptions) {
-    this.#o = { uploadConcurrency: 2, uploadAttempts: 8, ...options };
+    this.#o = { uploadConcurrency: 2, uploadAttempts: 6, ...options };
     this.#uploads = new PQueue({ concurrency: this.#o.uploadConcurrency });
   }
 
@@ -113,17 +124,20 @@ export class FileStore {
     }
     const running = this.#inflight.get(digest);
     if (running) return running;
-    const task = this.#uploads
-      .add(() => this.#upload(digest, bytes))
-      .finally(() => this.#inflight.delete(digest));
+    const task = this.#upload(digest, bytes).finally(() => this.#inflight.delete(digest));
     this.#inflight.set(digest, task);
     return task;
   }
 
   async #upload(digest: string, bytes: Uint8Array): Promise<void> {
+    const attempts = this.#serverDown ? 1 : this.#o.uploadAttempts;
     for (let attempt = 1; ; attempt++) {
-      publish({ event: 'upload', bytes: bytes.byteLength, digest });
-      const result = await this.#o.api().upload(this.#o.project, bytes);
+      // Only the request takes an upload slot; a backoff wait never holds one.
+      const result = await this.#uploads.add(() => {
+        publish({ event: 'upload', bytes: bytes.byteLength, digest });
+        return this.#o.api().upload(this.#o.project, bytes);
+      });
+      if (result.status === 'sent') this.#serverDown = false;
       if (result.status === 'sent') {
         if (result.digest !== digest) {
           // The caller changed the bytes after handing them over: what the server
@@ -137,12 +151,13 @@ export class FileStore {
         publish({ event: 'uploaded', bytes: bytes.byteLength, digest });
         return;
       }
-      if (result.status === 'rejected' || attempt >= this.#o.uploadAttempts) {
+      if (result.status === 'rejected' || attempt >= attempts) {
         this.#failed++;
+        if (result.status === 'retryable') this.#serverDown = true;
         const why = result.status === 'rejected' ? 'the server refused it' : `still failing after ${attempt} attempts`;
         throw new FileUploadFailedError(digest, `${why}: ${result.error.message}`, result.error);
       }
-      const wait = Math.max(result.retryAfterMs ?? 0, backoffDelayMs(attempt, { baseMs: 200, maxMs: 5_000 }));
+      const wait = Math.max(result.retryAfterMs ?? 0, backoffDelayMs(attempt, { baseMs: 100, maxMs: 2_000 }));
       await new Promise((resolve) => setTimeout(resolve, wait).unref());
     }
   }
