@@ -36,8 +36,12 @@ function record(n: number, outcomes: Map<string, RecordOutcome>, padding = 0): C
 class MemoryOutbox {
   readonly records: Uint8Array[] = [];
   failWith: Error | undefined;
+  /** How many appends fail with `failWith` before the disk has room again. */
+  failuresLeft = Number.POSITIVE_INFINITY;
+  appendCalls = 0;
   async append(records: readonly Uint8Array[]): Promise<void> {
-    if (this.failWith) throw this.failWith;
+    this.appendCalls += 1;
+    if (this.failWith && this.failuresLeft-- > 0) throw this.failWith;
     this.records.push(...records);
   }
   get callIds(): string[] {
@@ -396,17 +400,40 @@ describe('Batcher rejections', () => {
     expect(warnings.filter((w) => w.message.includes('WEFT_API_KEY'))).toHaveLength(1);
   });
 
-  it('fails records with WEFT_OUTBOX_WRITE_FAILED when the outbox cannot append', async () => {
+  it('keeps records the outbox refuses (disk full) in memory and offers them again, never failing them', async () => {
     server.script = () => ({ status: 403 });
     const outbox = new MemoryOutbox();
     outbox.failWith = Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    outbox.failuresLeft = 2;
     const outcomes = new Map<string, RecordOutcome>();
     const batcher = makeBatcher({ outbox });
     batcher.add(record(1, outcomes));
     await timers.runUntil(batcher.flush());
-    const outcome = outcomes.get(id(1));
-    expect(outcome?.status).toBe('failed');
-    if (outcome?.status === 'failed') expect(outcome.error.code).toBe('WEFT_OUTBOX_WRITE_FAILED');
+    expect(outcomes.get(id(1))).toEqual({ status: 'spilled' });
+    expect(outbox.appendCalls).toBe(3);
+    expect(outbox.callIds).toEqual([id(1)]);
+    expect(warnings.some((w) => w.message.includes('kept in memory and retried'))).toBe(true);
+  });
+
+  it('fails with WEFT_OUTBOX_WRITE_FAILED only what the outbox refuses past the memory bound', async () => {
+    const hold = deferred<ScriptedResponse>();
+    server.script = () => hold.promise;
+    const outbox = new MemoryOutbox();
+    outbox.failWith = Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    const outcomes = new Map<string, RecordOutcome>();
+    const batcher = makeBatcher({ outbox, maxQueueBytes: 1_000, maxBatchItems: 1, maxConcurrentBatches: 1 });
+    for (let n = 0; n < 10; n++) batcher.add(record(n, outcomes, 200));
+    await turns(10);
+    const failed = [...outcomes.values()].filter((o) => o.status === 'failed');
+    expect(failed.length).toBeGreaterThan(0);
+    for (const outcome of failed) {
+      if (outcome.status === 'failed') expect(outcome.error.code).toBe('WEFT_OUTBOX_WRITE_FAILED');
+    }
+    hold.resolve({ status: 200, body: {} });
+    outbox.failWith = undefined;
+    await timers.runUntil(batcher.flush());
+    expect(outcomes.size).toBe(10);
+    expect([...outcomes.values()].filter((o) => o.status !== 'failed').length).toBe(10 - failed.length);
   });
 });
 

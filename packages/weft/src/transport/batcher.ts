@@ -93,6 +93,10 @@ export class Batcher {
   #queuedBytes = 0;
   #heldBytes = 0;
   #overflow: Entry[] = [];
+  /** Records the outbox refused (disk full) while they still fit in memory; retried after a backoff. */
+  #parked: Entry[] = [];
+  #unparkTimer: unknown;
+  #unparkAttempts = 0;
   #overflowScheduled = false;
 
   #seq = 0;
@@ -454,12 +458,68 @@ export class Batcher {
         this.#warn('spilled', `Weft records kept in the outbox: ${reason}`, { records: entries.length });
         for (const entry of entries) this.#settle(entry, SPILLED);
       },
-      (error: unknown) => {
-        const failure = new OutboxWriteError(entries.length, error);
-        this.#warn('outbox', failure.message, { records: entries.length });
-        for (const entry of entries) this.#settle(entry, { status: 'failed', error: failure });
-      },
+      (error: unknown) => this.#outboxRefused(entries, error),
     );
+  }
+
+  /**
+   * The outbox could not take `entries` (disk full, I/O error). The prefix it
+   * did write is spilled; the rest stay in memory while the memory bound
+   * allows and go round again after a backoff (or at once when the circuit
+   * closes), so a full disk while the server is down costs memory, not calls.
+   * Only what does not fit in memory is failed.
+   */
+  #outboxRefused(entries: Entry[], error: unknown): void {
+    const written = Math.min(entries.length, writtenPrefix(error));
+    for (const entry of entries.slice(0, written)) this.#settle(entry, SPILLED);
+    const lost: Entry[] = [];
+    for (const entry of entries.slice(written)) {
+      const size = entry.record.bytes.byteLength;
+      if (!entry.held && this.#heldBytes + size > this.#options.maxQueueBytes) {
+        lost.push(entry);
+        continue;
+      }
+      if (!entry.held) {
+        entry.held = true;
+        this.#heldBytes += size;
+      }
+      this.#parked.push(entry);
+    }
+    const parked = entries.length - written - lost.length;
+    this.#warn('outbox', `The outbox could not take ${entries.length - written} record(s) (${String(error)}); ${parked} kept in memory and retried, ${lost.length} past the memory bound lost.`, {
+      records: entries.length - written,
+    });
+    if (lost.length > 0) {
+      const failure = new OutboxWriteError(lost.length, error);
+      for (const entry of lost) this.#settle(entry, { status: 'failed', error: failure });
+    }
+    if (parked > 0) this.#armUnpark();
+  }
+
+  #armUnpark(): void {
+    if (this.#unparkTimer !== undefined) return;
+    const delay = backoffDelayMs(this.#unparkAttempts++, this.#options.backoff, this.#random);
+    this.#unparkTimer = this.#timers.setTimeout(() => {
+      this.#unparkTimer = undefined;
+      this.#unpark();
+    }, delay);
+  }
+
+  /** Parked records go back to the send queue: sent when the circuit is closed, offered to the outbox again when not. */
+  #unpark(): void {
+    if (this.#unparkTimer !== undefined) {
+      this.#timers.clearTimeout(this.#unparkTimer);
+      this.#unparkTimer = undefined;
+    }
+    const entries = this.#parked;
+    if (entries.length === 0) return;
+    this.#parked = [];
+    for (const entry of entries) {
+      this.#queue.push(entry);
+      this.#queuedBytes += entry.record.bytes.byteLength;
+    }
+    this.#intervalDue = true;
+    this.#schedulePump();
   }
 
   #spillOverflow(): void {
@@ -528,6 +588,8 @@ export class Batcher {
       if (this.#options.outbox !== undefined) for (const wake of [...this.#sleepers]) wake();
     }
     if (state === 'closed') {
+      this.#unparkAttempts = 0;
+      this.#unpark();
       try {
         this.#options.onRecovered?.();
       } catch (error) {
@@ -549,4 +611,10 @@ export class Batcher {
 
 function defaultWarning(message: string, details: Record<string, unknown>): void {
   process.emitWarning(message, { type: 'WeftWarning', detail: JSON.stringify(details) });
+}
+
+/** How many leading records of a refused append the outbox did write (`OutboxWriteFailedError.recordsWritten`). */
+function writtenPrefix(error: unknown): number {
+  const written = (error as { recordsWritten?: unknown } | null)?.recordsWritten;
+  return typeof written === 'number' && Number.isInteger(written) && written > 0 ? written : 0;
 }
