@@ -20,6 +20,15 @@ export type { FlushResult } from './pipeline/flush-barrier.js';
 export type { CallPages, GetCallsOptions } from './read/call-pages.js';
 export { Dataset, type DatasetOptions, openDataset, RemoteDataset } from './datasets/index.js';
 export {
+  FILE_CHANNEL,
+  type FileInfo,
+  type FileOptions,
+  FileUnreadableError,
+  FileUploadFailedError,
+  WeftFile,
+  WeftFile as File,
+} from './files/index.js';
+export {
   compareRuns,
   type EvaluateOptions,
   Evaluation,

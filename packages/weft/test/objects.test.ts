@@ -37,6 +37,7 @@ it('publish returns a ref, get reads it back, and calls containing the value rec
   expect((await weft.publish({ version: 2, rules: ['be brief', 'cite sources'] }, { name: 'guidelines' })).digest).toBe(ref.digest);
 
   const answer = weft.op(function answerWith(rules: typeof guidelines, prompt: Prompt, named: Named) {
+    void named; // only recorded: the call's inputs name it
     return { ok: rules.rules.length, prompt };
   });
   answer(guidelines, new Prompt('Hello {name}'), new Named(7));

@@ -37,6 +37,7 @@ export function parseRef(text: string): Ref | undefined {
         : undefined;
     }
     case 'table':
+    case 'file':
       return DIGEST.test(head) ? { kind, project, digest: head, path } : undefined;
     case 'call':
       return CALL_ID.test(head) ? { kind, project, id: head, path } : undefined;

@@ -1,7 +1,7 @@
 import { parseRef, type Ref } from '../api/protocol.js';
 import { href } from '../router/route.js';
 
-/** Where in the UI a ref points: an object version, a table's rows, or a call. */
+/** Where in the UI a ref points: an object version, a table's rows, a call, or a file's bytes. */
 export function refHref(ref: Ref): string {
   switch (ref.kind) {
     case 'object':
@@ -11,6 +11,9 @@ export function refHref(ref: Ref): string {
       return href(ref.project, ['tables', ref.digest]);
     case 'call':
       return href(ref.project, ['calls', ref.id]);
+    case 'file':
+      // The bytes themselves, from the public read API.
+      return `/v1/files/${encodeURIComponent(ref.project)}/${ref.digest}`;
   }
 }
 
@@ -24,6 +27,8 @@ function label(ref: Ref): string {
       return `table ${ref.digest.slice(0, 8)}${path}`;
     case 'call':
       return `call ${ref.id.slice(0, 8)}${path}`;
+    case 'file':
+      return `file ${ref.digest.slice(0, 8)}${path}`;
   }
 }
 
