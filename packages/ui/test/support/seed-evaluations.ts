@@ -1,9 +1,5 @@
 import { PREDICT_AND_SCORE_OP, routes } from '@weft/protocol';
-import { flush } from 'weft';
-// `Evaluation`, `Dataset` and `scorers` are in the SDK but not yet exported
-// from its root; switch to `import { Dataset, Evaluation, scorers } from 'weft'` once they are.
-import { Dataset } from '../../../weft/src/datasets/index.js';
-import { Evaluation, scorers } from '../../../weft/src/eval/index.js';
+import { Dataset, Evaluation, flush, scorers } from 'weft';
 import type { ApiSeeder, SeededRun } from './api-seed.js';
 import { QUESTIONS, work } from './seed-program.js';
 
