@@ -93,23 +93,43 @@ export async function acquireOutboxLock(fs: OutboxFileSystem, dir: string): Prom
   }
 }
 
-async function removeIfStale(fs: OutboxFileSystem, path: string): Promise<void> {
+/** Who holds an outbox lock, by the rules {@link acquireOutboxLock} applies. */
+export type OutboxLockVerdict =
+  | { state: 'none' }
+  | { state: 'held'; pid: number | undefined; hostname: string | undefined; reason: string }
+  | { state: 'stale'; pid: number | undefined };
+
+/**
+ * Judges the lock file at `path` without taking it: one rule for
+ * `acquireOutboxLock` (which replaces a stale lock) and for status readers
+ * such as `weft outbox status`.
+ */
+export async function inspectOutboxLock(fs: OutboxFileSystem, path: string): Promise<OutboxLockVerdict> {
   const { owner, mtimeMs } = await readLock(fs, path);
   if (owner === undefined) {
-    if (mtimeMs === undefined) return; // vanished meanwhile: just retry
+    if (mtimeMs === undefined) return { state: 'none' };
     if (Date.now() - mtimeMs < UNREADABLE_LOCK_STALE_AFTER_MS) {
-      throw new OutboxLockedError(path, undefined, 'its owner is writing it right now');
+      return { state: 'held', pid: undefined, hostname: undefined, reason: 'its owner is writing it right now' };
     }
-  } else if (owner.hostname !== hostname()) {
-    throw new OutboxLockedError(path, owner.pid, `by pid ${owner.pid} on host ${owner.hostname}`);
-  } else if (owner.pid === process.pid) {
+    return { state: 'stale', pid: undefined };
+  }
+  const held = (reason: string): OutboxLockVerdict => ({ state: 'held', pid: owner.pid, hostname: owner.hostname, reason });
+  if (owner.hostname !== hostname()) return held(`by pid ${owner.pid} on host ${owner.hostname}`);
+  if (owner.pid === process.pid) {
     const started = owner.processStartedAtMs;
     if (started !== undefined && Math.abs(started - processStartedAtMs()) <= SAME_PROCESS_TOLERANCE_MS) {
-      throw new OutboxLockedError(path, owner.pid, 'by another thread of this process');
+      return held('by another thread of this process');
     }
-  } else if (isAlive(owner.pid)) {
-    throw new OutboxLockedError(path, owner.pid, `by live process ${owner.pid}`);
+    return { state: 'stale', pid: owner.pid };
   }
+  if (isAlive(owner.pid)) return held(`by live process ${owner.pid}`);
+  return { state: 'stale', pid: owner.pid };
+}
+
+async function removeIfStale(fs: OutboxFileSystem, path: string): Promise<void> {
+  const verdict = await inspectOutboxLock(fs, path);
+  if (verdict.state === 'held') throw new OutboxLockedError(path, verdict.pid, verdict.reason);
+  if (verdict.state === 'none') return; // vanished meanwhile: just retry
   try {
     await fs.unlink(path);
   } catch (error) {
