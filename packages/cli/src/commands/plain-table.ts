@@ -1,3 +1,5 @@
+import Table from 'cli-table3';
+
 /**
  * cli-table3 options for a borderless table: columns two spaces apart, no
  * colours, so the text reads the same on a terminal and in a pipe.
@@ -22,3 +24,26 @@ export const PLAIN_TABLE = {
   },
   style: { 'padding-left': 0, 'padding-right': 0, head: [], border: [] },
 };
+
+/**
+ * A plain table as text: the header, a rule under it sized to each column
+ * (when `rule` is set), then the rows; trailing spaces trimmed so the output
+ * diffs cleanly.
+ */
+export function formatPlainTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  { rule = true }: { rule?: boolean } = {},
+): string {
+  const table = new Table(PLAIN_TABLE);
+  table.push([...header]);
+  if (rule) {
+    table.push(header.map((title, i) => '─'.repeat(Math.max(title.length, ...rows.map((row) => row[i]!.length)))));
+  }
+  table.push(...rows.map((row) => [...row]));
+  return table
+    .toString()
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n');
+}

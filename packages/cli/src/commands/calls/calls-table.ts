@@ -1,6 +1,5 @@
 import type { Call } from '@weft/protocol';
-import Table from 'cli-table3';
-import { PLAIN_TABLE } from '../plain-table.js';
+import { formatPlainTable } from '../plain-table.js';
 import { opNameOf } from './op-name-of.js';
 import type { CallAtDepth } from './trace-order.js';
 
@@ -25,21 +24,7 @@ export function callRow({ call, depth }: CallAtDepth): string[] {
 
 /** The calls as a plain text table: header, a rule, one line per call. */
 export function formatCallsTable(rows: readonly CallAtDepth[]): string {
-  const cells = rows.map(callRow);
-  const widths = CALLS_COLUMNS.map((title, i) =>
-    Math.max(title.length, ...cells.map((row) => row[i]!.length)),
-  );
-  const table = new Table(PLAIN_TABLE);
-  table.push(
-    [...CALLS_COLUMNS],
-    widths.map((w) => '─'.repeat(w)),
-    ...cells,
-  );
-  return table
-    .toString()
-    .split('\n')
-    .map((line) => line.trimEnd())
-    .join('\n');
+  return formatPlainTable(CALLS_COLUMNS, rows.map(callRow));
 }
 
 function formatStarted(ms: number): string {

@@ -1,8 +1,7 @@
-import Table from 'cli-table3';
 import { replayOutbox } from 'weft/outbox';
 import type { CliIo } from '../../cli/cli-io.js';
 import { ExitCode } from '../../exit/exit-code.js';
-import { PLAIN_TABLE } from '../plain-table.js';
+import { formatPlainTable } from '../plain-table.js';
 import type { OutboxReplayOptions } from './outbox-command.js';
 import { OutboxReplayStoppedError } from './outbox-replay-stopped-error.js';
 
@@ -26,18 +25,8 @@ export async function outboxReplayCommandRun(options: OutboxReplayOptions, io: C
     io.stdout.write(`No outbox under ${where}: nothing to replay.\n`);
     return ExitCode.ok;
   }
-  const table = new Table(PLAIN_TABLE);
-  table.push(
-    ['project', 'sent', 'remaining'],
-    ...result.folders.map((folder) => [folder.project, String(folder.sent), String(folder.remaining)]),
-  );
-  io.stdout.write(
-    `${table
-      .toString()
-      .split('\n')
-      .map((line) => line.trimEnd())
-      .join('\n')}\n`,
-  );
+  const rows = result.folders.map((folder) => [folder.project, String(folder.sent), String(folder.remaining)]);
+  io.stdout.write(`${formatPlainTable(['project', 'sent', 'remaining'], rows, { rule: false })}\n`);
   io.stdout.write(`Sent ${result.sent} record(s) to ${options.url}; ${result.remaining} remaining.\n`);
   if (result.stopped)
     throw new OutboxReplayStoppedError(result.stopped, options.url, result.remaining, options.dir);

@@ -1,6 +1,5 @@
-import Table from 'cli-table3';
 import type { OutboxFolderStatus, OutboxLockState } from 'weft/outbox';
-import { PLAIN_TABLE } from '../plain-table.js';
+import { formatPlainTable } from '../plain-table.js';
 
 /** Column titles of `weft outbox status`, in order. */
 export const OUTBOX_STATUS_COLUMNS = [
@@ -26,21 +25,7 @@ export function outboxStatusRow(status: OutboxFolderStatus): string[] {
 
 /** The folders as a plain text table: header, a rule, one line per folder. */
 export function formatOutboxStatusTable(folders: readonly OutboxFolderStatus[]): string {
-  const cells = folders.map(outboxStatusRow);
-  const widths = OUTBOX_STATUS_COLUMNS.map((title, i) =>
-    Math.max(title.length, ...cells.map((row) => row[i]!.length)),
-  );
-  const table = new Table(PLAIN_TABLE);
-  table.push(
-    [...OUTBOX_STATUS_COLUMNS],
-    widths.map((w) => '─'.repeat(w)),
-    ...cells,
-  );
-  return table
-    .toString()
-    .split('\n')
-    .map((line) => line.trimEnd())
-    .join('\n');
+  return formatPlainTable(OUTBOX_STATUS_COLUMNS, folders.map(outboxStatusRow));
 }
 
 /** `-` when free; the owner's pid when a live process holds it (a replay would be refused). */
