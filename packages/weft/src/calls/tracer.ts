@@ -1,11 +1,11 @@
 import type { ModelUsage } from '@weft/protocol';
-import { v7 as uuidv7 } from 'uuid';
 import { callContext, type ContextFrame } from '../context/call-context.js';
 import type { Warnings } from '../diagnostics/warnings.js';
 import { isStreamLike, traceStream } from '../op/traced-stream.js';
 import type { RecordKind } from '../pipeline/call-item.js';
 import type { InFlight } from '../pipeline/in-flight.js';
 import { snapshot, type SnapshotLimits } from '../values/index.js';
+import { newCallId } from './call-id.js';
 import type { CallRecord } from './call-record.js';
 import { namedInputs } from './input-names.js';
 import type { FinishedCall, OpSpec } from './op-spec.js';
@@ -90,7 +90,7 @@ export class Tracer {
     const displayName = typeof options.displayName === 'function' ? options.displayName(inputs) : options.displayName;
     try {
       const parent = frame?.call !== undefined && frame.call.owner === this.#o.owner ? frame.call : undefined;
-      const id = uuidv7();
+      const id = newCallId();
       const perf = performance.now();
       const limits = this.#o.snapshotLimits();
       const attributes =

@@ -1,0 +1,25 @@
+import { validate, version } from 'uuid';
+import { describe, expect, it } from 'vitest';
+import { newCallId } from './call-id.js';
+
+describe('newCallId', () => {
+  it('makes valid, unique UUID v7s that sort in creation order', () => {
+    const ids = Array.from({ length: 20_000 }, () => newCallId());
+    for (const id of ids.slice(0, 1_000)) {
+      expect(validate(id)).toBe(true);
+      expect(version(id)).toBe(7);
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(ids);
+  });
+
+  it('carries the creation time in its first 48 bits', () => {
+    const before = Date.now();
+    const id = newCallId();
+    const ms = Number.parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+    // At most a few ms ahead: a burst may borrow the next milliseconds once a sequence runs out.
+    expect(ms).toBeGreaterThanOrEqual(before);
+    expect(ms).toBeLessThan(Date.now() + 1_000);
+  });
+});
