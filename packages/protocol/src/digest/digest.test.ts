@@ -16,7 +16,10 @@ function reorder(value: unknown, seed: number): unknown {
     .map(([k, v], i) => ({ k, v, w: (Math.imul(i + 1, 2654435761) ^ seed) >>> 0 }))
     .sort((a, b) => a.w - b.w);
   const out: Record<string, unknown> = {};
-  for (const { k, v } of shuffled) out[k] = reorder(v, seed + 1);
+  // defineProperty, not assignment: a "__proto__" key must stay a data member.
+  for (const { k, v } of shuffled) {
+    Object.defineProperty(out, k, { value: reorder(v, seed + 1), enumerable: true, writable: true, configurable: true });
+  }
   return out;
 }
 
@@ -38,7 +41,12 @@ function changeLeaf(value: unknown, path: (string | number)[]): unknown {
   }
   const [head, ...rest] = path as [string | number, ...(string | number)[]];
   const copy = (Array.isArray(value) ? [...value] : { ...(value as object) }) as Record<string | number, unknown>;
-  copy[head] = changeLeaf(copy[head], rest);
+  Object.defineProperty(copy, head, {
+    value: changeLeaf(copy[head], rest),
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
   return copy;
 }
 
@@ -73,6 +81,10 @@ describe('canonical encoding and digests', () => {
     );
     expect(canonicalJson(-0)).toBe('0');
     expect(canonicalJson('\ud800')).toBe('"\\ud800"');
+  });
+
+  it('keeps a "__proto__" key as data, in sorted position', () => {
+    expect(canonicalJson(JSON.parse('{"b":1,"__proto__":""}'))).toBe('{"__proto__":"","b":1}');
   });
 
   it('is a 43-character base64url SHA-256', () => {
