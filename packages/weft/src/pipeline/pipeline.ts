@@ -184,14 +184,20 @@ export class Pipeline {
       return;
     }
     this.#finalized++;
+    // The record waits in the batcher until the server acknowledges it: it
+    // must hold only its bytes and these few strings, not the call (whose
+    // snapshot would then outlive the young generation — every minor GC
+    // during a burst copied thousands of such snapshots, 10–20 ms each).
+    const { id, opName } = call;
+    const unit = kind === 'start' ? 'other' : 'call';
     this.#o.sink().add({
-      callId: call.id,
+      callId: id,
       bytes,
       done: (outcome) => {
         if (outcome.status === 'failed') {
-          this.#o.warnings.report('transport', `call ${call.opName} was not delivered`, outcome.error, call.id);
+          this.#o.warnings.report('transport', `call ${opName} was not delivered`, outcome.error, id);
         }
-        this.#o.barrier.settle(epoch, outcome.status, kind === 'start' ? 'other' : 'call');
+        this.#o.barrier.settle(epoch, outcome.status, unit);
       },
     });
     if (this.#urgent > 0) this.#flushSinkSoon();
