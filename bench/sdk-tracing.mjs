@@ -19,6 +19,21 @@ import { encodeMsgpack } from '@weft/protocol';
 import * as weft from 'weft';
 import { createClient, snapshot } from 'weft/testing';
 
+/** Values (containers and leaves) and containers in `value`, as the snapshot visits them. */
+function countNodes(value) {
+  let nodes = 0;
+  let containers = 0;
+  const visit = (v) => {
+    nodes++;
+    if (typeof v === 'object' && v !== null) {
+      containers++;
+      for (const k of Object.keys(v)) visit(v[k]);
+    }
+  };
+  visit(value);
+  return { nodes, containers };
+}
+
 const here = fileURLToPath(new URL('.', import.meta.url));
 const serverEntry = new URL('../packages/server/dist/index.js', import.meta.url);
 
@@ -103,7 +118,8 @@ async function callerOverhead(output) {
   await client.shutdown();
   const overhead = median(tracedUs.slice(3)) - median(plainUs.slice(3));
   const snap = median(snapUs.slice(3));
-  return { overheadUs: round2(overhead), snapshotUs: round2(snap), overheadMinusSnapshotUs: round2(overhead - snap) };
+  const counted = countNodes({ inputs: { msgs: messages, options: { temperature: 0 } }, output });
+  return { overheadUs: round2(overhead), snapshotUs: round2(snap), overheadMinusSnapshotUs: round2(overhead - snap), snapshotNodes: counted.nodes, snapshotContainers: counted.containers };
 }
 
 /** Main-thread CPU per traced call (everything: caller, pool, encode; null sink) vs one msgpackr encode of inputs + output. */
@@ -111,26 +127,24 @@ async function cpuPerCall(output) {
   const client = createClient({ project: 'bench', outbox: false, handleExit: false }, nullSink);
   const { llmCallSync } = makeOps(output, true);
   const N = 2_000;
+  const plainOp = makeOps(output, false).llmCallSync;
   const runs = [];
-  for (let round = 0; round < 8; round++) {
-    const c0 = process.cpuUsage();
+  const plainRuns = [];
+  const encodeRuns = [];
+  // Rounds interleave traced, untraced and encode, so the machine's load (shared, varying) weighs on all three alike.
+  for (let round = 0; round < 10; round++) {
+    let c0 = process.cpuUsage();
     for (let i = 0; i < N; i++) llmCallSync(messages, { temperature: 0 });
     await client.flush();
-    const c = process.cpuUsage(c0);
+    let c = process.cpuUsage(c0);
     runs.push((c.user + c.system) / N);
-  }
-  const plainRuns = [];
-  for (let round = 0; round < 8; round++) {
-    const c0 = process.cpuUsage();
-    for (let i = 0; i < N; i++) makeOps(output, false).llmCallSync(messages, { temperature: 0 });
-    const c = process.cpuUsage(c0);
+    c0 = process.cpuUsage();
+    for (let i = 0; i < N; i++) plainOp(messages, { temperature: 0 });
+    c = process.cpuUsage(c0);
     plainRuns.push((c.user + c.system) / N);
-  }
-  const encodeRuns = [];
-  for (let round = 0; round < 8; round++) {
-    const c0 = process.cpuUsage();
+    c0 = process.cpuUsage();
     for (let i = 0; i < N; i++) encodeMsgpack({ inputs: { msgs: messages, options: { temperature: 0 } }, output });
-    const c = process.cpuUsage(c0);
+    c = process.cpuUsage(c0);
     encodeRuns.push((c.user + c.system) / N);
   }
   await client.shutdown();
@@ -254,12 +268,12 @@ async function writeSection(results, meta) {
     '**Caller overhead** (synchronous, per call: traced minus untraced sync `llmCall`; the structural snapshot of inputs +',
     'output timed alone). Target: < 5 µs plus the snapshot, independent of string bytes.',
     '',
-    '| Output | msgpack bytes | Overhead µs | Snapshot µs | Overhead − snapshot µs |',
-    '| --- | ---: | ---: | ---: | ---: |',
-    ...results.map((r) => `| ${r.label} | ${n(r.outputBytes)} | ${r.overhead.overheadUs} | ${r.overhead.snapshotUs} | ${r.overhead.overheadMinusSnapshotUs} |`),
+    '| Output | msgpack bytes | Snapshot nodes (containers) | Overhead µs | Snapshot µs | Overhead − snapshot µs |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+    ...results.map((r) => `| ${r.label} | ${n(r.outputBytes)} | ${r.overhead.snapshotNodes} (${r.overhead.snapshotContainers}) | ${r.overhead.overheadUs} | ${r.overhead.snapshotUs} | ${r.overhead.overheadMinusSnapshotUs} |`),
     '',
     '**Main-thread CPU per traced call** (caller + pool: walk, redaction, encode; records to a null sink) against one',
-    'msgpackr encode of the same inputs + output. Target: ≤ 2×.',
+    'msgpackr encode of the same inputs + output, rounds interleaved in one process. Target: ≤ 2×.',
     '',
     '| Output | Traced CPU µs/call | One encode µs | Ratio |',
     '| --- | ---: | ---: | ---: |',
@@ -278,6 +292,25 @@ async function writeSection(results, meta) {
     ]),
     '',
     'Raw figures: `bench/out/sdk-tracing.json`. Client and server share a 2-core machine with other work running.',
+    '',
+    '**Where the CPU goes and what remains.** The caller takes the structural snapshot (it must: the value at the moment);',
+    'the pool then checks the copy with `alreadySafe` (a read-only walk: plain JSON-like data within the limits, no redacted',
+    'key, no ref) and encodes it as it is, or walks it with the Sanitizer into a safe copy when anything needs changing; the',
+    'pool is a small slot pool that runs records back to back in 2 ms slices. A CPU profile of the 1 KB null-sink loop:',
+    'msgpackr encode ≈ 25 %, garbage collection ≈ 20 %, snapshot ≈ 13 %, the safe check ≈ 13 % (a quarter of it the',
+    'client\'s `onObject` lookups), everything else (ids, context, flush barrier, pool, sink) ≈ 30 %. So with one encode',
+    'as 1×, the design\'s three passes (snapshot, check, encode) plus the GC of the snapshot copies land near 3× in this',
+    'loop, which keeps 2,000 records alive until the pool runs and so makes minor GCs copy them. Getting to 2× needs',
+    'the check fused into the encoder (one walk writing msgpack that falls back to the Sanitizer at the first odd value),',
+    'which msgpackr does not offer. Loop lag p99 comes from minor GCs and the OS: during the 1 KB burst the pool',
+    'falls behind (up to ~5,000 records waiting at the 2 ms slice, each keeping its snapshot alive until it is encoded),',
+    'and scavenges that copy them took 10–40 ms here (`--trace-gc`); an 8 ms slice while behind shrank the backlog to',
+    '~1,500 but did not lower p99 in an in-process A/B, so the slice stays 2 ms. The rest is a CPU-bound process being',
+    'descheduled on a machine with several times more runnable threads than cores (compare the untraced rows).',
+    'Caller overhead beyond the snapshot (call id ≈ 0.2 µs, one `AsyncLocalStorage.run`, the call record, in-flight',
+    'registry, usage summary, flush-barrier registration, and the minor GCs the loop\'s live records cause) moves by',
+    '±5 µs between runs on this shared machine; compare builds within one process rather than across runs.',
+
   ].join('\n');
   let text = '';
   try {
