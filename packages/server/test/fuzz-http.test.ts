@@ -82,6 +82,15 @@ describe('fuzz over real HTTP', () => {
     await expectAlive(send);
   });
 
+  it('answers paths the in-process fuzz cannot inject (backslashes, protocol-relative) with JSON', async () => {
+    for (const url of ['/\\/?offset=1&offset=2', '/\\/', '/\\\\evil/v1/calls/victim/x', '//v1/files/victim/x']) {
+      const reply = await send({ method: 'GET', url });
+      expectHandled(reply, url);
+      expect(reply.text).not.toContain('victim file bytes');
+    }
+    await expectAlive(send);
+  });
+
   it('answers an oversized body with 413 and the client\'s next requests still work', async () => {
     const big = await send({ method: 'POST', url: routes.callBatch(), ...encodeBody({ project: 'fuzz', pad: 'x'.repeat(200_000) }, 'json') });
     expectHandled(big, 'oversized body');

@@ -70,6 +70,9 @@ describe('fuzz: raw bodies, paths and headers, in-process', () => {
     const statuses = new Set<number>();
     await fc.assert(
       fc.asyncProperty(pathCase, async (request) => {
+        // light-my-request parses the URL itself and cannot represent some
+        // spellings ("/\\/…"); those go over a real socket in fuzz-http.test.ts.
+        fc.pre(injectable(request.url));
         const reply = await send(request);
         statuses.add(reply.status);
         expectHandled(reply, `${request.method} ${request.url}`);
@@ -117,3 +120,12 @@ describe('fuzz: raw bodies, paths and headers, in-process', () => {
     );
   });
 });
+
+function injectable(url: string): boolean {
+  try {
+    new URL(url, 'http://localhost');
+    return true;
+  } catch {
+    return false;
+  }
+}
