@@ -11,13 +11,14 @@
 //
 //   node --expose-gc bench/eval.mjs [--rows 2000] [--concurrency 32] [--repeat 5]
 import { fork } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
+import { writeResultsSection } from './lib/results-file.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values: args } = parseArgs({
@@ -191,8 +192,6 @@ async function main() {
 
 /** Replaces (or appends) the "Evaluation" section of bench/RESULTS.md, leaving the others as they are. */
 async function writeSection(report) {
-  const path = join(root, 'bench/RESULTS.md');
-  const text = await readFile(path, 'utf8').catch(() => '# Benchmark results\n');
   const rowsMd = report.scenarios
     .map(
       (s) =>
@@ -226,13 +225,5 @@ ran at ${ratio('traced, no checkpoint', 'untraced, no checkpoint')}× the untrac
 
 Raw figures: \`bench/out/eval.json\`. Client and server share a 2-core machine with other work running.
 `;
-  const start = text.indexOf('## Evaluation');
-  let next;
-  if (start >= 0) {
-    const after = text.indexOf('\n## ', start + 1);
-    next = `${text.slice(0, start)}${section}${after >= 0 ? `\n${text.slice(after + 1)}` : ''}`;
-  } else {
-    next = `${text.trimEnd()}\n\n${section}`;
-  }
-  await writeFile(path, next);
+  await writeResultsSection('Evaluation', section);
 }

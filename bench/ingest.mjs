@@ -10,12 +10,13 @@
 //   node bench/ingest.mjs --records-1k 100000 --records-20k 10000 --connections 4 [--profile DIR]
 import { fork } from 'node:child_process';
 import { v7 as uuidv7 } from 'uuid';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { writeResultsSection } from './lib/results-file.mjs';
 import { encodeMsgpack } from '@weft/protocol';
 import Database from 'better-sqlite3';
 import { Pool } from 'undici';
@@ -225,7 +226,6 @@ async function main() {
 }
 
 async function writeSection(results, meta) {
-  const file = join(here, 'RESULTS.md');
   const rows = results.map(
     (r) =>
       `| ${r.label} (${r.recordBytes} B avg) | ${r.records.toLocaleString('en-US')} | ${r.acceptedPerSec.toLocaleString('en-US')} | ${r.acceptedPerSecRange.map((n) => n.toLocaleString('en-US')).join('–')} | ${r.storedPerSec.toLocaleString('en-US')} | ${r.stored.toLocaleString('en-US')} | ${r.mbPerSec} | ${r.serverCpuMs.toLocaleString('en-US')} | ${r.recordsPerCpuSec.toLocaleString('en-US')} |`,
@@ -253,19 +253,5 @@ async function writeSection(results, meta) {
     '(`new SqliteStorage({ path, writerThread: true })`) gave 18k–23k records/s against 23k–27k on one thread,',
     'so one thread is the default.',
   ].join('\n');
-  let text = '';
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    text = '# Benchmark results\n\n';
-  }
-  // Replace only this section; other benches own the rest of the file.
-  const start = text.indexOf('## Server ingest');
-  if (start < 0) {
-    text = `${text.trimEnd()}\n\n${section}\n`;
-  } else {
-    const after = text.indexOf('\n## ', start + 1);
-    text = `${text.slice(0, start)}${section}\n${after < 0 ? '' : `\n${text.slice(after + 1)}`}`;
-  }
-  await writeFile(file, text);
+  await writeResultsSection('Server ingest', section);
 }

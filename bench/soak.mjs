@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import * as weft from 'weft';
+import { writeResultsSection } from './lib/results-file.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const serverEntry = new URL('../packages/server/dist/index.js', import.meta.url);
@@ -324,14 +325,5 @@ async function writeSection(r) {
     `After the last call: \`flush()\` took ${n(r.flush.ms)} ms (${n(r.flush.sent)} sent, ${n(r.flush.spilled)} spilled, ${n(r.flush.failed)} failed in its epoch), and the outbox drained ${n(r.drain.ms)} ms later (${n(r.drain.outboxLeft)} records left).`,
     'Per-second samples (RSS, heap, queue, outbox, delivery counters, loop lag p99): `bench/out/soak.json`.',
   ].join('\n');
-  const path = join(here, 'RESULTS.md');
-  let text = await readFile(path, 'utf8').catch(() => '# Benchmark results\n');
-  const start = text.indexOf('\n## Soak\n');
-  if (start < 0) {
-    text = `${text.trimEnd()}\n\n${section}\n`;
-  } else {
-    const after = text.indexOf('\n## ', start + 1);
-    text = `${text.slice(0, start + 1)}${section}\n${after < 0 ? '' : `\n${text.slice(after + 1)}`}`;
-  }
-  await writeFile(path, text);
+  await writeResultsSection('Soak', section);
 }

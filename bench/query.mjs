@@ -1,0 +1,89 @@
+// Server read path at 100,000 calls: how long the queries the web UI and the
+// CLI make take once a project is large (server-side filtering and paging).
+//
+//   node bench/query.mjs [--calls 100000]
+// Uses the BUILT packages (`npx turbo run build`). Writes the "Query" section
+// of bench/RESULTS.md and bench/out/query.json.
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { encodeMsgpack, routes } from '../packages/protocol/dist/index.js';
+import { startServer } from '../packages/server/dist/index.js';
+import { writeResultsSection } from './lib/results-file.mjs';
+
+const { values: args } = parseArgs({ options: { calls: { type: 'string', default: '100000' } } });
+const total = Number(args.calls);
+const here = fileURLToPath(new URL('.', import.meta.url));
+const dir = await mkdtemp(join(tmpdir(), 'weft-bench-query-'));
+const server = await startServer({ port: 0, dbPath: join(dir, 'weft.db'), uiDir: false });
+const load = [loadavg()[0]];
+
+// Root calls of four common ops and one rare op (1 in 1,000), 200-byte inputs, 300-byte outputs.
+const ops = ['agent.step', 'llm.chat', 'tool.search', 'retrieve'];
+const t0 = Date.now();
+for (let n = 0; n < total; ) {
+  const items = [];
+  for (let i = 0; i < 500 && n < total; i++, n++) {
+    const id = randomUUID();
+    const op = n % 1000 === 0 ? 'rare.op' : ops[n % 4];
+    items.push({
+      type: 'complete', id, traceId: id, parentId: null, opName: op, displayName: `${op} #${n}`,
+      startedAt: t0 + n, endedAt: t0 + n + (n % 50), inputs: { q: 'x'.repeat(200) }, output: { a: 'y'.repeat(300) },
+      summary: { latencyMs: n % 50 }, attributes: {},
+    });
+  }
+  const res = await fetch(server.url + routes.callBatch(), {
+    method: 'POST', headers: { 'content-type': 'application/msgpack' }, body: encodeMsgpack({ project: 'big', items }),
+  });
+  if (res.status !== 200) throw new Error(`ingest failed: ${res.status} ${await res.text()}`);
+}
+
+const cases = [
+  ['newest root calls (the calls table)', { parentId: null }],
+  ['filter by a common op', { opName: 'llm.chat' }],
+  ['filter by a rare op (1 in 1,000)', { opName: 'rare.op' }],
+  ['filter by status with no match', { status: 'error' }],
+  ['text search in display names', { text: `#${total - 1}` }],
+  ['sort by latency', { sort: { field: 'latencyMs', direction: 'desc' } }],
+  ['time range of 100 ms', { startedAfter: t0 + total / 2, startedBefore: t0 + total / 2 + 100 }],
+];
+const results = [];
+for (const [label, filter] of cases) {
+  const times = [];
+  let rows = 0;
+  for (let i = 0; i < 7; i++) {
+    const started = performance.now();
+    const res = await fetch(server.url + routes.callQuery(), {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ project: 'big', limit: 50, ...filter }),
+    });
+    const body = await res.json();
+    times.push(performance.now() - started);
+    rows = body.calls.length;
+  }
+  times.sort((a, b) => a - b);
+  results.push({ label, medianMs: Number(times[3].toFixed(1)), maxMs: Number(times[6].toFixed(1)), rows });
+}
+await server.close();
+await rm(dir, { recursive: true, force: true });
+load.push(loadavg()[0]);
+
+const meta = { date: new Date().toISOString(), node: process.version, calls: total, loadAverage: load.map((l) => Number(l.toFixed(2))) };
+await mkdir(join(here, 'out'), { recursive: true });
+await writeFile(join(here, 'out', 'query.json'), `${JSON.stringify({ ...meta, results }, null, 2)}\n`);
+await writeResultsSection('Query', [
+  '## Query',
+  '',
+  `\`node bench/query.mjs\` — ${meta.date}, Node ${meta.node}, 1-minute load average ${meta.loadAverage[0]} before / ${meta.loadAverage[1]} after.`,
+  `A project of ${total.toLocaleString('en-US')} root calls in the built server (SQLite, in-process), queried over HTTP with`,
+  '`limit: 50` as the web UI and `weft calls` do; each query 7 times, median and max.',
+  '',
+  '| Query | Median ms | Max ms | Rows |',
+  '| --- | ---: | ---: | ---: |',
+  ...results.map((r) => `| ${r.label} | ${r.medianMs} | ${r.maxMs} | ${r.rows} |`),
+  '',
+].join('\n'));
+process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
