@@ -9,7 +9,7 @@
 // strings). Compared with the same code untraced and with one msgpackr encode
 // of the call's inputs and output.
 import { fork } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { encodeMsgpack } from '@weft/protocol';
 import * as weft from 'weft';
 import { createClient, snapshot } from 'weft/testing';
+import { writeResultsSection } from './lib/results-file.mjs';
 
 /** Values (containers and leaves) and containers in `value`, as the snapshot visits them. */
 function countNodes(value) {
@@ -255,7 +256,6 @@ async function main() {
 }
 
 async function writeSection(results, meta) {
-  const file = join(here, 'RESULTS.md');
   const n = (x) => (x === undefined ? '–' : x.toLocaleString('en-US'));
   const section = [
     '## SDK',
@@ -312,20 +312,7 @@ async function writeSection(results, meta) {
     '±5 µs between runs on this shared machine; compare builds within one process rather than across runs.',
 
   ].join('\n');
-  let text = '';
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    text = '# Benchmark results\n\n';
-  }
-  // Replace only this section; other benches own the rest of the file.
-  const start = text.indexOf('## SDK');
-  if (start < 0) text = `${text.trimEnd()}\n\n${section}\n`;
-  else {
-    const after = text.indexOf('\n## ', start + 1);
-    text = `${text.slice(0, start)}${section}\n${after < 0 ? '' : `\n${text.slice(after + 1)}`}`;
-  }
-  await writeFile(file, text);
+  await writeResultsSection('SDK', section);
 }
 
 if (process.argv[2] === '--server') {
