@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sanitize } from './sanitize.js';
 import { SNAPSHOT_MAX_DEPTH, snapshot, snapshotWithStats } from './snapshot.js';
@@ -170,5 +171,21 @@ describe('snapshot', () => {
   it('falls back to default limits when given invalid ones instead of throwing', () => {
     const value = { a: [1, 2, 3] };
     expect(snapshot(value, { maxDepth: -1, maxNodes: Number.NaN })).toEqual(value);
+  });
+});
+
+describe('the two copiers', () => {
+  // maxDepth ≤ 400 takes the recursive copier, deeper limits the iterative
+  // one; both must cut the node limit in the same places and copy the same.
+  it('give the same snapshot for the same value and node limit', () => {
+    fc.assert(
+      fc.property(fc.anything({ maxDepth: 6, withMap: true, withSet: true, withNullPrototype: true }), fc.integer({ min: 1, max: 60 }), (value, maxNodes) => {
+        const recursive = snapshotWithStats(value, { maxDepth: 400, maxNodes });
+        const iterative = snapshotWithStats(value, { maxDepth: 401, maxNodes });
+        expect(iterative.stats).toEqual(recursive.stats);
+        expect(sanitize(iterative.value).value).toEqual(sanitize(recursive.value).value);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

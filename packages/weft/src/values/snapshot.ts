@@ -53,6 +53,12 @@ interface Frame {
   /** Entries to visit (for Map and Set, their size when opened). */
   readonly n: number;
   i: number;
+  /**
+   * A Map entry whose key is a container still being filled: its value is
+   * visited once the key's frame is done, so entries are copied key first,
+   * in the same pre-order as the recursive copier.
+   */
+  pending?: { key: unknown; value: unknown } | undefined;
 }
 
 const mapEntries = Map.prototype.entries;
@@ -361,6 +367,12 @@ function copyIterative(
   const root = visit(value, 0);
   while (stack.length > 0) {
     const frame = stack[stack.length - 1] as Frame;
+    if (frame.pending !== undefined) {
+      const { key, value } = frame.pending;
+      frame.pending = undefined;
+      (frame.out as Map<unknown, unknown>).set(key, visit(value, frame.depth + 1));
+      continue;
+    }
     if (frame.i >= frame.n) {
       stack.pop();
       continue;
@@ -412,7 +424,10 @@ function copyIterative(
         }
         nodes++;
         const [k, v] = step.value;
-        (frame.out as Map<unknown, unknown>).set(visit(k, depth), visit(v, depth));
+        const height = stack.length;
+        const key = visit(k, depth);
+        if (stack.length > height) frame.pending = { key, value: v };
+        else (frame.out as Map<unknown, unknown>).set(key, visit(v, depth));
         break;
       }
       default: {
