@@ -179,12 +179,16 @@ describe('the two copiers', () => {
   // one; both must cut the node limit in the same places and copy the same.
   it('give the same snapshot for the same value and node limit', () => {
     fc.assert(
-      fc.property(fc.anything({ maxDepth: 6, withMap: true, withSet: true, withNullPrototype: true }), fc.integer({ min: 1, max: 60 }), (value, maxNodes) => {
-        const recursive = snapshotWithStats(value, { maxDepth: 400, maxNodes });
-        const iterative = snapshotWithStats(value, { maxDepth: 401, maxNodes });
-        expect(iterative.stats).toEqual(recursive.stats);
-        expect(sanitize(iterative.value).value).toEqual(sanitize(recursive.value).value);
-      }),
+      fc.property(
+        fc.anything({ maxDepth: 6, withMap: true, withSet: true, withNullPrototype: true }),
+        fc.integer({ min: 1, max: 60 }),
+        (value, maxNodes) => {
+          const recursive = snapshotWithStats(value, { maxDepth: 400, maxNodes });
+          const iterative = snapshotWithStats(value, { maxDepth: 401, maxNodes });
+          expect(iterative.stats).toEqual(recursive.stats);
+          expect(sanitize(iterative.value).value).toEqual(sanitize(recursive.value).value);
+        },
+      ),
       { numRuns: 300 },
     );
   });
