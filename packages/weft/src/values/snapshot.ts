@@ -128,27 +128,37 @@ interface CopyState {
   readonly keep: ((value: object) => boolean) | undefined;
 }
 
-/** The copy of `v` at `depth`, or `v` itself when it is not a plain container. */
-function copyValue(state: CopyState, v: unknown, depth: number): unknown {
-  if (typeof v !== 'object' || v === null) return v;
-  const seen = state.copies.get(v);
-  if (seen !== undefined) return seen;
-  let kind: Kind;
+/**
+ * Which plain container `v` is, or undefined when the snapshot keeps it by
+ * identity (class instances, anything `keep` claims). Shared by both copiers
+ * so they agree on what gets copied.
+ */
+function containerKind(v: object, keep: ((value: object) => boolean) | undefined): Kind | undefined {
   try {
+    let kind: Kind;
     if (Array.isArray(v)) kind = Kind.Array;
     else {
       const proto: unknown = Object.getPrototypeOf(v);
       if (proto === Object.prototype || proto === null) kind = Kind.Object;
       else if (types.isMap(v)) kind = Kind.Map;
       else if (types.isSet(v)) kind = Kind.Set;
-      else return v;
+      else return undefined;
     }
-    if (state.keep !== undefined && keepSafely(state.keep, v)) return v;
+    return keep !== undefined && keepSafely(keep, v) ? undefined : kind;
   } catch {
     // A revoked proxy throws from Array.isArray and every trap; keep it by
     // identity and let the walker describe it off the caller's turn.
-    return v;
+    return undefined;
   }
+}
+
+/** The copy of `v` at `depth`, or `v` itself when it is not a plain container. */
+function copyValue(state: CopyState, v: unknown, depth: number): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  const seen = state.copies.get(v);
+  if (seen !== undefined) return seen;
+  const kind = containerKind(v, state.keep);
+  if (kind === undefined) return v;
   if (depth > state.maxDepth) return SnapshotMarker.truncatedValue('depth', KIND_NAMES[kind]);
   switch (kind) {
     case Kind.Array:
@@ -290,22 +300,8 @@ function copyIterative(
     if (typeof v !== 'object' || v === null) return v;
     const seen = copies.get(v);
     if (seen !== undefined) return seen;
-    let kind: Kind;
-    try {
-      if (Array.isArray(v)) kind = Kind.Array;
-      else {
-        const proto: unknown = Object.getPrototypeOf(v);
-        if (proto === Object.prototype || proto === null) kind = Kind.Object;
-        else if (types.isMap(v)) kind = Kind.Map;
-        else if (types.isSet(v)) kind = Kind.Set;
-        else return v;
-      }
-      if (keep !== undefined && keepSafely(keep, v)) return v;
-    } catch {
-      // A revoked proxy throws from Array.isArray and every trap; keep it by
-      // identity and let the walker describe it off the caller's turn.
-      return v;
-    }
+    const kind = containerKind(v, keep);
+    if (kind === undefined) return v;
     if (depth > maxDepth) return SnapshotMarker.truncatedValue('depth', KIND_NAMES[kind]);
     try {
       return open(kind, v, depth);
