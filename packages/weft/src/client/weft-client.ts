@@ -401,6 +401,10 @@ export class WeftClient {
 
   /** What a call records for an object: a dataset's table ref, a file's `File` version, a saved object's ref, or `undefined` to walk it. */
   #onObject(value: object, epoch: Epoch): string | Promise<string> | undefined {
+    // Asked for every container of every call: a plain object or array can
+    // only be a published value, so skip the brand and class checks for it.
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (proto === Object.prototype || proto === null || Array.isArray(value)) return this.#store.publishedRef(value);
     const dataset = this.#datasets.hook(value);
     if (dataset !== undefined) return dataset;
     if (WeftFile.isInstance(value)) {

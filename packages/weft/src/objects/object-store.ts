@@ -81,12 +81,17 @@ export class ObjectStore {
   /** For the caller's snapshot: published values are kept by identity so the walk can replace them by their ref. */
   isPublished = (value: object): boolean => this.#published.has(value);
 
+  /** The ref `value` (by identity) was published as, if it was. */
+  publishedRef(value: object): string | undefined {
+    return this.#publishedCount > 0 ? this.#published.get(value) : undefined;
+  }
+
   /**
    * The Sanitizer's `onObject`: a published value's ref, a pending ref for a
    * `WeftObject` (saved as its own version), `undefined` for anything else.
    */
   hook(value: object, epoch: Epoch): string | Promise<string> | undefined {
-    const published = this.#publishedCount > 0 ? this.#published.get(value) : undefined;
+    const published = this.publishedRef(value);
     if (published !== undefined) return published;
     if (!WeftObject.isInstance(value)) return undefined;
     for (let frame = this.#current; frame !== undefined; frame = frame.parent) {

@@ -5,7 +5,7 @@ import { outsideCalls } from '../context/call-context.js';
 import type { Warnings } from '../diagnostics/warnings.js';
 import type { RecordOutcome } from '../transport/batcher.js';
 import { Sanitizer, type SanitizeOptions } from '../values/index.js';
-import { alreadySafe } from '../values/sanitize-fast-path.js';
+import { encodeIfSafe } from '../values/safe-encoder.js';
 import { callItem, failureMarker, type RecordKind, type WalkedParts } from './call-item.js';
 import type { Epoch, FlushBarrier } from './flush-barrier.js';
 import { type Pool, yieldTurn } from './pool.js';
@@ -32,6 +32,7 @@ interface Job {
   readonly call: CallRecord;
   readonly kind: RecordKind;
   readonly epoch: Epoch;
+  exception?: ExceptionInfo;
 }
 
 /**
@@ -112,11 +113,12 @@ export class Pipeline {
             : { inputs: call.inputs, attributes: call.attributes, output: call.output };
       const options = this.#o.sanitizeOptions(job.epoch);
       // The snapshot is our own copy: when it is already in its safe form
-      // (the common case), encode it as it is instead of walking it into a
-      // second copy. Bounded by one slice of nodes; larger values take the
-      // sliced walk.
-      if (alreadySafe(value, options, this.#o.sliceBudget)) {
-        this.#finalize(job, value);
+      // (the common case), one pass checks and encodes the whole record
+      // instead of walking it into a second copy. Bounded by one slice of
+      // nodes; larger values take the sliced walk.
+      const bytes = encodeIfSafe(callItem(kind, call, value, this.#exception(job)), options, this.#o.sliceBudget);
+      if (bytes !== undefined) {
+        this.#deliver(job, bytes);
         return undefined;
       }
       sanitizer = new Sanitizer(value, options);
@@ -166,11 +168,18 @@ export class Pipeline {
     return undefined;
   }
 
+  /** The exception a finished, failed call records (computed once per record: the fast path and the walk share it). */
+  #exception(job: Job): ExceptionInfo | undefined {
+    if (job.kind === 'start' || !job.call.failed) return undefined;
+    if (job.exception === undefined) job.exception = exceptionInfo(job.call.error);
+    return job.exception;
+  }
+
   #finalize(job: Job, parts: WalkedParts): void {
     const { call, kind, epoch } = job;
     let bytes: Uint8Array;
     try {
-      const exception = kind !== 'start' && call.failed ? exceptionOf(call.error) : undefined;
+      const exception = this.#exception(job);
       try {
         bytes = encodeMsgpack(callItem(kind, call, parts, exception));
       } catch (error) {
@@ -183,6 +192,12 @@ export class Pipeline {
       this.#o.barrier.settle(epoch, 'failed', kind === 'start' ? 'other' : 'call');
       return;
     }
+    this.#deliver(job, bytes);
+  }
+
+  /** Hands one encoded record to the sink; its outcome settles the record's unit in the flush barrier. */
+  #deliver(job: Job, bytes: Uint8Array): void {
+    const { call, kind, epoch } = job;
     this.#finalized++;
     // The record waits in the batcher until the server acknowledges it: it
     // must hold only its bytes and these few strings, not the call (whose
@@ -212,8 +227,4 @@ export class Pipeline {
       this.#o.sink().flush().catch((error: unknown) => this.#o.warnings.report('transport', 'flushing the batcher failed', error));
     });
   }
-}
-
-function exceptionOf(error: unknown): ExceptionInfo {
-  return exceptionInfo(error);
 }

@@ -1,0 +1,307 @@
+import { resolveSanitizeOptions, type ResolvedSanitizeOptions, type SanitizeOptions } from './sanitize-options.js';
+
+/**
+ * Encodes `value` as msgpack when it is already exactly what the
+ * {@link Sanitizer} would make of it; otherwise answers `undefined` and the
+ * caller walks it with the Sanitizer as usual. One walk both checks and
+ * writes, so the common case of a call's structural snapshot (plain objects
+ * and arrays of well-formed strings, finite numbers, booleans and null) costs
+ * a single pass instead of a check, a copy and an encode.
+ *
+ * The bytes decode (with the wire decoder) to the same value as
+ * `encodeMsgpack(value)`: maps with string keys, arrays, strings, integers in
+ * the smallest int form up to 32 bits and float64 beyond, booleans, nil;
+ * object members whose value is `undefined` are left out, as the wire encoder
+ * does.
+ *
+ * Answers `undefined` when `value` holds anything else: class instances (and
+ * the snapshot's own markers), Map, Set, binary data, functions, symbols,
+ * bigints, `undefined` array items, -0, NaN, ±Infinity, lone surrogates,
+ * strings or keys over `maxStringLength`, containers over `maxArrayLength`,
+ * depth or node counts at the limits, a key the default rules redact, a
+ * `__proto__` key — and always when a `redact` function is set (it must be
+ * asked exactly once per key, by the Sanitizer).
+ *
+ * `onObject` is asked about each plain container, as the Sanitizer would ask
+ * it; any answer other than `undefined` makes the value not safe, so the hook
+ * must be a pure lookup for plain containers (the client's is: a published
+ * value's ref). A hook that throws also answers `undefined`. Repeated
+ * containers (shared or cyclic) are expanded like the wire encoder does,
+ * bounded by the node and depth limits.
+ *
+ * `budget` bounds the work (nodes): past it the answer is `undefined`, so a
+ * large value goes to the Sanitizer, whose walk is sliced.
+ *
+ * The result is a view into a shared arena (like msgpackr's own output): it
+ * stays valid and unchanged, and must not be written to.
+ *
+ * @throws InvalidSanitizeOptionsError (code `WEFT_INVALID_OPTIONS`) when `options` are invalid.
+ */
+export function encodeIfSafe(value: unknown, options?: SanitizeOptions, budget = Number.POSITIVE_INFINITY): Uint8Array | undefined {
+  const o = resolveSanitizeOptions(options);
+  if (o.redact !== undefined || hasEnumerable(Object.prototype)) return undefined;
+  const w = writer;
+  w.o = o;
+  w.nodes = 0;
+  w.maxNodes = Math.min(o.maxNodes, budget);
+  const start = w.pos;
+  w.start = start;
+  let ok: boolean;
+  try {
+    ok = w.value(value, 0, false);
+  } catch {
+    // A proxy trap or a hook threw: let the Sanitizer handle and report it.
+    ok = false;
+  }
+  w.o = undefined;
+  if (!ok) {
+    w.pos = w.start;
+    return undefined;
+  }
+  const bytes = w.buf.subarray(w.start, w.pos);
+  // The next record starts on an 8-byte boundary of the same arena.
+  w.pos = (w.pos + 7) & ~7;
+  return bytes;
+}
+
+/** True when `for…in` over a plain object would also list inherited members (a polluted Object.prototype). */
+function hasEnumerable(proto: object): boolean {
+  for (const _ in proto) return true;
+  return false;
+}
+
+/** Arena size: records are written back to back into it; a new one is taken when a record does not fit. */
+const ARENA_BYTES = 1 << 20;
+
+/** Node's Buffer method behind `buf.write(s, offset, 'utf8')`, without its argument juggling (msgpackr calls it too). */
+type Utf8Writer = Buffer & { utf8Write(s: string, offset: number, maxBytes: number): number };
+
+// `isWellFormed` is ES2024 (Node 20 has it); the repo's lib is ES2023.
+type Es2024String = string & { isWellFormed(): boolean };
+
+/**
+ * The msgpack writer. One per process: encoding is synchronous, so no two
+ * records are ever written at once.
+ */
+class SafeWriter {
+  buf: Buffer = Buffer.allocUnsafeSlow(ARENA_BYTES);
+  view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+  /** Where the record being written starts, and the next free byte. */
+  start = 0;
+  pos = 0;
+  o: ResolvedSanitizeOptions | undefined;
+  nodes = 0;
+  maxNodes = 0;
+
+  /** Makes room for `n` more bytes, moving the record so far to a new arena when this one is full. */
+  ensure(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    const written = this.pos - this.start;
+    const next = Buffer.allocUnsafeSlow(Math.max(ARENA_BYTES, (written + n) * 2));
+    this.buf.copy(next, 0, this.start, this.pos);
+    this.buf = next;
+    this.view = new DataView(next.buffer, next.byteOffset, next.byteLength);
+    this.start = 0;
+    this.pos = written;
+  }
+
+  /** `member`: an object member, where `undefined` is left out; an array item must not be undefined. */
+  value(v: unknown, depth: number, member: boolean): boolean {
+    if (++this.nodes >= this.maxNodes) return false;
+    switch (typeof v) {
+      case 'string':
+        return this.string(v);
+      case 'number':
+        return this.number(v);
+      case 'boolean':
+        this.ensure(1);
+        this.buf[this.pos++] = v ? 0xc3 : 0xc2;
+        return true;
+      case 'undefined':
+        return member;
+      case 'object':
+        if (v === null) {
+          this.ensure(1);
+          this.buf[this.pos++] = 0xc0;
+          return true;
+        }
+        return this.container(v, depth);
+      default:
+        return false;
+    }
+  }
+
+  container(v: object, depth: number): boolean {
+    const o = this.o as ResolvedSanitizeOptions;
+    if (depth >= o.maxDepth) return false;
+    if (Array.isArray(v)) {
+      if (o.onObject !== undefined && o.onObject(v) !== undefined) return false;
+      const n = v.length;
+      if (n > o.maxArrayLength) return false;
+      this.arrayHeader(n);
+      for (let i = 0; i < n; i++) if (!this.value(v[i], depth + 1, false)) return false;
+      return true;
+    }
+    const proto: unknown = Object.getPrototypeOf(v);
+    if (proto !== Object.prototype && proto !== null) return false;
+    if (o.onObject !== undefined && o.onObject(v) !== undefined) return false;
+    // A fixmap header, widened afterwards in the rare case of 16 or more
+    // members. `for…in` (with an own-property guarantee: the prototype is
+    // Object.prototype or null, and encodeIfSafe refuses an enumerable
+    // Object.prototype) walks V8's enum cache without allocating a key array.
+    const at = this.pos - this.start; // relative to the record: an arena change moves it
+    this.ensure(1);
+    this.pos++;
+    let keys = 0;
+    let count = 0;
+    for (const key in v) {
+      if (++keys > o.maxArrayLength || key === '__proto__' || o.isRedactedKey(key)) return false;
+      const member = (v as Record<string, unknown>)[key];
+      if (member === undefined) {
+        // Left out, as the wire encoder does; the key must still be one the Sanitizer keeps as is.
+        if (key.length > o.maxStringLength || !(key as Es2024String).isWellFormed()) return false;
+        continue;
+      }
+      if (!this.string(key) || !this.value(member, depth + 1, true)) return false;
+      count++;
+    }
+    this.mapHeader(at, count);
+    return true;
+  }
+
+  /** Writes the header of the map whose members start after the byte reserved at `at` (relative to the record). */
+  mapHeader(at: number, count: number): void {
+    if (count < 16) {
+      this.buf[this.start + at] = 0x80 | count;
+      return;
+    }
+    const extra = count < 0x10000 ? 2 : 4;
+    this.ensure(extra);
+    const head = this.start + at;
+    this.buf.copyWithin(head + 1 + extra, head + 1, this.pos);
+    this.pos += extra;
+    if (extra === 2) {
+      this.buf[head] = 0xde;
+      this.view.setUint16(head + 1, count);
+    } else {
+      this.buf[head] = 0xdf;
+      this.view.setUint32(head + 1, count);
+    }
+  }
+
+  arrayHeader(n: number): void {
+    this.ensure(5);
+    if (n < 16) this.buf[this.pos++] = 0x90 | n;
+    else if (n < 0x10000) {
+      this.buf[this.pos] = 0xdc;
+      this.view.setUint16(this.pos + 1, n);
+      this.pos += 3;
+    } else {
+      this.buf[this.pos] = 0xdd;
+      this.view.setUint32(this.pos + 1, n);
+      this.pos += 5;
+    }
+  }
+
+  string(s: string): boolean {
+    const n = s.length;
+    const o = this.o as ResolvedSanitizeOptions;
+    if (n > o.maxStringLength) return false;
+    if (n < 32) {
+      // Short strings (keys, roles, ids) are mostly ASCII: copy the code units.
+      this.ensure(n * 3 + 2);
+      const buf = this.buf;
+      let p = this.pos + 1;
+      let i = 0;
+      for (; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 0x80) break;
+        buf[p++] = c;
+      }
+      if (i === n) {
+        buf[this.pos] = 0xa0 | n;
+        this.pos = p;
+        return true;
+      }
+    }
+    if (!(s as Es2024String).isWellFormed()) return false;
+    // Room for the worst case (3 bytes per code unit) when the arena has it;
+    // otherwise the exact size, so a long string does not force a needlessly
+    // large arena.
+    let max = n * 3;
+    if (this.pos + max + 5 > this.buf.length) max = Buffer.byteLength(s, 'utf8');
+    const head = max < 0x100 ? 2 : max < 0x10000 ? 3 : 5;
+    this.ensure(head + max);
+    const bytes = (this.buf as Utf8Writer).utf8Write(s, this.pos + head, max);
+    if (head === 2) {
+      this.buf[this.pos] = 0xd9;
+      this.buf[this.pos + 1] = bytes;
+    } else if (head === 3) {
+      this.buf[this.pos] = 0xda;
+      this.view.setUint16(this.pos + 1, bytes);
+    } else {
+      this.buf[this.pos] = 0xdb;
+      this.view.setUint32(this.pos + 1, bytes);
+    }
+    this.pos += head + bytes;
+    return true;
+  }
+
+  number(v: number): boolean {
+    this.ensure(9);
+    const buf = this.buf;
+    if (Number.isInteger(v)) {
+      if (v >= 0) {
+        if (v === 0 && 1 / v < 0) return false; // -0: the Sanitizer writes it as 0
+        if (v < 0x80) {
+          buf[this.pos++] = v;
+          return true;
+        }
+        if (v < 0x100) {
+          buf[this.pos] = 0xcc;
+          buf[this.pos + 1] = v;
+          this.pos += 2;
+          return true;
+        }
+        if (v < 0x10000) {
+          buf[this.pos] = 0xcd;
+          this.view.setUint16(this.pos + 1, v);
+          this.pos += 3;
+          return true;
+        }
+        if (v < 0x100000000) {
+          buf[this.pos] = 0xce;
+          this.view.setUint32(this.pos + 1, v);
+          this.pos += 5;
+          return true;
+        }
+      } else if (v >= -0x20) {
+        buf[this.pos++] = v & 0xff;
+        return true;
+      } else if (v >= -0x80) {
+        buf[this.pos] = 0xd0;
+        this.view.setInt8(this.pos + 1, v);
+        this.pos += 2;
+        return true;
+      } else if (v >= -0x8000) {
+        buf[this.pos] = 0xd1;
+        this.view.setInt16(this.pos + 1, v);
+        this.pos += 3;
+        return true;
+      } else if (v >= -0x80000000) {
+        buf[this.pos] = 0xd2;
+        this.view.setInt32(this.pos + 1, v);
+        this.pos += 5;
+        return true;
+      }
+    } else if (!Number.isFinite(v)) {
+      return false;
+    }
+    buf[this.pos] = 0xcb;
+    this.view.setFloat64(this.pos + 1, v);
+    this.pos += 9;
+    return true;
+  }
+}
+
+const writer = new SafeWriter();
