@@ -53,15 +53,29 @@ describe('snapshot', () => {
     expect((b.value as typeof large).messages[0]!.content).toHaveLength(10_000_000);
   });
 
-  it('keeps cycles as cycles and copies a shared container once', () => {
-    const shared = { s: 1 };
+  it('keeps cycles as cycles and copies a shared container at each place it appears', () => {
+    const shared: Record<string, unknown> = { s: 1 };
+    shared.loop = shared;
     const root: Record<string, unknown> = { a: shared, b: shared };
     root.self = root;
-    const taken = snapshot(root) as Record<string, unknown>;
-    expect(taken).not.toBe(root);
-    expect(taken.self).toBe(taken);
-    expect(taken.a).toBe(taken.b);
-    expect(taken.a).not.toBe(shared);
+    for (const maxDepth of [100, 401]) {
+      const taken = snapshot(root, { maxDepth }) as Record<string, Record<string, unknown>>;
+      expect(taken).not.toBe(root);
+      expect(taken.self).toBe(taken);
+      expect(taken.a).not.toBe(shared);
+      expect(taken.a).not.toBe(taken.b);
+      expect(taken.a?.loop).toBe(taken.a);
+      expect(taken.b?.loop).toBe(taken.b);
+      expect(sanitize(taken.a).value).toEqual(sanitize(taken.b).value);
+    }
+  });
+
+  it('bounds a value whose shared containers would expand exponentially by maxNodes', () => {
+    let level: unknown = { leaf: 1 };
+    for (let i = 0; i < 40; i++) level = [level, level];
+    const { value, stats } = snapshotWithStats(level, { maxNodes: 1_000 });
+    expect(stats.nodes).toBe(1_000);
+    expect(JSON.stringify(sanitize(value).value)).toContain('"reason":"nodes"');
   });
 
   it('reads getters once, at the moment, and turns a throwing getter into a marker', () => {

@@ -73,7 +73,8 @@ const setSize = Object.getOwnPropertyDescriptor(Set.prototype, 'size')?.get as (
  * everything else (class instances, functions, Dates, Errors, typed arrays,
  * Proxies that are not plain containers…) by identity. Cost grows with the
  * number of container nodes, never with string bytes. Cycles stay cycles in
- * the copy, and a container reached twice is copied once. Past the limits it
+ * the copy; a container reached twice without a cycle (shared) is copied at
+ * each place, as the encoder would expand it, within `maxNodes`. Past the limits it
  * inserts a visible truncation marker. Getters on plain objects are read
  * (value at the moment); a throwing getter becomes a marker, not an exception.
  * Only own enumerable string keys of objects are copied (symbol keys and
@@ -113,15 +114,22 @@ function copy(value: unknown, limits: SnapshotLimits | undefined, stats: Snapsho
   const maxDepth = limit(limits?.maxDepth, SNAPSHOT_MAX_DEPTH);
   const maxNodes = limit(limits?.maxNodes, SNAPSHOT_MAX_NODES);
   if (maxDepth > RECURSIVE_MAX_DEPTH) return copyIterative(value, maxDepth, maxNodes, limits?.keep, stats);
-  const state: CopyState = { copies: new Map(), nodes: 1, maxDepth, maxNodes, keep: limits?.keep };
+  const state: CopyState = { path: [], outs: [], nodes: 1, maxDepth, maxNodes, keep: limits?.keep };
   const root = copyValue(state, value, 0);
   if (stats) stats.nodes = state.nodes;
   return root;
 }
 
-/** The recursive copier's state: one small object per snapshot. */
+/**
+ * The recursive copier's state: one small object per snapshot. `path` holds
+ * the containers being copied, from the root down, and `outs` their copies: a
+ * container met again on its own path is a cycle, and the copy points back to
+ * the ancestor's copy. Scanning the path is cheaper than an identity map at
+ * the depths the recursive copier allows (and allocates nothing per node).
+ */
 interface CopyState {
-  readonly copies: Map<object, unknown>;
+  readonly path: object[];
+  readonly outs: unknown[];
   nodes: number;
   readonly maxDepth: number;
   readonly maxNodes: number;
@@ -155,21 +163,31 @@ function containerKind(v: object, keep: ((value: object) => boolean) | undefined
 /** The copy of `v` at `depth`, or `v` itself when it is not a plain container. */
 function copyValue(state: CopyState, v: unknown, depth: number): unknown {
   if (typeof v !== 'object' || v === null) return v;
-  const seen = state.copies.get(v);
-  if (seen !== undefined) return seen;
+  const path = state.path;
+  for (let i = path.length - 1; i >= 0; i--) if (path[i] === v) return state.outs[i];
   const kind = containerKind(v, state.keep);
   if (kind === undefined) return v;
   if (depth > state.maxDepth) return SnapshotMarker.truncatedValue('depth', KIND_NAMES[kind]);
+  // The copier puts its copy at `outs[depth]` (the container's place on the path) once it made one.
+  state.path.push(v);
+  state.outs.push(undefined);
+  let copied: unknown;
   switch (kind) {
     case Kind.Array:
-      return copyArray(state, v as unknown[], depth);
+      copied = copyArray(state, v as unknown[], depth);
+      break;
     case Kind.Object:
-      return copyObject(state, v as Record<string, unknown>, depth);
+      copied = copyObject(state, v as Record<string, unknown>, depth);
+      break;
     case Kind.Map:
-      return copyMap(state, v as Map<unknown, unknown>, depth);
+      copied = copyMap(state, v as Map<unknown, unknown>, depth);
+      break;
     default:
-      return copySet(state, v as Set<unknown>, depth);
+      copied = copySet(state, v as Set<unknown>, depth);
   }
+  state.path.pop();
+  state.outs.pop();
+  return copied;
 }
 
 function copyArray(state: CopyState, src: unknown[], depth: number): unknown {
@@ -180,7 +198,7 @@ function copyArray(state: CopyState, src: unknown[], depth: number): unknown {
     return SnapshotMarker.unreadable(thrown, 'keys'); // a proxy's length trap
   }
   const out: unknown[] = [];
-  state.copies.set(src, out);
+  state.outs[depth] = out;
   const child = depth + 1;
   for (let i = 0; i < n; i++) {
     if (state.nodes >= state.maxNodes) {
@@ -207,7 +225,7 @@ function copyObject(state: CopyState, src: Record<string, unknown>, depth: numbe
     return SnapshotMarker.unreadable(thrown, 'keys'); // a proxy's ownKeys trap
   }
   const out: Record<string, unknown> = {};
-  state.copies.set(src, out);
+  state.outs[depth] = out;
   const child = depth + 1;
   const n = keys.length;
   for (let i = 0; i < n; i++) {
@@ -241,7 +259,7 @@ function copyMap(state: CopyState, src: Map<unknown, unknown>, depth: number): u
     return SnapshotMarker.unreadable(thrown, 'keys');
   }
   const out = new Map<unknown, unknown>();
-  state.copies.set(src, out);
+  state.outs[depth] = out;
   const child = depth + 1;
   for (let i = 0; i < n; i++) {
     if (state.nodes >= state.maxNodes) {
@@ -268,7 +286,7 @@ function copySet(state: CopyState, src: Set<unknown>, depth: number): unknown {
     return SnapshotMarker.unreadable(thrown, 'keys');
   }
   const out = new Set<unknown>();
-  state.copies.set(src, out);
+  state.outs[depth] = out;
   const child = depth + 1;
   for (let i = 0; i < n; i++) {
     if (state.nodes >= state.maxNodes) {
@@ -291,27 +309,28 @@ function copyIterative(
   keep: ((value: object) => boolean) | undefined,
   stats: SnapshotStats | undefined,
 ): unknown {
-  const copies = new Map<object, unknown>();
+  // Containers being copied (on the stack) and their copies: meeting one again is a cycle.
+  const open = new Map<object, unknown>();
   const stack: Frame[] = [];
   let nodes = 1;
 
   // Returns the copy of `v` (opening a frame to fill it) or `v` itself.
   const visit = (v: unknown, depth: number): unknown => {
     if (typeof v !== 'object' || v === null) return v;
-    const seen = copies.get(v);
+    const seen = open.get(v);
     if (seen !== undefined) return seen;
     const kind = containerKind(v, keep);
     if (kind === undefined) return v;
     if (depth > maxDepth) return SnapshotMarker.truncatedValue('depth', KIND_NAMES[kind]);
     try {
-      return open(kind, v, depth);
+      return openFrame(kind, v, depth);
     } catch (thrown) {
       // Listing the entries threw (a proxy's ownKeys or length trap).
       return SnapshotMarker.unreadable(thrown, 'keys');
     }
   };
 
-  const open = (kind: Kind, src: object, depth: number): unknown => {
+  const openFrame = (kind: Kind, src: object, depth: number): unknown => {
     let frame: Frame;
     switch (kind) {
       case Kind.Array:
@@ -355,7 +374,7 @@ function copyIterative(
           i: 0,
         };
     }
-    copies.set(src, frame.out);
+    open.set(src, frame.out);
     stack.push(frame);
     return frame.out;
   };
@@ -370,12 +389,12 @@ function copyIterative(
       continue;
     }
     if (frame.i >= frame.n) {
-      stack.pop();
+      open.delete(stack.pop()?.src as object);
       continue;
     }
     if (nodes >= maxNodes) {
       closeTruncated(frame);
-      stack.pop();
+      open.delete(stack.pop()?.src as object);
       continue;
     }
     const i = frame.i++;
