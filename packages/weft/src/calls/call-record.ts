@@ -19,11 +19,11 @@ export interface CallRecord {
   readonly startedAt: number;
   /** `performance.now()` at start, for latency. */
   readonly startedAtPerf: number;
-  /** Structural snapshot of the inputs. */
-  readonly inputs: Record<string, unknown>;
+  /** Structural snapshot of the inputs (named), usually as a `SnapshotTape`. */
+  readonly inputs: unknown;
   readonly attributes: Record<string, unknown> | undefined;
   endedAt: number | undefined;
-  /** Structural snapshot of the (post-processed) output. */
+  /** Structural snapshot of the (post-processed) output, a `SnapshotTape` when it is a container. */
   output: unknown;
   /** What the function threw, kept by identity; converted off the caller's turn. */
   error: unknown;

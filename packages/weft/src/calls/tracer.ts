@@ -4,7 +4,8 @@ import type { Warnings } from '../diagnostics/warnings.js';
 import { isStreamLike, traceStream } from '../op/traced-stream.js';
 import type { RecordKind } from '../pipeline/call-item.js';
 import type { InFlight } from '../pipeline/in-flight.js';
-import { snapshot, type SnapshotLimits } from '../values/index.js';
+import { materialize } from '../values/snapshot-tape.js';
+import { snapshot, type SnapshotLimits, snapshotTape } from '../values/index.js';
 import { newCallId } from './call-id.js';
 import type { CallRecord } from './call-record.js';
 import { namedInputs } from './input-names.js';
@@ -107,7 +108,7 @@ export class Tracer {
         displayName: typeof displayName === 'string' ? displayName : undefined,
         startedAt: performance.timeOrigin + perf,
         startedAtPerf: perf,
-        inputs: snapshot(inputs, limits) as Record<string, unknown>,
+        inputs: snapshotTape(inputs, limits),
         attributes,
         endedAt: undefined,
         output: undefined,
@@ -156,7 +157,7 @@ export class Tracer {
       call.failed = failed;
       call.error = error;
       // A failed stream still records what it streamed; a plain throw has no output.
-      call.output = recorded === undefined ? undefined : snapshot(recorded, this.#o.snapshotLimits());
+      call.output = recorded === undefined ? undefined : snapshotTape(recorded, this.#o.snapshotLimits());
       const usage = addUsage(streamUsage ?? this.#ownUsage(output), call.childUsage);
       const status = failed ? 'error' : 'success';
       call.summary = {
@@ -224,7 +225,7 @@ function finishedView(call: CallRecord): FinishedCall {
     opName: call.opName,
     startedAt: call.startedAt,
     endedAt: call.endedAt ?? call.startedAt,
-    output: call.output,
+    output: materialize(call.output),
     error: call.error,
     summary: call.summary ?? {},
   };

@@ -1,9 +1,13 @@
 import type { CallItem, ExceptionInfo } from '@weft/protocol';
 import type { CallRecord } from '../calls/call-record.js';
 
-/** What `schedule` produced for one record: the walked (safe, redacted, ref-replaced) parts. */
+/**
+ * One record's values: the snapshot's parts (where `inputs` and `output` may
+ * be `SnapshotTape`s), or what the walk made of them (safe, redacted,
+ * ref-replaced).
+ */
 export interface WalkedParts {
-  inputs?: Record<string, unknown>;
+  inputs?: unknown;
   attributes?: Record<string, unknown> | undefined;
   output?: unknown;
 }
@@ -34,7 +38,7 @@ export function callItem(
     opName: call.opName,
     displayName: call.displayName,
     startedAt: call.startedAt,
-    inputs: parts.inputs ?? {},
+    inputs: (parts.inputs ?? {}) as Record<string, unknown>,
     attributes: parts.attributes,
   };
   if (kind === 'start') return { type: 'start', ...start };

@@ -6,6 +6,7 @@ import type { Warnings } from '../diagnostics/warnings.js';
 import type { RecordOutcome } from '../transport/batcher.js';
 import { Sanitizer, type SanitizeOptions } from '../values/index.js';
 import { encodeIfSafe } from '../values/safe-encoder.js';
+import { materialize } from '../values/snapshot-tape.js';
 import { callItem, failureMarker, type RecordKind, type WalkedParts } from './call-item.js';
 import type { Epoch, FlushBarrier } from './flush-barrier.js';
 import { type Pool, yieldTurn } from './pool.js';
@@ -121,7 +122,11 @@ export class Pipeline {
         this.#deliver(job, bytes);
         return undefined;
       }
-      sanitizer = new Sanitizer(value, options);
+      // The walk reads containers, not tapes.
+      sanitizer = new Sanitizer(
+        { inputs: materialize(value.inputs), attributes: value.attributes, output: materialize(value.output) },
+        options,
+      );
       if (!sanitizer.step(this.#o.sliceBudget)) return this.#walkSliced(job, sanitizer);
     } catch (error) {
       this.#walkFailed(job, error);

@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeIfSafe } from './safe-encoder.js';
 import { sanitize } from './sanitize.js';
-import { snapshot } from './snapshot.js';
+import { snapshot, snapshotTape } from './snapshot.js';
+import { materialize } from './snapshot-tape.js';
 
 const safe = (value: unknown, options?: Parameters<typeof encodeIfSafe>[1], budget?: number) => encodeIfSafe(value, options, budget) !== undefined;
 
@@ -26,6 +27,37 @@ describe('encodeIfSafe', () => {
       ),
       { numRuns: 3_000 },
     );
+  });
+
+  it('encodes a snapshot tape exactly as the containers it holds, and refuses the same values', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.jsonValue(),
+          fc.anything({ withBigInt: true, withMap: true, withSet: true, withTypedArray: true, withDate: true, withNullPrototype: true, withSparseArray: true }),
+        ),
+        fc.integer({ min: 3, max: 400 }),
+        (value, budget) => {
+          const tape = snapshotTape({ inputs: { value }, output: [value] });
+          const fromTape = encodeIfSafe(tape, undefined, budget);
+          const fromContainers = encodeIfSafe(materialize(tape), undefined, budget);
+          expect(fromTape === undefined).toBe(fromContainers === undefined);
+          if (fromTape !== undefined) expect(decodeMsgpack(fromTape)).toEqual(decodeMsgpack(fromContainers as Uint8Array));
+        },
+      ),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it('encodes tapes nested in a record, and refuses what a tape keeps by identity', () => {
+    const record = { type: 'complete', inputs: snapshotTape({ msgs: [{ role: 'user', content: 'hi' }], n: undefined }), output: snapshotTape({ ok: true, list: [1, 2.5, null] }) };
+    expect(decodeMsgpack(encodeIfSafe(record) as Uint8Array)).toEqual({ type: 'complete', inputs: { msgs: [{ role: 'user', content: 'hi' }] }, output: { ok: true, list: [1, 2.5, null] } });
+    for (const kept of [new Date(0), new Map([[1, 2]]), new Set([1]), Symbol('s'), 1n, () => 1]) {
+      expect(encodeIfSafe({ output: snapshotTape({ kept }) }), String(typeof kept)).toBeUndefined();
+    }
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(encodeIfSafe({ output: snapshotTape(cyclic) })).toBeUndefined();
   });
 
   it('writes every msgpack form the wire encoder reads back: integer widths, floats, string and container sizes', () => {

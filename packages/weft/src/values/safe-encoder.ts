@@ -1,4 +1,5 @@
 import { resolveSanitizeOptions, type ResolvedSanitizeOptions, type SanitizeOptions } from './sanitize-options.js';
+import { SnapshotTape, TapeTag } from './snapshot-tape.js';
 
 /**
  * Encodes `value` as msgpack when it is already exactly what the
@@ -7,6 +8,9 @@ import { resolveSanitizeOptions, type ResolvedSanitizeOptions, type SanitizeOpti
  * writes, so the common case of a call's structural snapshot (plain objects
  * and arrays of well-formed strings, finite numbers, booleans and null) costs
  * a single pass instead of a check, a copy and an encode.
+ *
+ * A {@link SnapshotTape} anywhere in `value` is encoded as the value it
+ * holds (`materialize(tape)`), read straight from its slots.
  *
  * The bytes decode (with the wire decoder) to the same value as
  * `encodeMsgpack(value)`: maps with string keys, arrays, strings, integers in
@@ -92,6 +96,8 @@ class SafeWriter {
   o: ResolvedSanitizeOptions | undefined;
   nodes = 0;
   maxNodes = 0;
+  /** The next slot of the tape being read. */
+  ti = 0;
 
   /** Makes room for `n` more bytes, moving the record so far to a new arena when this one is full. */
   ensure(n: number): void {
@@ -143,6 +149,7 @@ class SafeWriter {
       return true;
     }
     const proto: unknown = Object.getPrototypeOf(v);
+    if (proto === SnapshotTape.prototype) return this.tape((v as SnapshotTape).slots, depth);
     if (proto !== Object.prototype && proto !== null) return false;
     if (o.onObject !== undefined && o.onObject(v) !== undefined) return false;
     // A fixmap header, widened afterwards in the rare case of 16 or more
@@ -163,6 +170,84 @@ class SafeWriter {
         continue;
       }
       if (!this.string(key) || !this.value(member, depth + 1, true)) return false;
+      count++;
+    }
+    this.mapHeader(at, count);
+    return true;
+  }
+
+  /**
+   * A tape's value. Its containers are copies the snapshot made, never a
+   * published value (those are kept by identity, so they appear as objects
+   * here and make the value not safe): `onObject` is not asked.
+   */
+  tape(slots: unknown[], depth: number): boolean {
+    const outer = this.ti;
+    this.ti = 0;
+    this.nodes--; // the root slot is the value `value()` already counted
+    const ok = this.slot(slots, depth, false);
+    this.ti = outer;
+    return ok;
+  }
+
+  /** The tape value at `this.ti`; `member` as in {@link value}. */
+  slot(slots: unknown[], depth: number, member: boolean): boolean {
+    if (++this.nodes >= this.maxNodes) return false;
+    const v = slots[this.ti++];
+    switch (typeof v) {
+      case 'string':
+        return this.string(v);
+      case 'number':
+        return this.number(v);
+      case 'boolean':
+        this.ensure(1);
+        this.buf[this.pos++] = v ? 0xc3 : 0xc2;
+        return true;
+      case 'undefined':
+        return member;
+      case 'object':
+        if (v !== null) return false; // kept by identity: the Sanitizer decides
+        this.ensure(1);
+        this.buf[this.pos++] = 0xc0;
+        return true;
+      case 'symbol':
+        if (v === TapeTag.Array) return this.tapeArray(slots, depth);
+        if (v === TapeTag.Object) return this.tapeObject(slots, depth);
+        return false; // a Map, a Set, a cycle or a symbol value
+      default:
+        return false;
+    }
+  }
+
+  tapeArray(slots: unknown[], depth: number): boolean {
+    const o = this.o as ResolvedSanitizeOptions;
+    if (depth >= o.maxDepth) return false;
+    const n = slots[this.ti++] as number;
+    if (n > o.maxArrayLength) return false;
+    this.arrayHeader(n);
+    for (let i = 0; i < n; i++) if (!this.slot(slots, depth + 1, false)) return false;
+    return true;
+  }
+
+  tapeObject(slots: unknown[], depth: number): boolean {
+    const o = this.o as ResolvedSanitizeOptions;
+    if (depth >= o.maxDepth) return false;
+    const n = slots[this.ti++] as number;
+    if (n > o.maxArrayLength) return false;
+    const at = this.pos - this.start;
+    this.ensure(1);
+    this.pos++;
+    let count = 0;
+    for (let i = 0; i < n; i++) {
+      const key = slots[this.ti++] as string;
+      if (key === '__proto__' || o.isRedactedKey(key)) return false;
+      if (slots[this.ti] === undefined) {
+        // Left out, as the wire encoder does; the key must still be one the Sanitizer keeps as is.
+        if (key.length > o.maxStringLength || !(key as Es2024String).isWellFormed()) return false;
+        this.ti++;
+        continue;
+      }
+      if (!this.string(key) || !this.slot(slots, depth + 1, true)) return false;
       count++;
     }
     this.mapHeader(at, count);

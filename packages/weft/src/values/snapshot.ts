@@ -2,6 +2,7 @@ import { types } from 'node:util';
 import { arrayLength } from './array-length.js';
 import { TRUNCATED_KEYS_MEMBER } from './markers.js';
 import { SnapshotMarker } from './snapshot-marker.js';
+import { materialize, SnapshotTape, TapeTag } from './snapshot-tape.js';
 
 /** Bounds of {@link snapshot}. Values that are not positive integers fall back to the defaults (a snapshot never throws). */
 export interface SnapshotLimits {
@@ -68,20 +69,23 @@ const setSize = Object.getOwnPropertyDescriptor(Set.prototype, 'size')?.get as (
 
 /**
  * Runs on the CALLER's turn: must be cheap and never throw. Copies plain
- * containers (arrays, plain and null-prototype objects, Map, Set)
- * iteratively, sharing immutable leaves (strings, numbers, …) and keeping
- * everything else (class instances, functions, Dates, Errors, typed arrays,
- * Proxies that are not plain containers…) by identity. Cost grows with the
- * number of container nodes, never with string bytes. Cycles stay cycles in
- * the copy; a container reached twice without a cycle (shared) is copied at
- * each place, as the encoder would expand it, within `maxNodes`. Past the limits it
- * inserts a visible truncation marker. Getters on plain objects are read
- * (value at the moment); a throwing getter becomes a marker, not an exception.
- * Only own enumerable string keys of objects are copied (symbol keys and
+ * containers (arrays, plain and null-prototype objects, Map, Set), sharing
+ * immutable leaves (strings, numbers, …) and keeping everything else (class
+ * instances, functions, Dates, Errors, typed arrays, Proxies that are not
+ * plain containers…) by identity. Cost grows with the number of container
+ * nodes, never with string bytes. Cycles stay cycles in the copy; a container
+ * reached twice without a cycle (shared) is copied at each place, as the
+ * encoder would expand it, within `maxNodes`. Past the limits it inserts a
+ * visible truncation marker. Getters on plain objects are read (value at the
+ * moment); a throwing getter becomes a marker, not an exception. Only own
+ * enumerable string keys of objects are copied (symbol keys and
  * non-enumerable properties are left out, as the walker would ignore them).
+ *
+ * The copy is returned as containers; the tracer keeps it as a
+ * {@link SnapshotTape} instead ({@link snapshotTape}), the same content.
  */
 export function snapshot(value: unknown, limits?: SnapshotLimits): unknown {
-  return copy(value, limits, undefined);
+  return materialize(take(value, limits, undefined));
 }
 
 /** {@link snapshot}, also reporting how many values it visited (the measure of its cost). */
@@ -90,7 +94,17 @@ export function snapshotWithStats(
   limits?: SnapshotLimits,
 ): { value: unknown; stats: SnapshotStats } {
   const stats = { nodes: 0 };
-  return { value: copy(value, limits, stats), stats };
+  return { value: materialize(take(value, limits, stats)), stats };
+}
+
+/**
+ * The snapshot as the tracer keeps it: a {@link SnapshotTape} for a container
+ * (or, for `maxDepth` limits past {@link RECURSIVE_MAX_DEPTH}, the copied
+ * containers), the value itself for anything else. {@link materialize} turns
+ * a tape into what {@link snapshot} returns.
+ */
+export function snapshotTape(value: unknown, limits?: SnapshotLimits): unknown {
+  return take(value, limits, undefined);
 }
 
 function limit(value: number | undefined, fallback: number): number {
@@ -98,15 +112,14 @@ function limit(value: number | undefined, fallback: number): number {
 }
 
 /**
- * Deepest `maxDepth` copied recursively. The recursive copier is the fast
- * path (no frame objects, no closures; about half the time per node of the
- * explicit stack); past this depth the call stack could run out, so deeper
- * limits use the iterative copier. Both visit in the same order (depth-first,
- * pre-order), so limits cut the same places.
+ * Deepest `maxDepth` taken recursively. The recursive tape writer is the fast
+ * path (no frame objects, no closures); past this depth the call stack could
+ * run out, so deeper limits use the iterative copier. Both visit in the same
+ * order (depth-first, pre-order), so limits cut the same places.
  */
 const RECURSIVE_MAX_DEPTH = 400;
 
-function copy(value: unknown, limits: SnapshotLimits | undefined, stats: SnapshotStats | undefined): unknown {
+function take(value: unknown, limits: SnapshotLimits | undefined, stats: SnapshotStats | undefined): unknown {
   if (typeof value !== 'object' || value === null) {
     if (stats) stats.nodes = 1;
     return value;
@@ -114,22 +127,24 @@ function copy(value: unknown, limits: SnapshotLimits | undefined, stats: Snapsho
   const maxDepth = limit(limits?.maxDepth, SNAPSHOT_MAX_DEPTH);
   const maxNodes = limit(limits?.maxNodes, SNAPSHOT_MAX_NODES);
   if (maxDepth > RECURSIVE_MAX_DEPTH) return copyIterative(value, maxDepth, maxNodes, limits?.keep, stats);
-  const state: CopyState = { path: [], outs: [], nodes: 1, maxDepth, maxNodes, keep: limits?.keep };
-  const root = copyValue(state, value, 0);
+  const state: TapeState = { slots: [], path: [], nodes: 1, maxDepth, maxNodes, keep: limits?.keep };
+  writeValue(state, value, 0);
   if (stats) stats.nodes = state.nodes;
-  return root;
+  const only = state.slots.length === 1 ? state.slots[0] : undefined;
+  // A root kept by identity (a class instance, a marker) needs no tape.
+  return state.slots.length === 1 && typeof only === 'object' ? only : new SnapshotTape(state.slots);
 }
 
 /**
- * The recursive copier's state: one small object per snapshot. `path` holds
- * the containers being copied, from the root down, and `outs` their copies: a
- * container met again on its own path is a cycle, and the copy points back to
- * the ancestor's copy. Scanning the path is cheaper than an identity map at
- * the depths the recursive copier allows (and allocates nothing per node).
+ * The recursive tape writer's state: one small object per snapshot. `path`
+ * holds the containers being copied, from the root down (a container's index
+ * is its depth): a container met again on its own path is a cycle. Scanning
+ * the path is cheaper than an identity map at the depths the recursive writer
+ * allows, and allocates nothing per node.
  */
-interface CopyState {
+interface TapeState {
+  readonly slots: unknown[];
   readonly path: object[];
-  readonly outs: unknown[];
   nodes: number;
   readonly maxDepth: number;
   readonly maxNodes: number;
@@ -160,50 +175,64 @@ function containerKind(v: object, keep: ((value: object) => boolean) | undefined
   }
 }
 
-/** The copy of `v` at `depth`, or `v` itself when it is not a plain container. */
-function copyValue(state: CopyState, v: unknown, depth: number): unknown {
-  if (typeof v !== 'object' || v === null) return v;
+/** Writes `v` (at `depth`) to the tape: its tokens when it is a plain container, else the value itself. */
+function writeValue(state: TapeState, v: unknown, depth: number): void {
+  const slots = state.slots;
+  if (typeof v !== 'object' || v === null) {
+    if (typeof v === 'symbol') slots.push(TapeTag.Symbol, v);
+    else slots.push(v);
+    return;
+  }
   const path = state.path;
-  for (let i = path.length - 1; i >= 0; i--) if (path[i] === v) return state.outs[i];
+  for (let i = path.length - 1; i >= 0; i--) {
+    if (path[i] === v) {
+      slots.push(TapeTag.Cycle, i);
+      return;
+    }
+  }
   const kind = containerKind(v, state.keep);
-  if (kind === undefined) return v;
-  if (depth > state.maxDepth) return SnapshotMarker.truncatedValue('depth', KIND_NAMES[kind]);
-  // The copier puts its copy at `outs[depth]` (the container's place on the path) once it made one.
-  state.path.push(v);
-  state.outs.push(undefined);
-  let copied: unknown;
+  if (kind === undefined) {
+    slots.push(v);
+    return;
+  }
+  if (depth > state.maxDepth) {
+    slots.push(SnapshotMarker.truncatedValue('depth', KIND_NAMES[kind]));
+    return;
+  }
+  path.push(v);
   switch (kind) {
     case Kind.Array:
-      copied = copyArray(state, v as unknown[], depth);
+      writeArray(state, v as unknown[], depth);
       break;
     case Kind.Object:
-      copied = copyObject(state, v as Record<string, unknown>, depth);
+      writeObject(state, v as Record<string, unknown>, depth);
       break;
     case Kind.Map:
-      copied = copyMap(state, v as Map<unknown, unknown>, depth);
+      writeMap(state, v as Map<unknown, unknown>, depth);
       break;
     default:
-      copied = copySet(state, v as Set<unknown>, depth);
+      writeSet(state, v as Set<unknown>, depth);
   }
-  state.path.pop();
-  state.outs.pop();
-  return copied;
+  path.pop();
 }
 
-function copyArray(state: CopyState, src: unknown[], depth: number): unknown {
+function writeArray(state: TapeState, src: unknown[], depth: number): void {
+  const slots = state.slots;
   let n: number;
   try {
     n = arrayLength(src);
   } catch (thrown) {
-    return SnapshotMarker.unreadable(thrown, 'keys'); // a proxy's length trap
+    slots.push(SnapshotMarker.unreadable(thrown, 'keys')); // a proxy's length trap
+    return;
   }
-  const out: unknown[] = [];
-  state.outs[depth] = out;
+  slots.push(TapeTag.Array, n);
+  const countAt = slots.length - 1;
   const child = depth + 1;
   for (let i = 0; i < n; i++) {
     if (state.nodes >= state.maxNodes) {
-      out.push(SnapshotMarker.truncatedTail(n - i));
-      break;
+      slots.push(SnapshotMarker.truncatedTail(n - i));
+      slots[countAt] = i + 1;
+      return;
     }
     state.nodes++;
     let v: unknown;
@@ -212,26 +241,28 @@ function copyArray(state: CopyState, src: unknown[], depth: number): unknown {
     } catch (thrown) {
       v = SnapshotMarker.unreadable(thrown);
     }
-    out.push(copyValue(state, v, child));
+    writeValue(state, v, child);
   }
-  return out;
 }
 
-function copyObject(state: CopyState, src: Record<string, unknown>, depth: number): unknown {
+function writeObject(state: TapeState, src: Record<string, unknown>, depth: number): void {
+  const slots = state.slots;
   let keys: string[];
   try {
     keys = Object.keys(src);
   } catch (thrown) {
-    return SnapshotMarker.unreadable(thrown, 'keys'); // a proxy's ownKeys trap
+    slots.push(SnapshotMarker.unreadable(thrown, 'keys')); // a proxy's ownKeys trap
+    return;
   }
-  const out: Record<string, unknown> = {};
-  state.outs[depth] = out;
-  const child = depth + 1;
   const n = keys.length;
+  slots.push(TapeTag.Object, n);
+  const countAt = slots.length - 1;
+  const child = depth + 1;
   for (let i = 0; i < n; i++) {
     if (state.nodes >= state.maxNodes) {
-      out[TRUNCATED_KEYS_MEMBER] = SnapshotMarker.truncatedTail(n - i);
-      break;
+      slots.push(TRUNCATED_KEYS_MEMBER, SnapshotMarker.truncatedTail(n - i));
+      slots[countAt] = i + 1;
+      return;
     }
     state.nodes++;
     const key = keys[i] as string;
@@ -241,29 +272,30 @@ function copyObject(state: CopyState, src: Record<string, unknown>, depth: numbe
     } catch (thrown) {
       v = SnapshotMarker.unreadable(thrown);
     }
-    // Assigning `__proto__` would set the copy's prototype; it must stay data.
-    if (key === '__proto__')
-      Object.defineProperty(out, key, { value: copyValue(state, v, child), enumerable: true, writable: true, configurable: true });
-    else out[key] = copyValue(state, v, child);
+    slots.push(key);
+    writeValue(state, v, child);
   }
-  return out;
 }
 
-function copyMap(state: CopyState, src: Map<unknown, unknown>, depth: number): unknown {
+function writeMap(state: TapeState, src: Map<unknown, unknown>, depth: number): void {
+  const slots = state.slots;
   let n: number;
   let iterator: Iterator<[unknown, unknown]>;
   try {
     iterator = mapEntries.call(src) as Iterator<[unknown, unknown]>;
     n = mapSize.call(src);
   } catch (thrown) {
-    return SnapshotMarker.unreadable(thrown, 'keys');
+    slots.push(SnapshotMarker.unreadable(thrown, 'keys'));
+    return;
   }
-  const out = new Map<unknown, unknown>();
-  state.outs[depth] = out;
+  slots.push(TapeTag.Map, 0);
+  const countAt = slots.length - 1;
   const child = depth + 1;
+  let count = 0;
   for (let i = 0; i < n; i++) {
     if (state.nodes >= state.maxNodes) {
-      out.set(TRUNCATED_KEYS_MEMBER, SnapshotMarker.truncatedTail(n - i));
+      slots.push(TRUNCATED_KEYS_MEMBER, SnapshotMarker.truncatedTail(n - i));
+      count++;
       break;
     }
     state.nodes++;
@@ -271,34 +303,41 @@ function copyMap(state: CopyState, src: Map<unknown, unknown>, depth: number): u
     if (step.done) break;
     state.nodes++;
     const [k, v] = step.value;
-    out.set(copyValue(state, k, child), copyValue(state, v, child));
+    writeValue(state, k, child);
+    writeValue(state, v, child);
+    count++;
   }
-  return out;
+  slots[countAt] = count;
 }
 
-function copySet(state: CopyState, src: Set<unknown>, depth: number): unknown {
+function writeSet(state: TapeState, src: Set<unknown>, depth: number): void {
+  const slots = state.slots;
   let n: number;
   let iterator: Iterator<unknown>;
   try {
     iterator = setValues.call(src);
     n = setSize.call(src);
   } catch (thrown) {
-    return SnapshotMarker.unreadable(thrown, 'keys');
+    slots.push(SnapshotMarker.unreadable(thrown, 'keys'));
+    return;
   }
-  const out = new Set<unknown>();
-  state.outs[depth] = out;
+  slots.push(TapeTag.Set, 0);
+  const countAt = slots.length - 1;
   const child = depth + 1;
+  let count = 0;
   for (let i = 0; i < n; i++) {
     if (state.nodes >= state.maxNodes) {
-      out.add(SnapshotMarker.truncatedTail(n - i));
+      slots.push(SnapshotMarker.truncatedTail(n - i));
+      count++;
       break;
     }
     state.nodes++;
     const step = iterator.next();
     if (step.done) break;
-    out.add(copyValue(state, step.value, child));
+    writeValue(state, step.value, child);
+    count++;
   }
-  return out;
+  slots[countAt] = count;
 }
 
 /** The explicit-stack copier, for limits deeper than the call stack allows recursing. */
