@@ -15,5 +15,5 @@ export async function resetWeft({ timeoutMs = 0 }: { timeoutMs?: number } = {}):
 export { createClient } from '../client/init.js';
 export type { SinkFactory } from '../client/weft-client.js';
 export type { RecordSink } from '../pipeline/pipeline.js';
-/** The caller-side structural snapshot, exported for benchmarks that measure it alone. */
-export { snapshot } from '../values/index.js';
+/** The caller-side structural snapshot, as the tracer takes it, exported for benchmarks that measure it alone. */
+export { snapshotTape } from '../values/index.js';

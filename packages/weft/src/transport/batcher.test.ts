@@ -39,8 +39,11 @@ class MemoryOutbox {
   /** How many appends fail with `failWith` before the disk has room again. */
   failuresLeft = Number.POSITIVE_INFINITY;
   appendCalls = 0;
+  /** Record bytes of each append. */
+  readonly appendBytes: number[] = [];
   async append(records: readonly Uint8Array[]): Promise<void> {
     this.appendCalls += 1;
+    this.appendBytes.push(records.reduce((sum, r) => sum + r.byteLength, 0));
     if (this.failWith && this.failuresLeft-- > 0) throw this.failWith;
     this.records.push(...records);
   }
@@ -454,6 +457,24 @@ describe('Batcher memory bound', () => {
     expect(statuses).toHaveLength(20);
     expect(statuses.filter((s) => s === 'spilled')).toHaveLength(outbox.records.length);
     expect(statuses.filter((s) => s === 'sent').length + outbox.records.length).toBe(20);
+  });
+
+  it('spills a large overflow a bounded slice per turn, so the event loop keeps turning', async () => {
+    const hold = deferred<ScriptedResponse>();
+    server.script = () => hold.promise;
+    const outbox = new MemoryOutbox();
+    const outcomes = new Map<string, RecordOutcome>();
+    const batcher = makeBatcher({ outbox, maxQueueBytes: 1_000, maxBatchItems: 1, maxConcurrentBatches: 1 });
+    for (let n = 0; n < 12; n++) batcher.add(record(n, outcomes, 700_000));
+    await turns(20);
+    // 2 MiB per turn: two of these records per append, never all eleven overflowing ones at once.
+    expect(outbox.appendBytes.length).toBeGreaterThanOrEqual(5);
+    for (const bytes of outbox.appendBytes) expect(bytes).toBeLessThanOrEqual(2 * 1024 * 1024);
+    hold.resolve({ status: 200, body: {} });
+    await timers.runUntil(batcher.flush());
+    expect(outcomes.size).toBe(12);
+    expect([...outcomes.values()].filter((o) => o.status === 'spilled')).toHaveLength(outbox.records.length);
+    expect(outbox.records.length).toBeGreaterThanOrEqual(11);
   });
 
   it('fails records past maxQueueBytes with a clear error when there is no outbox', async () => {

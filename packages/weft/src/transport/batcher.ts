@@ -18,6 +18,10 @@ import {
 } from './transport-errors.js';
 import { publishTransportEvent } from './transport-events.js';
 
+
+/** Most record bytes spilled to the outbox in one turn when the in-memory queue is full. */
+const SPILL_BYTES_PER_TURN = 2 * 1024 * 1024;
+
 export type { BatcherOptions, BatcherOutbox } from './batcher-options.js';
 
 /** One encoded call item handed to the batcher by the pipeline. */
@@ -522,10 +526,24 @@ export class Batcher {
     this.#schedulePump();
   }
 
+  /**
+   * Spills the records that did not fit in memory, at most
+   * {@link SPILL_BYTES_PER_TURN} per turn (copying and checksumming them for
+   * the outbox is main-thread work: a burst of large records spilled at once
+   * held the event loop for tens of milliseconds).
+   */
   #spillOverflow(): void {
-    this.#overflowScheduled = false;
-    const entries = this.#overflow;
-    this.#overflow = [];
+    const overflow = this.#overflow;
+    let bytes = 0;
+    let n = 0;
+    while (n < overflow.length && (n === 0 || bytes + overflow[n]!.record.bytes.byteLength <= SPILL_BYTES_PER_TURN)) {
+      bytes += overflow[n]!.record.bytes.byteLength;
+      n++;
+    }
+    const entries = n === overflow.length ? overflow : overflow.slice(0, n);
+    this.#overflow = n === overflow.length ? [] : overflow.slice(n);
+    if (this.#overflow.length > 0) setImmediate(() => this.#spillOverflow());
+    else this.#overflowScheduled = false;
     this.#spill(entries, `the in-memory queue is full (maxQueueBytes = ${this.#options.maxQueueBytes})`);
   }
 

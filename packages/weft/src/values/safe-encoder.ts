@@ -75,7 +75,7 @@ function hasEnumerable(proto: object): boolean {
 }
 
 /** Arena size: records are written back to back into it; a new one is taken when a record does not fit. */
-const ARENA_BYTES = 1 << 20;
+const ARENA_BYTES = 4 << 20;
 
 /** Node's Buffer method behind `buf.write(s, offset, 'utf8')`, without its argument juggling (msgpackr calls it too). */
 type Utf8Writer = Buffer & { utf8Write(s: string, offset: number, maxBytes: number): number };

@@ -241,7 +241,8 @@ function writeArray(state: TapeState, src: unknown[], depth: number): void {
     } catch (thrown) {
       v = SnapshotMarker.unreadable(thrown);
     }
-    writeValue(state, v, child);
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') slots.push(v);
+    else writeValue(state, v, child);
   }
 }
 
@@ -272,8 +273,12 @@ function writeObject(state: TapeState, src: Record<string, unknown>, depth: numb
     } catch (thrown) {
       v = SnapshotMarker.unreadable(thrown);
     }
-    slots.push(key);
-    writeValue(state, v, child);
+    // Leaves, the common case, without a call.
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') slots.push(key, v);
+    else {
+      slots.push(key);
+      writeValue(state, v, child);
+    }
   }
 }
 
