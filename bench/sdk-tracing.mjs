@@ -66,10 +66,10 @@ const messages = [
 
 function makeOps(output, traced) {
   const wrap = traced ? weft.op : (fn) => fn;
-  const llmCallSync = wrap(function llmCallSync(msgs, options) {
+  const llmCallSync = wrap(function llmCallSync(_msgs, _options) {
     return output;
   });
-  const llmCall = wrap(async function llmCall(msgs, options) {
+  const llmCall = wrap(async function llmCall(_msgs, _options) {
     await sleep(1); // the model's latency
     return output;
   });

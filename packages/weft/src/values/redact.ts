@@ -21,7 +21,7 @@ const MAX_CACHED_KEYS = 4_096;
  */
 export function redactedKeyMatcher(keys: ReadonlySet<string>): (key: string) => boolean {
   if (keys.size === 0) return () => false;
-  const ascii = [...keys].every((key) => /^[\x00-\x7f]*$/.test(key));
+  const ascii = [...keys].every((key) => [...key].every((ch) => ch.charCodeAt(0) < 0x80));
   // Bit (length & 31) of starts[c] is set when a redacted key starts with ASCII character c.
   const starts = new Uint32Array(128);
   for (const key of keys) {
