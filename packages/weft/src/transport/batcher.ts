@@ -2,7 +2,7 @@ import { routes, type WeftError } from '@weft/protocol';
 import { WarningLimiter } from '../outbox/warning-limiter.js';
 import type { SendResult } from './api-client.js';
 import { backoffDelayMs } from './backoff.js';
-import { batchBodyPrefix, batchOverheadBytes, encodeBatchBody } from './batch-body.js';
+import { BatchBodyMemory, batchBodyPrefix, batchOverheadBytes, encodeBatchBody } from './batch-body.js';
 import { type BatcherOptions, type BatcherOptionsParsed, batcherOptionsSchema } from './batcher-options.js';
 import { CircuitBreaker, type CircuitState } from './circuit-breaker.js';
 import { encodeOutboxRecord } from './outbox-records.js';
@@ -88,6 +88,8 @@ export class Batcher {
   #random: () => number;
   #prefix: Uint8Array;
   #batchBudgetBytes: number;
+  /** One reusable body per batch that may be in flight. */
+  readonly #bodyMemory: BatchBodyMemory;
   #circuit: CircuitBreaker;
   #warnings: WarningLimiter;
 
@@ -124,6 +126,7 @@ export class Batcher {
     this.#random = (this.#options.random as (() => number) | undefined) ?? Math.random;
     this.#prefix = batchBodyPrefix(project);
     this.#batchBudgetBytes = this.#options.maxBatchBytes - batchOverheadBytes(this.#prefix);
+    this.#bodyMemory = new BatchBodyMemory(this.#options.maxConcurrentBatches);
     const emit = (onWarning as BatcherOptions['onWarning']) ?? defaultWarning;
     this.#warnings = new WarningLimiter(60_000, emit);
     this.#circuit = new CircuitBreaker({
@@ -315,10 +318,12 @@ export class Batcher {
         const body = encodeBatchBody(
           this.#prefix,
           batch.entries.map((entry) => entry.record.bytes),
+          this.#bodyMemory.take,
         );
         const result = await client.post(routes.callBatch(), body);
         switch (result.status) {
           case 'sent':
+            this.#bodyMemory.release(body);
             this.#circuit.recordSuccess();
             for (const entry of batch.entries) this.#settle(entry, SENT);
             break;
