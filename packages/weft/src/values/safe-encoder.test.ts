@@ -138,6 +138,16 @@ describe('encodeIfSafe', () => {
     for (const [what, value, options] of cases) expect(safe(value, options), what).toBe(false);
   });
 
+  it('refuses everything while Object.prototype has an enumerable member (for…in would list it)', () => {
+    (Object.prototype as Record<string, unknown>).polluted = 'inherited';
+    try {
+      expect(encodeIfSafe({ a: 1 })).toBeUndefined();
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).polluted;
+    }
+    expect(encodeIfSafe({ a: 1 })).toBeDefined();
+  });
+
   it('gives up past its budget so large values take the sliced walk', () => {
     const value = Array.from({ length: 100 }, (_, i) => i);
     expect(safe(value, undefined, 50)).toBe(false);

@@ -1,4 +1,5 @@
 import { resolveSanitizeOptions, type ResolvedSanitizeOptions, type SanitizeOptions } from './sanitize-options.js';
+import { hasEnumerable } from './inherited-keys.js';
 import { SnapshotTape, TapeTag } from './snapshot-tape.js';
 
 /**
@@ -66,12 +67,6 @@ export function encodeIfSafe(value: unknown, options?: SanitizeOptions, budget =
   // The next record starts on an 8-byte boundary of the same arena.
   w.pos = (w.pos + 7) & ~7;
   return bytes;
-}
-
-/** True when `for…in` over a plain object would also list inherited members (a polluted Object.prototype). */
-function hasEnumerable(proto: object): boolean {
-  for (const _ in proto) return true;
-  return false;
 }
 
 /** Arena size: records are written back to back into it; a new one is taken when a record does not fit. */

@@ -114,6 +114,18 @@ describe('snapshot', () => {
     expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
   });
 
+  it('copies only own keys when Object.prototype was given an enumerable member', () => {
+    const source = { a: 1, nested: { b: 2 } };
+    (Object.prototype as Record<string, unknown>).polluted = 'inherited';
+    try {
+      const taken = snapshot(source) as Record<string, unknown>;
+      expect(Object.keys(taken)).toEqual(['a', 'nested']);
+      expect(Object.keys(taken.nested as object)).toEqual(['b']);
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).polluted;
+    }
+  });
+
   it('leaves symbol keys and non-enumerable properties out of copies', () => {
     const source: Record<PropertyKey, unknown> = { a: 1, [Symbol('s')]: 2 };
     Object.defineProperty(source, 'hidden', { value: 3, enumerable: false });

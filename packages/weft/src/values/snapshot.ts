@@ -1,5 +1,6 @@
 import { types } from 'node:util';
 import { arrayLength } from './array-length.js';
+import { hasEnumerable } from './inherited-keys.js';
 import { TRUNCATED_KEYS_MEMBER } from './markers.js';
 import { SnapshotMarker } from './snapshot-marker.js';
 import { materialize, SnapshotTape, TapeTag } from './snapshot-tape.js';
@@ -127,7 +128,7 @@ function take(value: unknown, limits: SnapshotLimits | undefined, stats: Snapsho
   const maxDepth = limit(limits?.maxDepth, SNAPSHOT_MAX_DEPTH);
   const maxNodes = limit(limits?.maxNodes, SNAPSHOT_MAX_NODES);
   if (maxDepth > RECURSIVE_MAX_DEPTH) return copyIterative(value, maxDepth, maxNodes, limits?.keep, stats);
-  const state: TapeState = { slots: [], path: [], nodes: 1, maxDepth, maxNodes, keep: limits?.keep };
+  const state: TapeState = { slots: [], path: [], nodes: 1, maxDepth, maxNodes, keep: limits?.keep, forIn: !hasEnumerable(Object.prototype) };
   writeValue(state, value, 0);
   if (stats) stats.nodes = state.nodes;
   const only = state.slots.length === 1 ? state.slots[0] : undefined;
@@ -149,6 +150,8 @@ interface TapeState {
   readonly maxDepth: number;
   readonly maxNodes: number;
   readonly keep: ((value: object) => boolean) | undefined;
+  /** Whether `for…in` lists exactly an object's own enumerable keys (nothing enumerable is inherited). */
+  readonly forIn: boolean;
 }
 
 /**
@@ -246,40 +249,63 @@ function writeArray(state: TapeState, src: unknown[], depth: number): void {
   }
 }
 
+/**
+ * An object's own enumerable string keys, in order, as tokens. `for…in`
+ * walks V8's enum cache without allocating a key array per object (a
+ * snapshot of an LLM reply has dozens of objects); it lists inherited keys
+ * too, so it is used only while Object.prototype has no enumerable member
+ * (the prototype is Object.prototype or null here), else `Object.keys`.
+ */
 function writeObject(state: TapeState, src: Record<string, unknown>, depth: number): void {
   const slots = state.slots;
-  let keys: string[];
+  const start = slots.length;
+  slots.push(TapeTag.Object, 0);
+  const child = depth + 1;
+  let count = 0;
   try {
-    keys = Object.keys(src);
+    if (state.forIn) {
+      for (const key in src) {
+        if (state.nodes >= state.maxNodes) return truncateObject(state, src, start, count);
+        writeMember(state, src, key, child);
+        count++;
+      }
+    } else {
+      const keys = Object.keys(src);
+      for (const key of keys) {
+        if (state.nodes >= state.maxNodes) return truncateObject(state, src, start, count);
+        writeMember(state, src, key, child);
+        count++;
+      }
+    }
   } catch (thrown) {
-    slots.push(SnapshotMarker.unreadable(thrown, 'keys')); // a proxy's ownKeys trap
+    // Listing the keys threw (a proxy's ownKeys or descriptor trap): the whole object is unreadable.
+    slots.length = start;
+    slots.push(SnapshotMarker.unreadable(thrown, 'keys'));
     return;
   }
-  const n = keys.length;
-  slots.push(TapeTag.Object, n);
-  const countAt = slots.length - 1;
-  const child = depth + 1;
-  for (let i = 0; i < n; i++) {
-    if (state.nodes >= state.maxNodes) {
-      slots.push(TRUNCATED_KEYS_MEMBER, SnapshotMarker.truncatedTail(n - i));
-      slots[countAt] = i + 1;
-      return;
-    }
-    state.nodes++;
-    const key = keys[i] as string;
-    let v: unknown;
-    try {
-      v = src[key];
-    } catch (thrown) {
-      v = SnapshotMarker.unreadable(thrown);
-    }
-    // Leaves, the common case, without a call.
-    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') slots.push(key, v);
-    else {
-      slots.push(key);
-      writeValue(state, v, child);
-    }
+  slots[start + 1] = count;
+}
+
+function writeMember(state: TapeState, src: Record<string, unknown>, key: string, child: number): void {
+  state.nodes++;
+  let v: unknown;
+  try {
+    v = src[key];
+  } catch (thrown) {
+    v = SnapshotMarker.unreadable(thrown);
   }
+  // Leaves, the common case, without a call.
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') state.slots.push(key, v);
+  else {
+    state.slots.push(key);
+    writeValue(state, v, child);
+  }
+}
+
+/** Ends an object cut by `maxNodes` after `count` members: one marker member tells how many were left out. */
+function truncateObject(state: TapeState, src: Record<string, unknown>, start: number, count: number): void {
+  state.slots.push(TRUNCATED_KEYS_MEMBER, SnapshotMarker.truncatedTail(Object.keys(src).length - count));
+  state.slots[start + 1] = count + 1;
 }
 
 function writeMap(state: TapeState, src: Map<unknown, unknown>, depth: number): void {
