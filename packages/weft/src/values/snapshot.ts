@@ -265,14 +265,20 @@ function writeObject(state: TapeState, src: Record<string, unknown>, depth: numb
   try {
     if (state.forIn) {
       for (const key in src) {
-        if (state.nodes >= state.maxNodes) return truncateObject(state, src, start, count);
+        if (state.nodes >= state.maxNodes) {
+          truncateObject(state, src, start, count);
+          return;
+        }
         writeMember(state, src, key, child);
         count++;
       }
     } else {
       const keys = Object.keys(src);
       for (const key of keys) {
-        if (state.nodes >= state.maxNodes) return truncateObject(state, src, start, count);
+        if (state.nodes >= state.maxNodes) {
+          truncateObject(state, src, start, count);
+          return;
+        }
         writeMember(state, src, key, child);
         count++;
       }
