@@ -1,4 +1,4 @@
-import type { ModelUsage } from '@weft/protocol';
+import type { CallSummary, ModelUsage } from '@weft/protocol';
 import { callContext, type ContextFrame } from '../context/call-context.js';
 import type { Warnings } from '../diagnostics/warnings.js';
 import { isStreamLike, traceStream } from '../op/traced-stream.js';
@@ -160,12 +160,10 @@ export class Tracer {
       call.output = recorded === undefined ? undefined : snapshotTape(recorded, this.#o.snapshotLimits());
       const usage = addUsage(streamUsage ?? this.#ownUsage(output), call.childUsage);
       const status = failed ? 'error' : 'success';
-      call.summary = {
-        latencyMs: Math.max(0, perf - call.startedAtPerf),
-        status,
-        ...(usage === undefined ? {} : { usage }),
-        ...(call.childCounts === undefined ? {} : { childCounts: call.childCounts }),
-      };
+      const summary: CallSummary = { latencyMs: Math.max(0, perf - call.startedAtPerf), status };
+      if (usage !== undefined) summary.usage = usage;
+      if (call.childCounts !== undefined) summary.childCounts = call.childCounts;
+      call.summary = summary;
       const parent = call.parent;
       if (parent !== undefined && parent.endedAt === undefined) {
         parent.childUsage = addUsage(parent.childUsage, usage);

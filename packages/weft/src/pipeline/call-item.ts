@@ -31,7 +31,22 @@ export function callItem(
       summary: call.summary,
     };
   }
-  const start = {
+  // Built field by field (no spread of a shared `start` object): one object per record.
+  if (kind === 'start') {
+    return {
+      type: 'start',
+      id: call.id,
+      traceId: call.traceId,
+      parentId: call.parentId,
+      opName: call.opName,
+      displayName: call.displayName,
+      startedAt: call.startedAt,
+      inputs: (parts.inputs ?? {}) as Record<string, unknown>,
+      attributes: parts.attributes,
+    };
+  }
+  return {
+    type: 'complete',
     id: call.id,
     traceId: call.traceId,
     parentId: call.parentId,
@@ -40,11 +55,6 @@ export function callItem(
     startedAt: call.startedAt,
     inputs: (parts.inputs ?? {}) as Record<string, unknown>,
     attributes: parts.attributes,
-  };
-  if (kind === 'start') return { type: 'start', ...start };
-  return {
-    type: 'complete',
-    ...start,
     endedAt: call.endedAt ?? call.startedAt,
     output: parts.output,
     exception,

@@ -89,11 +89,13 @@ export class Pipeline {
     this.#urgent--;
   }
 
+  readonly #scheduleJob = (job: Job): Promise<void> | undefined => this.#schedule(job);
+
   #drain = (): void => {
     this.#drainScheduled = false;
     const jobs = this.#intake;
     this.#intake = [];
-    for (const job of jobs) this.#o.pool.run(() => this.#schedule(job));
+    for (const job of jobs) this.#o.pool.run(this.#scheduleJob, job);
   };
 
   /**

@@ -27,8 +27,9 @@ export const SLICE_MS = 2;
 export class Pool {
   readonly #concurrency: number;
   readonly #onError: (error: unknown) => void;
-  /** Waiting tasks, oldest at `#head` (a queue without `shift()`'s copying). */
-  #tasks: (() => unknown)[] = [];
+  /** Waiting tasks, oldest at `#head` (a queue without `shift()`'s copying), and each one's argument. */
+  #tasks: ((arg: never) => unknown)[] = [];
+  #args: unknown[] = [];
   #head = 0;
   /** Slots taken: running a task, waiting for a task's promise, or yielding between slices. */
   #busy = 0;
@@ -52,12 +53,14 @@ export class Pool {
   }
 
   /**
-   * Queues `task`; its failure (a throw or a rejected promise) is reported,
-   * never thrown or left unhandled. The task starts on this turn when a slot
-   * is free.
+   * Queues `task` (called with `arg`: a shared function and its argument
+   * cost no closure per task); its failure (a throw or a rejected promise) is
+   * reported, never thrown or left unhandled. The task starts on this turn
+   * when a slot is free.
    */
-  run(task: () => unknown): void {
-    this.#tasks.push(task);
+  run<T>(task: (arg: T) => unknown, arg?: T): void {
+    this.#tasks.push(task as (arg: never) => unknown);
+    this.#args.push(arg);
     if (this.#busy < this.#concurrency) {
       this.#busy++;
       this.#work();
@@ -90,6 +93,7 @@ export class Pool {
         this.#busy--;
         if (this.#head > 0) {
           this.#tasks = [];
+          this.#args = [];
           this.#head = 0;
         }
         return;
@@ -102,16 +106,20 @@ export class Pool {
         setImmediate(this.#resume);
         return;
       }
-      const task = this.#tasks[this.#head] as () => unknown;
-      this.#tasks[this.#head] = noop; // the slot must not retain a finished task
+      const task = this.#tasks[this.#head] as (arg: unknown) => unknown;
+      const arg = this.#args[this.#head];
+      // The slot must not retain a finished task or its argument.
+      this.#tasks[this.#head] = noop;
+      this.#args[this.#head] = undefined;
       this.#head++;
       if (this.#head > 1_024 && this.#head * 2 > this.#tasks.length) {
         this.#tasks = this.#tasks.slice(this.#head);
+        this.#args = this.#args.slice(this.#head);
         this.#head = 0;
       }
       let result: unknown;
       try {
-        result = task();
+        result = task(arg);
       } catch (error) {
         this.#report(error);
         continue;

@@ -128,12 +128,45 @@ function take(value: unknown, limits: SnapshotLimits | undefined, stats: Snapsho
   const maxDepth = limit(limits?.maxDepth, SNAPSHOT_MAX_DEPTH);
   const maxNodes = limit(limits?.maxNodes, SNAPSHOT_MAX_NODES);
   if (maxDepth > RECURSIVE_MAX_DEPTH) return copyIterative(value, maxDepth, maxNodes, limits?.keep, stats);
-  const state: TapeState = { slots: [], path: [], nodes: 1, maxDepth, maxNodes, keep: limits?.keep, forIn: !hasEnumerable(Object.prototype) };
-  writeValue(state, value, 0);
+  // Tokens are written into a reused array and copied out at their exact
+  // count: growing a fresh array token by token allocated about three times
+  // the tape's size per call. A getter may run a traced call whose snapshot
+  // is taken while this one is being written; that one gets its own array.
+  const reuse = !scratchBusy;
+  const slots = reuse ? scratch : [];
+  scratchBusy = true;
+  const path = reuse ? scratchPath : [];
+  const state: TapeState = { slots, n: 0, path, nodes: 1, maxDepth, maxNodes, keep: limits?.keep, forIn: !hasEnumerable(Object.prototype) };
+  try {
+    writeValue(state, value, 0);
+  } finally {
+    if (reuse) {
+      scratchBusy = false;
+      if (path.length > 0) path.length = 0; // only after an interrupted walk: clearing frees the array's memory
+    }
+  }
   if (stats) stats.nodes = state.nodes;
-  const only = state.slots.length === 1 ? state.slots[0] : undefined;
+  const n = state.n;
+  const only = slots[0];
   // A root kept by identity (a class instance, a marker) needs no tape.
-  return state.slots.length === 1 && typeof only === 'object' ? only : new SnapshotTape(state.slots);
+  const result = n === 1 && typeof only === 'object' ? only : new SnapshotTape(slots.slice(0, n));
+  // The scratch array must not keep the user's values alive.
+  if (reuse) slots.fill(undefined, 0, n);
+  return result;
+}
+
+const scratch: unknown[] = [];
+const scratchPath: object[] = [];
+let scratchBusy = false;
+
+function put(state: TapeState, token: unknown): void {
+  state.slots[state.n++] = token;
+}
+
+function put2(state: TapeState, a: unknown, b: unknown): void {
+  const slots = state.slots;
+  slots[state.n++] = a;
+  slots[state.n++] = b;
 }
 
 /**
@@ -144,7 +177,9 @@ function take(value: unknown, limits: SnapshotLimits | undefined, stats: Snapsho
  * allows, and allocates nothing per node.
  */
 interface TapeState {
+  /** Tokens written so far: `slots[0 .. n)`. */
   readonly slots: unknown[];
+  n: number;
   readonly path: object[];
   nodes: number;
   readonly maxDepth: number;
@@ -180,26 +215,25 @@ function containerKind(v: object, keep: ((value: object) => boolean) | undefined
 
 /** Writes `v` (at `depth`) to the tape: its tokens when it is a plain container, else the value itself. */
 function writeValue(state: TapeState, v: unknown, depth: number): void {
-  const slots = state.slots;
   if (typeof v !== 'object' || v === null) {
-    if (typeof v === 'symbol') slots.push(TapeTag.Symbol, v);
-    else slots.push(v);
+    if (typeof v === 'symbol') put2(state, TapeTag.Symbol, v);
+    else put(state, v);
     return;
   }
   const path = state.path;
   for (let i = path.length - 1; i >= 0; i--) {
     if (path[i] === v) {
-      slots.push(TapeTag.Cycle, i);
+      put2(state, TapeTag.Cycle, i);
       return;
     }
   }
   const kind = containerKind(v, state.keep);
   if (kind === undefined) {
-    slots.push(v);
+    put(state, v);
     return;
   }
   if (depth > state.maxDepth) {
-    slots.push(SnapshotMarker.truncatedValue('depth', KIND_NAMES[kind]));
+    put(state, SnapshotMarker.truncatedValue('depth', KIND_NAMES[kind]));
     return;
   }
   path.push(v);
@@ -225,15 +259,15 @@ function writeArray(state: TapeState, src: unknown[], depth: number): void {
   try {
     n = arrayLength(src);
   } catch (thrown) {
-    slots.push(SnapshotMarker.unreadable(thrown, 'keys')); // a proxy's length trap
+    put(state, SnapshotMarker.unreadable(thrown, 'keys')); // a proxy's length trap
     return;
   }
-  slots.push(TapeTag.Array, n);
-  const countAt = slots.length - 1;
+  put2(state, TapeTag.Array, n);
+  const countAt = state.n - 1;
   const child = depth + 1;
   for (let i = 0; i < n; i++) {
     if (state.nodes >= state.maxNodes) {
-      slots.push(SnapshotMarker.truncatedTail(n - i));
+      put(state, SnapshotMarker.truncatedTail(n - i));
       slots[countAt] = i + 1;
       return;
     }
@@ -244,7 +278,7 @@ function writeArray(state: TapeState, src: unknown[], depth: number): void {
     } catch (thrown) {
       v = SnapshotMarker.unreadable(thrown);
     }
-    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') slots.push(v);
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') put(state, v);
     else writeValue(state, v, child);
   }
 }
@@ -258,8 +292,8 @@ function writeArray(state: TapeState, src: unknown[], depth: number): void {
  */
 function writeObject(state: TapeState, src: Record<string, unknown>, depth: number): void {
   const slots = state.slots;
-  const start = slots.length;
-  slots.push(TapeTag.Object, 0);
+  const start = state.n;
+  put2(state, TapeTag.Object, 0);
   const child = depth + 1;
   let count = 0;
   try {
@@ -285,8 +319,8 @@ function writeObject(state: TapeState, src: Record<string, unknown>, depth: numb
     }
   } catch (thrown) {
     // Listing the keys threw (a proxy's ownKeys or descriptor trap): the whole object is unreadable.
-    slots.length = start;
-    slots.push(SnapshotMarker.unreadable(thrown, 'keys'));
+    state.n = start;
+    put(state, SnapshotMarker.unreadable(thrown, 'keys'));
     return;
   }
   slots[start + 1] = count;
@@ -301,16 +335,16 @@ function writeMember(state: TapeState, src: Record<string, unknown>, key: string
     v = SnapshotMarker.unreadable(thrown);
   }
   // Leaves, the common case, without a call.
-  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') state.slots.push(key, v);
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') put2(state, key, v);
   else {
-    state.slots.push(key);
+    put(state, key);
     writeValue(state, v, child);
   }
 }
 
 /** Ends an object cut by `maxNodes` after `count` members: one marker member tells how many were left out. */
 function truncateObject(state: TapeState, src: Record<string, unknown>, start: number, count: number): void {
-  state.slots.push(TRUNCATED_KEYS_MEMBER, SnapshotMarker.truncatedTail(Object.keys(src).length - count));
+  put2(state, TRUNCATED_KEYS_MEMBER, SnapshotMarker.truncatedTail(Object.keys(src).length - count));
   state.slots[start + 1] = count + 1;
 }
 
@@ -322,16 +356,16 @@ function writeMap(state: TapeState, src: Map<unknown, unknown>, depth: number): 
     iterator = mapEntries.call(src) as Iterator<[unknown, unknown]>;
     n = mapSize.call(src);
   } catch (thrown) {
-    slots.push(SnapshotMarker.unreadable(thrown, 'keys'));
+    put(state, SnapshotMarker.unreadable(thrown, 'keys'));
     return;
   }
-  slots.push(TapeTag.Map, 0);
-  const countAt = slots.length - 1;
+  put2(state, TapeTag.Map, 0);
+  const countAt = state.n - 1;
   const child = depth + 1;
   let count = 0;
   for (let i = 0; i < n; i++) {
     if (state.nodes >= state.maxNodes) {
-      slots.push(TRUNCATED_KEYS_MEMBER, SnapshotMarker.truncatedTail(n - i));
+      put2(state, TRUNCATED_KEYS_MEMBER, SnapshotMarker.truncatedTail(n - i));
       count++;
       break;
     }
@@ -355,16 +389,16 @@ function writeSet(state: TapeState, src: Set<unknown>, depth: number): void {
     iterator = setValues.call(src);
     n = setSize.call(src);
   } catch (thrown) {
-    slots.push(SnapshotMarker.unreadable(thrown, 'keys'));
+    put(state, SnapshotMarker.unreadable(thrown, 'keys'));
     return;
   }
-  slots.push(TapeTag.Set, 0);
-  const countAt = slots.length - 1;
+  put2(state, TapeTag.Set, 0);
+  const countAt = state.n - 1;
   const child = depth + 1;
   let count = 0;
   for (let i = 0; i < n; i++) {
     if (state.nodes >= state.maxNodes) {
-      slots.push(SnapshotMarker.truncatedTail(n - i));
+      put(state, SnapshotMarker.truncatedTail(n - i));
       count++;
       break;
     }
