@@ -5,13 +5,18 @@ import { outsideCalls } from '../context/call-context.js';
 import type { Warnings } from '../diagnostics/warnings.js';
 import type { RecordOutcome } from '../transport/batcher.js';
 import { Sanitizer, type SanitizeOptions } from '../values/index.js';
-import { encodeIfSafe } from '../values/safe-encoder.js';
+import { encodeIfSafe, releaseEncoded } from '../values/safe-encoder.js';
 import { materialize } from '../values/snapshot-tape.js';
 import { callItem, failureMarker, type RecordKind, type WalkedParts } from './call-item.js';
 import type { Epoch, FlushBarrier } from './flush-barrier.js';
 import { type Pool, yieldTurn } from './pool.js';
 
-/** Where finished records go: the transport's Batcher (or, in tests, any sink with the same contract). */
+/**
+ * Where finished records go: the transport's Batcher (or, in tests, any sink
+ * with the same contract). A record's `bytes` stay valid until its `done` is
+ * called; then their memory may be reused for later records, so a sink that
+ * keeps them longer must copy them first.
+ */
 export interface RecordSink {
   add(record: { callId: string; bytes: Uint8Array; done: (outcome: RecordOutcome) => void }): void;
   flush(): Promise<void>;
@@ -216,6 +221,7 @@ export class Pipeline {
       callId: id,
       bytes,
       done: (outcome) => {
+        releaseEncoded(bytes);
         if (outcome.status === 'failed') {
           this.#o.warnings.report('transport', `call ${opName} was not delivered`, outcome.error, id);
         }

@@ -1,7 +1,7 @@
 import { decodeMsgpack, encodeMsgpack } from '@weft/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encodeIfSafe } from './safe-encoder.js';
+import { encodeIfSafe, releaseEncoded } from './safe-encoder.js';
 import { sanitize } from './sanitize.js';
 import { snapshot, snapshotTape } from './snapshot.js';
 import { materialize } from './snapshot-tape.js';
@@ -89,6 +89,27 @@ describe('encodeIfSafe', () => {
     const big = { text: 'b'.repeat(700_000) };
     const results = Array.from({ length: 6 }, (_, i) => [{ i, ...big }, encodeIfSafe({ i, ...big }) as Uint8Array] as const);
     for (const [value, bytes] of results) expect(decodeMsgpack(bytes)).toEqual(value);
+  });
+
+  it('reuses an arena once all its records are given back, and never memory a record still holds', () => {
+    const big = (i: number) => ({ i, text: `${i}`.padEnd(200_000, 'x') });
+    // Fill a few arenas; keep one record of the first arena, give the others back as they are "sent".
+    const kept = encodeIfSafe(big(-1)) as Uint8Array;
+    const firstArena = kept.buffer;
+    const given: Uint8Array[] = [];
+    for (let i = 0; i < 60; i++) given.push(encodeIfSafe(big(i)) as Uint8Array);
+    const arenasUsed = new Set(given.map((b) => b.buffer));
+    expect(arenasUsed.size).toBeGreaterThanOrEqual(3);
+    for (const bytes of given) releaseEncoded(bytes);
+    const later = Array.from({ length: 60 }, (_, i) => encodeIfSafe(big(1_000 + i)) as Uint8Array);
+    // Released arenas are written again; the one holding `kept` is not.
+    expect(later.some((b) => arenasUsed.has(b.buffer) && b.buffer !== firstArena)).toBe(true);
+    expect(later.every((b) => b.buffer !== firstArena || b.byteOffset > kept.byteOffset)).toBe(true);
+    expect(decodeMsgpack(kept)).toEqual(big(-1));
+    for (const [i, bytes] of later.entries()) expect(decodeMsgpack(bytes)).toEqual(big(1_000 + i));
+    releaseEncoded(kept);
+    for (const bytes of later) releaseEncoded(bytes);
+    releaseEncoded(encodeMsgpack({ not: 'from an arena' })); // ignored
   });
 
   it('leaves no partial bytes behind when it refuses a value', () => {
