@@ -1,3 +1,4 @@
+import type { RecordPayload } from '../outbox/record-frame.js';
 import { resolve } from 'node:path';
 import { type Call, call as callSchema, formatRef, OBJECT_NAME, objectRead, parseRef, routes } from '@weft/protocol';
 import type { CallRecord } from '../calls/call-record.js';
@@ -445,7 +446,7 @@ export class WeftClient {
     return this.#outboxReady;
   }
 
-  async #appendToOutbox(records: readonly Uint8Array[]): Promise<void> {
+  async #appendToOutbox(records: readonly RecordPayload[]): Promise<void> {
     const outbox = await this.#openOutbox();
     if (outbox === undefined) throw new ClientClosedError('write to the outbox (it could not be opened)');
     await outbox.append(records);

@@ -242,6 +242,22 @@ describe('Outbox', () => {
     expect((await replayAll(outbox)).numbers).toEqual([0, 1, 2]);
   });
 
+  it('stores a record given as parts exactly as their concatenation, checksum included', async () => {
+    const dir = await tempDir();
+    const writer = await Outbox.open({ dir, maxBytes: 4096 });
+    const split = (bytes: Uint8Array) => [bytes.subarray(0, 3), bytes.subarray(3, 3), bytes.subarray(3)];
+    await writer.append([split(record(0)), record(1), split(record(2, 200))]);
+    await expect(writer.append([[record(3), new Uint8Array(5000)], [record(4), 'x' as unknown as Uint8Array]])).rejects.toMatchObject({
+      code: 'WEFT_OUTBOX_INVALID_RECORD',
+      indexes: [0, 1],
+    });
+    expect(writer.stats).toMatchObject({ records: 3 });
+    await writer.close();
+    // Reopening checks every frame's checksum: a wrong one would be cut off as a torn tail.
+    const reader = await openOutbox({ dir });
+    expect((await replayAll(reader)).numbers).toEqual([0, 1, 2]);
+  });
+
   it('an empty append resolves once everything before it is written', async () => {
     const dir = await tempDir();
     const outbox = await openOutbox({ dir });

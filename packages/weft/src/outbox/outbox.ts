@@ -17,7 +17,15 @@ import {
   resolveOutboxOptions,
   resolveReplayOptions,
 } from './outbox-options.js';
-import { encodeFrames, FRAME_HEADER_BYTES, frameBytes, MAX_FRAME_PAYLOAD_BYTES } from './record-frame.js';
+import {
+  encodeFrames,
+  FRAME_HEADER_BYTES,
+  frameBytes,
+  isRecordPayload,
+  MAX_FRAME_PAYLOAD_BYTES,
+  payloadBytes,
+  type RecordPayload,
+} from './record-frame.js';
 import { recoverSegments } from './recover-segments.js';
 import { replaySegment } from './replay-segment.js';
 import { reportRecoveryProblem } from './report-recovery-problem.js';
@@ -64,7 +72,7 @@ export interface ReplayResult {
 export type ReplaySend = (records: Uint8Array[]) => Promise<boolean>;
 
 interface PendingAppend {
-  readonly records: readonly Uint8Array[];
+  readonly records: readonly RecordPayload[];
   /** Indexes of the caller's array refused as invalid. */
   readonly invalid: readonly number[];
   /** Records written so far (a prefix of `records`). */
@@ -179,7 +187,8 @@ export class Outbox {
   }
 
   /**
-   * Appends `records` (opaque bytes, in order). Returns at once; the write
+   * Appends `records` (opaque bytes, in order; a record given as an array of
+   * parts is stored as their concatenation). Returns at once; the write
    * happens later through one serialized writer, and the promise resolves when
    * the records are durable per the `fsync` policy. Do not mutate the bytes
    * before it settles.
@@ -188,15 +197,15 @@ export class Outbox {
    *   write or its fsync fails; `recordsNotWritten` says how many the caller
    *   still owns. What was written before is never damaged.
    * @throws OutboxInvalidRecordError (`WEFT_OUTBOX_INVALID_RECORD`) for records
-   *   that are not a `Uint8Array` or exceed `maxBytes`; the others ARE written.
+   *   that are not a `Uint8Array` (or an array of them) or exceed `maxBytes`; the others ARE written.
    * @throws OutboxClosedError (`WEFT_OUTBOX_CLOSED`) after `close()`.
    */
-  append(records: readonly Uint8Array[]): Promise<void> {
+  append(records: readonly RecordPayload[]): Promise<void> {
     if (this.#closing) return Promise.reject(new OutboxClosedError(this.#dir, 'append'));
-    const valid: Uint8Array[] = [];
+    const valid: RecordPayload[] = [];
     const invalid: number[] = [];
     for (const [index, record] of records.entries()) {
-      if (record instanceof Uint8Array && record.byteLength <= this.#maxRecordBytes) valid.push(record);
+      if (isRecordPayload(record) && payloadBytes(record) <= this.#maxRecordBytes) valid.push(record);
       else invalid.push(index);
     }
     return new Promise<void>((resolvePromise, rejectPromise) => {
@@ -258,7 +267,7 @@ export class Outbox {
     let pendingBytes = 0;
     for (const pending of this.#pending) {
       pendingRecords += pending.records.length;
-      for (const record of pending.records) pendingBytes += record.byteLength;
+      for (const record of pending.records) pendingBytes += payloadBytes(record);
     }
     return {
       segments: this.#segments.length,
@@ -346,7 +355,7 @@ export class Outbox {
         pending.reject(
           new OutboxInvalidRecordError(
             pending.invalid,
-            `each record must be a Uint8Array of at most ${this.#maxRecordBytes} bytes (maxBytes minus framing)`,
+            `each record must be a Uint8Array (or an array of them) of at most ${this.#maxRecordBytes} bytes (maxBytes minus framing)`,
           ),
         );
       } else pending.resolve();
@@ -371,18 +380,18 @@ export class Outbox {
         pending.failure = this.#writeFailed(error, start, records.length - start);
         return syncError;
       }
-      if (segment.records > 0 && segment.bytes + frameBytes(records[start]!.byteLength) > segmentBytes) {
+      if (segment.records > 0 && segment.bytes + frameBytes(payloadBytes(records[start]!)) > segmentBytes) {
         syncError ??= await this.#closeSegment();
         continue;
       }
       // As many records as fit the segment; always at least one (an oversized record gets a segment of its own).
       let end = start + 1;
-      let chunkBytes = frameBytes(records[start]!.byteLength);
+      let chunkBytes = frameBytes(payloadBytes(records[start]!));
       while (
         end < records.length &&
-        segment.bytes + chunkBytes + frameBytes(records[end]!.byteLength) <= segmentBytes
+        segment.bytes + chunkBytes + frameBytes(payloadBytes(records[end]!)) <= segmentBytes
       ) {
-        chunkBytes += frameBytes(records[end]!.byteLength);
+        chunkBytes += frameBytes(payloadBytes(records[end]!));
         end++;
       }
       await this.#makeRoom(chunkBytes);

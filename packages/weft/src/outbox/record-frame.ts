@@ -19,9 +19,32 @@ export const FRAME_HEADER_BYTES = 8;
 /** Largest payload a frame can describe. */
 export const MAX_FRAME_PAYLOAD_BYTES = 0xffff_ffff;
 
+/**
+ * A record's payload: one byte array, or its parts in order (written one
+ * after the other, so a caller that has a record as a prefix and a body never
+ * copies them into one array first).
+ */
+export type RecordPayload = Uint8Array | readonly Uint8Array[];
+
+/** Bytes in `payload`. */
+export function payloadBytes(payload: RecordPayload): number {
+  if (payload instanceof Uint8Array) return payload.byteLength;
+  let bytes = 0;
+  for (const part of payload) bytes += part.byteLength;
+  return bytes;
+}
+
+/** True for a payload `append` accepts: a byte array, or an array of byte arrays. */
+export function isRecordPayload(value: unknown): value is RecordPayload {
+  return value instanceof Uint8Array || (Array.isArray(value) && value.every((part) => part instanceof Uint8Array));
+}
+
 /** Checksum stored in a frame for `payload` whose length bytes are `lengthBytes`. */
-export function frameChecksum(lengthBytes: Uint8Array, payload: Uint8Array): number {
-  return crc32(payload, crc32(lengthBytes));
+export function frameChecksum(lengthBytes: Uint8Array, payload: RecordPayload): number {
+  let crc = crc32(lengthBytes);
+  if (payload instanceof Uint8Array) return crc32(payload, crc);
+  for (const part of payload) crc = crc32(part, crc);
+  return crc;
 }
 
 /** Size on disk of a record with `payloadBytes` bytes. */
@@ -30,17 +53,25 @@ export function frameBytes(payloadBytes: number): number {
 }
 
 /** Frames `records[start, end)` into one contiguous buffer, ready for a single write. */
-export function encodeFrames(records: readonly Uint8Array[], start: number, end: number): Buffer {
+export function encodeFrames(records: readonly RecordPayload[], start: number, end: number): Buffer {
   let total = 0;
-  for (let i = start; i < end; i++) total += frameBytes(records[i]!.byteLength);
+  for (let i = start; i < end; i++) total += frameBytes(payloadBytes(records[i]!));
   const out = Buffer.allocUnsafe(total);
   let at = 0;
   for (let i = start; i < end; i++) {
     const payload = records[i]!;
-    out.writeUInt32LE(payload.byteLength, at);
+    const length = payloadBytes(payload);
+    out.writeUInt32LE(length, at);
     out.writeUInt32LE(frameChecksum(out.subarray(at, at + 4), payload), at + 4);
-    out.set(payload, at + FRAME_HEADER_BYTES);
-    at += FRAME_HEADER_BYTES + payload.byteLength;
+    if (payload instanceof Uint8Array) out.set(payload, at + FRAME_HEADER_BYTES);
+    else {
+      let offset = at + FRAME_HEADER_BYTES;
+      for (const part of payload) {
+        out.set(part, offset);
+        offset += part.byteLength;
+      }
+    }
+    at += FRAME_HEADER_BYTES + length;
   }
   return out;
 }

@@ -1,3 +1,4 @@
+import type { RecordPayload } from '../outbox/record-frame.js';
 import { MAX_BATCH_ITEMS, PROJECT_NAME } from '@weft/protocol';
 import { z } from 'zod';
 import { ApiClient } from './api-client.js';
@@ -5,7 +6,8 @@ import type { Timers } from './timers.js';
 
 /** Where records go when they cannot be sent now: the durable outbox (only `append` is used). */
 export interface BatcherOutbox {
-  append(records: readonly Uint8Array[]): Promise<void>;
+  /** Each record is its bytes, or its parts in order (see `RecordPayload`). */
+  append(records: readonly RecordPayload[]): Promise<void>;
 }
 
 /** Options of {@link Batcher}. */

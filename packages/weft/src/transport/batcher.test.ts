@@ -41,8 +41,9 @@ class MemoryOutbox {
   appendCalls = 0;
   /** Record bytes of each append. */
   readonly appendBytes: number[] = [];
-  async append(records: readonly Uint8Array[]): Promise<void> {
+  async append(payloads: readonly (Uint8Array | readonly Uint8Array[])[]): Promise<void> {
     this.appendCalls += 1;
+    const records = payloads.map((p) => (p instanceof Uint8Array ? p : Buffer.concat(p)));
     this.appendBytes.push(records.reduce((sum, r) => sum + r.byteLength, 0));
     if (this.failWith && this.failuresLeft-- > 0) throw this.failWith;
     this.records.push(...records);

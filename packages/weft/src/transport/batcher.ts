@@ -5,7 +5,7 @@ import { backoffDelayMs } from './backoff.js';
 import { BatchBodyMemory, batchBodyPrefix, batchOverheadBytes, encodeBatchBody } from './batch-body.js';
 import { type BatcherOptions, type BatcherOptionsParsed, batcherOptionsSchema } from './batcher-options.js';
 import { CircuitBreaker, type CircuitState } from './circuit-breaker.js';
-import { encodeOutboxRecord } from './outbox-records.js';
+import { outboxRecordPrefix } from './outbox-records.js';
 import { parseOptions } from './parse-options.js';
 import { systemTimers, type Timers } from './timers.js';
 import {
@@ -90,6 +90,8 @@ export class Batcher {
   #batchBudgetBytes: number;
   /** One reusable body per batch that may be in flight. */
   readonly #bodyMemory: BatchBodyMemory;
+  /** What precedes an item in this project's outbox records. */
+  readonly #outboxPrefix: Uint8Array;
   #circuit: CircuitBreaker;
   #warnings: WarningLimiter;
 
@@ -127,6 +129,7 @@ export class Batcher {
     this.#prefix = batchBodyPrefix(project);
     this.#batchBudgetBytes = this.#options.maxBatchBytes - batchOverheadBytes(this.#prefix);
     this.#bodyMemory = new BatchBodyMemory(this.#options.maxConcurrentBatches);
+    this.#outboxPrefix = outboxRecordPrefix(this.#options.project);
     const emit = (onWarning as BatcherOptions['onWarning']) ?? defaultWarning;
     this.#warnings = new WarningLimiter(60_000, emit);
     this.#circuit = new CircuitBreaker({
@@ -454,7 +457,8 @@ export class Batcher {
       for (const entry of entries) this.#settle(entry, { status: 'failed', error });
       return;
     }
-    const records = entries.map((entry) => encodeOutboxRecord(project, entry.record.bytes));
+    // Each record as [prefix, item bytes]: the outbox frames the parts, no concatenated copy first.
+    const records = entries.map((entry) => [this.#outboxPrefix, entry.record.bytes]);
     let appending: Promise<void>;
     try {
       appending = outbox.append(records);

@@ -18,13 +18,25 @@ import { RecordRejectedError, RecordTooLargeError } from './transport-errors.js'
  * slices the item bytes back out without decoding them.
  */
 export function encodeOutboxRecord(project: string, itemBytes: Uint8Array): Uint8Array {
-  const projectBytes = encodeMsgpack(project);
-  const record = new Uint8Array(2 + projectBytes.byteLength + itemBytes.byteLength);
-  record[0] = 0x93;
-  record[1] = OUTBOX_RECORD_VERSION;
-  record.set(projectBytes, 2);
-  record.set(itemBytes, 2 + projectBytes.byteLength);
+  const prefix = outboxRecordPrefix(project);
+  const record = new Uint8Array(prefix.byteLength + itemBytes.byteLength);
+  record.set(prefix, 0);
+  record.set(itemBytes, prefix.byteLength);
   return record;
+}
+
+/**
+ * The bytes of an {@link encodeOutboxRecord} record before the item, for one
+ * project: a record is `[prefix, itemBytes]`, which the outbox writes as
+ * parts without concatenating them first.
+ */
+export function outboxRecordPrefix(project: string): Uint8Array {
+  const projectBytes = encodeMsgpack(project);
+  const prefix = new Uint8Array(2 + projectBytes.byteLength);
+  prefix[0] = 0x93;
+  prefix[1] = OUTBOX_RECORD_VERSION;
+  prefix.set(projectBytes, 2);
+  return prefix;
 }
 
 /** The version byte of {@link encodeOutboxRecord}'s format. */
