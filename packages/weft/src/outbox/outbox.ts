@@ -1,3 +1,4 @@
+import { ReusableBytes } from '../memory/reusable-bytes.js';
 import { AsyncResource } from 'node:async_hooks';
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -37,6 +38,9 @@ const debug = debuglog('weft');
 const noop = () => undefined;
 
 /** Counts for diagnostics. */
+
+/** Largest frames buffer kept for reuse; a bigger write (a whole queue spilled at once) gets its own. */
+const FRAME_MEMORY_MAX_BYTES = 8 * 1024 * 1024;
 export interface OutboxStats {
   /** Segment files, including the one being written. */
   segments: number;
@@ -101,6 +105,8 @@ export class Outbox {
   /** Work runs in the context `open()` was called in, never in a caller's traced context. */
   readonly #resource = new AsyncResource('WeftOutbox');
   readonly #maxRecordBytes: number;
+  /** Frame memory, reused from one write to the next (writes are serialized). */
+  readonly #frameMemory = new ReusableBytes(1, FRAME_MEMORY_MAX_BYTES);
   /** Oldest first; the segment being written, when there is one, is the last. */
   readonly #segments: SegmentInfo[];
   readonly #appender: SegmentAppender;
@@ -396,7 +402,10 @@ export class Outbox {
       }
       await this.#makeRoom(chunkBytes);
       try {
-        await this.#appender.append(encodeFrames(records, start, end), end - start);
+        const frames = encodeFrames(records, start, end, this.#frameMemory.take);
+        await this.#appender.append(frames, end - start);
+        // Written (or cut off again after a failed write): nothing reads the frames any more.
+        this.#frameMemory.release(frames);
       } catch (error) {
         pending.failure = this.#writeFailed(error, start, records.length - start);
         return syncError;

@@ -52,11 +52,20 @@ export function frameBytes(payloadBytes: number): number {
   return FRAME_HEADER_BYTES + payloadBytes;
 }
 
-/** Frames `records[start, end)` into one contiguous buffer, ready for a single write. */
-export function encodeFrames(records: readonly RecordPayload[], start: number, end: number): Buffer {
+/**
+ * Frames `records[start, end)` into one contiguous buffer, ready for a single
+ * write. `memory` gives the bytes to write into (by default new ones).
+ */
+export function encodeFrames(
+  records: readonly RecordPayload[],
+  start: number,
+  end: number,
+  memory: (length: number) => Uint8Array = (length) => Buffer.allocUnsafe(length),
+): Buffer {
   let total = 0;
   for (let i = start; i < end; i++) total += frameBytes(payloadBytes(records[i]!));
-  const out = Buffer.allocUnsafe(total);
+  const bytes = memory(total);
+  const out = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let at = 0;
   for (let i = start; i < end; i++) {
     const payload = records[i]!;

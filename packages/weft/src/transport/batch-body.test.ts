@@ -1,7 +1,7 @@
 import { callBatch, decodeMsgpack, encodeMsgpack } from '@weft/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { arrayHeader, BatchBodyMemory, batchBodyPrefix, encodeBatchBody } from './batch-body.js';
+import { arrayHeader, batchBodyPrefix, encodeBatchBody } from './batch-body.js';
 
 const id = (n: number) => `01890000-0000-7000-8000-${n.toString(16).padStart(12, '0')}`;
 const item = (n: number, extra: unknown = null) => ({
@@ -63,31 +63,3 @@ describe('encodeBatchBody', () => {
     expect([...arrayHeader(70_000)]).toEqual([0xdd, 0, 1, 0x11, 0x70]);
   });
 });
-
-describe('BatchBodyMemory', () => {
-  const prefix = batchBodyPrefix('p');
-  const items = [encodeMsgpack({ type: 'end', id: 'a' }), encodeMsgpack({ type: 'end', id: 'b' })];
-
-  it('assembles the same bytes into reused memory as into new memory', () => {
-    const memory = new BatchBodyMemory(2);
-    const first = encodeBatchBody(prefix, items, memory.take);
-    expect(first).toEqual(encodeBatchBody(prefix, items));
-    memory.release(first);
-    const second = encodeBatchBody(prefix, items.slice(0, 1), memory.take);
-    expect(second.buffer).toBe(first.buffer);
-    expect(decodeMsgpack(second)).toEqual({ project: 'p', items: [{ type: 'end', id: 'a' }] });
-  });
-
-  it('reuses only what was released, only when it is large enough, and keeps at most `keep` buffers', () => {
-    const memory = new BatchBodyMemory(1);
-    const small = memory.take(10);
-    const large = memory.take(1_000);
-    expect(memory.take(10).buffer).not.toBe(small.buffer); // nothing released yet
-    memory.release(small);
-    memory.release(large); // over `keep`: left to the garbage collector
-    expect(memory.take(100).buffer).not.toBe(small.buffer); // too small for 100 bytes
-    expect(memory.take(10).buffer).toBe(small.buffer);
-    expect(memory.take(10).buffer).not.toBe(large.buffer);
-  });
-});
-

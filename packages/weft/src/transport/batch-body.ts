@@ -58,42 +58,6 @@ export function encodeBatchBody(
   return body;
 }
 
-/**
- * Memory for batch bodies, reused from one batch to the next. A fresh
- * multi-megabyte array costs its page faults on first write: assembling a
- * 4 MB body into new memory took about 1 ms on the main thread, into reused
- * memory about 0.15 ms. A body's memory comes back only through
- * {@link release}, once the server acknowledged the batch (it has read the
- * whole body, so nothing still sends from it); a failed or timed-out send
- * leaves its memory to the garbage collector.
- */
-export class BatchBodyMemory {
-  readonly #free: Uint8Array[] = [];
-  readonly #keep: number;
-
-  /** @param keep How many released buffers to hold for reuse (each as large as the largest body that used it). */
-  constructor(keep: number) {
-    this.#keep = keep;
-  }
-
-  /** For {@link encodeBatchBody}: `length` bytes, from a released buffer when one is large enough. */
-  readonly take = (length: number): Uint8Array => {
-    for (let i = this.#free.length - 1; i >= 0; i--) {
-      const buffer = this.#free[i] as Uint8Array;
-      if (buffer.byteLength >= length) {
-        this.#free.splice(i, 1);
-        return buffer.subarray(0, length);
-      }
-    }
-    return new Uint8Array(length);
-  };
-
-  /** Gives back the memory of `body` (a result of {@link take}) once nothing reads it any more. */
-  release(body: Uint8Array): void {
-    if (this.#free.length < this.#keep) this.#free.push(new Uint8Array(body.buffer, body.byteOffset, body.buffer.byteLength - body.byteOffset));
-  }
-}
-
 function concat(parts: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
   let offset = 0;

@@ -2,7 +2,8 @@ import { routes, type WeftError } from '@weft/protocol';
 import { WarningLimiter } from '../outbox/warning-limiter.js';
 import type { SendResult } from './api-client.js';
 import { backoffDelayMs } from './backoff.js';
-import { BatchBodyMemory, batchBodyPrefix, batchOverheadBytes, encodeBatchBody } from './batch-body.js';
+import { ReusableBytes } from '../memory/reusable-bytes.js';
+import { batchBodyPrefix, batchOverheadBytes, encodeBatchBody } from './batch-body.js';
 import { type BatcherOptions, type BatcherOptionsParsed, batcherOptionsSchema } from './batcher-options.js';
 import { CircuitBreaker, type CircuitState } from './circuit-breaker.js';
 import { outboxRecordPrefix } from './outbox-records.js';
@@ -88,8 +89,8 @@ export class Batcher {
   #random: () => number;
   #prefix: Uint8Array;
   #batchBudgetBytes: number;
-  /** One reusable body per batch that may be in flight. */
-  readonly #bodyMemory: BatchBodyMemory;
+  /** Body memory for each batch that may be in flight, and one more. */
+  readonly #bodyMemory: ReusableBytes;
   /** What precedes an item in this project's outbox records. */
   readonly #outboxPrefix: Uint8Array;
   #circuit: CircuitBreaker;
@@ -128,7 +129,7 @@ export class Batcher {
     this.#random = (this.#options.random as (() => number) | undefined) ?? Math.random;
     this.#prefix = batchBodyPrefix(project);
     this.#batchBudgetBytes = this.#options.maxBatchBytes - batchOverheadBytes(this.#prefix);
-    this.#bodyMemory = new BatchBodyMemory(this.#options.maxConcurrentBatches);
+    this.#bodyMemory = new ReusableBytes(this.#options.maxConcurrentBatches + 1, this.#options.maxBatchBytes);
     this.#outboxPrefix = outboxRecordPrefix(this.#options.project);
     const emit = (onWarning as BatcherOptions['onWarning']) ?? defaultWarning;
     this.#warnings = new WarningLimiter(60_000, emit);
