@@ -201,6 +201,7 @@ async function burst(output, url, traced, project, STEPS, outboxDir) {
 const round2 = (x) => Math.round(x * 100) / 100;
 
 const BURSTS = 3;
+const WARM_UP_STEPS = 100;
 
 /** The run whose loop-lag p99 is the median of the runs. */
 function medianRun(runs) {
@@ -242,20 +243,32 @@ async function main() {
   ];
   const outboxRoot = await mkdtemp(join(os.tmpdir(), 'weft-bench-outbox-'));
   const results = [];
-  const server = await startServerProcess();
+  /** A traced burst against its own fresh server (an empty database), so no run inherits another's data. */
+  const tracedBurst = async (output, steps, project) => {
+    const server = await startServerProcess();
+    try {
+      return await burst(output, server.url, true, project, steps, join(outboxRoot, project));
+    } finally {
+      await server.close();
+    }
+  };
   try {
     for (const [label, output, steps] of sizes) {
       const bytes = encodeMsgpack(output).byteLength;
       const overhead = await callerOverhead(output);
       const cpu = await cpuPerCall(output);
+      const name = (run) => `bench-${label.replace(' ', '')}-${Date.now()}-${run}`;
+      // Warm-up (not reported): one short burst each way, so the measured runs do not include the JIT compiling the
+      // async paths for the first time.
+      await burst(output, undefined, false, undefined, WARM_UP_STEPS);
+      await tracedBurst(output, WARM_UP_STEPS, name('warm-up'));
       // Bursts are short and the machine is shared: run each BURSTS times, interleaved, and report the run with
       // the median p99 (every run is in the JSON, and the table gives the range).
       const untracedRuns = [];
       const tracedRuns = [];
       for (let run = 0; run < BURSTS; run++) {
-        untracedRuns.push(await burst(output, server.url, false, undefined, steps));
-        const project = `bench-${label.replace(' ', '')}-${Date.now()}-${run}`;
-        tracedRuns.push(await burst(output, server.url, true, project, steps, join(outboxRoot, project)));
+        untracedRuns.push(await burst(output, undefined, false, undefined, steps));
+        tracedRuns.push(await tracedBurst(output, steps, name(run)));
       }
       const untraced = medianRun(untracedRuns);
       const traced = { ...medianRun(tracedRuns), lostAllRuns: tracedRuns.reduce((sum, r) => sum + r.lost, 0) };
@@ -263,7 +276,6 @@ async function main() {
       console.log(JSON.stringify(results.at(-1)));
     }
   } finally {
-    await server.close();
     await rm(outboxRoot, { recursive: true, force: true });
   }
   const meta = {
@@ -306,8 +318,9 @@ async function writeSection(results, meta) {
     'resolved (every record acknowledged or durably in the outbox); stored/lost are counted on the server after any',
     'spilled records were replayed. Target: p99 < 10 ms, 0 lost.',
     '',
-    `Each burst ran ${BURSTS} times (untraced and traced interleaved); the row is the run with the median p99, and`,
-    '"p99, all runs" gives the range. Lost counts every traced run.',
+    `Each burst ran ${BURSTS} times (untraced and traced interleaved) after one unreported ${WARM_UP_STEPS}-step warm-up burst`,
+    'each way; every traced burst had its own freshly started server (empty database). The row is the run with the',
+    'median p99, and "p99, all runs" gives the range. Lost counts every traced run.',
     '',
     '| Output | Mode | Steps | Steps ms | Until flushed ms | Calls/s end-to-end | Lag p50 ms | p99 ms | p99, all runs | max ms | Spilled | Stored | Lost (all runs) |',
     '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',

@@ -1,6 +1,7 @@
 import { decodeMsgpack, encodeMsgpack, PROJECT_NAME, routes } from '@weft/protocol';
 import type { ApiClient, SendResult } from './api-client.js';
 import { batchBodyPrefix, batchOverheadBytes, encodeBatchBody } from './batch-body.js';
+import { DEFAULT_MAX_BATCH_BYTES } from './batcher-options.js';
 import { RecordRejectedError, RecordTooLargeError } from './transport-errors.js';
 
 /**
@@ -79,7 +80,7 @@ export function decodeOutboxRecord(record: Uint8Array): OutboxRecord | string {
 export interface OutboxSenderOptions {
   /** @default 500 */
   maxBatchItems?: number;
-  /** @default 4 MiB */
+  /** @default 1 MiB ({@link DEFAULT_MAX_BATCH_BYTES}) */
   maxBatchBytes?: number;
 }
 
@@ -101,7 +102,7 @@ export type OutboxWarning = (message: string, details: Record<string, unknown>) 
 export function createOutboxSender(
   client: ApiClient,
   onWarning: OutboxWarning = () => {},
-  { maxBatchItems = 500, maxBatchBytes = 4 * 1024 * 1024 }: OutboxSenderOptions = {},
+  { maxBatchItems = 500, maxBatchBytes = DEFAULT_MAX_BATCH_BYTES }: OutboxSenderOptions = {},
 ): (records: Uint8Array[]) => Promise<boolean> {
   return async (records) => {
     const runs: { project: string; items: Uint8Array[] }[] = [];
