@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it, onTestFinished } from 'vitest';
 import * as weft from 'weft';
 import { Dataset, RemoteDataset } from '../src/datasets/index.js';
 import { resetWeft } from '../src/testing/index.js';
@@ -7,8 +7,13 @@ import { startRequestLogProxy } from './eval/fixtures/request-log-proxy.js';
 import { FaultProxy, listServerCalls, startTestServer, type TestServer } from './harness/index.js';
 
 let server: TestServer;
+// Registered at the top level: `afterAll` called inside a hook is not run, and left the server's folder behind.
+const cleanups: (() => Promise<void>)[] = [];
 beforeAll(async () => {
-  server = await startTestServer({ register: afterAll });
+  server = await startTestServer({ register: (cleanup) => cleanups.push(cleanup) });
+});
+afterAll(async () => {
+  await Promise.all(cleanups.map((cleanup) => cleanup()));
 });
 afterEach(async () => {
   await resetWeft();
@@ -155,10 +160,10 @@ it('publish of a Dataset through the client gives its object ref; a different na
 it('against a token-protected server, the apiKey given to init carries datasets and files (not only WEFT_API_KEY)', async () => {
   const saved = process.env.WEFT_API_KEY;
   delete process.env.WEFT_API_KEY;
-  afterAll(() => {
+  onTestFinished(() => {
     if (saved !== undefined) process.env.WEFT_API_KEY = saved;
   });
-  const secured = await startTestServer({ token: 'tok-datasets-files', register: afterAll });
+  const secured = await startTestServer({ token: 'tok-datasets-files' });
   const client = init('dsc-auth', secured.url, { apiKey: 'tok-datasets-files' });
   const dataset = new Dataset({ name: 'secured', rows: [{ q: 'a' }] });
   const securedOp = weft.op(function securedCall(data: Dataset) {

@@ -23,11 +23,14 @@ const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0
 
 let server: TestServer;
 let dir: string;
+// Cleanups are registered at the top level: `afterAll` called inside a hook is not run, and left the server's folder behind.
+const cleanups: (() => Promise<void>)[] = [];
 beforeAll(async () => {
-  server = await startTestServer({ register: afterAll });
+  server = await startTestServer({ register: (cleanup) => cleanups.push(cleanup) });
   dir = await mkdtemp(join(tmpdir(), 'weft-files-'));
 });
 afterAll(async () => {
+  await Promise.all(cleanups.map((cleanup) => cleanup()));
   await rm(dir, { recursive: true, force: true });
 });
 afterEach(async () => {

@@ -20,8 +20,9 @@ const newId = () => {
 /** An in-memory stand-in for the outbox: append-only, replayable through the real sender. */
 class MemoryOutbox {
   records: Uint8Array[] = [];
-  async append(records: readonly Uint8Array[]): Promise<void> {
-    this.records.push(...records);
+  /** Like Outbox.append: a record given as parts is kept as their concatenation. */
+  async append(records: readonly (Uint8Array | readonly Uint8Array[])[]): Promise<void> {
+    this.records.push(...records.map((r) => (r instanceof Uint8Array ? r : Buffer.concat(r))));
   }
   /** Like Outbox.replay: hands everything to `send` and forgets it only when acknowledged. */
   async replay(send: (records: Uint8Array[]) => Promise<boolean>): Promise<boolean> {
