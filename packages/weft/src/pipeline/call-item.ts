@@ -31,22 +31,11 @@ export function callItem(
       summary: call.summary,
     };
   }
-  // Built field by field (no spread of a shared `start` object): one object per record.
-  if (kind === 'start') {
-    return {
-      type: 'start',
-      id: call.id,
-      traceId: call.traceId,
-      parentId: call.parentId,
-      opName: call.opName,
-      displayName: call.displayName,
-      startedAt: call.startedAt,
-      inputs: (parts.inputs ?? {}) as Record<string, unknown>,
-      attributes: parts.attributes,
-    };
-  }
+  // One object literal for both kinds (no spread of a shared `start` object).
+  // A start record's end fields are undefined, which the encoders leave out.
+  const complete = kind === 'complete';
   return {
-    type: 'complete',
+    type: kind,
     id: call.id,
     traceId: call.traceId,
     parentId: call.parentId,
@@ -55,11 +44,11 @@ export function callItem(
     startedAt: call.startedAt,
     inputs: (parts.inputs ?? {}) as Record<string, unknown>,
     attributes: parts.attributes,
-    endedAt: call.endedAt ?? call.startedAt,
-    output: parts.output,
-    exception,
-    summary: call.summary,
-  };
+    endedAt: complete ? (call.endedAt ?? call.startedAt) : undefined,
+    output: complete ? parts.output : undefined,
+    exception: complete ? exception : undefined,
+    summary: complete ? call.summary : undefined,
+  } as CallItem;
 }
 
 /** The marker left where part of a call could not be processed, so the rest of the call is still sent. */

@@ -159,6 +159,12 @@ class SafeWriter {
   /** `member`: an object member, where `undefined` is left out; an array item must not be undefined. */
   value(v: unknown, depth: number, member: boolean): boolean {
     if (++this.nodes >= this.maxNodes) return false;
+    if (typeof v === 'object' && v !== null) return this.container(v, depth);
+    return this.leaf(v, member);
+  }
+
+  /** A value that is not a container: written when it is one the Sanitizer keeps as is. */
+  leaf(v: unknown, member: boolean): boolean {
     switch (typeof v) {
       case 'string':
         return this.string(v);
@@ -170,13 +176,10 @@ class SafeWriter {
         return true;
       case 'undefined':
         return member;
-      case 'object':
-        if (v === null) {
-          this.ensure(1);
-          this.buf[this.pos++] = 0xc0;
-          return true;
-        }
-        return this.container(v, depth);
+      case 'object': // null: containers never reach here
+        this.ensure(1);
+        this.buf[this.pos++] = 0xc0;
+        return true;
       default:
         return false;
     }
@@ -207,11 +210,10 @@ class SafeWriter {
     let keys = 0;
     let count = 0;
     for (const key in v) {
-      if (++keys > o.maxArrayLength || key === '__proto__' || o.isRedactedKey(key)) return false;
+      if (++keys > o.maxArrayLength || this.refusesKey(key)) return false;
       const member = (v as Record<string, unknown>)[key];
       if (member === undefined) {
-        // Left out, as the wire encoder does; the key must still be one the Sanitizer keeps as is.
-        if (key.length > o.maxStringLength || !(key as Es2024String).isWellFormed()) return false;
+        if (!this.keepsLeftOutKey(key)) return false;
         continue;
       }
       if (!this.string(key) || !this.value(member, depth + 1, true)) return false;
@@ -239,29 +241,14 @@ class SafeWriter {
   slot(slots: unknown[], depth: number, member: boolean): boolean {
     if (++this.nodes >= this.maxNodes) return false;
     const v = slots[this.ti++];
-    switch (typeof v) {
-      case 'string':
-        return this.string(v);
-      case 'number':
-        return this.number(v);
-      case 'boolean':
-        this.ensure(1);
-        this.buf[this.pos++] = v ? 0xc3 : 0xc2;
-        return true;
-      case 'undefined':
-        return member;
-      case 'object':
-        if (v !== null) return false; // kept by identity: the Sanitizer decides
-        this.ensure(1);
-        this.buf[this.pos++] = 0xc0;
-        return true;
-      case 'symbol':
-        if (v === TapeTag.Array) return this.tapeArray(slots, depth);
-        if (v === TapeTag.Object) return this.tapeObject(slots, depth);
-        return false; // a Map, a Set, a cycle or a symbol value
-      default:
-        return false;
+    if (typeof v === 'symbol') {
+      if (v === TapeTag.Array) return this.tapeArray(slots, depth);
+      if (v === TapeTag.Object) return this.tapeObject(slots, depth);
+      return false; // a Map, a Set, a cycle or a symbol value
     }
+    // An object on a tape was kept by identity: the Sanitizer decides.
+    if (typeof v === 'object' && v !== null) return false;
+    return this.leaf(v, member);
   }
 
   tapeArray(slots: unknown[], depth: number): boolean {
@@ -285,10 +272,9 @@ class SafeWriter {
     let count = 0;
     for (let i = 0; i < n; i++) {
       const key = slots[this.ti++] as string;
-      if (key === '__proto__' || o.isRedactedKey(key)) return false;
+      if (this.refusesKey(key)) return false;
       if (slots[this.ti] === undefined) {
-        // Left out, as the wire encoder does; the key must still be one the Sanitizer keeps as is.
-        if (key.length > o.maxStringLength || !(key as Es2024String).isWellFormed()) return false;
+        if (!this.keepsLeftOutKey(key)) return false;
         this.ti++;
         continue;
       }
@@ -297,6 +283,19 @@ class SafeWriter {
     }
     this.mapHeader(at, count);
     return true;
+  }
+
+  /** A key the Sanitizer would change: `__proto__` (kept as data by a defined property) or a redacted one. */
+  refusesKey(key: string): boolean {
+    return key === '__proto__' || (this.o as ResolvedSanitizeOptions).isRedactedKey(key);
+  }
+
+  /**
+   * For a member left out because its value is `undefined` (as the wire
+   * encoder does): the key must still be one the Sanitizer keeps as is.
+   */
+  keepsLeftOutKey(key: string): boolean {
+    return key.length <= (this.o as ResolvedSanitizeOptions).maxStringLength && (key as Es2024String).isWellFormed();
   }
 
   /** Writes the header of the map whose members start after the byte reserved at `at` (relative to the record). */
