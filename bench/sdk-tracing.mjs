@@ -105,7 +105,7 @@ async function callerOverhead(output) {
   const tracedUs = [];
   const plainUs = [];
   const snapUs = [];
-  for (let round = 0; round < 15; round++) {
+  for (let round = 0; round < 33; round++) {
     plainUs.push(loop(plain));
     tracedUs.push(loop(traced));
     await client.flush();
@@ -133,7 +133,7 @@ async function cpuPerCall(output) {
   const plainRuns = [];
   const encodeRuns = [];
   // Rounds interleave traced, untraced and encode, so the machine's load (shared, varying) weighs on all three alike.
-  for (let round = 0; round < 10; round++) {
+  for (let round = 0; round < 22; round++) {
     let c0 = process.cpuUsage();
     for (let i = 0; i < N; i++) llmCallSync(messages, { temperature: 0 });
     await client.flush();
