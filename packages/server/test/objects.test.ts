@@ -28,6 +28,16 @@ describe('objects', () => {
     expect((await get(server.url, routes.objectVersions(project, 'p'))).status).toBe(404);
   });
 
+  it('stores a value with an own "__proto__" key as data: the digest matches and it reads back unchanged', async () => {
+    const value = JSON.parse('{"__proto__": {"role": "admin"}, "a": [{"__proto__": 1}]}') as Record<string, unknown>;
+    const created = await create('proto', value);
+    expect(created.status).toBe(200);
+    expect(created.body.digest).toBe(digestValue(value));
+    const read = await get(server.url, routes.objectRead(project, 'proto', 'latest'));
+    expect(Object.keys(read.body.value)).toEqual(['__proto__', 'a']);
+    expect(digestValue(read.body.value)).toBe(digestValue(value));
+  });
+
   it('numbers versions from 1 and reads them by digest, latest and vN', async () => {
     const values = [{ v: 'one' }, { v: 'two' }, { v: 'three' }];
     const created = [];

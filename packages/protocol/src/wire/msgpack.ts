@@ -11,13 +11,40 @@ import { Packr } from 'msgpackr';
 // named `toJSON` (and throws) when the object also has a `constructor` key.
 const options = { useRecords: false, moreTypes: false, skipValues: [undefined], useToJSON: false };
 const packr = new Packr(options);
+/** Decodes maps as `Map`s, for the rare body that holds a `__proto__` key (see {@link decodeMsgpack}). */
+const mapsPackr = new Packr({ ...options, mapsAsObjects: false });
+const PROTO_KEY = Buffer.from('__proto__', 'latin1');
 
 /** Encodes a request or response body as msgpack. */
 export function encodeMsgpack(value: unknown): Uint8Array {
   return packr.pack(value);
 }
 
-/** Decodes a msgpack body; throws on malformed input. */
+/**
+ * Decodes a msgpack body; throws on malformed input.
+ *
+ * An own `__proto__` key stays an own data key, as `JSON.parse` keeps it
+ * (msgpackr renames it to `__proto_`, its guard against prototype
+ * pollution, which changed the data and broke digests of values that carry
+ * such a key). Only a body whose bytes contain `__proto__` anywhere takes the
+ * slower path that decodes maps as `Map`s and copies them into objects with
+ * defined (never assigned) properties; no prototype is ever changed.
+ */
 export function decodeMsgpack(bytes: Uint8Array): unknown {
-  return packr.unpack(bytes);
+  if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(PROTO_KEY) === -1) return packr.unpack(bytes);
+  return mapsToObjects(mapsPackr.unpack(bytes));
+}
+
+function mapsToObjects(value: unknown): unknown {
+  if (value instanceof Map) {
+    const out: Record<string, unknown> = {};
+    for (const [key, member] of value) {
+      Object.defineProperty(out, String(key), { value: mapsToObjects(member), enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = mapsToObjects(value[i]);
+  }
+  return value;
 }
