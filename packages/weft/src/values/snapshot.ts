@@ -150,8 +150,9 @@ function take(value: unknown, limits: SnapshotLimits | undefined, stats: Snapsho
   const only = slots[0];
   // A root kept by identity (a class instance, a marker) needs no tape.
   const result = n === 1 && typeof only === 'object' ? only : new SnapshotTape(slots.slice(0, n));
-  // The scratch array must not keep the user's values alive.
-  if (reuse) slots.fill(undefined, 0, n);
+  // The scratch array must not keep the user's values alive. (A loop: `fill`
+  // took about twice as long for a few hundred slots.)
+  if (reuse) for (let i = 0; i < n; i++) slots[i] = undefined;
   return result;
 }
 
