@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sanitize } from './sanitize.js';
-import { SNAPSHOT_MAX_DEPTH, snapshot, snapshotWithStats } from './snapshot.js';
+import { SNAPSHOT_MAX_DEPTH, snapshot, snapshotTape, snapshotWithStats } from './snapshot.js';
+import { materialize } from './snapshot-tape.js';
 
 type Message = { role: string; content: string; meta?: Record<string, unknown> };
 
@@ -112,6 +113,23 @@ describe('snapshot', () => {
     expect(Object.getPrototypeOf(taken.parsed)).toBe(Object.prototype);
     expect(Object.keys(taken.parsed)).toEqual(['__proto__']);
     expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+  });
+
+  it('takes a snapshot a getter starts mid-snapshot (a traced call inside a getter) without mixing the two', () => {
+    let inner: unknown;
+    const source = {
+      before: { a: [1, 2] },
+      get live() {
+        inner = snapshotTape({ nested: ['x', { y: true }] });
+        return 'read';
+      },
+      after: { b: 'z' },
+    };
+    const outer = snapshotTape(source);
+    expect(materialize(outer)).toEqual({ before: { a: [1, 2] }, live: 'read', after: { b: 'z' } });
+    expect(materialize(inner)).toEqual({ nested: ['x', { y: true }] });
+    // The next snapshot starts clean.
+    expect(materialize(snapshotTape([{ c: 3 }]))).toEqual([{ c: 3 }]);
   });
 
   it('copies only own keys when Object.prototype was given an enumerable member', () => {
