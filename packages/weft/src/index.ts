@@ -11,7 +11,14 @@ export {
 export type { FinishedCall, OpOptions } from './calls/op-spec.js';
 export { type CurrentCall, currentCall, withAttributes } from './context/index.js';
 export { PROBLEM_CHANNEL, type PipelineProblem } from './diagnostics/warnings.js';
-export { ClientClosedError, InvalidOptionsError, NotInitializedError, PublishFailedError, WeftError } from './errors/index.js';
+export {
+  ClientClosedError,
+  InvalidOptionsError,
+  NotInitializedError,
+  PublishFailedError,
+  StreamAbandonedError,
+  WeftError,
+} from './errors/index.js';
 export { EXIT_CHANNEL } from './lifecycle/exit-hooks.js';
 export type { ObjectRef } from './objects/object-ref.js';
 export { WeftObject, WeftObject as Object } from './objects/weft-object.js';

@@ -3,3 +3,4 @@ export { ClientClosedError } from './client-closed-error.js';
 export { InvalidOptionsError } from './invalid-options-error.js';
 export { NotInitializedError } from './not-initialized-error.js';
 export { PublishFailedError } from './publish-failed-error.js';
+export { StreamAbandonedError } from './stream-abandoned-error.js';

@@ -1,6 +1,7 @@
 import type { ModelUsage } from '@weft/protocol';
 import { addUsage, usageOf } from '../calls/usage.js';
 import { callContext, type ContextFrame } from '../context/call-context.js';
+import { StreamAbandonedError } from '../errors/stream-abandoned-error.js';
 import { snapshot } from '../values/index.js';
 
 /** Ends a streamed call: the joined output (or the error) and the usage summed over chunks. */
@@ -33,21 +34,40 @@ export function isStreamLike(value: unknown): value is object {
 }
 
 /**
+ * Streams the caller dropped unfinished: when the wrapper handed to the
+ * caller is garbage collected, its call ends with a {@link StreamAbandonedError}
+ * (the held value must not reference the wrapper, or it would never be
+ * collected).
+ */
+const dropped = new FinalizationRegistry<() => void>((endAbandoned) => endAbandoned());
+
+/**
  * Wraps a stream so the call ends when it ends, errors, or is abandoned
- * (`return()`, e.g. `break` in `for await`). Each chunk is snapshotted and
- * kept in a list; the output is joined ONCE at the end (strings concatenated,
- * anything else the array). The body runs in the call's context, so ops it
- * calls are children of the streamed call.
+ * (`return()`, e.g. `break` in `for await`; or the wrapper is garbage
+ * collected unfinished). Each chunk is snapshotted and kept in a list; the
+ * output is joined ONCE at the end (strings concatenated, anything else the
+ * array). The body runs in the call's context, so ops it calls are children
+ * of the streamed call.
  */
 export function traceStream(source: object, frame: ContextFrame, end: EndStream): object {
   const chunks: unknown[] = [];
   let usage: Record<string, ModelUsage> | undefined;
   let ended = false;
+  const token = {};
   const finish = (error: unknown, failed: boolean) => {
     if (ended) return;
     ended = true;
+    dropped.unregister(token);
     const output = chunks.length > 0 && chunks.every((c) => typeof c === 'string') ? chunks.join('') : chunks;
     end(output, usage, error, failed);
+  };
+  // Made here, not in `watch`: the held callback must not capture the wrapper it watches.
+  const endAbandoned = () => finish(new StreamAbandonedError(chunks.length), true);
+  /** Ends the call when `wrapper` (what the caller holds while reading) is collected unfinished. */
+  const watch = <T extends object>(wrapper: T): T => {
+    dropped.unregister(token);
+    dropped.register(wrapper, endAbandoned, token);
+    return wrapper;
   };
   const onStep = (step: IteratorResult<unknown>) => {
     if (step.done) finish(undefined, false);
@@ -102,16 +122,17 @@ export function traceStream(source: object, frame: ContextFrame, end: EndStream)
     return wrapped as unknown as AnyIterator;
   };
   const s = source as Record<PropertyKey, unknown>;
-  if (typeof s.next === 'function') return wrap(source as AnyIterator, typeof s[Symbol.asyncIterator] === 'function');
+  if (typeof s.next === 'function') return watch(wrap(source as AnyIterator, typeof s[Symbol.asyncIterator] === 'function'));
   // An async iterable that is not itself an iterator: keep the object (its other
   // methods), intercept only how it is iterated.
-  return new Proxy(source, {
+  return watch(new Proxy(source, {
     get(target, key, receiver) {
       if (key === Symbol.asyncIterator) {
-        return () => wrap((target as AsyncIterable<unknown>)[Symbol.asyncIterator](), true);
+        // Once reading starts, the caller holds the iterator, not this object: watch that instead.
+        return () => watch(wrap((target as AsyncIterable<unknown>)[Symbol.asyncIterator](), true));
       }
       const value = Reflect.get(target, key, receiver);
       return typeof value === 'function' ? value.bind(target) : value;
     },
-  });
+  }));
 }
