@@ -14,6 +14,7 @@ export * from './schemas/index.js';
 export {
   CONTENT_TYPE_JSON,
   CONTENT_TYPE_MSGPACK,
+  CONTENT_TYPE_OCTET_STREAM,
   DEFAULT_PORT,
   DEFAULT_URL,
   decodeMsgpack,

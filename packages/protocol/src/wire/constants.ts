@@ -7,3 +7,5 @@ export const PROTOCOL_VERSION = 1;
 
 export const CONTENT_TYPE_MSGPACK = 'application/msgpack';
 export const CONTENT_TYPE_JSON = 'application/json';
+/** Raw bytes: the body of a file upload and of a file read. */
+export const CONTENT_TYPE_OCTET_STREAM = 'application/octet-stream';

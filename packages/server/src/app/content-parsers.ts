@@ -1,4 +1,4 @@
-import { CONTENT_TYPE_MSGPACK, decodeMsgpack } from '@weft/protocol';
+import { CONTENT_TYPE_MSGPACK, CONTENT_TYPE_OCTET_STREAM, decodeMsgpack } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
 import { InvalidRequestError } from '../errors/invalid-request-error.js';
 
@@ -23,7 +23,7 @@ export function registerContentParsers(app: FastifyInstance): void {
       }
     },
   );
-  app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_request, body, done) => {
+  app.addContentTypeParser(CONTENT_TYPE_OCTET_STREAM, { parseAs: 'buffer' }, (_request, body, done) => {
     done(null, body);
   });
 }

@@ -1,4 +1,4 @@
-import { digestBytes, routes } from '@weft/protocol';
+import { CONTENT_TYPE_OCTET_STREAM, digestBytes, routes } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
 import { routePattern } from '../app/route-pattern.js';
 import { InvalidRequestError } from '../errors/invalid-request-error.js';
@@ -31,7 +31,7 @@ export function registerFileRoutes(app: FastifyInstance, { storage }: { storage:
     if (bytes === undefined) throw new NotFoundError(`No file ${digest} in project ${project}.`);
     // Content-addressed: the bytes under a digest never change.
     return reply
-      .type('application/octet-stream')
+      .type(CONTENT_TYPE_OCTET_STREAM)
       .header('cache-control', 'public, max-age=31536000, immutable')
       .header('etag', `"${digest}"`)
       .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));

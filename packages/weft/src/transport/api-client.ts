@@ -2,6 +2,7 @@ import type { WeftError } from '@weft/protocol';
 import {
   CONTENT_TYPE_JSON,
   CONTENT_TYPE_MSGPACK,
+  CONTENT_TYPE_OCTET_STREAM,
   decodeMsgpack,
   encodeMsgpack,
   errorResponse,
@@ -94,12 +95,32 @@ export class ApiClient {
    */
   post(path: string, body: Uint8Array | unknown): Promise<SendResult> {
     const bytes = body instanceof Uint8Array ? body : encodeMsgpack(body);
-    return this.#send('POST', path, bytes);
+    return this.#send('POST', path, bytes, CONTENT_TYPE_MSGPACK);
+  }
+
+  /** POSTs `bytes` as `application/octet-stream` (the file routes), classified like {@link post}. Never throws. */
+  postBytes(path: string, bytes: Uint8Array): Promise<SendResult> {
+    return this.#send('POST', path, bytes, CONTENT_TYPE_OCTET_STREAM);
+  }
+
+  /**
+   * GETs a raw-bytes resource (a stored file) and returns its body as is.
+   * @throws `WEFT_NOT_FOUND`, `WEFT_HTTP_ERROR` or `WEFT_SERVER_UNREACHABLE`.
+   */
+  async getBytes(path: string): Promise<Uint8Array> {
+    let response: RawResponse;
+    try {
+      response = await this.#request('GET', path, undefined, undefined);
+    } catch (cause) {
+      throw new ServerUnreachableError(this.url, cause);
+    }
+    if (response.statusCode < 200 || response.statusCode >= 300) throw this.#httpError('GET', path, response);
+    return response.bytes;
   }
 
   /** GETs `path` and classifies the answer like {@link ApiClient.post}; the circuit breaker probes with it. */
   get(path: string): Promise<SendResult> {
-    return this.#send('GET', path, undefined);
+    return this.#send('GET', path, undefined, undefined);
   }
 
   /** GETs JSON validated by `schema`. Throws `WEFT_SERVER_UNREACHABLE`, `WEFT_NOT_FOUND`, `WEFT_HTTP_ERROR` or `WEFT_BAD_RESPONSE`. */
@@ -123,15 +144,10 @@ export class ApiClient {
     await this.#pool.destroy();
   }
 
-  async #send(method: string, path: string, body: Uint8Array | undefined): Promise<SendResult> {
+  async #send(method: string, path: string, body: Uint8Array | undefined, contentType: string | undefined): Promise<SendResult> {
     let response: RawResponse;
     try {
-      response = await this.#request(
-        method,
-        path,
-        body,
-        body === undefined ? undefined : CONTENT_TYPE_MSGPACK,
-      );
+      response = await this.#request(method, path, body, contentType);
     } catch (cause) {
       return { status: 'retryable', error: new ServerUnreachableError(this.url, cause) };
     }
