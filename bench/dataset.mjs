@@ -13,16 +13,15 @@
 //   node bench/dataset.mjs [--rows 100000] [--row-bytes 2000]
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
+import { bundleSources, src } from './lib/bundle-sources.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const { values: args } = parseArgs({
   options: {
     serve: { type: 'string' },
@@ -31,43 +30,8 @@ const { values: args } = parseArgs({
   },
 });
 
-/** Bundles `contents` (imports of TypeScript sources) into one ESM file; bare imports stay external. */
-async function bundle(name, contents) {
-  const outDir = join(root, 'node_modules/.cache/weft-bench');
-  await mkdir(outDir, { recursive: true });
-  const outfile = join(outDir, `${name}.mjs`);
-  await build({
-    stdin: { contents, resolveDir: root, loader: 'ts' },
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'error',
-    plugins: [
-      {
-        name: 'weft-sources',
-        setup(b) {
-          b.onResolve({ filter: /^@weft\/protocol$/ }, () => ({
-            path: join(root, 'packages/protocol/src/index.ts'),
-          }));
-          b.onResolve({ filter: /^[^./]/ }, (a) => ({ path: a.path, external: true }));
-          // version.ts reads `../package.json` relative to its own file, which a bundle elsewhere cannot.
-          b.onLoad({ filter: /packages[\\/]server[\\/]src[\\/]version\.ts$/ }, () => ({
-            contents: "export const SERVER_VERSION = '0.0.0-bench';",
-            loader: 'ts',
-          }));
-        },
-      },
-    ],
-  });
-  return import(pathToFileURL(outfile).href);
-}
-
-const src = (p) => JSON.stringify(join(root, p));
-
 if (args.serve) {
-  const { startServer } = await bundle(
+  const { startServer } = await bundleSources(
     'dataset-server',
     `export { startServer } from ${src('packages/server/src/index.ts')};`,
   );
@@ -115,7 +79,7 @@ async function main() {
   const rowCount = Number(args.rows);
   const rowBytes = Number(args['row-bytes']);
   const loadBefore = loadavg()[0];
-  const sdk = await bundle(
+  const sdk = await bundleSources(
     'dataset-sdk',
     `export { init } from ${src('packages/weft/src/client/init.ts')};
      export { Dataset, openDataset } from ${src('packages/weft/src/datasets/index.ts')};`,

@@ -15,9 +15,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
+import { bundleSources, src } from './lib/bundle-sources.mjs';
 import { writeResultsSection } from './lib/results-file.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -31,41 +31,6 @@ const { values: args } = parseArgs({
 });
 
 /** Bundles the SDK's eval API from source into one ESM file; bare imports stay external. */
-async function bundle() {
-  const outDir = join(root, 'node_modules/.cache/weft-bench');
-  await mkdir(outDir, { recursive: true });
-  const outfile = join(outDir, 'eval-bundle.mjs');
-  const src = (p) => join(root, p);
-  await build({
-    stdin: {
-      contents: `
-        export { init } from ${JSON.stringify(src('packages/weft/src/client/init.ts'))};
-        export { Evaluation, scorers } from ${JSON.stringify(src('packages/weft/src/eval/index.ts'))};
-      `,
-      resolveDir: root,
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'error',
-    plugins: [
-      {
-        name: 'weft-sources',
-        setup(b) {
-          b.onResolve({ filter: /^@weft\/protocol$/ }, () => ({
-            path: src('packages/protocol/src/index.ts'),
-          }));
-          b.onResolve({ filter: /^[^./]/ }, (a) => ({ path: a.path, external: true }));
-        },
-      },
-    ],
-  });
-  return import(pathToFileURL(outfile).href);
-}
-
 if (args.serve) {
   // Child: the built trace server (\`npm run build\` or \`cd packages/server && npx tsup\`), on its own core.
   const { startServer } = await import('../packages/server/dist/index.js');
@@ -84,7 +49,11 @@ async function main() {
   const concurrency = Number(args.concurrency);
   const repeat = Number(args.repeat);
   const loadBefore = loadavg()[0];
-  const sdk = await bundle();
+  const sdk = await bundleSources(
+    'eval-bundle',
+    `export { init } from ${src('packages/weft/src/client/init.ts')};
+     export { Evaluation, scorers } from ${src('packages/weft/src/eval/index.ts')};`,
+  );
   const dir = await mkdtemp(join(tmpdir(), 'weft-bench-eval-'));
   const child = fork(fileURLToPath(import.meta.url), ['--serve', dir], { stdio: 'inherit' });
   const { url } = await new Promise((resolve) => child.once('message', resolve));
