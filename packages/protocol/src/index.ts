@@ -10,6 +10,18 @@ export {
   parseRef,
   type Ref,
 } from './refs/index.js';
+export {
+  costOfUsage,
+  findModelPrice,
+  type ModelPrice,
+  PRICE_TABLE,
+  PRICE_TABLE_SOURCE,
+  PRICE_TABLE_TAKEN_ON,
+  type PriceOverrides,
+  priceUsage,
+  roundUsd,
+  totalCostUsd,
+} from './pricing/index.js';
 export * from './schemas/index.js';
 export {
   CONTENT_TYPE_JSON,

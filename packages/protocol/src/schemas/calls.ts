@@ -19,12 +19,22 @@ export const exceptionInfo: z.ZodType<ExceptionInfo> = z.object({
   },
 });
 
-/** Token usage of one model, summed over calls. */
+/**
+ * Token usage of one model, summed over calls. `inputTokens` counts every
+ * input token, cached reads (`cachedInputTokens`) and cache writes
+ * (`cacheWriteTokens`) included; `outputTokens` includes `reasoningTokens`.
+ * `costUsd` is present only when the model has a price (never 0 for an
+ * unpriced model).
+ */
 export const modelUsage = z.object({
   requests: z.number().int().nonnegative(),
   inputTokens: z.number().nonnegative(),
   outputTokens: z.number().nonnegative(),
   totalTokens: z.number().nonnegative(),
+  cachedInputTokens: z.number().nonnegative().optional(),
+  cacheWriteTokens: z.number().nonnegative().optional(),
+  reasoningTokens: z.number().nonnegative().optional(),
+  costUsd: z.number().nonnegative().optional(),
 });
 export type ModelUsage = z.infer<typeof modelUsage>;
 
@@ -37,6 +47,10 @@ export const callSummary = z.looseObject({
   status: callStatus.optional(),
   /** Per model name: this call's usage plus its descendants'. */
   usage: z.record(z.string(), modelUsage).optional(),
+  /** US dollars of this call and its descendants: the sum of the priced entries of `usage`. */
+  costUsd: z.number().nonnegative().optional(),
+  /** For a streamed call: milliseconds from the start to the first chunk with content. */
+  timeToFirstTokenMs: z.number().nonnegative().optional(),
   /** How many direct children ended in each status. */
   childCounts: z.object({ success: z.number().int(), error: z.number().int() }).partial().optional(),
 });

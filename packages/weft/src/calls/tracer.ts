@@ -1,4 +1,4 @@
-import type { CallSummary, ModelUsage } from '@weft/protocol';
+import { type CallSummary, type ModelUsage, type PriceOverrides, priceUsage, totalCostUsd } from '@weft/protocol';
 import { callContext, type ContextFrame } from '../context/call-context.js';
 import type { Warnings } from '../diagnostics/warnings.js';
 import { isStreamLike, traceStream } from '../op/traced-stream.js';
@@ -19,6 +19,8 @@ export interface TracerOptions {
   submit: (call: CallRecord, kind: RecordKind) => void;
   warnings: Warnings;
   snapshotLimits: () => SnapshotLimits;
+  /** `weft.init({ prices })`: added to or overriding the built-in price table. */
+  prices: PriceOverrides | undefined;
 }
 
 /**
@@ -158,10 +160,15 @@ export class Tracer {
       call.error = error;
       // A failed stream still records what it streamed; a plain throw has no output.
       call.output = recorded === undefined ? undefined : snapshotTape(recorded, this.#o.snapshotLimits());
-      const usage = addUsage(streamUsage ?? this.#ownUsage(output), call.childUsage);
+      // The call's own usage is priced before its children's (already priced) roll into it.
+      const usage = addUsage(priceUsage(streamUsage ?? this.#ownUsage(output), this.#o.prices), call.childUsage);
       const status = failed ? 'error' : 'success';
       const summary: CallSummary = { latencyMs: Math.max(0, perf - call.startedAtPerf), status };
-      if (usage !== undefined) summary.usage = usage;
+      if (usage !== undefined) {
+        summary.usage = usage;
+        const costUsd = totalCostUsd(usage);
+        if (costUsd !== undefined) summary.costUsd = costUsd;
+      }
       if (call.childCounts !== undefined) summary.childCounts = call.childCounts;
       call.summary = summary;
       const parent = call.parent;

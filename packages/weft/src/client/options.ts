@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { DEFAULT_URL, PROJECT_NAME } from '@weft/protocol';
+import { DEFAULT_URL, type ModelPrice, PROJECT_NAME } from '@weft/protocol';
 import { z } from 'zod';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 
@@ -44,6 +44,18 @@ const schema = z.strictObject({
   setDefault: z.boolean().default(true),
   warningIntervalMs: positiveInt.default(10_000),
   awaitPendingInSlot: z.boolean().default(false),
+  prices: z
+    .record(
+      z.string().min(1),
+      z.strictObject({
+        input: z.number().nonnegative(),
+        output: z.number().nonnegative(),
+        cachedInput: z.number().nonnegative().optional(),
+        cacheWrite: z.number().nonnegative().optional(),
+        reasoning: z.number().nonnegative().optional(),
+      }),
+    )
+    .optional(),
 });
 
 /**
@@ -104,6 +116,13 @@ export interface WeftOptions {
   setDefault?: boolean;
   /** Pipeline problems are summarised in one process warning per interval. @default 10000 */
   warningIntervalMs?: number;
+  /**
+   * Model prices in US dollars per million tokens, by model id, added to or
+   * overriding the built-in table of `@weft/protocol` (see docs/integrations.md).
+   * A model with no price gets no cost, never 0.
+   * @example { 'my-finetune': { input: 3, output: 12, cachedInput: 1.5 } }
+   */
+  prices?: Record<string, ModelPrice>;
   /**
    * TEST ONLY. Makes `schedule` await pending digests inside its pool slot — the
    * deadlock this design exists to avoid. Used to show the starvation test fails

@@ -144,6 +144,7 @@ export class WeftClient {
       submit: (call: CallRecord, kind) => this.#pipeline.submit(call, kind),
       warnings: this.#warnings,
       snapshotLimits: () => this.#snapshotLimits,
+      prices: options.prices,
     });
     this.op = makeOp(() => (this.#closed ? undefined : this.#tracer));
     this.#loopLag.start();

@@ -1,4 +1,5 @@
 import type { EvaluationSummary, ModelUsage, ScorerSummary, ScoreStats, ScoreValue } from '@weft/protocol';
+import { addUsage } from '../calls/usage.js';
 import type { RowResult } from './row-result.js';
 import { mean, quantile, sampleStddev, sampleVariance } from './stats.js';
 
@@ -109,20 +110,4 @@ function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list === undefined) map.set(key, [value]);
   else list.push(value);
-}
-
-function addUsage(into: Record<string, ModelUsage> | undefined, from: Record<string, ModelUsage>) {
-  const target = into ?? {};
-  for (const [model, add] of Object.entries(from)) {
-    const have = target[model];
-    target[model] = have
-      ? {
-          requests: have.requests + add.requests,
-          inputTokens: have.inputTokens + add.inputTokens,
-          outputTokens: have.outputTokens + add.outputTokens,
-          totalTokens: have.totalTokens + add.totalTokens,
-        }
-      : { ...add };
-  }
-  return target;
 }

@@ -1,0 +1,2 @@
+export { costOfUsage, findModelPrice, type PriceOverrides, priceUsage, roundUsd, totalCostUsd } from './model-cost.js';
+export { type ModelPrice, PRICE_TABLE, PRICE_TABLE_SOURCE, PRICE_TABLE_TAKEN_ON } from './price-table.js';
