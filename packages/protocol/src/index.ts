@@ -11,6 +11,14 @@ export {
   type Ref,
 } from './refs/index.js';
 export {
+  callIdOfSpan,
+  isValidOtelSpanId,
+  isValidOtelTraceId,
+  otelSpanIdOf,
+  otelTraceIdOf,
+  traceIdOfOtel,
+} from './otel/index.js';
+export {
   costOfUsage,
   findModelPrice,
   type ModelPrice,

@@ -1,0 +1,8 @@
+export {
+  callIdOfSpan,
+  isValidOtelSpanId,
+  isValidOtelTraceId,
+  otelSpanIdOf,
+  otelTraceIdOf,
+  traceIdOfOtel,
+} from './trace-ids.js';
