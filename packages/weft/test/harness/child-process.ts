@@ -34,6 +34,8 @@ export interface RunChildOptions {
   cwd?: string;
   /** Extra `node` flags, e.g. `['--expose-gc']`. */
   execArgv?: string[];
+  /** Open an IPC channel: `child.send()` / `child.on('message')` on both sides. @default false */
+  ipc?: boolean;
   /** Registers the cleanup (kill if still running). Defaults to vitest's `onTestFinished`. */
   register?: (cleanup: () => Promise<void>) => void;
 }
@@ -50,7 +52,7 @@ export async function runChild(script: string, options: RunChildOptions = {}): P
   const child = spawn(process.execPath, [...(options.execArgv ?? []), entry, ...(options.args ?? [])], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
