@@ -1,4 +1,4 @@
-import { routes } from '@weft/protocol';
+import { type CallSummary, routes } from '@weft/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callIdOf, completeOf, endOf, startOf } from './helpers/calls.js';
 import { type BodyFormat, get, post } from './helpers/http.js';
@@ -15,7 +15,7 @@ const ingest = (items: unknown[], format: BodyFormat) => post(server.url, routes
 
 // What the SDK sends: the child priced one model; the parent's usage is its
 // own (unpriced) model plus the child's, and its costUsd the sum of the priced entries.
-const childSummary = {
+const childSummary: CallSummary = {
   latencyMs: 12.5,
   status: 'success',
   timeToFirstTokenMs: 3.25,
@@ -32,11 +32,11 @@ const childSummary = {
   },
   costUsd: 0.0001074,
 };
-const parentSummary = {
+const parentSummary: CallSummary = {
   latencyMs: 30,
   status: 'success',
   usage: {
-    ...childSummary.usage,
+    ...(childSummary.usage as NonNullable<CallSummary['usage']>),
     'local-llama': { requests: 2, inputTokens: 50, outputTokens: 5, totalTokens: 55 },
   },
   costUsd: 0.0001074,
@@ -68,12 +68,12 @@ describe('cost through ingest and the read API', () => {
     expect((byId.get(parent) as { summary: unknown }).summary).toEqual(parentSummary);
     expect((byId.get(child) as { summary: unknown }).summary).toEqual(childSummary);
     // An unpriced model has no cost field at all: not 0, not null.
-    const llama = (byId.get(parent) as { summary: typeof parentSummary }).summary.usage['local-llama'];
+    const llama = (byId.get(parent) as { summary: CallSummary }).summary.usage?.['local-llama'] ?? {};
     expect(Object.hasOwn(llama, 'costUsd')).toBe(false);
   });
 
   it('a call with only unpriced usage comes back with no costUsd anywhere', async () => {
-    const summary = { status: 'success', usage: { mystery: { requests: 1, inputTokens: 3, outputTokens: 4, totalTokens: 7 } } };
+    const summary: CallSummary = { status: 'success', usage: { mystery: { requests: 1, inputTokens: 3, outputTokens: 4, totalTokens: 7 } } };
     await ingest([completeOf(20, { summary })], 'json');
     const { body } = await get(server.url, routes.call(project, callIdOf(20)));
     expect(body.summary).toEqual(summary);
