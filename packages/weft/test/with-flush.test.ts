@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as weft from 'weft';
 import { resetWeft } from '../src/testing/index.js';
-import { listServerCalls, runChild, startTestServer, type TestServer } from './harness/index.js';
+import { listServerCalls, nextMessage, runChild, startTestServer, type TestServer } from './harness/index.js';
 import { type HoldProxy, startHoldProxy } from './support/hold-proxy.js';
 
 const script = fileURLToPath(new URL('./fixtures/with-flush-child.ts', import.meta.url));
@@ -21,19 +21,6 @@ afterEach(async () => {
   proxy.resume();
   await resetWeft();
 });
-
-/** The next IPC message of `type` from the child. */
-function nextMessage<T>(child: ChildProcess, type: string): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onMessage = (message: { type?: string }) => {
-      if (message?.type !== type) return;
-      child.off('message', onMessage);
-      resolve(message as T);
-    };
-    child.on('message', onMessage);
-    child.once('exit', () => reject(new Error(`child exited before sending "${type}"`)));
-  });
-}
 
 /**
  * Sends one event, waits for the handler's answer and freezes the process at

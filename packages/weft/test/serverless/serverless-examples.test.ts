@@ -1,10 +1,9 @@
-import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listServerCalls, runChild, startTestServer, type TestServer } from '../harness/index.js';
+import { listServerCalls, nextMessage, runChild, startTestServer, type TestServer } from '../harness/index.js';
 
 // examples/serverless run on a stand-in for each platform (fake-platform.ts),
 // frozen with SIGSTOP at the moment the platform would freeze or end them.
@@ -21,18 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
-
-function nextMessage<T>(child: ChildProcess, type: string): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onMessage = (message: { type?: string }) => {
-      if (message?.type !== type) return;
-      child.off('message', onMessage);
-      resolve(message as T);
-    };
-    child.on('message', onMessage);
-    child.once('exit', () => reject(new Error(`child exited before sending "${type}"`)));
-  });
-}
 
 describe.each([
   { platform: 'lambda', example: 'aws-lambda.mjs' },
