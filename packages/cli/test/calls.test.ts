@@ -18,9 +18,11 @@ const TRACE_B = id(100);
 
 // Trace A: answer → retrieve, generate → format; generate reports token usage.
 // Trace B: one failed call. Plus one call still running.
+// `generate` used a priced model (the SDK set its cost); the failed call an unpriced one (no cost field).
 const usage = (total: number) => ({
-  m: { requests: 1, inputTokens: total - 34, outputTokens: 34, totalTokens: total },
+  'gpt-4o-mini': { requests: 1, inputTokens: total - 34, outputTokens: 34, totalTokens: total, costUsd: 0.0123 },
 });
+const unpriced = { 'local-llama': { requests: 1, inputTokens: 480, outputTokens: 20, totalTokens: 500 } };
 const items: CallItem[] = [
   // Children sent before their parent, ends before starts: the CLI must not care.
   { type: 'end', id: id(4), endedAt: T0 + 900, output: 'ok', summary: { latencyMs: 350, status: 'success' } },
@@ -42,7 +44,7 @@ const items: CallItem[] = [
     startedAt: T0 + 500,
     endedAt: T0 + 1_750,
     inputs: {},
-    summary: { latencyMs: 1_250, status: 'success', usage: usage(1_234) },
+    summary: { latencyMs: 1_250, status: 'success', usage: usage(1_234), costUsd: 0.0123 },
   },
   {
     type: 'complete',
@@ -64,7 +66,7 @@ const items: CallItem[] = [
     startedAt: T0,
     endedAt: T0 + 2_000,
     inputs: { question: 'why?' },
-    summary: { latencyMs: 2_000, status: 'success', usage: usage(1_234) },
+    summary: { latencyMs: 2_000, status: 'success', usage: usage(1_234), costUsd: 0.0123 },
   },
   {
     type: 'complete',
@@ -76,7 +78,7 @@ const items: CallItem[] = [
     endedAt: T0 + 10_005,
     inputs: {},
     exception: { name: 'Error', message: 'boom' },
-    summary: { latencyMs: 5, status: 'error' },
+    summary: { latencyMs: 5, status: 'error', usage: unpriced },
   },
   {
     type: 'start',
@@ -95,16 +97,18 @@ const row = (
   status: string,
   latency: string,
   tokens: string,
+  cost: string,
   n: number,
   trace: string,
-) => [`2026-01-02 ${started}`, op, status, latency, tokens, id(n), trace];
+) => [`2026-01-02 ${started}`, op, status, latency, tokens, cost, id(n), trace];
 const ROW = {
-  answerA: row('03:04:05.006', 'answer', 'success', '2.00 s', '1,234', 1, TRACE_A),
-  retrieve: row('03:04:05.026', '└─ retrieve', 'success', '120 ms', '-', 2, TRACE_A),
-  generate: row('03:04:05.506', '└─ generate', 'success', '1.25 s', '1,234', 3, TRACE_A),
-  format: row('03:04:05.556', '  └─ format', 'success', '350 ms', '-', 4, TRACE_A),
-  answerB: row('03:04:15.006', 'answer', 'error', '5 ms', '-', 100, TRACE_B),
-  running: row('03:04:25.006', 'loop', 'running', '-', '-', 200, id(200)),
+  answerA: row('03:04:05.006', 'answer', 'success', '2.00 s', '1,234', '$0.0123', 1, TRACE_A),
+  retrieve: row('03:04:05.026', '└─ retrieve', 'success', '120 ms', '-', '', 2, TRACE_A),
+  generate: row('03:04:05.506', '└─ generate', 'success', '1.25 s', '1,234', '$0.0123', 3, TRACE_A),
+  format: row('03:04:05.556', '  └─ format', 'success', '350 ms', '-', '', 4, TRACE_A),
+  // Tokens of an unpriced model, and a blank cost: absent, never $0.
+  answerB: row('03:04:15.006', 'answer', 'error', '5 ms', '500', '', 100, TRACE_B),
+  running: row('03:04:25.006', 'loop', 'running', '-', '-', '', 200, id(200)),
 };
 const flat = (r: string[]) => [r[0]!, r[1]!.replace(/^\s*└─ /, ''), ...r.slice(2)];
 

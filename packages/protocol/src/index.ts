@@ -20,6 +20,7 @@ export {
 } from './otel/index.js';
 export {
   costOfUsage,
+  formatUsd,
   findModelPrice,
   type ModelPrice,
   PRICE_TABLE,

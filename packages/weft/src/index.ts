@@ -1,4 +1,4 @@
-export { flush, get, op, publish, shutdown } from './client/default-functions.js';
+export { flush, get, op, publish, shutdown, withFlush } from './client/default-functions.js';
 export {
   type Diagnostics,
   type FlushOptions,
@@ -24,6 +24,7 @@ export type { ObjectRef } from './objects/object-ref.js';
 export { WeftObject, WeftObject as Object } from './objects/weft-object.js';
 export type { OpDecorator } from './op/op.js';
 export type { FlushResult } from './pipeline/flush-barrier.js';
+export type { WithFlushOptions } from './serverless/index.js';
 export type { CallPages, GetCallsOptions } from './read/call-pages.js';
 export { Dataset, type DatasetOptions, openDataset, RemoteDataset } from './datasets/index.js';
 export {

@@ -6,6 +6,8 @@
  */
 export { isRefUri, parseRef, type Ref } from './ref.js';
 export { routes } from '../../../protocol/src/wire/routes.js';
+// The same cost text as `weft calls` prints; the file depends on nothing.
+export { formatUsd } from '../../../protocol/src/pricing/format-usd.js';
 
 export type {
   Call,

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import type { Call } from '../api/protocol.js';
-import { callLatencyMs, callTokens, plainOpName } from '../model/call-metrics.js';
+import { type Call, formatUsd } from '../api/protocol.js';
+import { callLatencyMs, callTokens, costTitle, plainOpName } from '../model/call-metrics.js';
 import { formatCount, formatDuration, formatTime } from '../model/format.js';
 import { href } from '../router/route.js';
 import { CopyButton } from './copy-button.js';
@@ -55,6 +55,14 @@ export function CallDetail({ call, showTraceLink = true }: { call: Call; showTra
           <dd>{formatDuration(callLatencyMs(call))}</dd>
           <dt>Tokens</dt>
           <dd>{formatCount(callTokens(call))}</dd>
+          {call.summary?.costUsd !== undefined && (
+            <>
+              <dt>Cost</dt>
+              <dd class="call-cost" title={costTitle(call.summary.costUsd)}>
+                {formatUsd(call.summary.costUsd)}
+              </dd>
+            </>
+          )}
           <dt>Started</dt>
           <dd>{formatTime(call.startedAt)}</dd>
           <dt>Call</dt>

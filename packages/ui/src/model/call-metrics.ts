@@ -18,6 +18,11 @@ export function callTokens(call: Pick<Call, 'summary'>): number | undefined {
   return total;
 }
 
+/** The exact cost for a tooltip (the cell shows it rounded); undefined without one. */
+export function costTitle(costUsd: number | undefined): string | undefined {
+  return costUsd === undefined ? undefined : `US$ ${costUsd} (this call and its descendants)`;
+}
+
 /** The op's plain name: `weft:///p/op/<name>:<digest>` shows as `<name>`. */
 export function plainOpName(opName: string): string {
   const match = /^weft:\/\/\/[^/]+\/op\/(.+):[A-Za-z0-9_-]{43}$/.exec(opName);

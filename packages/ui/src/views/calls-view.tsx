@@ -1,13 +1,13 @@
 import { useMemo, useState } from 'preact/hooks';
 import { useApp } from '../app-context.js';
-import type { CallQuery, CallSortField, CallStatus } from '../api/protocol.js';
+import { type CallQuery, type CallSortField, type CallStatus, formatUsd } from '../api/protocol.js';
 import { ErrorBox } from '../components/error-box.js';
 import { Pager } from '../components/pager.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { useIntervalRefresh } from '../hooks/use-interval-refresh.js';
 import { useLoad } from '../hooks/use-load.js';
 import { useRowKeys } from '../hooks/use-row-keys.js';
-import { callLatencyMs, callTokens, plainOpName } from '../model/call-metrics.js';
+import { callLatencyMs, callTokens, costTitle, plainOpName } from '../model/call-metrics.js';
 import { formatCount, formatDuration, formatTime } from '../model/format.js';
 import { href, navigate, type Route } from '../router/route.js';
 
@@ -28,6 +28,7 @@ const COLUMNS: { label: string; sort?: CallSortField; class: string }[] = [
   { label: 'Status', class: 'col-status' },
   { label: 'Latency', sort: 'latencyMs', class: 'col-num' },
   { label: 'Tokens', class: 'col-num' },
+  { label: 'Cost', class: 'col-num col-cost' },
   { label: 'Started', sort: 'startedAt', class: 'col-time' },
 ];
 
@@ -238,6 +239,10 @@ export function CallsView({ route }: { route: Route }) {
                 </td>
                 <td class="col-num">{formatDuration(callLatencyMs(call))}</td>
                 <td class="col-num">{formatCount(callTokens(call))}</td>
+                {/* Blank without a cost (unpriced or no usage): absent, never $0. */}
+                <td class="col-num col-cost" title={costTitle(call.summary?.costUsd)}>
+                  {formatUsd(call.summary?.costUsd)}
+                </td>
                 <td class="col-time">{formatTime(call.startedAt)}</td>
               </tr>
             ))}

@@ -5,6 +5,8 @@ import { ErrorBox } from '../components/error-box.js';
 import { TraceTreeView } from '../components/trace-tree-view.js';
 import { useIntervalRefresh } from '../hooks/use-interval-refresh.js';
 import { useLoad } from '../hooks/use-load.js';
+import { formatUsd } from '../api/protocol.js';
+import { costTitle } from '../model/call-metrics.js';
 import { formatCount } from '../model/format.js';
 import { ancestorIds, buildTraceTree } from '../model/trace-tree.js';
 import { href, navigate, type Route } from '../router/route.js';
@@ -48,12 +50,20 @@ export function TraceView({ route, traceId }: { route: Route; traceId: string })
     setToggled(all);
   };
   const selected = selectedId === undefined ? undefined : tree.byId.get(selectedId)?.call;
+  // The trace's total is its root's cost: a summary's costUsd already holds every descendant's.
+  const root = tree.byId.get(traceId)?.call ?? tree.roots[0]?.call;
+  const totalCostUsd = root?.summary?.costUsd;
 
   return (
     <div class="view trace-view">
       <div class="view-head">
         <h1>Trace</h1>
         <code class="muted">{traceId}</code>
+        {totalCostUsd !== undefined && (
+          <span class="trace-cost" title={costTitle(totalCostUsd)}>
+            Cost <strong>{formatUsd(totalCostUsd)}</strong>
+          </span>
+        )}
         <button type="button" class="button small" disabled={!calls.data} onClick={() => setAll(true)}>
           Expand all
         </button>

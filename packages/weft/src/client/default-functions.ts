@@ -2,6 +2,7 @@ import { NotInitializedError } from '../errors/not-initialized-error.js';
 import type { ObjectRef } from '../objects/object-ref.js';
 import { makeOp } from '../op/op.js';
 import type { FlushResult } from '../pipeline/flush-barrier.js';
+import { type Flushable, withFlush as wrapWithFlush, type WithFlushOptions } from '../serverless/index.js';
 import { getDefaultClient } from './default-client.js';
 import type { FlushOptions } from './weft-client.js';
 
@@ -40,4 +41,22 @@ export function get(ref: string | ObjectRef): Promise<unknown> {
   const client = getDefaultClient();
   if (client === undefined) return Promise.reject(new NotInitializedError('get'));
   return client.get(ref);
+}
+
+/** The default client as a flush target, looked up at each flush (so handlers may be wrapped before `init`). */
+const defaultFlushTarget: Flushable = { flush };
+
+/**
+ * `withFlush()` of the default client: the wrapped handler's promise settles
+ * only once the calls it traced are acknowledged by the server or in the
+ * outbox (or `timeoutMs` passed). See docs/serverless.md.
+ *
+ * @example
+ * export const handler = weft.withFlush(async (event, context) => { … });
+ */
+export function withFlush<Args extends unknown[], Result>(
+  handler: (...args: Args) => Result,
+  options: WithFlushOptions = {},
+): (...args: Args) => Promise<Awaited<Result>> {
+  return wrapWithFlush(handler, options, defaultFlushTarget);
 }

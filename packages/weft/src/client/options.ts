@@ -118,7 +118,7 @@ export interface WeftOptions {
   warningIntervalMs?: number;
   /**
    * Model prices in US dollars per million tokens, by model id, added to or
-   * overriding the built-in table of `@weft/protocol` (see docs/integrations.md).
+   * overriding the built-in table of `@weft/protocol` (see docs/cost.md).
    * A model with no price gets no cost, never 0.
    * @example { 'my-finetune': { input: 3, output: 12, cachedInput: 1.5 } }
    */

@@ -32,6 +32,7 @@ import { DEFAULT_REDACT_KEYS, type SanitizeOptions, type SnapshotLimits } from '
 import type { Diagnostics } from './diagnostics.js';
 import type { ResolvedOptions } from './options.js';
 import { acquireOutbox, releaseOutbox } from './shared-outbox.js';
+import { withFlush, type WithFlushOptions } from '../serverless/index.js';
 import { trackClient } from './default-client.js';
 
 /** Options of {@link WeftClient.flush}. */
@@ -190,6 +191,20 @@ export class WeftClient {
       return Promise.reject(new InvalidOptionsError('timeoutMs', `flush: \`timeoutMs\` must be a non-negative number of milliseconds, got ${String(timeoutMs)}.`));
     }
     return this.#flush(timeoutMs);
+  }
+
+  /**
+   * Wraps a request handler (`(event, context) => Promise`, or any async
+   * function) so its promise settles only after the calls it traced are
+   * acknowledged by this client's server or kept in the outbox (or
+   * `timeoutMs` passed), with the handler's result or error unchanged.
+   * See `weft.withFlush` and docs/serverless.md.
+   */
+  withFlush<Args extends unknown[], Result>(
+    handler: (...args: Args) => Result,
+    options: WithFlushOptions = {},
+  ): (...args: Args) => Promise<Awaited<Result>> {
+    return withFlush(handler, options, this);
   }
 
   async #flush(timeoutMs: number | undefined): Promise<FlushResult> {

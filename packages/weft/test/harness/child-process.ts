@@ -34,6 +34,13 @@ export interface RunChildOptions {
   cwd?: string;
   /** Extra `node` flags, e.g. `['--expose-gc']`. */
   execArgv?: string[];
+  /** Open an IPC channel: `child.send()` / `child.on('message')` on both sides. @default false */
+  ipc?: boolean;
+  /**
+   * Bare imports the bundle resolves to these files instead, e.g. a stand-in
+   * for a platform module (`{ 'next/server': '/…/fake-next-server.ts' }`).
+   */
+  aliases?: Record<string, string>;
   /** Registers the cleanup (kill if still running). Defaults to vitest's `onTestFinished`. */
   register?: (cleanup: () => Promise<void>) => void;
 }
@@ -46,11 +53,11 @@ export interface RunChildOptions {
  * build step.
  */
 export async function runChild(script: string, options: RunChildOptions = {}): Promise<ChildRun> {
-  const entry = extname(script) === '.ts' ? await bundle(script) : script;
+  const entry = extname(script) === '.ts' ? await bundle(script, options.aliases ?? {}) : script;
   const child = spawn(process.execPath, [...(options.execArgv ?? []), entry, ...(options.args ?? [])], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
@@ -107,7 +114,7 @@ export async function runChild(script: string, options: RunChildOptions = {}): P
 let bundles = 0;
 
 /** Bundles a TypeScript entry into an ESM file under node_modules/.cache, so bare imports resolve from the repo. */
-async function bundle(script: string): Promise<string> {
+async function bundle(script: string, aliases: Record<string, string>): Promise<string> {
   const { build } = await import('esbuild');
   const outDir = join(repoRoot, 'node_modules/.cache/weft-harness');
   await mkdir(outDir, { recursive: true });
@@ -133,6 +140,9 @@ async function bundle(script: string): Promise<string> {
           b.onResolve({ filter: /^(weft|@weft\/protocol|@weft\/server)$/ }, (args) => ({
             path: sources[args.path]!,
           }));
+          b.onResolve({ filter: /^[^./]/ }, (args) =>
+            Object.hasOwn(aliases, args.path) ? { path: aliases[args.path]! } : undefined,
+          );
           // Every other bare import stays external and resolves from the repo's node_modules at run time.
           b.onResolve({ filter: /^[^./]/ }, (args) => ({ path: args.path, external: true }));
           // Source files that find files relative to themselves (the server's `../package.json`, its UI

@@ -1,14 +1,15 @@
-import type { Call } from '@weft/protocol';
+import { type Call, formatUsd } from '@weft/protocol';
 import { formatPlainTable } from '../plain-table.js';
 import { opNameOf } from './op-name-of.js';
 import type { CallAtDepth } from './trace-order.js';
 
 /** Column titles of `weft calls`, in order. */
-export const CALLS_COLUMNS = ['started (UTC)', 'op', 'status', 'latency', 'tokens', 'id', 'trace'] as const;
+export const CALLS_COLUMNS = ['started (UTC)', 'op', 'status', 'latency', 'tokens', 'cost', 'id', 'trace'] as const;
 
 /**
  * One table row: the cells exactly as printed. `depth` indents the op name
- * so a trace reads as a tree.
+ * so a trace reads as a tree. The cost cell is blank when the call has no
+ * `summary.costUsd` (no usage, or only unpriced models): absent, never $0.
  */
 export function callRow({ call, depth }: CallAtDepth): string[] {
   return [
@@ -17,6 +18,7 @@ export function callRow({ call, depth }: CallAtDepth): string[] {
     call.status,
     formatLatency(call),
     formatTokens(call),
+    formatUsd(call.summary?.costUsd),
     call.id,
     call.traceId,
   ];

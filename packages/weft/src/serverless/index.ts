@@ -1,0 +1,1 @@
+export { type Flushable, withFlush, type WithFlushOptions } from './with-flush.js';
