@@ -1,4 +1,4 @@
-import { type ClickHouseClient, type ClickHouseSettings, createClient } from '@clickhouse/client';
+import { type ClickHouseClient, ClickHouseLogLevel, type ClickHouseSettings, createClient } from '@clickhouse/client';
 import { StorageUnavailableError } from '../../errors/storage-unavailable-error.js';
 
 /** Where and how to reach ClickHouse; see `ClickHouseStorageOptions`. */
@@ -45,6 +45,9 @@ export class ClickHouseConnection {
         password: options.password,
         request_timeout: options.requestTimeoutMs,
         max_open_connections: 16,
+        // The client logs failed requests to the console; a server library
+        // must not. Failures surface as errors (503 or 500) instead.
+        log: { level: ClickHouseLogLevel.OFF },
         clickhouse_settings: { max_query_size: String(MAX_QUERY_BYTES), ...options.settings },
       });
     const first = options.hosts[0] as string;
