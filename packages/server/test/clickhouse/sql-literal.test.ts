@@ -126,6 +126,7 @@ describe('sqlLiteral', () => {
         const inner = sqlLiteral(value).slice(1, -1);
         // Every quote is preceded by an odd run of backslashes (it is escaped).
         for (const match of inner.matchAll(/(\\*)'/g)) expect((match[1] as string).length % 2).toBe(1);
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
         expect(inner).not.toMatch(/[\x00-\x1f\x7f]/);
       }),
     );

@@ -2,6 +2,7 @@
 export type SqlValue = string | number | boolean | null | readonly SqlValue[];
 
 /** Control characters and the two characters that end or escape a quoted string. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const NEEDS_ESCAPE = /[\\'\x00-\x1f\x7f]/g;
 
 /**
