@@ -12,7 +12,6 @@ import {
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import * as weft from 'weft';
-import { resetWeft } from '../../weft/src/testing/index.js';
 import { RoundRobinProxy } from './helpers/round-robin-proxy.js';
 import { killChild, listeningUrl, type ServeProcess, spawnWeft } from './helpers/serve-process.js';
 
@@ -102,8 +101,10 @@ describe.each(LAYOUTS)('weft serve replicas on $name', (layout) => {
       proxy.on('forward', onForward);
     });
 
-    weft.init({ project: PROJECT, url: proxy.url, outbox: false, maxAttempts: 20 });
-    onTestFinished(() => resetWeft());
+    const client = weft.init({ project: PROJECT, url: proxy.url, outbox: false, maxAttempts: 20 });
+    onTestFinished(async () => {
+      await client.shutdown({ timeoutMs: 0 });
+    });
     const work = weft.op(async function work(i: number) {
       return { doubled: i * 2 };
     });
