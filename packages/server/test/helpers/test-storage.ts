@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { inject } from 'vitest';
+import { parseStorageUrl, SqliteStorage, type Storage } from '../../src/index.js';
+import { openStorage } from '../../src/storage/index.js';
 
 /** Which engine the API suite runs against: the `server-clickhouse` project sets `WEFT_TEST_STORAGE=clickhouse`. */
 export function testStorageKind(): 'sqlite' | 'clickhouse' {
@@ -19,4 +22,10 @@ export function freshDatabaseName(): string {
 export function freshTestStorageUrl(): string | undefined {
   if (testStorageKind() === 'sqlite') return undefined;
   return `clickhouse://${inject('clickhouseHttp')}/${freshDatabaseName()}`;
+}
+
+/** The storage engine for an in-process app (`createApp`): a SQLite file in `dir`, or a fresh ClickHouse database. */
+export async function openTestStorage(dir: string): Promise<Storage> {
+  const url = freshTestStorageUrl();
+  return url === undefined ? new SqliteStorage({ path: join(dir, 'weft.db') }) : openStorage(parseStorageUrl(url));
 }
