@@ -7,6 +7,10 @@ const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.
 const alias = [
   { find: /^@weft\/protocol$/, replacement: src('protocol') },
   { find: /^@weft\/server$/, replacement: src('server') },
+  {
+    find: /^@weft\/server\/testing$/,
+    replacement: fileURLToPath(new URL('./packages/server/src/testing/index.ts', import.meta.url)),
+  },
   { find: /^weft$/, replacement: src('weft') },
   {
     find: /^weft\/outbox$/,
@@ -26,8 +30,49 @@ const project = (name: string, extra: Record<string, unknown> = {}) => ({
   },
 });
 
+/**
+ * The HTTP API suite once more, against ClickHouse instead of SQLite: one
+ * ClickHouse process for the whole run (started by the global setup, ~3–5 s),
+ * a fresh database per test server (see packages/server/test/helpers/test-storage.ts).
+ * Tests that need ClickHouse's own processes (replicas, outage, cluster) live
+ * in test/clickhouse and run only here.
+ */
+const API_SUITE = [
+  'auth',
+  'calls-ingest',
+  'calls-query',
+  'fuzz-endpoints',
+  'fuzz-http',
+  'fuzz-requests',
+  'objects',
+  'security-logs',
+  'tables-dedup',
+  'tables-files',
+  'validation',
+].map((name) => `test/${name}.test.ts`);
+
+const serverOnClickHouse = {
+  resolve: { alias },
+  test: {
+    name: 'server-clickhouse',
+    root: 'packages/server',
+    include: [...API_SUITE, 'test/clickhouse/**/*.test.ts', 'src/storage/clickhouse/**/*.test.ts'],
+    globalSetup: ['test/helpers/clickhouse-global-setup.ts'],
+    env: { WEFT_TEST_STORAGE: 'clickhouse' },
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
+  },
+};
+
 export default defineConfig({
   test: {
-    projects: [project('protocol'), project('weft'), project('server'), project('cli'), project('ui')],
+    projects: [
+      project('protocol'),
+      project('weft'),
+      project('server', { exclude: ['test/clickhouse/**', 'src/storage/clickhouse/**', '**/node_modules/**'] }),
+      serverOnClickHouse,
+      project('cli'),
+      project('ui'),
+    ],
   },
 });

@@ -8,6 +8,7 @@
 //
 //   cd packages/server && npx tsup && cd ../.. && node bench/ingest.mjs
 //   node bench/ingest.mjs --records-1k 100000 --records-20k 10000 --connections 4 [--profile DIR]
+//   node bench/ingest.mjs --storage clickhouse [--replicas 2]   (or --storage clickhouse://HOST:PORT/DB)
 import { fork } from 'node:child_process';
 import { v7 as uuidv7 } from 'uuid';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -17,6 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { writeResultsSection } from './lib/results-file.mjs';
+import { clickHouseRow, storageTarget } from './lib/storage-target.mjs';
 import { encodeMsgpack } from '@weft/protocol';
 import Database from 'better-sqlite3';
 import { Pool } from 'undici';
@@ -37,19 +39,28 @@ const { values: args } = parseArgs({
     profile: { type: 'string' },
     /** Extra Node flags for the server process, e.g. "--max-semi-space-size=64". */
     'server-node-flags': { type: 'string', default: '' },
+    /** sqlite (default), clickhouse (a throwaway server this bench starts) or a clickhouse:// URL. */
+    storage: { type: 'string', default: 'sqlite' },
+    /** Server processes sharing the storage (ClickHouse only); the client spreads batches over them. */
+    replicas: { type: 'string', default: '1' },
+    'serve-storage': { type: 'string' },
   },
 });
 
 if (args.serve) {
   await serve(args.serve);
+} else if (args['serve-storage']) {
+  await serve(undefined, args['serve-storage']);
+} else if (args.storage !== 'sqlite') {
+  await mainOnStorage();
 } else {
   await main();
 }
 
 /** Child mode: run the built server on port 0 until told to close. */
-async function serve(dbPath) {
+async function serve(dbPath, storage) {
   const { startServer } = await import(serverEntry.href);
-  const server = await startServer({ host: '127.0.0.1', port: 0, dbPath, uiDir: false });
+  const server = await startServer({ host: '127.0.0.1', port: 0, dbPath, uiDir: false, ...(storage ? { storage } : {}) });
   process.on('message', async (message) => {
     if (message !== 'close') return;
     await server.close();
@@ -59,12 +70,12 @@ async function serve(dbPath) {
   process.send({ url: server.url, cpu: process.cpuUsage() });
 }
 
-function startChild(dbPath) {
+function startChild(dbPath, childArgs = ['--serve', dbPath]) {
   const execArgv = [
     ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : []),
     ...args['server-node-flags'].split(' ').filter(Boolean),
   ];
-  const child = fork(fileURLToPath(import.meta.url), ['--serve', dbPath], {
+  const child = fork(fileURLToPath(import.meta.url), childArgs, {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     execArgv,
   });
@@ -111,41 +122,10 @@ async function runCase({ label, recordBytes, records, batchSize, connections }) 
   const { child, next } = startChild(dbPath);
   try {
     const { url, cpu: startupCpu } = await next();
-    const bodies = [];
-    let traceId = uuidv7();
-    let bodyBytes = 0;
-    for (let i = 0; i < records; i += batchSize) {
-      const items = [];
-      for (let j = i; j < Math.min(records, i + batchSize); j++) {
-        if (j % 10 === 0) traceId = uuidv7();
-        items.push(makeRecord(j, recordBytes, traceId));
-      }
-      const body = Buffer.from(encodeMsgpack({ project, items }));
-      bodyBytes += body.byteLength;
-      bodies.push(body);
-    }
-
-    const pool = new Pool(url, { connections, pipelining: 1 });
-    let accepted = 0;
-    let cursor = 0;
+    const { bodies, bodyBytes } = encodeBodies({ project, records, recordBytes, batchSize });
     const started = performance.now();
-    const worker = async () => {
-      while (cursor < bodies.length) {
-        const body = bodies[cursor++];
-        const res = await pool.request({
-          path: '/v1/calls/batch',
-          method: 'POST',
-          body,
-          headers: { 'content-type': 'application/msgpack' },
-        });
-        const answer = await res.body.json();
-        if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}: ${JSON.stringify(answer)}`);
-        accepted += answer.accepted;
-      }
-    };
-    await Promise.all(Array.from({ length: connections }, worker));
+    const accepted = await sendAll([url], bodies, connections);
     const acceptedMs = performance.now() - started;
-    await pool.close();
 
     child.send('close');
     const { cpu: totalCpu } = await next();
@@ -180,6 +160,48 @@ async function runCase({ label, recordBytes, records, batchSize, connections }) 
     if (child.exitCode === null) child.kill();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Msgpack batch bodies of `records` records of about `recordBytes` each, encoded before timing starts. */
+function encodeBodies({ project, records, recordBytes, batchSize }) {
+  const bodies = [];
+  let traceId = uuidv7();
+  let bodyBytes = 0;
+  for (let i = 0; i < records; i += batchSize) {
+    const items = [];
+    for (let j = i; j < Math.min(records, i + batchSize); j++) {
+      if (j % 10 === 0) traceId = uuidv7();
+      items.push(makeRecord(j, recordBytes, traceId));
+    }
+    const body = Buffer.from(encodeMsgpack({ project, items }));
+    bodyBytes += body.byteLength;
+    bodies.push(body);
+  }
+  return { bodies, bodyBytes };
+}
+
+/** POSTs every body over `connections` keep-alive connections per server, batches spread round-robin; returns records accepted. */
+async function sendAll(urls, bodies, connections) {
+  const pools = urls.map((url) => new Pool(url, { connections, pipelining: 1 }));
+  let accepted = 0;
+  let cursor = 0;
+  const worker = async (pool) => {
+    while (cursor < bodies.length) {
+      const body = bodies[cursor++];
+      const res = await pool.request({
+        path: '/v1/calls/batch',
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/msgpack' },
+      });
+      const answer = await res.body.json();
+      if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}: ${JSON.stringify(answer)}`);
+      accepted += answer.accepted;
+    }
+  };
+  await Promise.all(pools.flatMap((pool) => Array.from({ length: connections }, () => worker(pool))));
+  await Promise.all(pools.map((pool) => pool.close()));
+  return accepted;
 }
 
 async function main() {
@@ -254,4 +276,86 @@ async function writeSection(results, meta) {
     'so one thread is the default.',
   ].join('\n');
   await writeResultsSection('Server ingest', section);
+}
+
+/**
+ * `--storage clickhouse`: the same records and batches, sent to `--replicas`
+ * server processes sharing one fresh ClickHouse database per run (batches
+ * spread over them), then counted in ClickHouse. Writes its own section.
+ */
+async function mainOnStorage() {
+  const target = await storageTarget(args.storage);
+  const replicas = Number(args.replicas);
+  const batchSize = Number(args.batch);
+  const connections = Number(args.connections);
+  const project = 'bench';
+  const results = [];
+  try {
+    for (const c of [
+      { label: '1 KB', recordBytes: 1024, records: Number(args['records-1k']) },
+      { label: '20 KB', recordBytes: 20 * 1024, records: Number(args['records-20k']) },
+    ]) {
+      const runs = [];
+      for (let run = 0; run < Number(args.runs); run++) {
+        const { storage, database } = target.fresh();
+        const children = Array.from({ length: replicas }, () => startChild(undefined, ['--serve-storage', storage]));
+        try {
+          // The first replica migrates alone; the others start once the schema exists.
+          const first = await children[0].next();
+          const rest = await Promise.all(children.slice(1).map((child) => child.next()));
+          const urls = [first, ...rest].map((m) => m.url);
+          const { bodies, bodyBytes } = encodeBodies({ project, records: c.records, recordBytes: c.recordBytes, batchSize });
+          const started = performance.now();
+          const accepted = await sendAll(urls, bodies, connections);
+          const acceptedMs = performance.now() - started;
+          const row = await clickHouseRow(
+            target.httpUrl,
+            `SELECT count() AS n FROM (SELECT id FROM ${database}.calls WHERE project = '${project}' GROUP BY id HAVING max(half = 1) = 1 AND max(half = 2) = 1)`,
+          );
+          const stored = Number(row.n);
+          if (stored !== c.records) throw new Error(`expected ${c.records} stored calls, found ${stored}`);
+          const result = {
+            label: c.label,
+            recordBytes: Math.round(bodyBytes / c.records),
+            records: c.records,
+            accepted,
+            stored,
+            acceptedPerSec: Math.round(accepted / (acceptedMs / 1000)),
+            mbPerSec: Math.round((bodyBytes / 1e6 / (acceptedMs / 1000)) * 10) / 10,
+          };
+          runs.push(result);
+          process.stdout.write(`${c.label} run ${run + 1} (${replicas} replica(s)): ${result.acceptedPerSec.toLocaleString('en-US')} records/s, ${stored} verified\n`);
+        } finally {
+          for (const { child } of children) if (child.exitCode === null) child.kill();
+        }
+      }
+      const sorted = [...runs].sort((a, b) => a.acceptedPerSec - b.acceptedPerSec);
+      results.push({ ...sorted[Math.floor((sorted.length - 1) / 2)], range: [sorted[0].acceptedPerSec, sorted.at(-1).acceptedPerSec], runs: runs.length });
+    }
+  } finally {
+    await target.dispose();
+  }
+  const os = await import('node:os');
+  const meta = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, load: Math.round(os.loadavg()[0] * 10) / 10 };
+  await mkdir(join(here, 'out'), { recursive: true });
+  await writeFile(join(here, 'out', `ingest-clickhouse-${replicas}.json`), `${JSON.stringify({ ...meta, storage: target.label, replicas, results }, null, 2)}\n`);
+  const title = `Server ingest on ClickHouse, ${replicas} replica${replicas === 1 ? '' : 's'}`;
+  await writeResultsSection(
+    title,
+    [
+      `## ${title}`,
+      '',
+      `\`node bench/ingest.mjs --storage clickhouse --replicas ${replicas}\` — ${meta.date}, Node ${meta.node}, ${meta.cpus} CPUs, load ${meta.load}; ${target.label}`,
+      `on the same machine (started by the bench), ${replicas} \`weft serve\` child process(es), batches of ${batchSize} msgpack records over`,
+      `${connections} connections per replica; "verified" counts calls with both halves in ClickHouse after the last 200.`,
+      '',
+      '| Records | Count | Accepted/s (median) | Range | Body MB/s | Verified |',
+      '| --- | ---: | ---: | ---: | ---: | ---: |',
+      ...results.map(
+        (r) =>
+          `| ${r.label} (${r.recordBytes} B avg) | ${r.records.toLocaleString('en-US')} | ${r.acceptedPerSec.toLocaleString('en-US')} | ${r.range.map((n) => n.toLocaleString('en-US')).join('–')} | ${r.mbPerSec} | ${r.stored.toLocaleString('en-US')} |`,
+      ),
+      '',
+    ].join('\n'),
+  );
 }

@@ -1,7 +1,7 @@
 // Server read path at 100,000 calls: how long the queries the web UI and the
 // CLI make take once a project is large (server-side filtering and paging).
 //
-//   node bench/query.mjs [--calls 100000]
+//   node bench/query.mjs [--calls 100000] [--storage sqlite|clickhouse|clickhouse://HOST:PORT/DB] [--replicas 2]
 // Uses the BUILT packages (`npx turbo run build`). Writes the "Query" section
 // of bench/RESULTS.md and bench/out/query.json.
 import { randomUUID } from 'node:crypto';
@@ -13,12 +13,27 @@ import { parseArgs } from 'node:util';
 import { encodeMsgpack, routes } from '../packages/protocol/dist/index.js';
 import { startServer } from '../packages/server/dist/index.js';
 import { writeResultsSection } from './lib/results-file.mjs';
+import { storageTarget } from './lib/storage-target.mjs';
 
-const { values: args } = parseArgs({ options: { calls: { type: 'string', default: '100000' } } });
+const { values: args } = parseArgs({
+  options: {
+    calls: { type: 'string', default: '100000' },
+    storage: { type: 'string', default: 'sqlite' },
+    /** Servers sharing the storage (ClickHouse); queries alternate between them. */
+    replicas: { type: 'string', default: '1' },
+  },
+});
 const total = Number(args.calls);
 const here = fileURLToPath(new URL('.', import.meta.url));
 const dir = await mkdtemp(join(tmpdir(), 'weft-bench-query-'));
-const server = await startServer({ port: 0, dbPath: join(dir, 'weft.db'), uiDir: false });
+const target = await storageTarget(args.storage);
+const where = target.fresh(dir);
+const replicas = target.kind === 'sqlite' ? 1 : Number(args.replicas);
+const servers = [];
+for (let r = 0; r < replicas; r++) {
+  servers.push(await startServer({ port: 0, dbPath: where.dbPath ?? join(dir, 'weft.db'), uiDir: false, ...(where.storage ? { storage: where.storage } : {}) }));
+}
+const ingestStarted = performance.now();
 const load = [loadavg()[0]];
 
 // Root calls of four common ops and one rare op (1 in 1,000), 200-byte inputs, 300-byte outputs.
@@ -35,12 +50,13 @@ for (let n = 0; n < total; ) {
       summary: { latencyMs: n % 50 }, attributes: {},
     });
   }
-  const res = await fetch(server.url + routes.callBatch(), {
+  const res = await fetch(servers[(n / 500) % servers.length | 0].url + routes.callBatch(), {
     method: 'POST', headers: { 'content-type': 'application/msgpack' }, body: encodeMsgpack({ project: 'big', items }),
   });
   if (res.status !== 200) throw new Error(`ingest failed: ${res.status} ${await res.text()}`);
 }
 
+const ingestSeconds = (performance.now() - ingestStarted) / 1000;
 const cases = [
   ['newest root calls (the calls table)', { parentId: null }],
   ['filter by a common op', { opName: 'llm.chat' }],
@@ -56,7 +72,7 @@ for (const [label, filter] of cases) {
   let rows = 0;
   for (let i = 0; i < 7; i++) {
     const started = performance.now();
-    const res = await fetch(server.url + routes.callQuery(), {
+    const res = await fetch(servers[i % servers.length].url + routes.callQuery(), {
       method: 'POST', headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ project: 'big', limit: 50, ...filter }),
     });
@@ -67,14 +83,33 @@ for (const [label, filter] of cases) {
   times.sort((a, b) => a - b);
   results.push({ label, medianMs: Number(times[3].toFixed(1)), maxMs: Number(times[6].toFixed(1)), rows });
 }
-await server.close();
+await Promise.all(servers.map((s) => s.close()));
+await target.dispose();
 await rm(dir, { recursive: true, force: true });
 load.push(loadavg()[0]);
 
 const meta = { date: new Date().toISOString(), node: process.version, calls: total, loadAverage: load.map((l) => Number(l.toFixed(2))) };
 await mkdir(join(here, 'out'), { recursive: true });
-await writeFile(join(here, 'out', 'query.json'), `${JSON.stringify({ ...meta, results }, null, 2)}\n`);
-await writeResultsSection('Query', [
+const onSqlite = target.kind === 'sqlite';
+const title = onSqlite ? 'Query' : `Query on ClickHouse, ${total.toLocaleString('en-US')} calls, ${replicas} replica${replicas === 1 ? '' : 's'}`;
+await writeFile(
+  join(here, 'out', onSqlite ? 'query.json' : `query-clickhouse-${total}-${replicas}.json`),
+  `${JSON.stringify({ ...meta, storage: target.label, replicas, ingestSeconds, results }, null, 2)}\n`,
+);
+if (!onSqlite) {
+  await writeResultsSection(title, [
+    `## ${title}`,
+    '',
+    `\`node bench/query.mjs --storage clickhouse --calls ${total} --replicas ${replicas}\` — ${meta.date}, Node ${meta.node}, load ${meta.loadAverage[0]} before / ${meta.loadAverage[1]} after;`,
+    `${target.label} on the same machine, ${replicas} in-process server(s) sharing one database, queries alternating between them; loading the`,
+    `${total.toLocaleString('en-US')} calls (batches of 500, one client) took ${ingestSeconds.toFixed(0)} s. \`limit: 50\`, each query 7 times, median and max.`,
+    '',
+    '| Query | Median ms | Max ms | Rows |',
+    '| --- | ---: | ---: | ---: |',
+    ...results.map((r) => `| ${r.label} | ${r.medianMs} | ${r.maxMs} | ${r.rows} |`),
+    '',
+  ].join('\n'));
+} else await writeResultsSection('Query', [
   '## Query',
   '',
   `\`node bench/query.mjs\` — ${meta.date}, Node ${meta.node}, 1-minute load average ${meta.loadAverage[0]} before / ${meta.loadAverage[1]} after.`,

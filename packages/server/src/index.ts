@@ -13,6 +13,7 @@ export {
   PayloadTooLargeError,
   type RequestIssue,
   StorageClosedError,
+  StorageUnavailableError,
   TokenRequiredError,
   UnauthorizedError,
 } from './errors/index.js';
@@ -20,12 +21,17 @@ export { bodyLimit, requireToken, validate } from './middleware/index.js';
 export {
   DEFAULT_MAX_BODY_BYTES,
   isLoopbackHost,
+  parseStorageUrl,
+  redactStorageUrl,
   type ServerOptions,
   type ServerOptionsParsed,
+  type StorageTarget,
   serverOptions,
 } from './options/index.js';
 export { type RunningServer, startServer } from './server/index.js';
 export {
+  ClickHouseStorage,
+  type ClickHouseStorageOptions,
   type ObjectPut,
   SqliteStorage,
   type SqliteStorageOptions,

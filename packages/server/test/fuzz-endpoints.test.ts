@@ -1,9 +1,9 @@
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { encodeMsgpack, routes } from '@weft/protocol';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, SqliteStorage } from '../src/index.js';
+import { createApp } from '../src/index.js';
+import { openTestStorage } from './helpers/test-storage.js';
 import {
   bodies,
   encodeBody,
@@ -57,7 +57,7 @@ describe('fuzz: every POST route, structured hostile bodies, in-process', () => 
 
   beforeAll(async () => {
     const dir = await tempDir();
-    const storage = new SqliteStorage({ path: join(dir, 'weft.db') });
+    const storage = await openTestStorage(dir);
     const app = createApp({ storage, uiDir: false });
     cleanup.push(async () => {
       await app.close();

@@ -1,9 +1,9 @@
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { routes } from '@weft/protocol';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, SqliteStorage } from '../src/index.js';
+import { createApp } from '../src/index.js';
+import { openTestStorage } from './helpers/test-storage.js';
 import {
   expectAlive,
   expectHandled,
@@ -36,7 +36,7 @@ describe('fuzz: raw bodies, paths and headers, in-process', () => {
   beforeAll(async () => {
     const dir = await tempDir();
     cleanup.push(() => rm(dir, { recursive: true, force: true }));
-    const storage = new SqliteStorage({ path: join(dir, 'weft.db') });
+    const storage = await openTestStorage(dir);
     const open = createApp({ storage, uiDir: false });
     const guarded = createApp({ storage, uiDir: false, token, projectTokens: { 'fuzz-scoped-token': ['fuzz'] } });
     cleanup.push(async () => {

@@ -29,6 +29,26 @@ const commandCases: { name: string; argv: string[]; env?: Env; path: string[]; o
     options: { host: '0.0.0.0', port: 0, dbPath: '/tmp/x.db', token: 's3cret' },
   },
   {
+    name: 'serve with a storage URL',
+    argv: ['serve', '--storage', 'clickhouse://127.0.0.1:8123/weft'],
+    path: ['serve'],
+    options: { ...serveDefaults, storage: 'clickhouse://127.0.0.1:8123/weft' },
+  },
+  {
+    name: 'serve takes the storage URL and ClickHouse credentials from the environment',
+    argv: ['serve'],
+    env: { WEFT_STORAGE: 'clickhouse://h:1/db', WEFT_CLICKHOUSE_USER: 'u', WEFT_CLICKHOUSE_PASSWORD: 'p' },
+    path: ['serve'],
+    options: { ...serveDefaults, storage: 'clickhouse://h:1/db', storageCredentials: { username: 'u', password: 'p' } },
+  },
+  {
+    name: 'serve prefers --storage over WEFT_STORAGE',
+    argv: ['serve', '--storage', 'sqlite:/tmp/a.db'],
+    env: { WEFT_STORAGE: 'clickhouse://h:1/db' },
+    path: ['serve'],
+    options: { ...serveDefaults, storage: 'sqlite:/tmp/a.db' },
+  },
+  {
     name: 'serve takes the token from WEFT_TOKEN',
     argv: ['serve'],
     env: { WEFT_TOKEN: 'from-env' },

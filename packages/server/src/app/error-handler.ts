@@ -3,6 +3,7 @@ import { type ErrorResponse, WeftError } from '@weft/protocol';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DigestMismatchError } from '../errors/digest-mismatch-error.js';
 import { InvalidRequestError } from '../errors/invalid-request-error.js';
+import { StorageUnavailableError } from '../errors/storage-unavailable-error.js';
 import { codeForStatus, ERROR_STATUS } from './error-status.js';
 
 const log = debuglog('weft');
@@ -23,6 +24,8 @@ export function errorHandler(error: unknown, request: FastifyRequest, reply: Fas
   } else {
     request.log.info({ code: body.error.code, statusCode: status }, 'request refused');
   }
+  // Clients back off by this header (the SDK honours it) instead of hammering a storage that is down.
+  if (StorageUnavailableError.isInstance(error)) reply.header('retry-after', String(Math.ceil(error.retryAfterMs / 1_000)));
   return reply.code(status).type('application/json').send(body);
 }
 

@@ -11,6 +11,7 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   WEFT_PAYLOAD_TOO_LARGE: 413,
   WEFT_UNSUPPORTED_MEDIA_TYPE: 415,
   WEFT_STORAGE_CLOSED: 503,
+  WEFT_STORAGE_UNAVAILABLE: 503,
 };
 
 /** Code for framework errors that carry only a 4xx status (malformed JSON, bad media type, …). */

@@ -5,5 +5,6 @@ export { ListenError } from './listen-error.js';
 export { NotFoundError } from './not-found-error.js';
 export { PayloadTooLargeError } from './payload-too-large-error.js';
 export { StorageClosedError } from './storage-closed-error.js';
+export { StorageUnavailableError } from './storage-unavailable-error.js';
 export { TokenRequiredError } from './token-required-error.js';
 export { UnauthorizedError } from './unauthorized-error.js';

@@ -11,3 +11,4 @@ export {
   serverOptions,
 } from './server-options.js';
 export { readTokensFile } from './tokens-file.js';
+export { parseStorageUrl, redactStorageUrl, type StorageCredentials, type StorageTarget } from './storage-url.js';

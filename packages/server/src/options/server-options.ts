@@ -40,6 +40,16 @@ export const serverOptions = z.object({
    */
   dbPath: z.string().min(1).default('./.weft/weft.db'),
   /**
+   * Storage URL; when set it wins over `dbPath`. `sqlite:PATH` is the same
+   * as `dbPath: PATH`; `clickhouse://[USER[:PASSWORD]@]HOST:PORT/DATABASE[?cluster=NAME]`
+   * stores in ClickHouse, so several servers can share one database
+   * (see docs/scale-out.md and `parseStorageUrl`).
+   * @default none: SQLite at `dbPath`
+   */
+  storage: z.string().min(1).optional(),
+  /** ClickHouse user and password when the `storage` URL has none (the CLI reads `WEFT_CLICKHOUSE_USER` / `WEFT_CLICKHOUSE_PASSWORD`). */
+  storageCredentials: z.object({ username: z.string().optional(), password: z.string().optional() }).optional(),
+  /**
    * Admin bearer token: every /v1 request must carry it or a project token,
    * and it reaches every project. Beyond loopback, this or `projectTokens`
    * is required.

@@ -6,7 +6,8 @@ import { isLoopbackHost } from '../options/is-loopback.js';
 import { mergeProjectTokens } from '../options/merge-project-tokens.js';
 import { parseServerOptions, type ServerOptions } from '../options/server-options.js';
 import { readTokensFile } from '../options/tokens-file.js';
-import { SqliteStorage } from '../storage/sqlite/sqlite-storage.js';
+import { parseStorageUrl } from '../options/storage-url.js';
+import { openStorage } from '../storage/open-storage.js';
 
 /** A listening server. */
 export interface RunningServer {
@@ -23,11 +24,13 @@ export interface RunningServer {
 }
 
 /**
- * Starts the trace server with SQLite storage at `dbPath`. Throws
+ * Starts the trace server with SQLite storage at `dbPath`, or the engine the
+ * `storage` URL names (ClickHouse: its schema is migrated first). Throws
  * `WEFT_TOKEN_REQUIRED` before opening anything when `host` is not loopback
  * and no token (admin or per-project) is set, `WEFT_INVALID_OPTIONS` for bad
  * options or an unreadable or malformed `tokensFile`, and
- * `WEFT_LISTEN_FAILED` when the address cannot be bound.
+ * `WEFT_LISTEN_FAILED` when the address cannot be bound,
+ * `WEFT_STORAGE_UNAVAILABLE` when ClickHouse cannot be reached.
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const parsed = parseServerOptions(options);
@@ -38,7 +41,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const anyToken = parsed.token !== undefined || Object.keys(projectTokens ?? {}).length > 0;
   if (!anyToken && !isLoopbackHost(parsed.host)) throw new TokenRequiredError(parsed.host);
 
-  const storage = new SqliteStorage({ path: parsed.dbPath });
+  const target =
+    parsed.storage === undefined
+      ? ({ kind: 'sqlite', path: parsed.dbPath } as const)
+      : parseStorageUrl(parsed.storage, parsed.storageCredentials);
+  const storage = await openStorage(target);
   const app = createApp({ ...options, projectTokens, storage });
   try {
     await app.listen({ host: parsed.host, port: parsed.port });

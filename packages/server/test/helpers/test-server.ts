@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
 import { type RunningServer, type ServerOptions, startServer } from '../../src/index.js';
+import { freshTestStorageUrl } from './test-storage.js';
 
 /** A fresh temp folder; the caller removes it. */
 export async function tempDir(): Promise<string> {
@@ -16,7 +17,9 @@ export interface TestServer extends RunningServer {
 }
 
 /**
- * Starts a real server on 127.0.0.1:0 with a SQLite file in a temp folder.
+ * Starts a real server on 127.0.0.1:0 with a SQLite file in a temp folder,
+ * or, in the `server-clickhouse` project, a fresh ClickHouse database (the
+ * storage is the suite's parameter: see `test-storage.ts`).
  * The caller registers cleanup right away: `afterAll(() => server.dispose())`
  * or, inside a test, use {@link startTestServerForTest}.
  */
@@ -25,7 +28,15 @@ export async function startTestServer(
 ): Promise<TestServer & { dispose(): Promise<void> }> {
   const dir = options.dbPath ? '' : await tempDir();
   const dbPath = options.dbPath ?? join(dir, 'weft.db');
-  const server = await startServer({ host: '127.0.0.1', port: 0, uiDir: false, ...options, dbPath });
+  const storage = options.storage ?? (options.dbPath ? undefined : freshTestStorageUrl());
+  const server = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    uiDir: false,
+    ...options,
+    dbPath,
+    ...(storage === undefined ? {} : { storage }),
+  });
   return {
     ...server,
     dbPath,

@@ -11,6 +11,13 @@ export interface ServeOptions {
   port: number;
   /** SQLite database file; its folder is created when missing. */
   dbPath: string;
+  /**
+   * Storage URL (`sqlite:PATH` or `clickhouse://HOST:PORT/DATABASE[?cluster=NAME]`);
+   * from `--storage`, else `WEFT_STORAGE`. Wins over `dbPath` when set.
+   */
+  storage?: string | undefined;
+  /** ClickHouse credentials from `WEFT_CLICKHOUSE_USER` / `WEFT_CLICKHOUSE_PASSWORD` (the URL's own win). */
+  storageCredentials?: { username?: string | undefined; password?: string | undefined } | undefined;
   /** Admin bearer token (every project); from `--token`, else `WEFT_TOKEN`. */
   token: string | undefined;
   /**
@@ -24,6 +31,7 @@ interface ServeFlags {
   host: string;
   port: number;
   db: string;
+  storage: string;
   token: string;
   tokensFile: string;
 }
@@ -39,6 +47,11 @@ export const serveCommand = defineCommand<ServeOptions, ServeFlags>({
       .option('--host <host>', 'interface to listen on; beyond loopback a token is required', parseNonEmpty)
       .option('--port <port>', `port to listen on, 0 for any free port (default: ${DEFAULT_PORT})`, parsePort)
       .option('--db <path>', `SQLite database file (default: ${DEFAULT_DB_PATH})`, parseNonEmpty)
+      .option(
+        '--storage <url>',
+        'sqlite:PATH or clickhouse://[USER[:PASSWORD]@]HOST:PORT/DATABASE[?cluster=NAME] (env: WEFT_STORAGE; ClickHouse credentials also from WEFT_CLICKHOUSE_USER, WEFT_CLICKHOUSE_PASSWORD)',
+        parseNonEmpty,
+      )
       .option('--token <token>', 'admin bearer token, reaches every project (env: WEFT_TOKEN)', parseNonEmpty)
       .option(
         '--tokens-file <path>',
@@ -47,10 +60,14 @@ export const serveCommand = defineCommand<ServeOptions, ServeFlags>({
       );
   },
   resolve(_args, flags, env) {
+    const username = flagOrEnv(undefined, env, 'WEFT_CLICKHOUSE_USER', parseNonEmpty);
+    const password = flagOrEnv(undefined, env, 'WEFT_CLICKHOUSE_PASSWORD', (value) => value);
     return {
       host: flags.host ?? DEFAULT_HOST,
       port: flags.port ?? DEFAULT_PORT,
       dbPath: flags.db ?? DEFAULT_DB_PATH,
+      storage: flagOrEnv(flags.storage, env, 'WEFT_STORAGE', parseNonEmpty),
+      ...(username === undefined && password === undefined ? {} : { storageCredentials: { username, password } }),
       token: flagOrEnv(flags.token, env, 'WEFT_TOKEN', parseNonEmpty),
       tokensFile: flagOrEnv(flags.tokensFile, env, 'WEFT_TOKENS_FILE', parseNonEmpty),
     };

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { startServer } from '@weft/server';
+import { parseStorageUrl, redactStorageUrl, startServer } from '@weft/server';
 import type { CliIo } from '../../cli/cli-io.js';
 import { ExitCode } from '../../exit/exit-code.js';
 import type { ServeOptions } from './serve-command.js';
@@ -13,8 +13,11 @@ import { stopOnProcessSignals } from './stop-signal.js';
  * `io.signal` aborts, or on SIGINT/SIGTERM when there is none.
  */
 export async function serve(options: ServeOptions, io: CliIo): Promise<number> {
-  const dbPath = resolve(options.dbPath);
-  await mkdir(dirname(dbPath), { recursive: true });
+  // `--storage sqlite:PATH` is `--db PATH`; any other URL names a remote engine.
+  const target = options.storage === undefined ? undefined : parseStorageUrl(options.storage, options.storageCredentials);
+  const dbPath = resolve(target?.kind === 'sqlite' ? target.path : options.dbPath);
+  const remote = target?.kind === 'clickhouse' ? (options.storage as string) : undefined;
+  if (remote === undefined) await mkdir(dirname(dbPath), { recursive: true });
   // Listen for signals before starting, so a SIGTERM that arrives while the
   // server is starting still closes it cleanly.
   const stop = io.signal ? { signal: io.signal, dispose: () => {} } : stopOnProcessSignals();
@@ -25,12 +28,13 @@ export async function serve(options: ServeOptions, io: CliIo): Promise<number> {
       host: options.host,
       port: options.port,
       dbPath,
+      ...(remote === undefined ? {} : { storage: remote, storageCredentials: options.storageCredentials ?? {} }),
       token: options.token,
       ...(options.tokensFile === undefined ? {} : { tokensFile: resolve(options.tokensFile) }),
     });
     io.stdout.write(
       `Weft server listening on ${server.url}\n` +
-        `  database  ${dbPath}\n` +
+        `  database  ${remote === undefined ? dbPath : redactStorageUrl(remote)}\n` +
         `  auth      ${authSummary(options)}\n` +
         'Press Ctrl+C to stop.\n',
     );

@@ -1,0 +1,53 @@
+// Where a bench's server stores: `--storage sqlite` (default: a SQLite file in
+// a temp folder), `--storage clickhouse` (a throwaway ClickHouse server this
+// bench starts on free ports, via @weft/server/testing), or an existing
+// `clickhouse://HOST:PORT/DATABASE` URL. Each run gets a fresh database.
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+
+const testing = new URL('../../packages/server/dist/testing/index.js', import.meta.url);
+
+/**
+ * @param {string} spec `sqlite`, `clickhouse` or a clickhouse:// URL
+ * @returns {Promise<{ kind: 'sqlite' | 'clickhouse', label: string, fresh(dir: string): { storage?: string, dbPath?: string, database?: string }, httpUrl?: string, dispose(): Promise<void> }>}
+ */
+export async function storageTarget(spec = 'sqlite') {
+  if (spec === 'sqlite') {
+    return { kind: 'sqlite', label: 'SQLite', fresh: (dir) => ({ dbPath: join(dir, 'weft.db') }), dispose: async () => {} };
+  }
+  let base;
+  let dispose = async () => {};
+  let version = '';
+  if (spec === 'clickhouse') {
+    const { startClickHouse } = await import(testing.href);
+    const server = await startClickHouse();
+    base = `127.0.0.1:${server.httpPort}`;
+    dispose = () => server.dispose();
+  } else if (spec.startsWith('clickhouse://')) {
+    base = spec.slice('clickhouse://'.length).split('/')[0];
+  } else {
+    throw new Error(`--storage must be sqlite, clickhouse or a clickhouse:// URL, got ${spec}`);
+  }
+  const httpUrl = `http://${base.split(',')[0].replace(/^.*@/, '')}`;
+  try {
+    version = (await (await fetch(httpUrl, { method: 'POST', body: 'SELECT version()' })).text()).trim();
+  } catch {}
+  return {
+    kind: 'clickhouse',
+    label: `ClickHouse ${version}`.trim(),
+    httpUrl,
+    fresh: () => {
+      const database = `bench_${randomUUID().replaceAll('-', '')}`;
+      return { storage: `clickhouse://${base}/${database}`, database };
+    },
+    dispose,
+  };
+}
+
+/** Runs one SELECT on ClickHouse's HTTP interface and returns the first row (JSONEachRow). */
+export async function clickHouseRow(httpUrl, sql) {
+  const res = await fetch(httpUrl, { method: 'POST', body: `${sql} FORMAT JSONEachRow` });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`ClickHouse: ${text}`);
+  return JSON.parse(text.split('\n')[0]);
+}

@@ -1,0 +1,30 @@
+import { WeftError } from '@weft/protocol';
+
+/**
+ * The storage engine cannot be reached or did not answer in time (ClickHouse
+ * down, restarting or overloaded). Answered with 503 and `Retry-After`, so
+ * clients retry and, past their budget, keep records in their outbox.
+ */
+export class StorageUnavailableError extends WeftError {
+  /** How long a client should wait before retrying. */
+  readonly retryAfterMs: number;
+
+  constructor({ retryAfterMs = 1_000, cause }: { retryAfterMs?: number; cause?: unknown } = {}) {
+    super({
+      code: 'WEFT_STORAGE_UNAVAILABLE',
+      message: `The storage is unavailable (${describe(cause)}); retry in ${Math.ceil(retryAfterMs / 1_000)} s.`,
+      cause,
+    });
+    this.retryAfterMs = retryAfterMs;
+  }
+
+  /** True for this error from any copy of the package (checks the brand and the code). */
+  static override isInstance(value: unknown): value is StorageUnavailableError {
+    return WeftError.isInstance(value) && value.code === 'WEFT_STORAGE_UNAVAILABLE';
+  }
+}
+
+function describe(cause: unknown): string {
+  if (cause instanceof Error) return (cause as NodeJS.ErrnoException).code ?? cause.message.slice(0, 200);
+  return 'no answer';
+}

@@ -1,0 +1,79 @@
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import type { ClickHouseStorageOptions } from '../storage/clickhouse/clickhouse-storage-options.js';
+
+/** Where the server keeps its data, from a storage URL. */
+export type StorageTarget = { kind: 'sqlite'; path: string } | { kind: 'clickhouse'; options: ClickHouseStorageOptions };
+
+/** Credentials from outside the URL (the CLI reads `WEFT_CLICKHOUSE_USER` / `WEFT_CLICKHOUSE_PASSWORD`). */
+export interface StorageCredentials {
+  username?: string | undefined;
+  password?: string | undefined;
+}
+
+const fail = (reason: string): never => {
+  throw new InvalidOptionsError('storage', reason);
+};
+
+/**
+ * Parses a storage URL:
+ *
+ * - `sqlite:PATH` (or `sqlite://PATH`): the embedded SQLite file, as `--db PATH`;
+ * - `clickhouse://[USER[:PASSWORD]@]HOST:PORT[,HOST:PORT…]/DATABASE[?cluster=NAME&timeoutMs=N]`:
+ *   ClickHouse's HTTP interface (`clickhouses://` for HTTPS). Several hosts
+ *   are for a cluster: the schema is created on each, queries go to the first.
+ *
+ * User and password in the URL win over `credentials`. The message of a bad
+ * URL never repeats the URL (it may hold a password).
+ */
+export function parseStorageUrl(text: string, credentials: StorageCredentials = {}): StorageTarget {
+  if (text.startsWith('sqlite:')) {
+    const path = text.slice('sqlite:'.length).replace(/^\/\//, '');
+    return path === '' ? fail('sqlite: needs a file path, e.g. sqlite:./.weft/weft.db') : { kind: 'sqlite', path };
+  }
+  const scheme = /^(clickhouses?):\/\//.exec(text)?.[1];
+  if (scheme === undefined) {
+    return fail('must start with sqlite: or clickhouse:// (e.g. clickhouse://127.0.0.1:8123/weft)');
+  }
+  const rest = text.slice(scheme.length + 3);
+  const at = rest.lastIndexOf('@', rest.indexOf('/') === -1 ? undefined : rest.indexOf('/'));
+  const userInfo = at === -1 ? '' : rest.slice(0, at);
+  const afterUser = at === -1 ? rest : rest.slice(at + 1);
+  const slash = afterUser.indexOf('/');
+  if (slash === -1) fail('clickhouse:// URL needs a database: clickhouse://HOST:PORT/DATABASE');
+  const hostList = afterUser.slice(0, slash);
+  const [pathPart = '', queryPart = ''] = afterUser.slice(slash + 1).split('?', 2);
+  const database = decodeURIComponent(pathPart);
+  if (hostList === '') fail('clickhouse:// URL needs a host, e.g. clickhouse://127.0.0.1:8123/weft');
+  const protocol = scheme === 'clickhouses' ? 'https' : 'http';
+  const hosts = hostList.split(',').map((host) => {
+    const withPort = /:\d+$/.test(host) || /^\[.*\]:\d+$/.test(host) ? host : `${host}:${scheme === 'clickhouses' ? 8443 : 8123}`;
+    return `${protocol}://${withPort}`;
+  });
+  const params = new URLSearchParams(queryPart);
+  const colon = userInfo.indexOf(':');
+  const urlUser = userInfo === '' ? undefined : decodeURIComponent(colon === -1 ? userInfo : userInfo.slice(0, colon));
+  const urlPassword = colon === -1 ? undefined : decodeURIComponent(userInfo.slice(colon + 1));
+  const username = urlUser ?? credentials.username;
+  const password = urlPassword ?? credentials.password;
+  const timeout = params.get('timeoutMs');
+  const cluster = params.get('cluster');
+  for (const key of params.keys()) {
+    if (key !== 'cluster' && key !== 'timeoutMs') fail(`unknown clickhouse:// URL parameter ${key}; known: cluster, timeoutMs`);
+  }
+  return {
+    kind: 'clickhouse',
+    options: {
+      hosts,
+      database,
+      ...(username === undefined ? {} : { username }),
+      ...(password === undefined ? {} : { password }),
+      ...(cluster === null ? {} : { cluster }),
+      ...(timeout === null ? {} : { requestTimeoutMs: Number(timeout) }),
+    },
+  };
+}
+
+/** A storage URL fit for a banner or a log line: the password replaced by `***`. */
+export function redactStorageUrl(text: string): string {
+  return text.replace(/^(clickhouses?:\/\/[^:/@]*:)[^@/]*@/, '$1***@');
+}

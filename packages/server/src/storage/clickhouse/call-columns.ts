@@ -1,0 +1,85 @@
+import type { Call, CallStatus, CallSummary, ExceptionInfo } from '@weft/protocol';
+import { decodeMsgpack } from '@weft/protocol';
+import { END, START } from './call-halves.js';
+
+/** The newest copy of a start-half column, folded over an id's rows. */
+const fromStart = (column: string) => `argMaxIf(${column}, seq, half = ${START})`;
+/** The newest copy of an end-half column. */
+const fromEnd = (column: string) => `argMaxIf(${column}, seq, half = ${END})`;
+
+/**
+ * Aliases carry an `f_` prefix: an alias equal to a column name would be
+ * substituted into the other aggregates that read that column.
+ *
+ * Aggregates that fold the half-rows of one call (`GROUP BY id`) into the
+ * fields the filters and sorts need: what SQLite's upsert computes at write
+ * time, computed at read time, so the answer is right whether or not
+ * background merges have run and whichever half arrived first.
+ */
+export const KEY_COLUMNS = `
+  id,
+  max(half = ${START}) AS f_has_start,
+  max(half = ${END}) AS f_has_end,
+  ${fromStart('trace_id')} AS f_trace_id,
+  ${fromStart('parent_id')} AS f_parent_id,
+  ${fromStart('op_name')} AS f_op_name,
+  ${fromStart('op_plain')} AS f_op_plain,
+  ${fromStart('display_name')} AS f_display_name,
+  ${fromStart('started_at')} AS f_started_at,
+  ${fromEnd('ended_at')} AS f_ended_at,
+  if(f_has_end, ${fromEnd('status')}, 'running') AS f_status,
+  if(f_has_end, if(${fromEnd('latency_given')} >= 0, ${fromEnd('latency_given')}, f_ended_at - f_started_at), -1) AS f_latency_key`;
+
+/** {@link KEY_COLUMNS} plus every stored value: what a full call needs. */
+export const FULL_COLUMNS = `${KEY_COLUMNS},
+  ${fromStart('has_display')} AS f_has_display,
+  ${fromStart('inputs')} AS f_inputs,
+  ${fromStart('attributes')} AS f_attributes,
+  ${fromEnd('output')} AS f_output,
+  ${fromEnd('exception')} AS f_exception,
+  ${fromEnd('summary')} AS f_summary`;
+
+/** A folded call as JSONEachRow returns it (64-bit integers and UInt8 flags may come as strings). */
+export interface FoldedCall {
+  id: string;
+  f_has_start: number | string;
+  f_has_end: number | string;
+  f_trace_id: string;
+  f_parent_id: string;
+  f_op_name: string;
+  f_display_name: string;
+  f_has_display: number | string;
+  f_started_at: number;
+  f_ended_at: number;
+  f_status: CallStatus;
+  f_inputs: string;
+  f_attributes: string;
+  f_output: string;
+  f_exception: string;
+  f_summary: string;
+}
+
+function fromStored<T>(base64: string, fallback: T): T {
+  return base64 === '' ? fallback : (decodeMsgpack(Buffer.from(base64, 'base64')) as T);
+}
+
+/** The wire shape of a folded call whose start has arrived. */
+export function callFromFolded(project: string, row: FoldedCall): Call {
+  const ended = Number(row.f_has_end) === 1;
+  return {
+    project,
+    id: row.id,
+    traceId: row.f_trace_id,
+    parentId: row.f_parent_id === '' ? null : row.f_parent_id,
+    opName: row.f_op_name,
+    displayName: Number(row.f_has_display) === 1 ? row.f_display_name : null,
+    startedAt: row.f_started_at,
+    endedAt: ended ? row.f_ended_at : null,
+    status: row.f_status,
+    inputs: fromStored<Record<string, unknown>>(row.f_inputs, {}),
+    output: fromStored<unknown>(row.f_output, null),
+    exception: fromStored<ExceptionInfo | null>(row.f_exception, null),
+    summary: fromStored<CallSummary | null>(row.f_summary, null),
+    attributes: fromStored<Record<string, unknown>>(row.f_attributes, {}),
+  };
+}

@@ -1,0 +1,85 @@
+import type { CallItem } from '@weft/protocol';
+import { endStatus } from '../call-status.js';
+import { plainOpName } from '../op-name.js';
+
+/** `half` of a start row and of an end row in `calls`. */
+export const START = 1;
+export const END = 2;
+
+/** One row of the `calls` table as inserted (JSONEachRow). */
+export type CallHalfRow = Record<string, string | number>;
+
+/**
+ * Stored value columns: msgpack (as SQLite stores them, so both engines keep
+ * exactly what arrived) in base64, because rows travel as JSON text. An
+ * absent value is the empty string; an encoded value never is.
+ */
+export function toStoredValue(value: unknown, encode: (value: unknown) => Uint8Array): string {
+  return value === undefined ? '' : Buffer.from(encode(value)).toString('base64');
+}
+
+/**
+ * The half-rows of one record: a start gives a start half, an end an end
+ * half, a complete record both. `seq` orders copies of the same half (the
+ * newest wins, as a repeated record overwrites in SQLite): milliseconds since
+ * the epoch times 1,000 plus a counter, so copies written in the same
+ * millisecond by this process still order.
+ */
+export function callHalfRows(
+  project: string,
+  item: CallItem,
+  seq: number,
+  encode: (value: unknown) => Uint8Array,
+): CallHalfRow[] {
+  const rows: CallHalfRow[] = [];
+  const common = {
+    project,
+    id: item.id,
+    seq,
+    trace_id: '',
+    parent_id: '',
+    op_name: '',
+    op_plain: '',
+    has_display: 0,
+    display_name: '',
+    started_at: 0,
+    inputs: '',
+    attributes: '',
+    ended_at: 0,
+    output: '',
+    exception: '',
+    summary: '',
+    latency_given: -1,
+    status: 'running',
+  };
+  if (item.type !== 'end') {
+    rows.push({
+      ...common,
+      half: START,
+      event_ms: item.startedAt,
+      trace_id: item.traceId,
+      parent_id: item.parentId ?? '',
+      op_name: item.opName,
+      op_plain: plainOpName(item.opName),
+      has_display: item.displayName === undefined ? 0 : 1,
+      display_name: item.displayName ?? '',
+      started_at: item.startedAt,
+      inputs: toStoredValue(item.inputs, encode),
+      attributes: toStoredValue(item.attributes, encode),
+    });
+  }
+  if (item.type !== 'start') {
+    rows.push({
+      ...common,
+      half: END,
+      event_ms: item.endedAt,
+      ended_at: item.endedAt,
+      output: toStoredValue(item.output, encode),
+      exception: toStoredValue(item.exception, encode),
+      summary: toStoredValue(item.summary, encode),
+      latency_given: item.summary?.latencyMs ?? -1,
+      status: endStatus(item),
+    });
+  }
+  return rows;
+}

@@ -1,0 +1,106 @@
+import { type ClickHouseClient, ClickHouseLogLevel, type ClickHouseSettings, createClient } from '@clickhouse/client';
+import { StorageUnavailableError } from '../../errors/storage-unavailable-error.js';
+
+/** Where and how to reach ClickHouse; see `ClickHouseStorageOptions`. */
+export interface ClickHouseConnectionOptions {
+  /** HTTP endpoints (`http://host:port`); queries go to the first, DDL to each. */
+  hosts: readonly string[];
+  username: string;
+  password: string;
+  requestTimeoutMs: number;
+  retryAfterMs: number;
+  /** Settings sent with every query (e.g. `distributed_product_mode` for a cluster). */
+  settings: ClickHouseSettings;
+}
+
+/**
+ * Node error codes and ClickHouse messages that mean "not reachable now",
+ * answered with 503 + Retry-After instead of 500.
+ */
+const UNAVAILABLE = /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|socket hang up|Timeout error|timed out|Too many simultaneous queries|TOO_MANY_SIMULTANEOUS_QUERIES|Memory limit|other side closed|UND_ERR/i;
+
+/** Large `IN (…)` lists (known table rows) need more than the default 256 KiB of query text. */
+const MAX_QUERY_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The adapter's only path to ClickHouse, over HTTP with `@clickhouse/client`
+ * (it works with 18.16 as long as no query uses server-side parameters; every
+ * value goes through `sqlLiteral`). Reads and writes use separate clients, so
+ * separate keep-alive pools: a slow insert holds a write socket, never the
+ * socket a read needs. Failures to reach the server become
+ * `StorageUnavailableError` (503 + Retry-After); anything else (a bug in the
+ * SQL) stays a 500 with ClickHouse's message.
+ */
+export class ClickHouseConnection {
+  readonly #reads: ClickHouseClient;
+  readonly #writes: ClickHouseClient;
+  readonly #ddl: ClickHouseClient[];
+  readonly #retryAfterMs: number;
+
+  constructor(options: ClickHouseConnectionOptions) {
+    const client = (url: string) =>
+      createClient({
+        url,
+        username: options.username,
+        password: options.password,
+        request_timeout: options.requestTimeoutMs,
+        max_open_connections: 16,
+        // The client logs failed requests to the console; a server library
+        // must not. Failures surface as errors (503 or 500) instead.
+        log: { level: ClickHouseLogLevel.OFF },
+        clickhouse_settings: { max_query_size: String(MAX_QUERY_BYTES), ...options.settings },
+      });
+    const first = options.hosts[0] as string;
+    this.#reads = client(first);
+    this.#writes = client(first);
+    this.#ddl = options.hosts.map(client);
+    this.#retryAfterMs = options.retryAfterMs;
+  }
+
+  /** Rows of a SELECT (written with `sqlLiteral` for every value), decoded from JSONEachRow. */
+  async rows<T>(sql: string): Promise<T[]> {
+    return this.#guard(async () => {
+      const result = await this.#reads.query({ query: sql, format: 'JSONEachRow' });
+      return result.json<T>();
+    });
+  }
+
+  /** Inserts rows as JSONEachRow (data, not SQL text: nothing in a value is parsed as SQL). */
+  async insert(table: string, values: readonly Record<string, unknown>[], settings: ClickHouseSettings = {}): Promise<void> {
+    if (values.length === 0) return;
+    await this.#guard(() =>
+      this.#writes.insert({ table, values: values as Record<string, unknown>[], format: 'JSONEachRow', clickhouse_settings: settings }),
+    );
+  }
+
+  /** Runs a statement on every host (schema changes: each shard holds its own local tables). */
+  async commandOnEveryHost(sql: string): Promise<void> {
+    await this.#guard(() => Promise.all(this.#ddl.map((c) => c.command({ query: sql }))));
+  }
+
+  /** Rows of a SELECT on every host, concatenated (per-host schema versions). */
+  async rowsOnEveryHost<T>(sql: string): Promise<T[][]> {
+    return this.#guard(() =>
+      Promise.all(this.#ddl.map(async (c) => (await c.query({ query: sql, format: 'JSONEachRow' })).json<T>())),
+    );
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.#reads.close(), this.#writes.close(), ...this.#ddl.map((c) => c.close())]);
+  }
+
+  async #guard<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (isUnavailable(error)) throw new StorageUnavailableError({ retryAfterMs: this.#retryAfterMs, cause: error });
+      throw error;
+    }
+  }
+}
+
+function isUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as NodeJS.ErrnoException).code ?? '';
+  return UNAVAILABLE.test(`${code} ${error.message} ${(error.cause as Error | undefined)?.message ?? ''}`);
+}

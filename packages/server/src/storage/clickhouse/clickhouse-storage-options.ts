@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { SQL_IDENTIFIER } from './sql-literal.js';
+
+const identifier = z.string().regex(SQL_IDENTIFIER, 'must be letters, digits and _ (not starting with a digit), at most 64');
+
+/** Options of {@link ClickHouseStorage.open}; usually built from a `clickhouse://` URL (`parseStorageUrl`). */
+export const clickHouseStorageOptions = z.object({
+  /** HTTP endpoints `http://host:port`. With `cluster`, list one server of every shard: the schema is created on each. */
+  hosts: z.array(z.url({ protocol: /^https?$/ })).min(1),
+  /** Database; created when missing. */
+  database: identifier,
+  /** @default 'default' */
+  username: z.string().default('default'),
+  /** @default '' */
+  password: z.string().default(''),
+  /**
+   * Name of a cluster in the servers' `remote_servers`: tables become a local
+   * ReplacingMergeTree on each shard plus a `Distributed` table over them.
+   */
+  cluster: identifier.optional(),
+  /**
+   * How long one ClickHouse request may take before the HTTP request that
+   * needed it fails with 503; no request hangs on a stuck ClickHouse.
+   * @default 15_000
+   */
+  requestTimeoutMs: z.number().int().positive().default(15_000),
+  /**
+   * `Retry-After` sent with a 503 when ClickHouse is unreachable.
+   * @default 2_000
+   */
+  retryAfterMs: z.number().int().positive().default(2_000),
+});
+export type ClickHouseStorageOptions = z.input<typeof clickHouseStorageOptions>;

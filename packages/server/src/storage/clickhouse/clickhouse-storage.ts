@@ -1,0 +1,213 @@
+import type { ClickHouseSettings } from '@clickhouse/client';
+import type {
+  Call,
+  CallItem,
+  CallQueryParsed,
+  CallQueryResponse,
+  ObjectCreateResponse,
+  ObjectListResponse,
+  ObjectRead,
+  ObjectVersion,
+  TableCreateResponse,
+  TableRowsResponse,
+} from '@weft/protocol';
+import { encodeMsgpack } from '@weft/protocol';
+import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
+import { InvalidRequestError } from '../../errors/invalid-request-error.js';
+import { StorageClosedError } from '../../errors/storage-closed-error.js';
+import type { ObjectPut, Storage, TablePut, VersionSelector } from '../storage.js';
+import { type CallHalfRow, callHalfRows } from './call-halves.js';
+import { callFromFolded } from './call-columns.js';
+import { ClickHouseCallQuery } from './call-query.js';
+import { ClickHouseConnection } from './clickhouse-connection.js';
+import { type ClickHouseStorageOptions, clickHouseStorageOptions } from './clickhouse-storage-options.js';
+import { ClickHouseFileStore } from './file-store.js';
+import { migrate } from './migrations.js';
+import { ClickHouseObjectStore } from './object-store.js';
+import { ClickHouseTableStore } from './table-store.js';
+
+/** Orders copies of the same call half written by this process within one millisecond. */
+let sequence = 0;
+function nextSeq(): number {
+  sequence = (sequence + 1) % 1_000;
+  return Date.now() * 1_000 + sequence;
+}
+
+/**
+ * The scale-out storage engine: ClickHouse over HTTP, same contract as
+ * `SqliteStorage`. It keeps no state between requests, so any number of
+ * `weft serve` replicas can share one database (or, with `cluster`, one
+ * sharded cluster). Writes are idempotent row inserts folded at read time
+ * (see `schema.ts`); every value enters SQL through `sqlLiteral`.
+ */
+export class ClickHouseStorage implements Storage {
+  readonly #connection: ClickHouseConnection;
+  readonly #calls: ClickHouseCallQuery;
+  readonly #callsTable: string;
+  readonly #insertSettings: ClickHouseSettings;
+  readonly #objects: ClickHouseObjectStore;
+  readonly #tables: ClickHouseTableStore;
+  readonly #files: ClickHouseFileStore;
+  readonly #schemaVersion: number;
+  #closing: Promise<void> | undefined;
+
+  private constructor(connection: ClickHouseConnection, database: string, cluster: string | undefined, schemaVersion: number) {
+    this.#connection = connection;
+    this.#schemaVersion = schemaVersion;
+    // Through a Distributed table, wait until every shard has the rows, so
+    // a read that follows the response sees them (read-your-writes).
+    this.#insertSettings = cluster === undefined ? {} : { insert_distributed_sync: 1 };
+    const name = (table: string) => `${database}.${table}`;
+    this.#callsTable = name('calls');
+    this.#calls = new ClickHouseCallQuery({ connection, table: this.#callsTable });
+    const insertSettings = this.#insertSettings;
+    this.#objects = new ClickHouseObjectStore({ connection, table: name('objects'), insertSettings });
+    this.#tables = new ClickHouseTableStore({
+      connection,
+      names: { tables: name('tables'), order: name('table_order'), rows: name('table_rows') },
+      insertSettings,
+    });
+    this.#files = new ClickHouseFileStore({ connection, table: name('files'), insertSettings });
+  }
+
+  /**
+   * Connects, creates the database and migrates the schema (safe when several
+   * replicas start at once), then returns the storage. Throws
+   * `WEFT_INVALID_OPTIONS` for bad options and `WEFT_STORAGE_UNAVAILABLE`
+   * when ClickHouse cannot be reached.
+   */
+  static async open(input: ClickHouseStorageOptions): Promise<ClickHouseStorage> {
+    const parsed = clickHouseStorageOptions.safeParse(input);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new InvalidOptionsError(`storage.${issue?.path.map(String).join('.') ?? ''}`, issue?.message ?? 'invalid');
+    }
+    const options = parsed.data;
+    const connection = new ClickHouseConnection({
+      hosts: options.hosts,
+      username: options.username,
+      password: options.password,
+      requestTimeoutMs: options.requestTimeoutMs,
+      retryAfterMs: options.retryAfterMs,
+      // In a cluster, `id IN (SELECT … FROM calls)` runs the subquery on each
+      // shard's local table: a call's halves always share a shard.
+      settings: options.cluster === undefined ? {} : { distributed_product_mode: 'local' },
+    });
+    try {
+      const version = await migrate(connection, options.database, options.cluster);
+      return new ClickHouseStorage(connection, options.database, options.cluster, version);
+    } catch (error) {
+      await connection.close();
+      throw error;
+    }
+  }
+
+  /** The schema version after migrations, for diagnostics. */
+  get schemaVersion(): number {
+    return this.#schemaVersion;
+  }
+
+  async ingestCalls(project: string, items: readonly CallItem[]): Promise<{ accepted: number }> {
+    this.#open();
+    // Encoding happens before anything is written: a record that cannot be
+    // encoded fails the batch, naming the item, and nothing is inserted.
+    const rows: CallHalfRow[] = [];
+    for (const [index, item] of items.entries()) {
+      try {
+        rows.push(...callHalfRows(project, item, nextSeq(), encodeMsgpack));
+      } catch (error) {
+        throw new InvalidRequestError(
+          [{ path: `items.${index}`, index, message: `cannot be stored: ${(error as Error).message}` }],
+          'body',
+        );
+      }
+    }
+    // One INSERT per batch: ClickHouse wants few large inserts (each makes a part).
+    await this.#connection.insert(this.#callsTable, rows, this.#insertSettings);
+    return { accepted: items.length };
+  }
+
+  async queryCalls(query: CallQueryParsed): Promise<CallQueryResponse> {
+    this.#open();
+    return this.#calls.run(query);
+  }
+
+  async readCall(project: string, id: string): Promise<Call | undefined> {
+    this.#open();
+    const row = await this.#calls.readOne(project, id);
+    return row === undefined ? undefined : callFromFolded(project, row);
+  }
+
+  async putObject(object: ObjectPut): Promise<ObjectCreateResponse> {
+    this.#open();
+    return this.#objects.put(object);
+  }
+
+  async readObject(project: string, name: string, selector: VersionSelector): Promise<ObjectRead | undefined> {
+    this.#open();
+    return this.#objects.read(project, name, selector);
+  }
+
+  async listObjectVersions(project: string, name: string): Promise<ObjectVersion[]> {
+    this.#open();
+    return this.#objects.versions(project, name);
+  }
+
+  async listObjects(project: string): Promise<ObjectListResponse['objects']> {
+    this.#open();
+    return this.#objects.list(project);
+  }
+
+  async putTable(table: TablePut): Promise<TableCreateResponse> {
+    this.#open();
+    return this.#tables.put(table);
+  }
+
+  async putTableRows(
+    project: string,
+    rows: readonly { digest: string; canonicalValue: string }[],
+  ): Promise<{ stored: number }> {
+    this.#open();
+    return this.#tables.putRows(project, rows);
+  }
+
+  async knownTableRows(project: string, digests: readonly string[]): Promise<string[]> {
+    this.#open();
+    return this.#tables.known(project, digests);
+  }
+
+  async tableRowDigests(project: string, digest: string): Promise<string[] | undefined> {
+    this.#open();
+    return this.#tables.rowDigests(project, digest);
+  }
+
+  async readTableRows(
+    project: string,
+    digest: string,
+    offset: number,
+    limit: number,
+  ): Promise<TableRowsResponse | undefined> {
+    this.#open();
+    return this.#tables.rows(project, digest, offset, limit);
+  }
+
+  async putFile(project: string, digest: string, bytes: Uint8Array): Promise<{ created: boolean }> {
+    this.#open();
+    return this.#files.put(project, digest, bytes);
+  }
+
+  async readFile(project: string, digest: string): Promise<Uint8Array | undefined> {
+    this.#open();
+    return this.#files.read(project, digest);
+  }
+
+  /** Closes the HTTP clients once requests in flight have settled. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= this.#connection.close();
+    return this.#closing;
+  }
+
+  #open(): void {
+    if (this.#closing !== undefined) throw new StorageClosedError();
+  }
+}

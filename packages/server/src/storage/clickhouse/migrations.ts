@@ -1,0 +1,60 @@
+import { type TableSpec, TABLES, createTableStatements } from './schema.js';
+import type { ClickHouseConnection } from './clickhouse-connection.js';
+import { sqlLiteral } from './sql-literal.js';
+
+/**
+ * One schema step. Numbers only grow; an applied migration is never edited.
+ * Every statement must be idempotent (`IF NOT EXISTS`, …): two replicas
+ * starting at the same moment both run the steps neither has recorded yet,
+ * and running one twice must change nothing.
+ */
+interface Migration {
+  version: number;
+  name: string;
+  statements(database: string, cluster: string | undefined): string[];
+}
+
+export const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'calls, objects, tables, files',
+    statements: (database, cluster) =>
+      TABLES.flatMap((table: TableSpec) => createTableStatements(database, table, cluster)),
+  },
+];
+
+/** ClickHouse's answer when a concurrent `CREATE … IF NOT EXISTS` won the race (18.16 may still raise it). */
+const ALREADY_EXISTS = /already exists|TABLE_ALREADY_EXISTS|DATABASE_ALREADY_EXISTS|is (being|currently) (created|attached)/i;
+
+/**
+ * Creates the database and applies every migration newer than the version
+ * recorded on EVERY host (each shard keeps its own local tables and its own
+ * `weft_migrations`). Safe to run from several replicas at once: statements
+ * are idempotent and the version table is a ReplacingMergeTree keyed by
+ * version. Returns the schema version.
+ */
+export async function migrate(connection: ClickHouseConnection, database: string, cluster: string | undefined): Promise<number> {
+  const run = async (sql: string) => {
+    try {
+      await connection.commandOnEveryHost(sql);
+    } catch (error) {
+      if (!ALREADY_EXISTS.test((error as Error).message)) throw error;
+    }
+  };
+  await run(`CREATE DATABASE IF NOT EXISTS ${database}`);
+  await run(
+    `CREATE TABLE IF NOT EXISTS ${database}.weft_migrations (version UInt32, name String, applied_at Float64) ENGINE = ReplacingMergeTree ORDER BY version`,
+  );
+  const perHost = await connection.rowsOnEveryHost<{ v: number }>(
+    `SELECT toUInt32(max(version)) AS v FROM ${database}.weft_migrations`,
+  );
+  const current = Math.min(...perHost.map((rows) => Number(rows[0]?.v ?? 0)));
+  for (const migration of migrations) {
+    if (migration.version <= current) continue;
+    for (const sql of migration.statements(database, cluster)) await run(sql);
+    await run(
+      `INSERT INTO ${database}.weft_migrations (version, name, applied_at) VALUES (${sqlLiteral(migration.version)}, ${sqlLiteral(migration.name)}, ${sqlLiteral(Date.now())})`,
+    );
+  }
+  return Math.max(current, ...migrations.map((m) => m.version));
+}

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ClickHouseStorage } from '../../src/index.js';
+import { ClickHouseConnection } from '../../src/storage/clickhouse/clickhouse-connection.js';
+import { freshDatabaseName } from '../helpers/test-storage.js';
+
+const host = () => `http://${inject('clickhouseHttp')}`;
+
+describe('ClickHouse schema', () => {
+  let connection: ClickHouseConnection;
+  beforeAll(() => {
+    connection = new ClickHouseConnection({
+      hosts: [host()],
+      username: 'default',
+      password: '',
+      requestTimeoutMs: 30_000,
+      retryAfterMs: 1_000,
+      settings: {},
+    });
+  });
+  afterAll(() => connection.close());
+
+  it('is created once when several replicas start at the same moment, and reopening migrates nothing', async () => {
+    const database = freshDatabaseName();
+    const replicas = await Promise.all(
+      Array.from({ length: 4 }, () => ClickHouseStorage.open({ hosts: [host()], database })),
+    );
+    expect(replicas.map((r) => r.schemaVersion)).toEqual([1, 1, 1, 1]);
+    await Promise.all(replicas.map((r) => r.close()));
+    const again = await ClickHouseStorage.open({ hosts: [host()], database });
+    expect(again.schemaVersion).toBe(1);
+    await again.close();
+    const versions = await connection.rows<{ version: number; name: string }>(
+      `SELECT DISTINCT version, name FROM ${database}.weft_migrations ORDER BY version`,
+    );
+    expect(versions).toEqual([{ version: 1, name: 'calls, objects, tables, files' }]);
+    const tables = await connection.rows<{ name: string }>(
+      `SELECT name FROM system.tables WHERE database = '${database}' ORDER BY name`,
+    );
+    expect(tables.map((t) => t.name)).toEqual(['calls', 'files', 'objects', 'table_order', 'table_rows', 'tables', 'weft_migrations']);
+  });
+
+  it('reads the same calls before and after background merges', async () => {
+    const database = freshDatabaseName();
+    const storage = await ClickHouseStorage.open({ hosts: [host()], database });
+    const id = '0190a5f0-0000-7000-8000-000000000001';
+    // Four inserts, four parts: an end before its start, then both repeated.
+    const start = { type: 'start', id, traceId: id, parentId: null, opName: 'op', startedAt: 5, inputs: { a: 1 } } as const;
+    const end = { type: 'end', id, endedAt: 9, output: 'done' } as const;
+    for (const item of [end, start, start, end]) await storage.ingestCalls('p', [item]);
+    const before = await storage.readCall('p', id);
+    await connection.commandOnEveryHost(`OPTIMIZE TABLE ${database}.calls FINAL`);
+    const after = await storage.readCall('p', id);
+    expect(before).toMatchObject({ startedAt: 5, endedAt: 9, inputs: { a: 1 }, output: 'done', status: 'success' });
+    expect(after).toEqual(before);
+    const rows = await connection.rows<{ n: string }>(`SELECT count() AS n FROM ${database}.calls`);
+    expect(Number(rows[0]?.n)).toBe(2);
+    await storage.close();
+  });
+
+  it('refuses a database name that is not a plain identifier, naming the option', async () => {
+    await expect(ClickHouseStorage.open({ hosts: [host()], database: 'x; DROP DATABASE y' })).rejects.toMatchObject({
+      code: 'WEFT_INVALID_OPTIONS',
+      path: 'storage.database',
+    });
+  });
+});
