@@ -2,6 +2,8 @@ import { type FileHandle, open } from 'node:fs/promises';
 import { debuglog } from 'node:util';
 import { type EvaluationRowResult, evaluationRowResult } from '@weft/protocol';
 import { z } from 'zod';
+import { freeTextRedaction, redactException, scrubStrings } from '../values/free-text.js';
+import { Sanitizer, type SanitizeOptions } from '../values/sanitize.js';
 import { CheckpointOpenFailedError, CheckpointWriteFailedError } from './errors/index.js';
 import { rowKey } from './row-key.js';
 
@@ -50,6 +52,14 @@ export interface CheckpointOptions {
   syncEachRow?: boolean;
   /** @default 1 MiB. Read size of the resume scan. */
   readChunkBytes?: number;
+  /**
+   * Redaction rules and limits of the values written (the client's, without
+   * its object and file hooks), so a checkpoint line holds what the row's
+   * call would send: the safe form of the output, redacted by the same keys
+   * and function, its error text scrubbed of the row's redacted values.
+   * @default the default rules (DEFAULT_REDACT_KEYS)
+   */
+  values?: SanitizeOptions;
   /** Opens the file; a seam for fault-injection tests. @default fs.promises.open */
   openFile?: (path: string, flags: string) => Promise<FileHandle>;
 }
@@ -76,6 +86,7 @@ export class Checkpoint {
   readonly path: string;
   readonly #fh: FileHandle;
   readonly #sync: boolean;
+  readonly #values: SanitizeOptions | undefined;
   readonly #resumed: CheckpointResumeState;
   readonly #finished: Set<string>;
   /** End of the last complete line: where the next write goes. */
@@ -94,10 +105,12 @@ export class Checkpoint {
     sync: boolean,
     resumed: CheckpointResumeState,
     position: number,
+    values: SanitizeOptions | undefined,
   ) {
     this.path = path;
     this.#fh = fh;
     this.#sync = sync;
+    this.#values = values;
     this.#resumed = resumed;
     this.#position = position;
     this.#finished = new Set(resumed.results.map((r) => rowKey(r.rowIndex, r.trial)));
@@ -120,7 +133,7 @@ export class Checkpoint {
         }
       }
       if (fh === undefined) {
-        return new Checkpoint(path, await openFile(path, 'w'), syncEachRow, emptyState(), 0);
+        return new Checkpoint(path, await openFile(path, 'w'), syncEachRow, emptyState(), 0, options.values);
       }
       const { state, goodBytes } = await scan(fh, readChunkBytes);
       if (state.tornBytes > 0) {
@@ -132,7 +145,7 @@ export class Checkpoint {
       if (state.corruptLines.length > 0) {
         log('checkpoint %s: skipped corrupt lines %o', path, state.corruptLines);
       }
-      return new Checkpoint(path, fh, syncEachRow, state, goodBytes);
+      return new Checkpoint(path, fh, syncEachRow, state, goodBytes, options.values);
     } catch (error) {
       await fh?.close().catch(() => undefined);
       throw new CheckpointOpenFailedError(path, error);
@@ -156,22 +169,33 @@ export class Checkpoint {
 
   /**
    * Appends one row result as a line. Resolves (never rejects) once the line
-   * is durable — or with the reason it is not.
+   * is durable — or with the reason it is not. `inputs` (the row) are not
+   * written; their redacted values are scrubbed from the line's text.
    */
-  append(result: EvaluationRowResult): Promise<CheckpointAppendResult> {
+  append(result: EvaluationRowResult, context: { inputs?: unknown } = {}): Promise<CheckpointAppendResult> {
     const what = `row ${result.rowIndex} trial ${result.trial}`;
     if (this.#closing) return Promise.resolve(this.#fail(what, new Error('the checkpoint is closed')));
-    let bytes: Buffer;
-    try {
-      // JSON.stringify escapes line breaks, so a result is always exactly one line.
-      bytes = Buffer.from(`${JSON.stringify(result)}\n`, 'utf8');
-    } catch (error) {
-      return Promise.resolve(this.#fail(what, error));
-    }
+    // JSON.stringify escapes line breaks, so a result is always exactly one line.
+    const bytes = Buffer.from(`${this.#line(result, context.inputs)}\n`, 'utf8');
     return new Promise((resolve) => {
       this.#pending.push({ bytes, what, resolve });
       this.#kick();
     });
+  }
+
+  /**
+   * The line of a row result: a value like any call's (safe form, redacted).
+   * Never throws: the Sanitizer gives every value a JSON form, so a value
+   * that cannot be written as is never turns the row into an error.
+   */
+  #line(result: EvaluationRowResult, inputs: unknown): string {
+    const walk = new Sanitizer({ inputs, output: result.output }, this.#values);
+    walk.step(Number.POSITIVE_INFINITY);
+    const r = freeTextRedaction(walk.redactedStrings, this.#values);
+    const output = scrubStrings((walk.result as { output: unknown }).output, r.secrets);
+    const line: EvaluationRowResult = { ...result, output: output === undefined ? null : output };
+    if (result.error !== undefined) line.error = redactException(r, result.error);
+    return JSON.stringify(line);
   }
 
   /** Waits for pending appends, then closes the file. Idempotent; a second call joins the first. */

@@ -127,7 +127,7 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
     const usage = own?.childUsage ?? (own === undefined ? usageOf(output) : undefined);
     if (usage !== undefined) result.usage = addUsage(undefined, usage);
     if (plan.checkpoint !== undefined) {
-      const outcome = await plan.checkpoint.append(result);
+      const outcome = await plan.checkpoint.append(result, { inputs: row });
       if (outcome.status === 'failed') {
         checkpointFailures++;
         info ??= exceptionInfo(outcome.error);

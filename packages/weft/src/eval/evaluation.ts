@@ -247,7 +247,11 @@ export class Evaluation {
     const checkpoint =
       o.checkpoint === undefined
         ? undefined
-        : await Checkpoint.open(o.checkpoint, { resume: o.resume, syncEachRow: o.syncCheckpoint });
+        : await Checkpoint.open(o.checkpoint, {
+            resume: o.resume,
+            syncEachRow: o.syncCheckpoint,
+            ...(client === undefined ? {} : { values: client.valueRules }),
+          });
     // A checkpointed row counts only if it is the same row (same digest at the same index) and trial.
     const previous = (checkpoint?.resumed.results ?? [])
       .filter(
