@@ -62,11 +62,14 @@ export function redactText(
 export function redactException(r: FreeTextRedaction, info: ExceptionInfo): ExceptionInfo {
   if (isNoRedaction(r)) return info;
   const convert = (e: ExceptionInfo, path: readonly string[]): ExceptionInfo => {
-    const out: ExceptionInfo = {
-      name: scrubText(e.name, r.secrets),
-      message: redactText(r, 'message', e.message, [...path, 'message']),
-    };
-    if (e.stack !== undefined) out.stack = redactText(r, 'stack', e.stack, [...path, 'stack']);
+    const message = redactText(r, 'message', e.message, [...path, 'message']);
+    const out: ExceptionInfo = { name: scrubText(e.name, r.secrets), message };
+    if (e.stack !== undefined) {
+      // A stack starts with "Name: message": a message the function redacted whole goes from the stack too.
+      const whole = message === REDACTED && e.message !== REDACTED && e.message.length > 0;
+      const stack = whole ? e.stack.split(e.message).join(REDACTED) : e.stack;
+      out.stack = redactText(r, 'stack', stack, [...path, 'stack']);
+    }
     if (e.cause !== undefined) out.cause = convert(e.cause, [...path, 'cause']);
     return out;
   };
