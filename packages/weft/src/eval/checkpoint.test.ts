@@ -211,25 +211,22 @@ describe('Checkpoint', () => {
     const path = join(dir, 'missing-folder', 'run.jsonl');
     await expect(Checkpoint.open(path)).rejects.toMatchObject({ code: 'WEFT_CHECKPOINT_OPEN_FAILED', path });
   });
-});
 
-describe('checkpoint lines are values like any call', () => {
-  let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'weft-checkpoint-values-'));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
-
-  it('redacts the output by key and scrubs the row\'s redacted values from the error text', async () => {
+  it("redacts the output by key and scrubs the row's redacted values from the error text", async () => {
     const path = join(dir, 'run.jsonl');
     const cp = await Checkpoint.open(path, { values: { redactKeys: new Set(['password', 'ssn']) } });
     const failed: EvaluationRowResult = {
       ...result(0, { answer: 'ok', ssn: '123-45-6789' }),
-      error: { name: 'Error', message: 'login hunter2 refused', stack: 'Error: login hunter2\n    at x', cause: { name: 'Error', message: 'hunter2' } },
+      error: {
+        name: 'Error',
+        message: 'login hunter2 refused',
+        stack: 'Error: login hunter2\n    at x',
+        cause: { name: 'Error', message: 'hunter2' },
+      },
     };
-    expect(await cp.append(failed, { inputs: { user: 'ann', password: 'hunter2' } })).toEqual({ status: 'written' });
+    expect(await cp.append(failed, { inputs: { user: 'ann', password: 'hunter2' } })).toEqual({
+      status: 'written',
+    });
     await cp.close();
     const text = await readFile(path, 'utf8');
     expect(text).not.toContain('hunter2');
@@ -246,9 +243,13 @@ describe('checkpoint lines are values like any call', () => {
 
   it('applies the user redact function to values and free text', async () => {
     const path = join(dir, 'run.jsonl');
-    const redact = (key: string, value: unknown) => key === 'apiToken' || (key === 'message' && String(value).includes('sk-'));
+    const redact = (key: string, value: unknown) =>
+      key === 'apiToken' || (key === 'message' && String(value).includes('sk-'));
     const cp = await Checkpoint.open(path, { values: { redact } });
-    await cp.append({ ...result(0, { apiToken: 'abcd', text: 'fine' }), error: { name: 'E', message: 'bad key sk-1' } });
+    await cp.append({
+      ...result(0, { apiToken: 'abcd', text: 'fine' }),
+      error: { name: 'E', message: 'bad key sk-1' },
+    });
     await cp.close();
     const line = JSON.parse(await readFile(path, 'utf8')) as EvaluationRowResult;
     expect(line.output).toEqual({ apiToken: '[REDACTED]', text: 'fine' });

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,7 +32,9 @@ afterAll(async () => {
 });
 
 /** Traces every field redaction must reach; returns the ids of the calls. */
-async function traceEverything(client: WeftClient): Promise<Record<'complete' | 'ended' | 'freeText' | 'ok', string>> {
+async function traceEverything(
+  client: WeftClient,
+): Promise<Record<'complete' | 'ended' | 'freeText' | 'ok', string>> {
   const ids: Record<string, string> = {};
   const remember = (name: string) => (call: { id: string }) => {
     ids[name] = call.id;
@@ -80,9 +81,12 @@ async function traceEverything(client: WeftClient): Promise<Record<'complete' | 
   );
   await leak().catch(() => undefined);
 
-  const ok = client.op(async function ok() {
-    return { token: TOKEN, text: `token was ${TOKEN}` };
-  }, { onFinish: remember('ok') });
+  const ok = client.op(
+    async function ok() {
+      return { token: TOKEN, text: `token was ${TOKEN}` };
+    },
+    { onFinish: remember('ok') },
+  );
   await ok();
   return ids as Record<'complete' | 'ended' | 'freeText' | 'ok', string>;
 }
@@ -90,7 +94,14 @@ async function traceEverything(client: WeftClient): Promise<Record<'complete' | 
 describe('redaction table: every field, by the same keys and function', () => {
   let calls: Record<string, Call>;
   beforeAll(async () => {
-    const client = createClient({ project: 'redaction', url: server.url, outbox: false, handleExit: false, startDelayMs: 0, redact });
+    const client = createClient({
+      project: 'redaction',
+      url: server.url,
+      outbox: false,
+      handleExit: false,
+      startDelayMs: 0,
+      redact,
+    });
     try {
       const ids = await traceEverything(client);
       await client.flush();
@@ -106,13 +117,21 @@ describe('redaction table: every field, by the same keys and function', () => {
     ['inputs (default key)', get('complete', (c) => c.inputs.password), R],
     ['inputs (redact function)', get('complete', (c) => (c.inputs.profile as { ssn: string }).ssn), R],
     ['output (default key)', get('ok', (c) => (c.output as { token: string }).token), R],
-    ['output (other string quoting a redacted value)', get('ok', (c) => (c.output as { text: string }).text), `token was ${R}`],
+    [
+      'output (other string quoting a redacted value)',
+      get('ok', (c) => (c.output as { text: string }).text),
+      `token was ${R}`,
+    ],
     ['display name', get('complete', (c) => c.displayName), `login ${R}`],
     ['exception message', get('complete', (c) => c.exception?.message), `login ${R} refused for ann (${R})`],
     ['exception cause', get('complete', (c) => c.exception?.cause?.message), `bad ssn ${R}`],
     ['attributes (default key)', get('complete', (c) => c.attributes.api_key), R],
     ['attributes (free text)', get('complete', (c) => c.attributes.note), `uses ${R}`],
-    ['exception of an end record sent after its start', get('ended', (c) => c.exception?.message), `slow login ${R}`],
+    [
+      'exception of an end record sent after its start',
+      get('ended', (c) => c.exception?.message),
+      `slow login ${R}`,
+    ],
     ['exception message (redact function on free text)', get('freeText', (c) => c.exception?.message), R],
   ])('%s', (_field, read, expected) => {
     expect(read()).toBe(expected);
@@ -127,15 +146,6 @@ describe('redaction table: every field, by the same keys and function', () => {
   });
 });
 
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
 async function filesUnder(root: string): Promise<Buffer[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
   return Promise.all(entries.filter((e) => e.isFile()).map((e) => readFile(join(e.parentPath, e.name))));
@@ -143,9 +153,12 @@ async function filesUnder(root: string): Promise<Buffer[]> {
 
 it('the outbox on disk holds what would be sent: redacted', async () => {
   const outboxDir = join(dir, 'outbox');
+  // A server that was there and is gone: its port refuses connections.
+  const down = await startTestServer();
+  await down.stop();
   const client = createClient({
     project: 'redaction-outbox',
-    url: `http://127.0.0.1:${await closedPort()}`,
+    url: down.url,
     outboxDir,
     handleExit: false,
     maxAttempts: 1,
@@ -176,7 +189,13 @@ it('the outbox on disk holds what would be sent: redacted', async () => {
 });
 
 it('the evaluation checkpoint and the row calls are redacted like any call', async () => {
-  const client = createClient({ project: 'redaction-eval', url: server.url, outbox: false, handleExit: false, redact });
+  const client = createClient({
+    project: 'redaction-eval',
+    url: server.url,
+    outbox: false,
+    handleExit: false,
+    redact,
+  });
   const checkpoint = join(dir, 'eval.jsonl');
   try {
     const ev = new Evaluation({ name: 'secrets', dataset: [{ q: 1, password: PASSWORD, ssn: SSN }] });
