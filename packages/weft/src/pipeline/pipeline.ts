@@ -217,6 +217,10 @@ export class Pipeline {
     const { call, kind } = job;
     const exception = this.#exception(job);
     const options = this.#o.sanitizeOptions(job.epoch);
+    // The common case (nothing redacted, no function): no work, no allocation beyond the result.
+    if (walkSecrets.length === 0 && options.redact === undefined && (kind !== 'end' || exception === undefined)) {
+      return { displayName: call.displayName, exception, secrets: NO_SECRETS };
+    }
     let secrets = walkSecrets;
     if (kind === 'end' && exception !== undefined) {
       job.inputSecrets ??= redactedStringsOf(materialize(call.inputs), options);
