@@ -10,8 +10,11 @@ export type CallSortField = z.infer<typeof callSortField>;
  * A page request over one project's calls. Calls whose start has not arrived
  * yet are not listed. Paging is by opaque cursor: pass `nextCursor` back with
  * the same filters and sort to get the next page, with no gap or duplicate.
+ *
+ * Strict: an unknown key (a misspelled filter) is refused rather than
+ * ignored, since ignoring a filter silently answers with every call.
  */
-export const callQuery = z.object({
+export const callQuery = z.strictObject({
   project: projectName,
   traceId: callId.optional(),
   /** A call id for its children; `null` for root calls only. */
@@ -26,7 +29,7 @@ export const callQuery = z.object({
   /** Case-insensitive substring of the display name (or op name when there is none). */
   text: z.string().min(1).max(200).optional(),
   sort: z
-    .object({ field: callSortField.default('startedAt'), direction: z.enum(['asc', 'desc']).default('desc') })
+    .strictObject({ field: callSortField.default('startedAt'), direction: z.enum(['asc', 'desc']).default('desc') })
     .default({ field: 'startedAt', direction: 'desc' }),
   limit: z.number().int().min(1).max(1_000).default(100),
   cursor: z.string().max(1_000).optional(),

@@ -16,15 +16,25 @@ export function validate<S extends z.ZodType>(schema: S, part: RequestPart): (va
   return (value) => {
     const result = schema.safeParse(value);
     if (result.success) return result.data;
-    const issues = result.error.issues.slice(0, MAX_REPORTED_ISSUES).map(toRequestIssue);
+    const issues = result.error.issues.flatMap(toRequestIssues).slice(0, MAX_REPORTED_ISSUES);
     throw new InvalidRequestError(issues, part);
   };
 }
 
-function toRequestIssue(issue: z.core.$ZodIssue): RequestIssue {
-  const path = issue.path.map((segment) => String(segment)).join('.');
-  const [first, second] = issue.path;
+/** One issue per offending field; an unknown key of a strict schema is named in the path (`sort.feild`). */
+function toRequestIssues(issue: z.core.$ZodIssue): RequestIssue[] {
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) =>
+      toRequestIssue([...issue.path, key], `unknown key ${JSON.stringify(key)}; it is not a field of this request`),
+    );
+  }
+  return [toRequestIssue(issue.path, issue.message)];
+}
+
+function toRequestIssue(keys: readonly PropertyKey[], message: string): RequestIssue {
+  const path = keys.map((segment) => String(segment)).join('.');
+  const [first, second] = keys;
   // Items of a list body (call batch items, table rows) are addressed by index.
   const index = typeof first === 'string' && typeof second === 'number' ? second : undefined;
-  return index === undefined ? { path, message: issue.message } : { path, index, message: issue.message };
+  return index === undefined ? { path, message } : { path, index, message };
 }

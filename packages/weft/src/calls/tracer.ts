@@ -78,6 +78,35 @@ export class Tracer {
     return result;
   }
 
+  /**
+   * Ends a call that another process started and never ended (it was
+   * killed): an end record with `error` as its exception and status error,
+   * through the same pipeline (redaction, outbox) as every record. Used by a
+   * resumed evaluation to close the run it took over.
+   */
+  endOrphan(orphan: { id: string; traceId: string; parentId: string | null; opName: string; startedAt: number }, error: unknown): void {
+    const endedAt = Date.now();
+    const call: CallRecord = {
+      ...orphan,
+      parent: undefined,
+      owner: this.#o.owner,
+      displayName: undefined,
+      startedAtPerf: 0,
+      inputs: undefined,
+      attributes: undefined,
+      endedAt,
+      output: undefined,
+      error,
+      failed: true,
+      summary: { latencyMs: Math.max(0, endedAt - orphan.startedAt), status: 'error' },
+      childUsage: undefined,
+      childCounts: undefined,
+      // Its start is on the server (or in a dead process's outbox): send the end only.
+      startSubmitted: true,
+    };
+    this.#o.submit(call, 'end');
+  }
+
   /** startCall: ids, parent from the context, timestamps, snapshot of the inputs. `undefined` when tracing itself failed. */
   #start(spec: OpSpec, thisArg: unknown, args: unknown[], frame: ContextFrame | undefined): CallRecord | undefined {
     const { options } = spec;

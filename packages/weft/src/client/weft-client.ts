@@ -77,6 +77,7 @@ export class WeftClient {
   readonly #loopLag = new LoopLagMonitor();
   readonly #sanitizeOptions = new WeakMap<Epoch, SanitizeOptions>();
   readonly #redactKeys: ReadonlySet<string>;
+  #valueRules: SanitizeOptions | undefined;
   readonly #outboxDir: string | undefined;
   #outbox: Outbox | undefined;
   #snapshotLimits: SnapshotLimits;
@@ -170,6 +171,16 @@ export class WeftClient {
   /** @internal The bearer token this client sends, for the datasets API's own connections. */
   get apiKey(): string | undefined {
     return this.#options.apiKey;
+  }
+
+  /**
+   * @internal This client's redaction rules and value limits without its
+   * object and file hooks: for values written outside calls (evaluation
+   * checkpoints), so they are redacted exactly as call records are.
+   */
+  get valueRules(): SanitizeOptions {
+    this.#valueRules ??= (({ onObject: _o, onBlob: _b, ...rules }) => rules)(this.#sanitizeOptionsFor(this.#barrier.current));
+    return this.#valueRules;
   }
 
   /** True after `shutdown()`. */

@@ -159,12 +159,16 @@ describe('Checkpoint', () => {
     await again.close();
   });
 
-  it('reports a value JSON cannot encode as a failed row', async () => {
-    const cp = await Checkpoint.open(join(dir, 'run.jsonl'));
-    const outcome = await cp.append(result(0, { n: 10n }));
-    expect(outcome.status).toBe('failed');
+  it('writes a value JSON cannot encode in its safe form, never as a failed row (regression: BigInt output)', async () => {
+    const path = join(dir, 'run.jsonl');
+    const cp = await Checkpoint.open(path);
+    const cyclic: Record<string, unknown> = { n: 10n };
+    cyclic.self = cyclic;
+    expect(await cp.append(result(0, cyclic))).toEqual({ status: 'written' });
     expect((await cp.append(result(1))).status).toBe('written');
     await cp.close();
+    const [first] = (await readFile(path, 'utf8')).split('\n').map((l) => (l ? JSON.parse(l) : undefined));
+    expect(first.output).toMatchObject({ n: { _weft: 'bigint', value: '10' }, self: { _weft: 'cycle' } });
   });
 
   it('skips a corrupt complete line so its row runs again, keeping the rest', async () => {
@@ -206,5 +210,49 @@ describe('Checkpoint', () => {
   it('fails to open with a typed error naming the path', async () => {
     const path = join(dir, 'missing-folder', 'run.jsonl');
     await expect(Checkpoint.open(path)).rejects.toMatchObject({ code: 'WEFT_CHECKPOINT_OPEN_FAILED', path });
+  });
+
+  it("redacts the output by key and scrubs the row's redacted values from the error text", async () => {
+    const path = join(dir, 'run.jsonl');
+    const cp = await Checkpoint.open(path, { values: { redactKeys: new Set(['password', 'ssn']) } });
+    const failed: EvaluationRowResult = {
+      ...result(0, { answer: 'ok', ssn: '123-45-6789' }),
+      error: {
+        name: 'Error',
+        message: 'login hunter2 refused',
+        stack: 'Error: login hunter2\n    at x',
+        cause: { name: 'Error', message: 'hunter2' },
+      },
+    };
+    expect(await cp.append(failed, { inputs: { user: 'ann', password: 'hunter2' } })).toEqual({
+      status: 'written',
+    });
+    await cp.close();
+    const text = await readFile(path, 'utf8');
+    expect(text).not.toContain('hunter2');
+    expect(text).not.toContain('123-45-6789');
+    const line = JSON.parse(text) as EvaluationRowResult;
+    expect(line.output).toEqual({ answer: 'ok', ssn: '[REDACTED]' });
+    expect(line.error).toEqual({
+      name: 'Error',
+      message: 'login [REDACTED] refused',
+      stack: 'Error: login [REDACTED]\n    at x',
+      cause: { name: 'Error', message: '[REDACTED]' },
+    });
+  });
+
+  it('applies the user redact function to values and free text', async () => {
+    const path = join(dir, 'run.jsonl');
+    const redact = (key: string, value: unknown) =>
+      key === 'apiToken' || (key === 'message' && String(value).includes('sk-'));
+    const cp = await Checkpoint.open(path, { values: { redact } });
+    await cp.append({
+      ...result(0, { apiToken: 'abcd', text: 'fine' }),
+      error: { name: 'E', message: 'bad key sk-1' },
+    });
+    await cp.close();
+    const line = JSON.parse(await readFile(path, 'utf8')) as EvaluationRowResult;
+    expect(line.output).toEqual({ apiToken: '[REDACTED]', text: 'fine' });
+    expect(line.error?.message).toBe('[REDACTED]');
   });
 });

@@ -2,8 +2,11 @@ import { type FileHandle, open } from 'node:fs/promises';
 import { debuglog } from 'node:util';
 import { type EvaluationRowResult, evaluationRowResult } from '@weft/protocol';
 import { z } from 'zod';
+import { freeTextRedaction, redactException, scrubStrings } from '../values/free-text.js';
+import { Sanitizer, type SanitizeOptions } from '../values/sanitize.js';
 import { CheckpointOpenFailedError, CheckpointWriteFailedError } from './errors/index.js';
 import { rowKey } from './row-key.js';
+import { type RunMarker, runMarker } from './run-marker.js';
 
 const log = debuglog('weft');
 
@@ -15,12 +18,17 @@ export type CheckpointAppendResult =
 /** What `open(…, { resume: true })` found in an existing checkpoint. */
 export interface CheckpointResumeState {
   /** Finished results, one per (rowIndex, trial); a later line for the same key wins. */
-  results: EvaluationRowResult[];
+  results: CheckpointedResult[];
   /** Bytes of a torn last line (no trailing newline) cut off at open; 0 when the file ended cleanly. */
   tornBytes: number;
-  /** 1-based numbers of complete lines that were not a row result; skipped, their rows run again. */
+  /** 1-based numbers of complete lines that were not a row result or run marker; skipped, their rows run again. */
   corruptLines: number[];
+  /** Run markers, in file order (see {@link RunMarker}). */
+  runs: RunMarker[];
 }
+
+/** A row result as a checkpoint line holds it: with the ids of its call and run when traced. */
+export type CheckpointedResult = EvaluationRowResult & { callId?: string; runId?: string };
 
 const optionsSchema = z.object({
   resume: z.boolean().default(false),
@@ -50,6 +58,14 @@ export interface CheckpointOptions {
   syncEachRow?: boolean;
   /** @default 1 MiB. Read size of the resume scan. */
   readChunkBytes?: number;
+  /**
+   * Redaction rules and limits of the values written (the client's, without
+   * its object and file hooks), so a checkpoint line holds what the row's
+   * call would send: the safe form of the output, redacted by the same keys
+   * and function, its error text scrubbed of the row's redacted values.
+   * @default the default rules (DEFAULT_REDACT_KEYS)
+   */
+  values?: SanitizeOptions;
   /** Opens the file; a seam for fault-injection tests. @default fs.promises.open */
   openFile?: (path: string, flags: string) => Promise<FileHandle>;
 }
@@ -76,6 +92,7 @@ export class Checkpoint {
   readonly path: string;
   readonly #fh: FileHandle;
   readonly #sync: boolean;
+  readonly #values: SanitizeOptions | undefined;
   readonly #resumed: CheckpointResumeState;
   readonly #finished: Set<string>;
   /** End of the last complete line: where the next write goes. */
@@ -94,10 +111,12 @@ export class Checkpoint {
     sync: boolean,
     resumed: CheckpointResumeState,
     position: number,
+    values: SanitizeOptions | undefined,
   ) {
     this.path = path;
     this.#fh = fh;
     this.#sync = sync;
+    this.#values = values;
     this.#resumed = resumed;
     this.#position = position;
     this.#finished = new Set(resumed.results.map((r) => rowKey(r.rowIndex, r.trial)));
@@ -120,7 +139,7 @@ export class Checkpoint {
         }
       }
       if (fh === undefined) {
-        return new Checkpoint(path, await openFile(path, 'w'), syncEachRow, emptyState(), 0);
+        return new Checkpoint(path, await openFile(path, 'w'), syncEachRow, emptyState(), 0, options.values);
       }
       const { state, goodBytes } = await scan(fh, readChunkBytes);
       if (state.tornBytes > 0) {
@@ -132,7 +151,7 @@ export class Checkpoint {
       if (state.corruptLines.length > 0) {
         log('checkpoint %s: skipped corrupt lines %o', path, state.corruptLines);
       }
-      return new Checkpoint(path, fh, syncEachRow, state, goodBytes);
+      return new Checkpoint(path, fh, syncEachRow, state, goodBytes, options.values);
     } catch (error) {
       await fh?.close().catch(() => undefined);
       throw new CheckpointOpenFailedError(path, error);
@@ -156,22 +175,51 @@ export class Checkpoint {
 
   /**
    * Appends one row result as a line. Resolves (never rejects) once the line
-   * is durable — or with the reason it is not.
+   * is durable — or with the reason it is not. `inputs` (the row) are not
+   * written; their redacted values are scrubbed from the line's text.
+   * `callId` and `runId` (the row's call and its run) are written with it, so
+   * a resume can name where a row was first recorded.
    */
-  append(result: EvaluationRowResult): Promise<CheckpointAppendResult> {
+  append(
+    result: EvaluationRowResult,
+    context: { inputs?: unknown; callId?: string | undefined; runId?: string | undefined } = {},
+  ): Promise<CheckpointAppendResult> {
     const what = `row ${result.rowIndex} trial ${result.trial}`;
     if (this.#closing) return Promise.resolve(this.#fail(what, new Error('the checkpoint is closed')));
-    let bytes: Buffer;
-    try {
-      // JSON.stringify escapes line breaks, so a result is always exactly one line.
-      bytes = Buffer.from(`${JSON.stringify(result)}\n`, 'utf8');
-    } catch (error) {
-      return Promise.resolve(this.#fail(what, error));
-    }
+    return this.#enqueue(this.#line(result, context), what);
+  }
+
+  /** Appends a run marker (a run started or ended); durable like a row. */
+  markRun(marker: RunMarker): Promise<CheckpointAppendResult> {
+    const what = `run ${marker.run} ${marker.callId}`;
+    if (this.#closing) return Promise.resolve(this.#fail(what, new Error('the checkpoint is closed')));
+    return this.#enqueue(JSON.stringify(marker), what);
+  }
+
+  #enqueue(line: string, what: string): Promise<CheckpointAppendResult> {
+    // JSON.stringify escapes line breaks, so a record is always exactly one line.
+    const bytes = Buffer.from(`${line}\n`, 'utf8');
     return new Promise((resolve) => {
       this.#pending.push({ bytes, what, resolve });
       this.#kick();
     });
+  }
+
+  /**
+   * The line of a row result: a value like any call's (safe form, redacted).
+   * Never throws: the Sanitizer gives every value a JSON form, so a value
+   * that cannot be written as is never turns the row into an error.
+   */
+  #line(result: EvaluationRowResult, context: { inputs?: unknown; callId?: string | undefined; runId?: string | undefined }): string {
+    const walk = new Sanitizer({ inputs: context.inputs, output: result.output }, this.#values);
+    walk.step(Number.POSITIVE_INFINITY);
+    const r = freeTextRedaction(walk.redactedStrings, this.#values);
+    const output = scrubStrings((walk.result as { output: unknown }).output, r.secrets);
+    const line: CheckpointedResult = { ...result, output: output === undefined ? null : output };
+    if (result.error !== undefined) line.error = redactException(r, result.error);
+    if (context.callId !== undefined) line.callId = context.callId;
+    if (context.runId !== undefined) line.runId = context.runId;
+    return JSON.stringify(line);
   }
 
   /** Waits for pending appends, then closes the file. Idempotent; a second call joins the first. */
@@ -254,7 +302,7 @@ export class Checkpoint {
 }
 
 function emptyState(): CheckpointResumeState {
-  return { results: [], tornBytes: 0, corruptLines: [] };
+  return { results: [], tornBytes: 0, corruptLines: [], runs: [] };
 }
 
 /** Reads the file once, line by line by byte offset (so truncation is exact for any UTF-8). */
@@ -262,8 +310,9 @@ async function scan(
   fh: FileHandle,
   chunkBytes: number,
 ): Promise<{ state: CheckpointResumeState; goodBytes: number }> {
-  const byKey = new Map<string, EvaluationRowResult>();
+  const byKey = new Map<string, CheckpointedResult>();
   const corruptLines: number[] = [];
+  const runs: RunMarker[] = [];
   let carry = Buffer.alloc(0);
   let position = 0;
   let goodBytes = 0;
@@ -280,25 +329,30 @@ async function scan(
     let start = 0;
     for (let nl = data.indexOf(10, start); nl !== -1; nl = data.indexOf(10, start)) {
       line++;
-      const result = parseLine(data.subarray(start, nl));
-      if (result === undefined) corruptLines.push(line);
-      else byKey.set(rowKey(result.rowIndex, result.trial), result);
+      const parsed = parseLine(data.subarray(start, nl));
+      if (parsed === undefined) corruptLines.push(line);
+      else if ('run' in parsed) runs.push(parsed);
+      else byKey.set(rowKey(parsed.rowIndex, parsed.trial), parsed);
       goodBytes += nl + 1 - start;
       start = nl + 1;
     }
     // Copy: `buffer` is reused by the next read.
     carry = Buffer.from(data.subarray(start));
   }
-  return { state: { results: [...byKey.values()], tornBytes: carry.length, corruptLines }, goodBytes };
+  return { state: { results: [...byKey.values()], tornBytes: carry.length, corruptLines, runs }, goodBytes };
 }
 
-function parseLine(bytes: Buffer): EvaluationRowResult | undefined {
+function parseLine(bytes: Buffer): CheckpointedResult | RunMarker | undefined {
   let value: unknown;
   try {
     value = JSON.parse(bytes.toString('utf8'));
   } catch {
     return undefined;
   }
+  if (typeof value === 'object' && value !== null && 'run' in value) {
+    const marker = runMarker.safeParse(value);
+    return marker.success ? marker.data : undefined;
+  }
   // Validate, but keep the parsed object itself: fields this version does not know survive a resume.
-  return evaluationRowResult.safeParse(value).success ? (value as EvaluationRowResult) : undefined;
+  return evaluationRowResult.safeParse(value).success ? (value as CheckpointedResult) : undefined;
 }

@@ -34,6 +34,8 @@ export interface RunPlan {
   progress: Progress;
   signal: AbortSignal;
   onResult: ((result: RowResult) => void) | undefined;
+  /** The `Evaluation.evaluate` call, written with each checkpointed row. */
+  runId: string | undefined;
 }
 
 /** What a run produced: the results of the rows it ran (outputs dropped), and counters. */
@@ -127,7 +129,7 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
     const usage = own?.childUsage ?? (own === undefined ? usageOf(output) : undefined);
     if (usage !== undefined) result.usage = addUsage(undefined, usage);
     if (plan.checkpoint !== undefined) {
-      const outcome = await plan.checkpoint.append(result);
+      const outcome = await plan.checkpoint.append(result, { inputs: row, callId: own?.id, runId: plan.runId });
       if (outcome.status === 'failed') {
         checkpointFailures++;
         info ??= exceptionInfo(outcome.error);

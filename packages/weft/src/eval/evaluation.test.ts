@@ -212,4 +212,21 @@ describe('Evaluation.evaluate', () => {
     await expect(ev.evaluate(echo, { concurrency: 0 })).rejects.toMatchObject({ path: 'concurrency' });
     await expect(ev.evaluate('model' as never)).rejects.toMatchObject({ path: 'model' });
   });
+
+  it('checkpoints a value JSON cannot hold in its safe form instead of failing the row (BigInt, Map, NaN)', async () => {
+    const checkpoint = join(dir, 'run.jsonl');
+    const model = async function odd(row: Record<string, unknown>) {
+      return { big: BigInt(row.i as number) * 10n ** 20n, map: new Map([['k', Number.NaN]]) };
+    };
+    const ev = new Evaluation({ name: 'odd', dataset: rows(3) });
+    const summary = await ev.evaluate(model, { ...quiet, checkpoint });
+    expect(summary.errors).toBe(0);
+    expect(ev.lastRun?.checkpointFailures).toBe(0);
+    const written = await lines(checkpoint);
+    expect(written).toHaveLength(3);
+    for (const line of written) expect(line.error).toBeUndefined();
+    expect(written.find((l) => l.rowIndex === 2)?.output).toMatchObject({
+      big: { _weft: 'bigint', value: '200000000000000000000' },
+    });
+  });
 });

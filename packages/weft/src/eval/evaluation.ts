@@ -22,6 +22,7 @@ import { formatSummary } from './format-summary.js';
 import { Model, type ModelLike, type PredictContext } from './model.js';
 import { createProgress, type ProgressStream, SILENT_PROGRESS } from './progress.js';
 import { type RateLimitOptions, rateLimitOptionsSchema } from './rate-limit.js';
+import { closeInterruptedRuns, resendCheckpointedRows } from './resume-run.js';
 import { rowKey } from './row-key.js';
 import type { RowResult } from './row-result.js';
 import type { Scorer } from './scorer.js';
@@ -247,16 +248,20 @@ export class Evaluation {
     const checkpoint =
       o.checkpoint === undefined
         ? undefined
-        : await Checkpoint.open(o.checkpoint, { resume: o.resume, syncEachRow: o.syncCheckpoint });
+        : await Checkpoint.open(o.checkpoint, {
+            resume: o.resume,
+            syncEachRow: o.syncCheckpoint,
+            ...(client === undefined ? {} : { values: client.valueRules }),
+          });
     // A checkpointed row counts only if it is the same row (same digest at the same index) and trial.
-    const previous = (checkpoint?.resumed.results ?? [])
-      .filter(
-        (r) =>
-          r.rowIndex < rows.length &&
-          r.trial < this.trials &&
-          (r.rowDigest === undefined || r.rowDigest === digests[r.rowIndex]),
-      )
-      .map(lean);
+    // The same rows in full (outputs included), for re-sending under this run.
+    const resumed = (checkpoint?.resumed.results ?? []).filter(
+      (r) =>
+        r.rowIndex < rows.length &&
+        r.trial < this.trials &&
+        (r.rowDigest === undefined || r.rowDigest === digests[r.rowIndex]),
+    );
+    const previous = resumed.map(lean);
     const done = new Set(previous.map((r) => rowKey(r.rowIndex, r.trial)));
     const todo: { rowIndex: number; trial: number }[] = [];
     for (let rowIndex = 0; rowIndex < rows.length; rowIndex++) {
@@ -303,7 +308,17 @@ export class Evaluation {
         void model;
         void dataset;
         void config;
-        callId = currentCall()?.id;
+        const run = currentCall();
+        callId = run?.id;
+        // Traced with a checkpoint: mark the run, close runs whose process died,
+        // and record the rows they finished under this run (see docs/evaluations.md).
+        const traced = client !== undefined && checkpoint !== undefined && run !== undefined ? { client, checkpoint, run } : undefined;
+        if (traced !== undefined) {
+          const { id, traceId, parentId, startedAt } = traced.run;
+          await traced.checkpoint.markRun({ run: 'start', callId: id, traceId, parentId, startedAt });
+        }
+        const closing = traced && closeInterruptedRuns({ client: traced.client, checkpoint: traced.checkpoint, runId: traced.run.id }).catch((error: unknown) => log("evaluation %s: closing interrupted runs failed: %o", name, error));
+        if (traced !== undefined) await resendCheckpointedRows({ results: resumed, rows, rowOp });
         const progress =
           o.progress === false
             ? SILENT_PROGRESS
@@ -327,9 +342,12 @@ export class Evaluation {
             progress,
             signal,
             onResult: o.onResult,
+            runId: callId,
           });
         } finally {
           progress.stop();
+          await closing;
+          if (traced !== undefined) await traced.checkpoint.markRun({ run: 'end', callId: traced.run.id });
           await checkpoint?.close();
         }
         signal.throwIfAborted();

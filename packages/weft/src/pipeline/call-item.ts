@@ -14,13 +14,15 @@ export interface WalkedParts {
 
 export type RecordKind = 'start' | 'end' | 'complete';
 
-/** Builds the one protocol item of a record from the call and its walked parts. */
-export function callItem(
-  kind: RecordKind,
-  call: CallRecord,
-  parts: WalkedParts,
-  exception: ExceptionInfo | undefined,
-): CallItem {
+/** A record's free text, already redacted like its values (see `values/free-text.ts`). */
+export interface RecordText {
+  displayName: string | undefined;
+  exception: ExceptionInfo | undefined;
+}
+
+/** Builds the one protocol item of a record from the call, its walked parts and its redacted free text. */
+export function callItem(kind: RecordKind, call: CallRecord, parts: WalkedParts, text: RecordText): CallItem {
+  const { exception } = text;
   if (kind === 'end') {
     return {
       type: 'end',
@@ -40,7 +42,7 @@ export function callItem(
     traceId: call.traceId,
     parentId: call.parentId,
     opName: call.opName,
-    displayName: call.displayName,
+    displayName: text.displayName,
     startedAt: call.startedAt,
     inputs: (parts.inputs ?? {}) as Record<string, unknown>,
     attributes: parts.attributes,

@@ -7,7 +7,15 @@ import type { RecordOutcome } from '../transport/batcher.js';
 import { Sanitizer, type SanitizeOptions } from '../values/index.js';
 import { encodeIfSafe, releaseEncoded } from '../values/safe-encoder.js';
 import { materialize } from '../values/snapshot-tape.js';
-import { callItem, failureMarker, type RecordKind, type WalkedParts } from './call-item.js';
+import {
+  freeTextRedaction,
+  isNoRedaction,
+  redactedStringsOf,
+  redactException,
+  redactText,
+  scrubStrings,
+} from '../values/free-text.js';
+import { callItem, failureMarker, type RecordKind, type RecordText, type WalkedParts } from './call-item.js';
 import type { Epoch, FlushBarrier } from './flush-barrier.js';
 import { type Pool, yieldTurn } from './pool.js';
 
@@ -39,7 +47,11 @@ interface Job {
   readonly kind: RecordKind;
   readonly epoch: Epoch;
   exception?: ExceptionInfo;
+  /** For a failed call's end record: strings redaction removes from its inputs, which its exception may quote. */
+  inputSecrets?: readonly string[];
 }
+
+const NO_SECRETS: readonly string[] = [];
 
 /**
  * The deferred half of tracing:
@@ -124,7 +136,14 @@ export class Pipeline {
       // (the common case), one pass checks and encodes the whole record
       // instead of walking it into a second copy. Bounded by one slice of
       // nodes; larger values take the sliced walk.
-      const bytes = encodeIfSafe(callItem(kind, call, value, this.#exception(job)), options, this.#o.sliceBudget);
+      // The fast path succeeds only when nothing in the record is redacted
+      // and there is no `redact` function, so its free text needs only the
+      // secrets of values outside the record (an end record's inputs).
+      // (With a `redact` function the fast path never applies: skip it, so the function is asked once.)
+      const bytes =
+        options.redact === undefined
+          ? encodeIfSafe(callItem(kind, call, value, this.#text(job, NO_SECRETS)), options, this.#o.sliceBudget)
+          : undefined;
       if (bytes !== undefined) {
         this.#deliver(job, bytes);
         return undefined;
@@ -157,25 +176,27 @@ export class Pipeline {
     const { call } = job;
     this.#o.warnings.report('schedule', `walking the values of call ${call.opName} failed; sent with an error marker`, error, call.id);
     const marker = failureMarker('walk', error);
-    this.#finalize(job, { inputs: { _weft_error: marker }, output: marker });
+    this.#finalize(job, { inputs: { _weft_error: marker }, output: marker }, NO_SECRETS);
   }
 
   #walked(job: Job, sanitizer: Sanitizer): Promise<void> | undefined {
     const pending = sanitizer.pending;
     if (pending.length === 0) {
-      this.#finalize(job, sanitizer.result as WalkedParts);
+      this.#finalize(job, sanitizer.result as WalkedParts, sanitizer.redactedStrings);
       return undefined;
     }
     if (this.#o.awaitPendingInSlot) {
       // DELIBERATELY BROKEN (test-only option): holding the slot while waiting
       // for digests other pool tasks produce deadlocks a small pool.
-      return Promise.all(pending).then(() => this.#finalize(job, sanitizer.result as WalkedParts));
+      return Promise.all(pending).then(() =>
+        this.#finalize(job, sanitizer.result as WalkedParts, sanitizer.redactedStrings),
+      );
     }
     // INVARIANT: a slot never awaits a digest that another slot produces.
     // Chain finalize as a new pool task and return, releasing this slot at
     // once; with one slot and nested objects, awaiting here would deadlock.
     void Promise.all(pending).then(() =>
-      this.#o.pool.run(() => this.#finalize(job, sanitizer.result as WalkedParts)),
+      this.#o.pool.run(() => this.#finalize(job, sanitizer.result as WalkedParts, sanitizer.redactedStrings)),
     );
     return undefined;
   }
@@ -187,17 +208,52 @@ export class Pipeline {
     return job.exception;
   }
 
-  #finalize(job: Job, parts: WalkedParts): void {
+  /**
+   * The record's display name and exception, redacted by the same keys and
+   * function as its values: the secrets its walk removed (plus, for an end
+   * record of a failed call, those of its inputs) are scrubbed from them.
+   */
+  #text(job: Job, walkSecrets: readonly string[]): RecordText & { secrets: readonly string[] } {
+    const { call, kind } = job;
+    const exception = this.#exception(job);
+    const options = this.#o.sanitizeOptions(job.epoch);
+    // The common case (nothing redacted, no function): no work, no allocation beyond the result.
+    if (walkSecrets.length === 0 && options.redact === undefined && (kind !== 'end' || exception === undefined)) {
+      return { displayName: call.displayName, exception, secrets: NO_SECRETS };
+    }
+    let secrets = walkSecrets;
+    if (kind === 'end' && exception !== undefined) {
+      job.inputSecrets ??= redactedStringsOf(materialize(call.inputs), options);
+      if (job.inputSecrets.length > 0) secrets = [...walkSecrets, ...job.inputSecrets];
+    }
+    const r = freeTextRedaction(secrets, options);
+    if (isNoRedaction(r)) return { displayName: call.displayName, exception, secrets: r.secrets };
+    const displayName =
+      call.displayName === undefined ? undefined : redactText(r, 'displayName', call.displayName, ['displayName']);
+    return {
+      displayName,
+      exception: exception === undefined ? undefined : redactException(r, exception),
+      secrets: r.secrets,
+    };
+  }
+
+  #finalize(job: Job, parts: WalkedParts, walkSecrets: readonly string[]): void {
     const { call, kind, epoch } = job;
     let bytes: Uint8Array;
     try {
-      const exception = this.#exception(job);
+      const text = this.#text(job, walkSecrets);
+      if (text.secrets.length > 0) {
+        // A secret redacted under one key is not left verbatim in another value of the call.
+        parts.inputs = scrubStrings(parts.inputs, text.secrets);
+        parts.output = scrubStrings(parts.output, text.secrets);
+        scrubStrings(parts.attributes, text.secrets);
+      }
       try {
-        bytes = encodeMsgpack(callItem(kind, call, parts, exception));
+        bytes = encodeMsgpack(callItem(kind, call, parts, text));
       } catch (error) {
         this.#o.warnings.report('encode', `encoding call ${call.opName} failed; sent with error markers`, error, call.id);
         const marker = failureMarker('encode', error);
-        bytes = encodeMsgpack(callItem(kind, call, { inputs: { _weft_error: marker }, output: marker }, exception));
+        bytes = encodeMsgpack(callItem(kind, call, { inputs: { _weft_error: marker }, output: marker }, text));
       }
     } catch (error) {
       this.#o.warnings.report('encode', `call ${call.opName} could not be encoded at all; it is lost`, error, call.id);

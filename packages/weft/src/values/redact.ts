@@ -6,6 +6,13 @@ export const DEFAULT_REDACT_KEYS: ReadonlySet<string> = Object.freeze(
   new Set(['api_key', 'apikey', 'authorization', 'password', 'secret', 'token']),
 ) as ReadonlySet<string>;
 
+/**
+ * Shortest redacted value that is also scrubbed from free text (display
+ * names, exception messages and stacks, other strings of the same call):
+ * shorter ones ("1", "yes") would blank out ordinary words.
+ */
+export const MIN_SCRUBBED_LENGTH = 4;
+
 const MAX_CACHED_KEYS = 4_096;
 
 /**

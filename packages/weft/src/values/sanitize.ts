@@ -25,7 +25,7 @@ import {
   type UnreadableReason,
   unreadableMarker,
 } from './markers.js';
-import { REDACTED } from './redact.js';
+import { MIN_SCRUBBED_LENGTH, REDACTED } from './redact.js';
 import {
   type HookResult,
   type ResolvedSanitizeOptions,
@@ -61,6 +61,8 @@ export class Sanitizer {
   readonly #seen = new Map<object, Entry>();
   readonly #pending: Promise<void>[] = [];
   readonly #root: unknown[] = [];
+  /** String values redaction removed, for scrubbing the record's free text (see `free-text.ts`). */
+  readonly #redactedStrings: string[] = [];
   #nodes = 0;
 
   /**
@@ -115,6 +117,16 @@ export class Sanitizer {
     return this.#pending;
   }
 
+  /**
+   * The string values this walk redacted (at least {@link MIN_SCRUBBED_LENGTH}
+   * characters): the same call's free text (display name, exception) and other
+   * strings are scrubbed of them, so a secret redacted under its key does not
+   * reappear verbatim elsewhere in the record.
+   */
+  get redactedStrings(): readonly string[] {
+    return this.#redactedStrings;
+  }
+
   /** Nodes visited so far, a repeated reference counting its whole size (diagnostics). */
   get nodes(): number {
     return this.#nodes;
@@ -162,6 +174,7 @@ export class Sanitizer {
       key.length > this.#options.maxStringLength ? head(key, this.#options.maxStringLength) : wellFormed(key);
     // A default key is redacted before its value is read, so its getter never runs.
     if (this.#options.isRedactedKey(key)) {
+      this.#rememberOwn(frame.src as object, key);
       assign(out, place, REDACTED);
       return;
     }
@@ -173,6 +186,7 @@ export class Sanitizer {
       return;
     }
     if (this.#options.redact !== undefined && this.#userRedacts(key, value, frame, place)) {
+      this.#remember(value);
       assign(out, place, REDACTED);
       return;
     }
@@ -190,6 +204,7 @@ export class Sanitizer {
       (this.#options.isRedactedKey(key) ||
         (this.#options.redact !== undefined && this.#userRedacts(key, value, frame, i)))
     ) {
+      this.#remember(value);
       return [this.#string(key), REDACTED];
     }
     const out: unknown[] = [];
@@ -197,6 +212,19 @@ export class Sanitizer {
       createFrame(Kind.Items, pair, null, 2, 0, out, depth, frame, i, null, null, this.#nodes),
     );
     return out;
+  }
+
+  /** Remembers a data property's value without calling a getter (a Proxy trap may still throw: then nothing is remembered). */
+  #rememberOwn(src: object, key: string): void {
+    try {
+      this.#remember(Object.getOwnPropertyDescriptor(src, key)?.value);
+    } catch {
+      // The value stays redacted; only its scrubbing from free text is lost.
+    }
+  }
+
+  #remember(value: unknown): void {
+    if (typeof value === 'string' && value.length >= MIN_SCRUBBED_LENGTH) this.#redactedStrings.push(value);
   }
 
   #userRedacts(key: string, value: unknown, frame: Frame, place: Key): boolean {

@@ -1,10 +1,15 @@
 import type { Database } from 'better-sqlite3';
+import { bigintValuesToSafeForm } from './bigint-values.js';
 
-/** One schema step. Numbers only grow; an applied migration is never edited. */
+/**
+ * One schema step: SQL, or a data rewrite (`run`) where SQL cannot do it.
+ * Numbers only grow; an applied migration is never edited.
+ */
 interface Migration {
   version: number;
   name: string;
-  sql: string;
+  sql?: string;
+  run?: (db: Database) => void;
 }
 
 /**
@@ -91,6 +96,14 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    // Before the bodyShape check (commit 79f304d), a msgpack 64-bit integer in
+    // a call's values was stored as is; reading it back gave a bigint that the
+    // JSON answer cannot hold, so every read of its project was a 500.
+    version: 2,
+    name: 'bigint values stored before the body-shape check get their safe form',
+    run: bigintValuesToSafeForm,
+  },
 ];
 
 /**
@@ -108,7 +121,8 @@ export function migrate(db: Database): number {
   for (const migration of migrations) {
     if (migration.version <= current) continue;
     db.transaction(() => {
-      db.exec(migration.sql);
+      if (migration.sql !== undefined) db.exec(migration.sql);
+      migration.run?.(db);
       record.run(migration.version, migration.name, Date.now());
     })();
   }

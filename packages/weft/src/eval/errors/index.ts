@@ -6,3 +6,4 @@ export { RateLimitExhaustedError } from './rate-limit-exhausted-error.js';
 export { RunNotFoundError } from './run-not-found-error.js';
 export { ScorerFailedError } from './scorer-failed-error.js';
 export { ScorerInputError } from './scorer-input-error.js';
+export { RunInterruptedError } from './run-interrupted-error.js';
