@@ -9,6 +9,16 @@ const alias = [
   { find: /^@weft\/server$/, replacement: src('server') },
   { find: /^weft$/, replacement: src('weft') },
   {
+    find: /^weft\/openai$/,
+    replacement: fileURLToPath(new URL('./packages/weft/src/integrations/openai/index.ts', import.meta.url)),
+  },
+  {
+    find: /^weft\/anthropic$/,
+    replacement: fileURLToPath(
+      new URL('./packages/weft/src/integrations/anthropic/index.ts', import.meta.url),
+    ),
+  },
+  {
     find: /^weft\/outbox$/,
     replacement: fileURLToPath(new URL('./packages/weft/src/outbox-admin/index.ts', import.meta.url)),
   },

@@ -205,12 +205,12 @@ describe('decorators and usage', () => {
     const calls = ended();
     const step = calls.find((c) => c.opName === 'agentStep');
     expect(step?.summary?.usage).toEqual({
-      'gpt-4o': { requests: 2, inputTokens: 30, outputTokens: 3, totalTokens: 33 },
+      'gpt-4o': { requests: 2, inputTokens: 30, outputTokens: 3, totalTokens: 33, costUsd: 0.000105 },
       'claude-3': { requests: 1, inputTokens: 7, outputTokens: 3, totalTokens: 10 },
     });
     expect(step?.summary?.childCounts).toEqual({ success: 2, error: 1 });
     expect(calls.find((c) => c.opName === 'innerStep')?.summary?.usage).toEqual({
-      'gpt-4o': { requests: 1, inputTokens: 20, outputTokens: 2, totalTokens: 22 },
+      'gpt-4o': { requests: 1, inputTokens: 20, outputTokens: 2, totalTokens: 22, costUsd: 0.00007 },
       'claude-3': { requests: 1, inputTokens: 7, outputTokens: 3, totalTokens: 10 },
     });
   });
