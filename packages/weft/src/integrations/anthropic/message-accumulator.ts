@@ -5,8 +5,8 @@ import type { ChunkKind, StreamAccumulator } from '../../op/stream-accumulator.j
 interface Block {
   /** The block as `content_block_start` gave it (text empty, tool input `{}`). */
   start: Record<string, unknown>;
-  /** Text, thinking or tool-input JSON pieces from `content_block_delta`. */
-  parts: string[];
+  /** Text, thinking or tool-input JSON from `content_block_delta`, appended with `+` (a rope: no copy on the caller's turn). */
+  text: string;
   signature: string | undefined;
 }
 
@@ -44,7 +44,7 @@ function toolInput(json: string): unknown {
  * the stop reason and output tokens from `message_delta` (its usage counts
  * are cumulative and override); text, thinking and tool-use blocks are
  * assembled from their deltas (`input_json_delta` pieces joined and parsed
- * once). O(1) per event.
+ * once, at the end). O(1) per event whatever its size.
  */
 export class MessageAccumulator implements StreamAccumulator {
   #message: Record<string, unknown> | undefined;
@@ -62,14 +62,14 @@ export class MessageAccumulator implements StreamAccumulator {
         return 'other';
       case 'content_block_start':
         if (typeof event.index === 'number')
-          this.#blocks[event.index] = { start: event.content_block ?? {}, parts: [], signature: undefined };
+          this.#blocks[event.index] = { start: event.content_block ?? {}, text: '', signature: undefined };
         return 'other';
       case 'content_block_delta': {
         const block = typeof event.index === 'number' ? this.#blocks[event.index] : undefined;
         const delta = event.delta;
         if (block === undefined || delta === undefined) return 'other';
         const piece = delta.text ?? delta.partial_json ?? delta.thinking;
-        if (typeof piece === 'string') block.parts.push(piece);
+        if (typeof piece === 'string') block.text += piece;
         if (typeof delta.signature === 'string') block.signature = delta.signature;
         return 'output';
       }
@@ -88,7 +88,7 @@ export class MessageAccumulator implements StreamAccumulator {
     const content = [];
     for (const block of this.#blocks) {
       if (block === undefined) continue;
-      const joined = block.parts.join('');
+      const joined = block.text;
       switch (block.start.type) {
         case 'text':
           content.push({

@@ -23,7 +23,8 @@ const FINAL = new Set(['response.completed', 'response.incomplete', 'response.fa
 export class ResponseStreamAccumulator implements StreamAccumulator {
   #response: ResponseEvent['response'];
   #final = false;
-  readonly #text: string[] = [];
+  /** Appended with `+` (a rope, no copy on the caller's turn; see ChatCompletionAccumulator). */
+  #text = '';
   readonly #items: unknown[] = [];
 
   add(value: unknown): ChunkKind {
@@ -38,7 +39,7 @@ export class ResponseStreamAccumulator implements StreamAccumulator {
       return 'other';
     }
     if (type === 'response.output_text.delta' && typeof event.delta === 'string') {
-      this.#text.push(event.delta);
+      this.#text += event.delta;
       return 'output';
     }
     if (type === 'response.output_item.done' && typeof event.output_index === 'number') {
@@ -57,7 +58,7 @@ export class ResponseStreamAccumulator implements StreamAccumulator {
       model: r?.model,
       status: r?.status,
       output: this.#items.filter((i) => i !== undefined),
-      output_text: this.#text.join(''),
+      output_text: this.#text,
     };
   }
 
