@@ -147,6 +147,16 @@ describe('wrapOpenAI: chat.completions.create', () => {
   });
 });
 
+/** Streams one request through each client; the wrapped one must give the same chunks and the same error. Returns that error. */
+async function sameFailingStream(plain: OpenAI, wrapped: OpenAI): Promise<Error> {
+  const expected = await drain(await plain.chat.completions.create({ model: 'gpt-4o', messages, stream: true }));
+  const got = await drain(await wrapped.chat.completions.create({ model: 'gpt-4o', messages, stream: true }));
+  expect(got.chunks).toStrictEqual(expected.chunks);
+  expect(got.error).toBeInstanceOf((expected.error as object).constructor as new () => unknown);
+  expect((got.error as Error).message).toBe((expected.error as Error).message);
+  return expected.error as Error;
+}
+
 describe('wrapOpenAI: errors', () => {
   it.each([
     ['400', openaiError(400, { message: 'Invalid value for temperature', type: 'invalid_request_error', param: 'temperature' }), 400, 'invalid_request_error'],
@@ -170,11 +180,7 @@ describe('wrapOpenAI: errors', () => {
     const { plain, wrapped } = clients(provider.url);
     const cut: FakeReply = { kind: 'completion', completion: { text: 'one two three four five six' }, cutAfterEvents: 3 };
     provider.enqueue(cut, cut);
-    const expected = await drain(await plain.chat.completions.create({ model: 'gpt-4o', messages, stream: true }));
-    const got = await drain(await wrapped.chat.completions.create({ model: 'gpt-4o', messages, stream: true }));
-    expect(got.chunks).toStrictEqual(expected.chunks);
-    expect(got.error).toBeInstanceOf((expected.error as object).constructor as new () => unknown);
-    expect((got.error as Error).message).toBe((expected.error as Error).message);
+    await sameFailingStream(plain, wrapped);
     const [call] = await calls();
     expect(call?.summary?.status).toBe('error');
     expect(call?.output).toMatchObject({ choices: [{ message: { content: 'one two three fo' } }] });
@@ -185,14 +191,10 @@ describe('wrapOpenAI: errors', () => {
     const { plain, wrapped } = clients(provider.url);
     const bad: FakeReply = { kind: 'raw', contentType: 'text/event-stream', body: 'data: {"id":"x","choices":[{"index":0,"delta":{"content":"a"}}]}\n\ndata: {not json\n\n' };
     provider.enqueue(bad, bad);
-    const expected = await drain(await plain.chat.completions.create({ model: 'gpt-4o', messages, stream: true }));
-    const got = await drain(await wrapped.chat.completions.create({ model: 'gpt-4o', messages, stream: true }));
-    expect(got.chunks).toStrictEqual(expected.chunks);
-    expect(got.error).toBeInstanceOf((expected.error as object).constructor as new () => unknown);
-    expect((got.error as Error).message).toBe((expected.error as Error).message);
+    const expected = await sameFailingStream(plain, wrapped);
     const [call] = await calls();
     expect(call?.summary?.status).toBe('error');
-    expect(call?.exception?.message).toBe((expected.error as Error).message);
+    expect(call?.exception?.message).toBe(expected.message);
   });
 
   it('a huge, deeply nested reply body is recorded within the value limits', async () => {
