@@ -13,6 +13,16 @@ const alias = [
   },
   { find: /^weft$/, replacement: src('weft') },
   {
+    find: /^weft\/openai$/,
+    replacement: fileURLToPath(new URL('./packages/weft/src/integrations/openai/index.ts', import.meta.url)),
+  },
+  {
+    find: /^weft\/anthropic$/,
+    replacement: fileURLToPath(
+      new URL('./packages/weft/src/integrations/anthropic/index.ts', import.meta.url),
+    ),
+  },
+  {
     find: /^weft\/outbox$/,
     replacement: fileURLToPath(new URL('./packages/weft/src/outbox-admin/index.ts', import.meta.url)),
   },

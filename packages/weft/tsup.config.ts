@@ -1,7 +1,13 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts', 'outbox-admin/index': 'src/outbox-admin/index.ts' },
+  entry: {
+    index: 'src/index.ts',
+    'testing/index': 'src/testing/index.ts',
+    'outbox-admin/index': 'src/outbox-admin/index.ts',
+    'integrations/openai/index': 'src/integrations/openai/index.ts',
+    'integrations/anthropic/index': 'src/integrations/anthropic/index.ts',
+  },
   format: ['esm'],
   dts: true,
   clean: true,

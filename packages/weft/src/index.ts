@@ -8,11 +8,13 @@ export {
   type WeftClient,
   type WeftOptions,
 } from './client/index.js';
-export type { FinishedCall, OpOptions } from './calls/op-spec.js';
+export type { FinishedCall, OpOptions, PromiseSettlers } from './calls/op-spec.js';
+export type { ChunkKind, StreamAccumulator } from './op/stream-accumulator.js';
 export { type CurrentCall, currentCall, withAttributes } from './context/index.js';
 export { PROBLEM_CHANNEL, type PipelineProblem } from './diagnostics/warnings.js';
 export {
   ClientClosedError,
+  InvalidClientError,
   InvalidOptionsError,
   NotInitializedError,
   PublishFailedError,

@@ -7,6 +7,12 @@ export interface ExceptionInfo {
   message: string;
   stack?: string | undefined;
   cause?: ExceptionInfo | undefined;
+  /** HTTP status of an API error (the thrown value's `status` or `statusCode`). */
+  statusCode?: number | undefined;
+  /** The error's own kind as its API names it (`type`, e.g. `invalid_request_error`). */
+  type?: string | undefined;
+  /** The error's `code` (e.g. `rate_limit_exceeded`, `ECONNRESET`). */
+  code?: string | undefined;
 }
 
 /** An exception as recorded: name, message, stack and its `cause` chain. */
@@ -14,6 +20,9 @@ export const exceptionInfo: z.ZodType<ExceptionInfo> = z.object({
   name: z.string().max(1_000),
   message: z.string(),
   stack: z.string().optional(),
+  statusCode: z.number().int().optional(),
+  type: z.string().max(1_000).optional(),
+  code: z.string().max(1_000).optional(),
   get cause() {
     return exceptionInfo.optional();
   },

@@ -21,8 +21,9 @@ function read(obj: object, key: string): unknown {
 }
 
 /**
- * What was thrown, as recorded: name, message, stack and the `cause` chain
- * (at most 16 deep, cycle-safe). Never throws: a thrown non-Error, a
+ * What was thrown, as recorded: name, message, stack, the `cause` chain
+ * (at most 16 deep, cycle-safe) and, when the value carries them, the facts
+ * an API error is told apart by: HTTP `status`, its `type` and `code`. Never throws: a thrown non-Error, a
  * throwing getter or a Proxy becomes the best description available.
  */
 export function exceptionInfo(thrown: unknown): ExceptionInfo {
@@ -36,6 +37,14 @@ export function exceptionInfo(thrown: unknown): ExceptionInfo {
       name: text(read(value, 'name'), 'Error') || 'Error',
       message: text(read(value, 'message'), ''),
     };
+    const status = read(value, 'status') ?? read(value, 'statusCode');
+    if (typeof status === 'number' && Number.isInteger(status) && status >= 100 && status <= 599)
+      info.statusCode = status;
+    const type = read(value, 'type');
+    if (typeof type === 'string' && type.length > 0) info.type = text(type, '').slice(0, 1_000);
+    const code = read(value, 'code');
+    if ((typeof code === 'string' && code.length > 0) || typeof code === 'number')
+      info.code = text(code, '').slice(0, 1_000);
     const stack = read(value, 'stack');
     if (typeof stack === 'string') info.stack = text(stack, '');
     const cause = read(value, 'cause');

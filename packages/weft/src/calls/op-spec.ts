@@ -1,5 +1,14 @@
 import type { CallSummary } from '@weft/protocol';
+import type { StreamAccumulator } from '../op/stream-accumulator.js';
 import type { ParamName } from './input-names.js';
+
+/** Ends a call whose function returned a promise: see {@link OpOptions.chainPromise}. */
+export interface PromiseSettlers {
+  /** The promise fulfilled with `value`: ends the call (or starts tracing the stream) and returns what the caller receives. */
+  value(value: unknown): unknown;
+  /** The promise rejected: records `error` and ends the call. Does not throw. */
+  error(error: unknown): void;
+}
 
 /** A call as `onFinish` sees it. `output` is the recorded (snapshotted, post-processed) output. */
 export interface FinishedCall {
@@ -29,6 +38,23 @@ export interface OpOptions {
   displayName?: string | ((inputs: Record<string, unknown>) => string);
   /** Attributes recorded on each call (merged over `withAttributes` ones). */
   attributes?: Record<string, unknown>;
+  /**
+   * For a streamed result: a new accumulator per call (given the call's
+   * arguments), fed each chunk on the caller's turn instead of keeping the
+   * chunk list; its `output()` and `usage()` are recorded when the stream
+   * ends. Client integrations use it to record what a stream adds up to.
+   * @default keeps a snapshot of each chunk (strings are joined)
+   */
+  streamAccumulator?: (args: readonly unknown[]) => StreamAccumulator;
+  /**
+   * For a function that returns its own promise type whose methods callers
+   * use (an SDK's `APIPromise` with `.withResponse()`): builds the promise
+   * the caller receives from the one the function returned, calling
+   * `settle.value` with the fulfilled value (its result is what the caller
+   * gets) and `settle.error` on rejection. Each settler acts once.
+   * @default `promise.then(settle.value, (e) => { settle.error(e); throw e; })`
+   */
+  chainPromise?: (promise: PromiseLike<unknown>, settle: PromiseSettlers) => unknown;
 }
 
 /** What `op` computes once at wrap time. */

@@ -1,7 +1,8 @@
 import { type CallSummary, type ModelUsage, type PriceOverrides, priceUsage, totalCostUsd } from '@weft/protocol';
 import { callContext, type ContextFrame } from '../context/call-context.js';
 import type { Warnings } from '../diagnostics/warnings.js';
-import { isStreamLike, traceStream } from '../op/traced-stream.js';
+import { ChunkList, type StreamAccumulator } from '../op/stream-accumulator.js';
+import { isStreamLike, type StreamEnd, traceStream } from '../op/traced-stream.js';
 import type { RecordKind } from '../pipeline/call-item.js';
 import type { InFlight } from '../pipeline/in-flight.js';
 import { materialize } from '../values/snapshot-tape.js';
@@ -9,7 +10,7 @@ import { snapshot, type SnapshotLimits, snapshotTape } from '../values/index.js'
 import { newCallId } from './call-id.js';
 import type { CallRecord } from './call-record.js';
 import { namedInputs } from './input-names.js';
-import type { FinishedCall, OpSpec } from './op-spec.js';
+import type { FinishedCall, OpSpec, PromiseSettlers } from './op-spec.js';
 import { addUsage, usageOf } from './usage.js';
 
 export interface TracerOptions {
@@ -49,7 +50,7 @@ export class Tracer {
     try {
       result = callContext.run(inner, Reflect.apply, fn, thisArg, args);
     } catch (error) {
-      this.#finish(spec, call, undefined, error, true, undefined);
+      this.#finish(spec, call, undefined, undefined, error, true, undefined);
       throw error;
     }
     let then: unknown;
@@ -59,22 +60,32 @@ export class Tracer {
       then = undefined; // A hostile value (throwing `then` getter) is returned as a plain value.
     }
     if (typeof then === 'function') {
-      const onValue = (value: unknown) => {
-        if (isStreamLike(value)) return traceStream(value, inner, (output, usage, error, failed) => this.#finish(spec, call, output, error, failed, usage));
-        this.#finish(spec, call, value, undefined, false, undefined);
-        return value;
+      let settled = false;
+      const settle: PromiseSettlers = {
+        value: (value) => {
+          if (settled) return value;
+          settled = true;
+          if (isStreamLike(value)) return this.#traceStream(spec, call, inner, args, value);
+          this.#finish(spec, call, undefined, value, undefined, false, undefined);
+          return value;
+        },
+        error: (error) => {
+          if (settled) return;
+          settled = true;
+          this.#finish(spec, call, undefined, undefined, error, true, undefined);
+        },
       };
+      const { chainPromise } = spec.options;
+      if (chainPromise !== undefined) return chainPromise(result as PromiseLike<unknown>, settle);
       const onError = (error: unknown) => {
-        this.#finish(spec, call, undefined, error, true, undefined);
+        settle.error(error);
         throw error;
       };
       // A native promise: one reaction, no extra turn. Another thenable is adopted first.
-      return result instanceof Promise ? result.then(onValue, onError) : Promise.resolve(result).then(onValue, onError);
+      return result instanceof Promise ? result.then(settle.value, onError) : Promise.resolve(result).then(settle.value, onError);
     }
-    if (isStreamLike(result)) {
-      return traceStream(result, inner, (output, usage, error, failed) => this.#finish(spec, call, output, error, failed, usage));
-    }
-    this.#finish(spec, call, result, undefined, false, undefined);
+    if (isStreamLike(result)) return this.#traceStream(spec, call, inner, args, result);
+    this.#finish(spec, call, undefined, result, undefined, false, undefined);
     return result;
   }
 
@@ -105,6 +116,18 @@ export class Tracer {
       startSubmitted: true,
     };
     this.#o.submit(call, 'end');
+  }
+
+  /** Hands the caller a traced stream; the call ends when it does. */
+  #traceStream(spec: OpSpec, call: CallRecord, inner: ContextFrame, args: unknown[], stream: object): object {
+    let accumulator: StreamAccumulator;
+    try {
+      accumulator = spec.options.streamAccumulator?.(args) ?? new ChunkList();
+    } catch (error) {
+      this.#o.warnings.report('start', 'making the stream accumulator of a call failed; its chunks are kept as a list', error, call.id);
+      accumulator = new ChunkList();
+    }
+    return traceStream(stream, inner, accumulator, (end) => this.#finish(spec, call, end, end.output, end.error, end.failed, end.usage));
   }
 
   /** startCall: ids, parent from the context, timestamps, snapshot of the inputs. `undefined` when tracing itself failed. */
@@ -165,6 +188,7 @@ export class Tracer {
   #finish(
     spec: OpSpec,
     call: CallRecord,
+    stream: StreamEnd | undefined,
     output: unknown,
     error: unknown,
     failed: boolean,
@@ -178,7 +202,7 @@ export class Tracer {
       try {
         recorded = options.postprocessOutput(output);
       } catch (hookError) {
-        this.#finish({ ...spec, options: {} }, call, undefined, hookError, true, undefined);
+        this.#finish({ ...spec, options: {} }, call, undefined, undefined, hookError, true, undefined);
         throw hookError;
       }
     }
@@ -193,6 +217,7 @@ export class Tracer {
       const usage = addUsage(priceUsage(streamUsage ?? this.#ownUsage(output), this.#o.prices), call.childUsage);
       const status = failed ? 'error' : 'success';
       const summary: CallSummary = { latencyMs: Math.max(0, perf - call.startedAtPerf), status };
+      if (stream?.firstOutputAt !== undefined) summary.timeToFirstTokenMs = Math.max(0, stream.firstOutputAt - call.startedAtPerf);
       if (usage !== undefined) {
         summary.usage = usage;
         const costUsd = totalCostUsd(usage);

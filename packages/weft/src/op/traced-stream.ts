@@ -1,16 +1,20 @@
 import type { ModelUsage } from '@weft/protocol';
-import { addUsage, usageOf } from '../calls/usage.js';
 import { callContext, type ContextFrame } from '../context/call-context.js';
 import { StreamAbandonedError } from '../errors/stream-abandoned-error.js';
-import { snapshot } from '../values/index.js';
+import type { StreamAccumulator } from './stream-accumulator.js';
 
-/** Ends a streamed call: the joined output (or the error) and the usage summed over chunks. */
-export type EndStream = (
-  output: unknown,
-  usage: Record<string, ModelUsage> | undefined,
-  error: unknown,
-  failed: boolean,
-) => void;
+/** How a streamed call ended: what the accumulator made of it, and when its first output chunk arrived. */
+export interface StreamEnd {
+  output: unknown;
+  usage: Record<string, ModelUsage> | undefined;
+  /** `performance.now()` at the first `'output'` chunk; `undefined` when none came. */
+  firstOutputAt: number | undefined;
+  error: unknown;
+  failed: boolean;
+}
+
+/** Ends a streamed call. */
+export type EndStream = (end: StreamEnd) => void;
 
 type AnyIterator = Iterator<unknown> | AsyncIterator<unknown>;
 
@@ -44,38 +48,56 @@ const dropped = new FinalizationRegistry<() => void>((endAbandoned) => endAbando
 /**
  * Wraps a stream so the call ends when it ends, errors, or is abandoned
  * (`return()`, e.g. `break` in `for await`; or the wrapper is garbage
- * collected unfinished). Each chunk is snapshotted and kept in a list; the
- * output is joined ONCE at the end (strings concatenated, anything else the
- * array). The body runs in the call's context, so ops it calls are children
- * of the streamed call.
+ * collected unfinished). Each chunk goes through `accumulator` (a plain
+ * stream's keeps the list of snapshots; a client wrapper's adds up the text
+ * and tool calls), which may hide a chunk from the caller; its output is
+ * taken ONCE at the end. The body runs in the call's context, so ops it
+ * calls are children of the streamed call.
  */
-export function traceStream(source: object, frame: ContextFrame, end: EndStream): object {
-  const chunks: unknown[] = [];
-  let usage: Record<string, ModelUsage> | undefined;
+export function traceStream(source: object, frame: ContextFrame, accumulator: StreamAccumulator, end: EndStream): object {
+  let count = 0;
+  let firstOutputAt: number | undefined;
   let ended = false;
   const token = {};
   const finish = (error: unknown, failed: boolean) => {
     if (ended) return;
     ended = true;
     dropped.unregister(token);
-    const output = chunks.length > 0 && chunks.every((c) => typeof c === 'string') ? chunks.join('') : chunks;
-    end(output, usage, error, failed);
+    let output: unknown;
+    let usage: Record<string, ModelUsage> | undefined;
+    try {
+      output = accumulator.output();
+      usage = accumulator.usage();
+    } catch (thrown) {
+      // A wrapper's accumulator failing must not keep the call open; the call records why.
+      end({ output: undefined, usage: undefined, firstOutputAt, error: failed ? error : thrown, failed: true });
+      return;
+    }
+    end({ output, usage, firstOutputAt, error, failed });
   };
   // Made here, not in `watch`: the held callback must not capture the wrapper it watches.
-  const endAbandoned = () => finish(new StreamAbandonedError(chunks.length), true);
+  const endAbandoned = () => finish(new StreamAbandonedError(count), true);
   /** Ends the call when `wrapper` (what the caller holds while reading) is collected unfinished. */
   const watch = <T extends object>(wrapper: T): T => {
     dropped.unregister(token);
     dropped.register(wrapper, endAbandoned, token);
     return wrapper;
   };
-  const onStep = (step: IteratorResult<unknown>) => {
-    if (step.done) finish(undefined, false);
-    else {
-      chunks.push(snapshot(step.value));
-      usage = addUsage(usage, usageOf(step.value));
+  /** Reads a step; true when its chunk is hidden from the caller (the next one is read instead). */
+  const onStep = (step: IteratorResult<unknown>): boolean => {
+    if (step.done) {
+      finish(undefined, false);
+      return false;
     }
-    return step;
+    count++;
+    let kind: string;
+    try {
+      kind = accumulator.add(step.value);
+    } catch {
+      kind = 'other'; // A chunk the accumulator cannot read is still the caller's.
+    }
+    if (kind === 'output' && firstOutputAt === undefined) firstOutputAt = performance.now();
+    return kind === 'hidden';
   };
   const onError = (error: unknown) => {
     finish(error, true);
@@ -102,12 +124,22 @@ export function traceStream(source: object, frame: ContextFrame, end: EndStream)
       } catch (error) {
         return onError(error);
       }
-      if (isAsync) return Promise.resolve(result as Promise<IteratorResult<unknown>>).then(onReturnAware, onError);
-      return onReturnAware(result as IteratorResult<unknown>);
+      if (isAsync) return Promise.resolve(result as Promise<IteratorResult<unknown>>).then(onAsyncStep, onError);
+      let step = result as IteratorResult<unknown>;
+      while (onStep(step)) {
+        try {
+          step = callContext.run(frame, () => Reflect.apply(iterator.next, iterator, [])) as IteratorResult<unknown>;
+        } catch (error) {
+          return onError(error);
+        }
+      }
+      if (finishAfter) finish(undefined, false);
+      return step;
     };
     let finishAfter = false;
-    const onReturnAware = (step: IteratorResult<unknown>) => {
-      onStep(step);
+    const onAsyncStep = (step: IteratorResult<unknown>): unknown => {
+      // A hidden chunk: read the next one instead (the caller never sees it).
+      if (onStep(step)) return call('next', []);
       if (finishAfter) finish(undefined, false);
       return step;
     };
