@@ -30,6 +30,8 @@ export async function ingestTraces(
   { storage }: { storage: Storage },
   request: TraceIngestRequest,
 ): Promise<TraceExportResult> {
+  // A header project outside the token's scope is refused even for an empty request.
+  if (request.project !== undefined) assertReachable(request.scope, request.project);
   const rejections = new Rejections();
   const byProject = new Map<string, CallComplete[]>();
   for (const { resource, spans, malformed } of request.resourceSpans) {
@@ -39,9 +41,7 @@ export async function ingestTraces(
       rejections.add(spans.length, target.problem);
       continue;
     }
-    if (request.scope.kind === 'projects' && !request.scope.projects.has(target.project)) {
-      throw new ForbiddenError(target.project);
-    }
+    assertReachable(request.scope, target.project);
     const calls = byProject.get(target.project) ?? [];
     byProject.set(target.project, calls);
     for (const span of spans) {
@@ -56,6 +56,10 @@ export async function ingestTraces(
     }
   }
   return rejections.result();
+}
+
+function assertReachable(scope: ProjectScope, project: string): void {
+  if (scope.kind === 'projects' && !scope.projects.has(project)) throw new ForbiddenError(project);
 }
 
 /**

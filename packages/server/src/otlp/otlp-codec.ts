@@ -21,8 +21,14 @@ export function decodeTraceRequest(bytes: Uint8Array): unknown {
   try {
     return ExportRequest.decode(bytes);
   } catch (error) {
-    // The decoder recurses per nested message: absurd nesting overflows the stack.
-    const reason = error instanceof RangeError ? 'nested too deeply to decode' : (error as Error).message;
+    // The decoder recurses per nested message and stops at protobufjs'
+    // `recursionLimit` ("max depth exceeded"); each array or kvlist level of
+    // an attribute value is three messages deep.
+    const message = (error as Error).message;
+    const reason =
+      error instanceof RangeError || message === 'max depth exceeded'
+        ? 'nested too deeply to decode; flatten deeply nested attribute values'
+        : message;
     throw new InvalidRequestError(
       [{ path: '', message: `not an OTLP ExportTraceServiceRequest (${reason})` }],
       'body',
