@@ -243,7 +243,7 @@ describe('fuzz: OTLP /v1/traces', () => {
 
   it('rejects the spans of a resource with an invalid weft.project, and spans that are not objects', async () => {
     const request = traceRequest([good(20)], { 'weft.project': '../victim' });
-    (request.resourceSpans[0]?.scopeSpans[0]?.spans as unknown[]).push(42, null, 'span');
+    (request.resourceSpans[0]!.scopeSpans[0]!.spans as unknown[]).push(42, null, 'span');
     const partial = partialSuccess(await handled(post(otlpJson(request)), 'project'));
     expect(partial).toMatchObject({ rejectedSpans: 4 });
     expect(partial?.errorMessage).toContain('weft.project');
@@ -275,7 +275,7 @@ describe('fuzz: OTLP /v1/traces', () => {
         empty: null,
         big: '9223372036854775807',
       });
-      expect(call.attributes.__proto__).toBe('not a prototype');
+      expect(Object.getOwnPropertyDescriptor(call.attributes, '__proto__')?.value).toBe('not a prototype');
     },
   );
 
