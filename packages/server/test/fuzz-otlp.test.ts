@@ -189,6 +189,16 @@ describe('fuzz: OTLP /v1/traces', () => {
   });
 
   it.each([
+    ['application/x-protobuf', 200],
+    ['application/json', 400],
+    ['', 415],
+  ])('regression: an empty body with content type %j got a 500; now %i', async (contentType, status) => {
+    const headers: Record<string, string> = contentType === '' ? {} : { 'content-type': contentType };
+    const reply = await handled(post({ headers, body: Buffer.alloc(0) }), `empty ${contentType}`);
+    expect(reply.status).toBe(status);
+  });
+
+  it.each([
     ['a body that is not an object', '[1,2]'],
     ['null', 'null'],
     ['resourceSpans that is not a list', '{"resourceSpans":{"a":1}}'],

@@ -1,5 +1,6 @@
 import { routes } from '@weft/protocol';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { UnsupportedMediaTypeError } from '../errors/unsupported-media-type-error.js';
 import { requestScope } from '../middleware/require-token.js';
 import { CONTENT_TYPE_PROTOBUF, encodeTraceResponse, traceResponseJson } from '../otlp/otlp-codec.js';
 import { isProtobufRequest } from '../otlp/otlp-error-handler.js';
@@ -20,7 +21,7 @@ export function registerOtlpRoutes(app: FastifyInstance, { storage }: { storage:
     const result = await ingestTraces(
       { storage },
       {
-        resourceSpans: request.body as OtlpResourceSpans[],
+        resourceSpans: parsedSpans(request),
         project: headerProject(request.headers[PROJECT_HEADER]),
         scope: requestScope(request),
       },
@@ -28,4 +29,17 @@ export function registerOtlpRoutes(app: FastifyInstance, { storage }: { storage:
     if (!isProtobufRequest(request)) return reply.type('application/json').send(traceResponseJson(result));
     return reply.type(CONTENT_TYPE_PROTOBUF).send(Buffer.from(encodeTraceResponse(result)));
   });
+}
+
+/**
+ * The body parsers' spans. Fastify runs no parser for an empty body: that is
+ * an empty export for protobuf (a message with no fields), and a 415 when
+ * no content type says what the body is.
+ */
+function parsedSpans(request: FastifyRequest): OtlpResourceSpans[] {
+  if (Array.isArray(request.body)) return request.body as OtlpResourceSpans[];
+  if (request.body === undefined && isProtobufRequest(request)) return [];
+  throw new UnsupportedMediaTypeError(
+    'Send an OTLP ExportTraceServiceRequest with Content-Type application/x-protobuf or application/json.',
+  );
 }
