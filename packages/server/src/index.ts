@@ -16,6 +16,7 @@ export {
   StorageUnavailableError,
   TokenRequiredError,
   UnauthorizedError,
+  UnsupportedMediaTypeError,
 } from './errors/index.js';
 export { bodyLimit, requireToken, validate } from './middleware/index.js';
 export {
@@ -28,6 +29,13 @@ export {
   type StorageTarget,
   serverOptions,
 } from './options/index.js';
+export {
+  CONTENT_TYPE_PROTOBUF,
+  decodeRpcStatus,
+  decodeTraceResponse,
+  PROJECT_ATTRIBUTE,
+  PROJECT_HEADER,
+} from './otlp/index.js';
 export { type RunningServer, startServer } from './server/index.js';
 export {
   ClickHouseStorage,

@@ -9,6 +9,7 @@ import { digestBytes, digestValue, encodeMsgpack, routes, tableDigest } from '@w
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
+import { CONTENT_TYPE_PROTOBUF, decodeRpcStatus } from '../src/index.js';
 import { callIdOf, completeOf, endOf, startOf } from './helpers/calls.js';
 
 export interface RawRequest {
@@ -23,6 +24,8 @@ export interface RawReply {
   status: number;
   contentType: string;
   text: string;
+  /** The body as sent (protobuf answers of /v1/traces are not text). */
+  bytes: Buffer;
 }
 
 export type Send = (request: RawRequest) => Promise<RawReply>;
@@ -31,7 +34,12 @@ export type Send = (request: RawRequest) => Promise<RawReply>;
 export function injectSender(app: FastifyInstance): Send {
   return async ({ method, url, headers = {}, body }) => {
     const reply = await app.inject({ method, url, headers, ...(body === undefined ? {} : { payload: body }) });
-    return { status: reply.statusCode, contentType: String(reply.headers['content-type'] ?? ''), text: reply.body };
+    return {
+      status: reply.statusCode,
+      contentType: String(reply.headers['content-type'] ?? ''),
+      text: reply.body,
+      bytes: reply.rawPayload,
+    };
   };
 }
 
@@ -55,6 +63,7 @@ export function httpSender(baseUrl: string): Send {
               status: res.statusCode ?? 0,
               contentType: String(res.headers['content-type'] ?? ''),
               text: Buffer.concat(chunks).toString('utf8'),
+              bytes: Buffer.concat(chunks),
             });
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.on('end', done);
@@ -143,6 +152,12 @@ export async function snapshotVictim(send: Send, seed: VictimSeed): Promise<unkn
  */
 export function expectHandled(reply: RawReply, label: string): void {
   expect(reply.status, `${label} → ${reply.status} ${reply.text.slice(0, 300)}`).toBeLessThan(500);
+  if (reply.status >= 400 && reply.contentType.startsWith(CONTENT_TYPE_PROTOBUF)) {
+    // OTLP/HTTP answers a protobuf request with a protobuf google.rpc.Status.
+    const status = decodeRpcStatus(reply.bytes);
+    expect(status.message, label).toMatch(/^WEFT_[A-Z_]+: ./);
+    return;
+  }
   if (reply.status >= 400 && reply.status !== 405) {
     expect(reply.contentType, label).toContain('application/json');
     const body = JSON.parse(reply.text) as { error?: { code?: unknown; message?: unknown } };
@@ -377,6 +392,8 @@ export const contentType = fc.constantFrom(
   'multipart/form-data; boundary=x',
   'application/x-www-form-urlencoded',
   'application/json, application/msgpack',
+  'application/x-protobuf',
+  'application/protobuf',
   '',
   '\u00ff',
 );
@@ -410,7 +427,7 @@ export const rawBytes = fc.oneof(
 );
 
 export const rawBodyCase = fc.record({
-  url: fc.constantFrom(...POST_URLS, routes.fileCreate('fuzz')),
+  url: fc.constantFrom(...POST_URLS, routes.fileCreate('fuzz'), routes.otlpTraces()),
   contentType,
   body: rawBytes,
 });

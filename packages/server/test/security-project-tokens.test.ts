@@ -61,6 +61,8 @@ describe('per-project tokens', () => {
         headers: {
           authorization: `Bearer ${tokenA}`,
           'content-type': isFileUpload ? 'application/octet-stream' : 'application/json',
+          // OTLP ingest (/v1/traces) names its project in this header.
+          'x-weft-project': 'victim',
         },
         ...(route.method === 'POST' ? { payload: isFileUpload ? Buffer.from('bytes') : { project: 'victim' } } : {}),
       });

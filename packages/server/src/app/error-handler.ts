@@ -16,17 +16,30 @@ const log = debuglog('weft');
  */
 export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const { status, body } = toErrorResponse(error);
+  logError(error, request, status, body.error.code);
+  setRetryAfter(error, reply);
+  return reply.code(status).type('application/json').send(body);
+}
+
+/** Logs an answered error. Used by every error handler, so all log alike. */
+export function logError(error: unknown, request: FastifyRequest, status: number, code: string): void {
   // The log gets the code, never the message or the request: messages of
   // framework errors may quote the body, and headers hold credentials.
   if (status >= 500) {
     log('%s %s failed: %s', request.method, request.url, (error as Error)?.stack ?? error);
-    request.log.error({ code: body.error.code, err: error }, 'request failed');
+    request.log.error({ code, err: error }, 'request failed');
   } else {
-    request.log.info({ code: body.error.code, statusCode: status }, 'request refused');
+    request.log.info({ code, statusCode: status }, 'request refused');
   }
-  // Clients back off by this header (the SDK honours it) instead of hammering a storage that is down.
+}
+
+/**
+ * Sets `Retry-After` on the answer to a storage outage, so clients back off
+ * by it (the SDK and OTLP exporters honour it) instead of hammering a
+ * storage that is down. Used by every error handler.
+ */
+export function setRetryAfter(error: unknown, reply: FastifyReply): void {
   if (StorageUnavailableError.isInstance(error)) reply.header('retry-after', String(Math.ceil(error.retryAfterMs / 1_000)));
-  return reply.code(status).type('application/json').send(body);
 }
 
 /** The status and body an error is answered with. */

@@ -8,3 +8,4 @@ export { StorageClosedError } from './storage-closed-error.js';
 export { StorageUnavailableError } from './storage-unavailable-error.js';
 export { TokenRequiredError } from './token-required-error.js';
 export { UnauthorizedError } from './unauthorized-error.js';
+export { UnsupportedMediaTypeError } from './unsupported-media-type-error.js';

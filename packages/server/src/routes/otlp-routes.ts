@@ -1,0 +1,45 @@
+import { routes } from '@weft/protocol';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { UnsupportedMediaTypeError } from '../errors/unsupported-media-type-error.js';
+import { requestScope } from '../middleware/require-token.js';
+import { CONTENT_TYPE_PROTOBUF, encodeTraceResponse, traceResponseJson } from '../otlp/otlp-codec.js';
+import { isProtobufRequest } from '../otlp/otlp-error-handler.js';
+import type { OtlpResourceSpans } from '../otlp/otlp-spans.js';
+import { ingestTraces } from '../otlp/ingest-traces.js';
+import { headerProject, PROJECT_HEADER } from '../otlp/trace-project.js';
+import type { Storage } from '../storage/storage.js';
+
+/**
+ * OTLP/HTTP trace ingest: the body parsers (see `registerOtlpBodyParsers`)
+ * turn protobuf or JSON into neutral spans; each span becomes a call; the
+ * answer is an `ExportTraceServiceResponse` in the request's encoding.
+ * The route checks the project of each resource against the token itself
+ * (one request may carry several projects), so `projectAccess` skips it.
+ */
+export function registerOtlpRoutes(app: FastifyInstance, { storage }: { storage: Storage }): void {
+  app.post(routes.otlpTraces(), async (request, reply) => {
+    const result = await ingestTraces(
+      { storage },
+      {
+        resourceSpans: parsedSpans(request),
+        project: headerProject(request.headers[PROJECT_HEADER]),
+        scope: requestScope(request),
+      },
+    );
+    if (!isProtobufRequest(request)) return reply.type('application/json').send(traceResponseJson(result));
+    return reply.type(CONTENT_TYPE_PROTOBUF).send(Buffer.from(encodeTraceResponse(result)));
+  });
+}
+
+/**
+ * The body parsers' spans. Fastify runs no parser for an empty body: that is
+ * an empty export for protobuf (a message with no fields), and a 415 when
+ * no content type says what the body is.
+ */
+function parsedSpans(request: FastifyRequest): OtlpResourceSpans[] {
+  if (Array.isArray(request.body)) return request.body as OtlpResourceSpans[];
+  if (request.body === undefined && isProtobufRequest(request)) return [];
+  throw new UnsupportedMediaTypeError(
+    'Send an OTLP ExportTraceServiceRequest with Content-Type application/x-protobuf or application/json.',
+  );
+}
