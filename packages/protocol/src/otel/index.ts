@@ -1,3 +1,23 @@
+export { UNKNOWN_MODEL, USAGE_KEYS, usageOfSpan } from './gen-ai-usage.js';
+export type {
+  OtelAttributes,
+  OtelAttributeValue,
+  OtelEvent,
+  OtelResource,
+  OtelScope,
+  OtelSpan,
+  OtelSpanKind,
+  OtelStatus,
+} from './otel-span.js';
+export { EXCEPTION_EVENT, exceptionOfSpan, STATUS_CODE_ERROR } from './span-exception.js';
+export {
+  msOfNanos,
+  SESSION_ATTRIBUTE,
+  SESSION_KEYS,
+  type SpanMapping,
+  type SpanToCallOptions,
+  spanToCall,
+} from './span-to-call.js';
 export {
   callIdOfSpan,
   isValidOtelSpanId,

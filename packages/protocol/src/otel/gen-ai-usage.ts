@@ -1,0 +1,99 @@
+import type { PriceOverrides } from '../pricing/model-cost.js';
+import { priceUsage } from '../pricing/model-cost.js';
+import type { ModelUsage } from '../schemas/calls.js';
+import type { SpanAttributes } from './span-attributes.js';
+
+/**
+ * Attribute keys per usage field, first match wins: the current OTel GenAI
+ * conventions, their older spellings (OpenLLMetry), OpenInference, then the
+ * AI SDK (v5 names before v4's). Every convention counts cached reads and
+ * cache writes inside the input tokens and reasoning inside the output
+ * tokens, which is what `ModelUsage` means too, so counts are taken as they are.
+ */
+export const USAGE_KEYS = {
+  model: [
+    'gen_ai.response.model',
+    'gen_ai.request.model',
+    'llm.model_name',
+    'ai.response.model',
+    'ai.model.id',
+  ],
+  inputTokens: [
+    'gen_ai.usage.input_tokens',
+    'gen_ai.usage.prompt_tokens',
+    'llm.token_count.prompt',
+    'ai.usage.inputTokens',
+    'ai.usage.promptTokens',
+  ],
+  outputTokens: [
+    'gen_ai.usage.output_tokens',
+    'gen_ai.usage.completion_tokens',
+    'llm.token_count.completion',
+    'ai.usage.outputTokens',
+    'ai.usage.completionTokens',
+  ],
+  totalTokens: [
+    'gen_ai.usage.total_tokens',
+    'llm.usage.total_tokens',
+    'llm.token_count.total',
+    'ai.usage.totalTokens',
+  ],
+  cachedInputTokens: [
+    'gen_ai.usage.cache_read.input_tokens',
+    'gen_ai.usage.cache_read_input_tokens',
+    'gen_ai.usage.input_tokens.cached',
+    'llm.token_count.prompt_details.cache_read',
+    'ai.usage.cachedInputTokens',
+  ],
+  cacheWriteTokens: [
+    'gen_ai.usage.cache_creation.input_tokens',
+    'gen_ai.usage.cache_creation_input_tokens',
+    'gen_ai.usage.input_tokens.cache_write',
+    'llm.token_count.prompt_details.cache_write',
+  ],
+  reasoningTokens: [
+    'gen_ai.usage.reasoning.output_tokens',
+    'gen_ai.usage.output_tokens.reasoning',
+    'gen_ai.usage.reasoning_tokens',
+    'llm.token_count.completion_details.reasoning',
+    'ai.usage.reasoningTokens',
+  ],
+} as const;
+
+/** Model key for spans that report tokens but no model. */
+export const UNKNOWN_MODEL = 'unknown';
+
+/**
+ * The usage a span reports, keyed by model and priced (`costUsd` on a priced
+ * model only), or `undefined` when it reports no token counts. A span's usage
+ * attributes are read as its call's `summary.usage`: for the AI SDK's outer
+ * spans (`ai.generateText`) they already total the steps beneath.
+ */
+export function usageOfSpan(
+  attributes: SpanAttributes,
+  prices: PriceOverrides | undefined,
+): Record<string, ModelUsage> | undefined {
+  const input = attributes.count(...USAGE_KEYS.inputTokens);
+  const output = attributes.count(...USAGE_KEYS.outputTokens);
+  const total = attributes.count(...USAGE_KEYS.totalTokens);
+  if (input === undefined && output === undefined && total === undefined) return undefined;
+  const entry: ModelUsage = {
+    requests: 1,
+    inputTokens: input ?? 0,
+    outputTokens: output ?? 0,
+    totalTokens: total ?? (input ?? 0) + (output ?? 0),
+  };
+  const cached = attributes.count(...USAGE_KEYS.cachedInputTokens);
+  const written = attributes.count(...USAGE_KEYS.cacheWriteTokens);
+  const reasoning = attributes.count(...USAGE_KEYS.reasoningTokens);
+  if (cached !== undefined) entry.cachedInputTokens = cached;
+  if (written !== undefined) entry.cacheWriteTokens = written;
+  if (reasoning !== undefined) entry.reasoningTokens = reasoning;
+  const model = modelOfSpan(attributes) ?? UNKNOWN_MODEL;
+  return priceUsage({ [model]: entry }, prices);
+}
+
+/** The model a span names, the response's before the request's. */
+export function modelOfSpan(attributes: SpanAttributes): string | undefined {
+  return attributes.string(...USAGE_KEYS.model);
+}

@@ -1,0 +1,181 @@
+import { type PriceOverrides, totalCostUsd } from '../pricing/model-cost.js';
+import type { CallComplete, CallSummary } from '../schemas/calls.js';
+import { inputsOfSpan, outputOfSpan, type SpanEvents } from './gen-ai-messages.js';
+import { usageOfSpan } from './gen-ai-usage.js';
+import type { OtelAttributeValue, OtelEvent, OtelResource, OtelSpan } from './otel-span.js';
+import { SpanAttributes } from './span-attributes.js';
+import { exceptionOfSpan } from './span-exception.js';
+import { callIdOfSpan, isValidOtelSpanId, isValidOtelTraceId, traceIdOfOtel } from './trace-ids.js';
+
+/** Options of {@link spanToCall}. */
+export interface SpanToCallOptions {
+  /** Extra or overriding model prices, as given to `weft.init({ prices })`. */
+  prices?: PriceOverrides | undefined;
+}
+
+/**
+ * What became of one span: a call, or why it could not be one (the server
+ * counts these in OTLP's `partialSuccess.rejectedSpans`).
+ */
+export type SpanMapping =
+  | {
+      status: 'mapped';
+      call: CallComplete;
+      /**
+       * The conversation the span belongs to (`gen_ai.conversation.id`,
+       * OpenInference `session.id`, the AI SDK's `ai.telemetry.metadata.sessionId`).
+       * Stored as the `weft.session.id` attribute until calls get a session field.
+       */
+      sessionId: string | undefined;
+    }
+  | { status: 'rejected'; reason: string };
+
+/** Attribute keys that name a span's conversation, first match wins. */
+export const SESSION_KEYS = [
+  'gen_ai.conversation.id',
+  'session.id',
+  'ai.telemetry.metadata.sessionId',
+] as const;
+/** The attribute a mapped call keeps its session id under. */
+export const SESSION_ATTRIBUTE = 'weft.session.id';
+/** The event that carries the current GenAI conventions' messages when they are not span attributes. */
+const DETAILS_EVENT = 'gen_ai.client.inference.operation.details';
+const MAX_OP_NAME = 2_048;
+
+/**
+ * One OpenTelemetry span as one Weft call (a `complete` record, upserted by
+ * id, so a re-sent span updates its call):
+ *
+ * - ids by `trace-ids.ts`: trace id → trace id, span id → `callIdOfSpan`,
+ *   parent span id → the parent's call id (null for a root);
+ * - name → op name; start/end (ns) → `startedAt`/`endedAt` (ms);
+ * - GenAI messages → `inputs` / `output`, token counts → `summary.usage[model]`
+ *   priced from the price table (+ `prices`), `summary.costUsd`;
+ * - status ERROR → `exception` from the last `exception` event;
+ * - everything else is kept: span attributes not moved into inputs/output
+ *   (flat keys), `otel.resource`, `otel.scope`, `otel.kind`, `otel.status`,
+ *   `otel.events` (times in ms).
+ *
+ * Pure and dependency-free: the server's OTLP ingest and the SDK's span
+ * processor both call it. See {@link OtelSpan} for how to fill its input.
+ */
+export function spanToCall(
+  span: OtelSpan,
+  resource: OtelResource | undefined,
+  options: SpanToCallOptions = {},
+): SpanMapping {
+  if (!isValidOtelTraceId(span.traceId))
+    return rejected(`trace id ${describe(span.traceId)} is not 32 hex digits, not all zero`);
+  if (!isValidOtelSpanId(span.spanId))
+    return rejected(`span id ${describe(span.spanId)} is not 16 hex digits, not all zero`);
+  const parent = span.parentSpanId ?? '';
+  const isRoot = parent === '' || /^0{16}$/.test(parent);
+  if (!isRoot && !isValidOtelSpanId(parent))
+    return rejected(`parent span id ${describe(parent)} is not 16 hex digits`);
+  const startedAt = msOfNanos(span.startTimeUnixNano);
+  const endedAt = msOfNanos(span.endTimeUnixNano);
+  if (startedAt === undefined)
+    return rejected(`start time ${describe(String(span.startTimeUnixNano))} is not a count of nanoseconds`);
+  if (endedAt === undefined)
+    return rejected(`end time ${describe(String(span.endTimeUnixNano))} is not a count of nanoseconds`);
+
+  const events: SpanEvents = { all: span.events ?? [], consumed: new Set() };
+  const attributes = new SpanAttributes(withDetailsEvent(span.attributes, events));
+  const inputs = inputsOfSpan(attributes, events);
+  const output = outputOfSpan(attributes, events);
+  const usage = usageOfSpan(attributes, options.prices);
+  const exception = exceptionOfSpan(span);
+  const sessionId = attributes.string(...SESSION_KEYS);
+  const end = Math.max(endedAt, startedAt);
+  const costUsd = totalCostUsd(usage);
+  const summary: CallSummary = {
+    latencyMs: end - startedAt,
+    status: exception === undefined ? 'success' : 'error',
+    ...(usage === undefined ? {} : { usage }),
+    ...(costUsd === undefined ? {} : { costUsd }),
+  };
+  const call: CallComplete = {
+    type: 'complete',
+    id: callIdOfSpan(span.traceId, span.spanId),
+    traceId: traceIdOfOtel(span.traceId),
+    parentId: isRoot ? null : callIdOfSpan(span.traceId, parent),
+    opName: (span.name === '' ? 'span' : span.name).slice(0, MAX_OP_NAME),
+    startedAt,
+    inputs,
+    attributes: {
+      ...attributes.remaining(),
+      ...otelFields(span, resource, events),
+      ...(sessionId === undefined ? {} : { [SESSION_ATTRIBUTE]: sessionId }),
+    },
+    endedAt: end,
+    ...(output === undefined ? {} : { output }),
+    ...(exception === undefined ? {} : { exception }),
+    summary,
+  };
+  return { status: 'mapped', call, sessionId };
+}
+
+/** The OTel facts with no Weft field of their own, under `otel.*` keys. */
+function otelFields(
+  span: OtelSpan,
+  resource: OtelResource | undefined,
+  events: SpanEvents,
+): Record<string, unknown> {
+  const kept = events.all.filter((event) => !events.consumed.has(event));
+  return {
+    ...(span.kind === undefined ? {} : { 'otel.kind': span.kind }),
+    ...(span.status === undefined || span.status.code === 0 ? {} : { 'otel.status': span.status }),
+    ...(span.scope === undefined ? {} : { 'otel.scope': span.scope }),
+    ...(resource === undefined ? {} : { 'otel.resource': defined(resource.attributes) }),
+    ...(kept.length === 0 ? {} : { 'otel.events': kept.map(eventRecord) }),
+  };
+}
+
+function eventRecord(event: OtelEvent): Record<string, unknown> {
+  return {
+    name: event.name,
+    timeMs: msOfNanos(event.timeUnixNano) ?? null,
+    attributes: defined(event.attributes),
+  };
+}
+
+/**
+ * The current conventions may carry the messages on a
+ * `gen_ai.client.inference.operation.details` event instead of the span;
+ * its attributes are read as the span's (the span's own win).
+ */
+function withDetailsEvent(attributes: OtelSpan['attributes'], events: SpanEvents): OtelSpan['attributes'] {
+  const details = events.all.find((event) => event.name === DETAILS_EVENT);
+  if (details === undefined) return attributes;
+  events.consumed.add(details);
+  return { ...details.attributes, ...attributes };
+}
+
+function defined(attributes: OtelSpan['attributes']): Record<string, OtelAttributeValue> {
+  // fromEntries defines properties: a `__proto__` key stays a plain key.
+  return Object.fromEntries(Object.entries(attributes).filter(([, value]) => value !== undefined)) as Record<
+    string,
+    OtelAttributeValue
+  >;
+}
+
+/** Milliseconds (microsecond precision) of a nanosecond count, or `undefined` when it is not one. */
+export function msOfNanos(nanos: bigint | string | number): number | undefined {
+  let value: bigint;
+  try {
+    value = typeof nanos === 'bigint' ? nanos : BigInt(nanos);
+  } catch {
+    return undefined;
+  }
+  if (value < 0n) return undefined;
+  return Number(value / 1_000n) / 1_000;
+}
+
+function rejected(reason: string): SpanMapping {
+  return { status: 'rejected', reason };
+}
+
+/** A value quoted for an error message, cut to a readable length. */
+function describe(value: string): string {
+  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+}
