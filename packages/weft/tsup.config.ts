@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts', 'outbox-admin/index': 'src/outbox-admin/index.ts' },
+  entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts', 'outbox-admin/index': 'src/outbox-admin/index.ts', 'otel/index': 'src/otel/index.ts', 'integrations/ai-sdk/index': 'src/integrations/ai-sdk/index.ts' },
   format: ['esm'],
   dts: true,
   clean: true,
