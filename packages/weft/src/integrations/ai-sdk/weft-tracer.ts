@@ -3,6 +3,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import type { WeftClient } from '../../client/weft-client.js';
 import { WeftSpanProcessor } from '../../otel/weft-span-processor.js';
+import { WeftAwareTracer } from './weft-aware-tracer.js';
 
 /** Tracers by client (`undefined`: the default client when each span ends). */
 const tracers = new Map<WeftClient | undefined, Tracer>();
@@ -23,7 +24,7 @@ export function weftTracer(client?: WeftClient): Tracer {
     // Returns false (and changes nothing) when the app registered its own.
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     const provider = new BasicTracerProvider({ spanProcessors: [new WeftSpanProcessor(client === undefined ? {} : { client })] });
-    tracer = provider.getTracer('weft.ai-sdk');
+    tracer = new WeftAwareTracer(provider.getTracer('weft.ai-sdk'));
     tracers.set(client, tracer);
   }
   return tracer;

@@ -28,6 +28,9 @@ export function wrapAISDK<M extends Partial<Record<TracedName, AnyFunction>>>(ai
   if (typeof ai !== 'object' || ai === null || typeof (ai as { generateText?: unknown }).generateText !== 'function') {
     throw new InvalidOptionsError('ai', "wrapAISDK expects the AI SDK module (`import * as ai from 'ai'`), got a value without `generateText`.");
   }
+  // Made now, not at the first call: it registers the OTel context manager,
+  // which Weft ops started from here on put their call into.
+  weftTelemetry(options);
   const wrapped: Partial<Record<TracedName, AnyFunction>> = {};
   for (const name of TRACED_AI_SDK_FUNCTIONS) {
     const fn = ai[name];

@@ -1,0 +1,114 @@
+import { createOpenAI } from '@ai-sdk/openai';
+import * as ai from 'ai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as weft from 'weft';
+import { z } from 'zod';
+import { wrapAISDK } from '../../src/integrations/ai-sdk/index.js';
+import { resetWeft } from '../../src/testing/index.js';
+import { type FakeProvider, startFakeProvider } from '../fixtures/fake-provider/index.js';
+import { listServerCalls, startTestServer, type TestServer } from '../harness/index.js';
+
+let server: TestServer;
+let provider: FakeProvider;
+beforeAll(async () => {
+  server = await startTestServer({ register: afterAll });
+  provider = await startFakeProvider();
+});
+afterAll(async () => {
+  await provider.close();
+  await resetWeft();
+});
+
+const { generateText, streamText, generateObject, streamObject, embed, embedMany } = wrapAISDK(ai);
+const openai = () => createOpenAI({ apiKey: 'test', baseURL: `${provider.url}/v1` });
+
+describe('the AI SDK through wrapAISDK(ai)', () => {
+  it('an agent-style generateText with a tool round-trip is one tree of Weft calls with usage and cost', async () => {
+    const client = weft.init({ project: 'ai-sdk-agent', url: server.url, outbox: false, handleExit: false });
+    provider.enqueue(
+      {
+        kind: 'completion',
+        completion: {
+          model: 'gpt-4o',
+          toolCalls: [{ id: 'call_1', name: 'weather', arguments: '{"city":"Paris"}' }],
+          finishReason: 'tool_calls',
+          usage: { inputTokens: 50, outputTokens: 10 },
+        },
+      },
+      { kind: 'completion', completion: { model: 'gpt-4o', text: 'Sunny in Paris.', usage: { inputTokens: 60, outputTokens: 5 } } },
+    );
+    const lookup = weft.op(async (city: string) => ({ city, sky: 'sunny' }), { name: 'lookupWeather' });
+    const agent = weft.op(
+      async (question: string) => {
+        const result = await generateText({
+          model: openai().chat('gpt-4o'),
+          prompt: question,
+          tools: {
+            weather: ai.tool({
+              description: 'The weather in a city',
+              inputSchema: z.object({ city: z.string() }),
+              execute: async ({ city }) => lookup(city),
+            }),
+          },
+          stopWhen: ai.stepCountIs(3),
+        });
+        return result.text;
+      },
+      { name: 'agent' },
+    );
+    expect(await agent('Weather in Paris?')).toBe('Sunny in Paris.');
+    await client.flush();
+
+    const calls = await listServerCalls(server.url, 'ai-sdk-agent');
+    const byId = new Map(calls.map((c) => [c.id, c]));
+    const parentName = (c: (typeof calls)[number]) => (c.parentId === null ? null : (byId.get(c.parentId)?.opName ?? 'missing'));
+    const tree = calls.map((c) => `${parentName(c)} > ${c.opName}`).sort();
+    expect(tree).toEqual([
+      'agent > ai.generateText',
+      'ai.generateText > ai.generateText.doGenerate',
+      'ai.generateText > ai.generateText.doGenerate',
+      'ai.generateText > ai.toolCall',
+      'ai.toolCall > lookupWeather',
+      'null > agent',
+    ]);
+    const steps = calls.filter((c) => c.opName === 'ai.generateText.doGenerate');
+    const usages = steps.map((c) => c.summary?.usage?.['gpt-4o']).sort((a, b) => (a?.inputTokens ?? 0) - (b?.inputTokens ?? 0));
+    expect(usages).toMatchObject([
+      { inputTokens: 50, outputTokens: 10 },
+      { inputTokens: 60, outputTokens: 5 },
+    ]);
+    for (const step of steps) expect(step.summary?.costUsd).toBeGreaterThan(0);
+    const outer = calls.find((c) => c.opName === 'ai.generateText');
+    expect(outer?.summary?.usage?.['gpt-4o']).toMatchObject({ inputTokens: 110, outputTokens: 15 });
+    expect(outer?.summary?.costUsd).toBeGreaterThan(0);
+    const tool = calls.find((c) => c.opName === 'ai.toolCall');
+    expect(JSON.stringify(tool?.inputs)).toContain('Paris');
+  });
+
+  it('traces streamText, generateObject, streamObject, embed and embedMany with usage', async () => {
+    const client = weft.init({ project: 'ai-sdk-all', url: server.url, outbox: false, handleExit: false });
+    const model = openai().chat('gpt-4o');
+    const streamed = streamText({ model, prompt: 'Say hello' });
+    expect(await streamed.text).toBe('Hello from the fake provider.');
+    provider.enqueue({ kind: 'completion', completion: { model: 'gpt-4o', text: '{"name":"Ada"}', usage: { inputTokens: 20, outputTokens: 4 } } });
+    const object = await generateObject({ model, schema: z.object({ name: z.string() }), prompt: 'A name' });
+    expect(object.object).toEqual({ name: 'Ada' });
+    provider.enqueue({ kind: 'completion', completion: { model: 'gpt-4o', text: '{"name":"Bo"}', usage: { inputTokens: 21, outputTokens: 4 } } });
+    const objectStream = streamObject({ model, schema: z.object({ name: z.string() }), prompt: 'Another name' });
+    expect(await objectStream.object).toEqual({ name: 'Bo' });
+    const embedding = openai().embedding('text-embedding-3-small');
+    const one = await embed({ model: embedding, value: 'hello' });
+    expect(one.embedding.length).toBeGreaterThan(0);
+    const many = await embedMany({ model: embedding, values: ['a', 'b'] });
+    expect(many.embeddings).toHaveLength(2);
+    await client.flush();
+
+    const calls = await listServerCalls(server.url, 'ai-sdk-all');
+    const roots = calls.filter((c) => c.parentId === null).map((c) => c.opName).sort();
+    expect(roots).toEqual(['ai.embed', 'ai.embedMany', 'ai.generateObject', 'ai.streamObject', 'ai.streamText']);
+    for (const root of calls.filter((c) => c.parentId === null)) {
+      const usage = Object.values(root.summary?.usage ?? {});
+      expect(usage.length, `${root.opName} has usage`).toBeGreaterThan(0);
+    }
+  });
+});
