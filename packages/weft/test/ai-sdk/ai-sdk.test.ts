@@ -95,6 +95,8 @@ describe('the AI SDK through wrapAISDK(ai)', () => {
     expect(object.object).toEqual({ name: 'Ada' });
     provider.enqueue({ kind: 'completion', completion: { model: 'gpt-4o', text: '{"name":"Bo"}', usage: { inputTokens: 21, outputTokens: 4 } } });
     const objectStream = streamObject({ model, schema: z.object({ name: z.string() }), prompt: 'Another name' });
+    // The AI SDK settles `object` once the stream is read.
+    for await (const _partial of objectStream.partialObjectStream);
     expect(await objectStream.object).toEqual({ name: 'Bo' });
     const embedding = openai().embedding('text-embedding-3-small');
     const one = await embed({ model: embedding, value: 'hello' });
@@ -106,9 +108,21 @@ describe('the AI SDK through wrapAISDK(ai)', () => {
     const calls = await listServerCalls(server.url, 'ai-sdk-all');
     const roots = calls.filter((c) => c.parentId === null).map((c) => c.opName).sort();
     expect(roots).toEqual(['ai.embed', 'ai.embedMany', 'ai.generateObject', 'ai.streamObject', 'ai.streamText']);
-    for (const root of calls.filter((c) => c.parentId === null)) {
-      const usage = Object.values(root.summary?.usage ?? {});
-      expect(usage.length, `${root.opName} has usage`).toBeGreaterThan(0);
+    const byId = new Map(calls.map((c) => [c.id, c]));
+    const children = calls.filter((c) => c.parentId !== null).map((c) => `${byId.get(c.parentId as string)?.opName} > ${c.opName}`).sort();
+    expect(children).toEqual([
+      'ai.embed > ai.embed.doEmbed',
+      'ai.embedMany > ai.embedMany.doEmbed',
+      'ai.generateObject > ai.generateObject.doGenerate',
+      'ai.streamObject > ai.streamObject.doStream',
+      'ai.streamText > ai.streamText.doStream',
+    ]);
+    // Every call has usage for its model, priced.
+    for (const call of calls) {
+      const model = call.opName.startsWith('ai.embed') ? 'text-embedding-3-small' : 'gpt-4o';
+      expect(call.summary?.usage?.[model]?.inputTokens, `${call.opName} input tokens`).toBeGreaterThan(0);
+      expect(call.summary?.costUsd, `${call.opName} cost`).toBeGreaterThan(0);
     }
+    expect(calls.find((c) => c.opName === 'ai.streamObject')?.summary?.usage?.['gpt-4o']).toMatchObject({ inputTokens: 21, outputTokens: 4 });
   });
 });
