@@ -15,6 +15,7 @@ export {
   StorageClosedError,
   TokenRequiredError,
   UnauthorizedError,
+  UnsupportedMediaTypeError,
 } from './errors/index.js';
 export { bodyLimit, requireToken, validate } from './middleware/index.js';
 export {
@@ -24,6 +25,13 @@ export {
   type ServerOptionsParsed,
   serverOptions,
 } from './options/index.js';
+export {
+  CONTENT_TYPE_PROTOBUF,
+  decodeRpcStatus,
+  decodeTraceResponse,
+  PROJECT_ATTRIBUTE,
+  PROJECT_HEADER,
+} from './otlp/index.js';
 export { type RunningServer, startServer } from './server/index.js';
 export {
   type ObjectPut,

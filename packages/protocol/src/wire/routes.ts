@@ -38,6 +38,8 @@ export const routes = {
   tableRows: (project: string, digest: string) => `/v1/tables/${enc(project)}/${enc(digest)}/rows`,
   /** POST raw bytes (`application/octet-stream`) → `fileCreateResponse` */
   fileCreate: (project: string) => `/v1/files/${enc(project)}`,
+  /** POST an OTLP/HTTP `ExportTraceServiceRequest` (protobuf or JSON) → `ExportTraceServiceResponse` */
+  otlpTraces: () => '/v1/traces',
   /** GET → the bytes */
   fileRead: (project: string, digest: string) => `/v1/files/${enc(project)}/${enc(digest)}`,
 } as const;

@@ -7,7 +7,10 @@ import { requireToken } from '../middleware/require-token.js';
 import { parseServerOptions, type ServerOptions } from '../options/server-options.js';
 import { registerCallRoutes } from '../routes/call-routes.js';
 import { registerFileRoutes } from '../routes/file-routes.js';
+import { registerOtlpBodyParsers } from '../otlp/otlp-body.js';
+import { otlpErrorHandler } from '../otlp/otlp-error-handler.js';
 import { registerObjectRoutes } from '../routes/object-routes.js';
+import { registerOtlpRoutes } from '../routes/otlp-routes.js';
 import { registerSystemRoutes } from '../routes/system-routes.js';
 import { registerTableRoutes } from '../routes/table-routes.js';
 import { registerStaticUi, resolveUiDir } from '../static/static-ui.js';
@@ -91,6 +94,13 @@ export function createApp(options: AppOptions): FastifyInstance {
     registerObjectRoutes(v1, { storage });
     registerTableRoutes(v1, { storage });
     registerFileRoutes(v1, { storage });
+    // OTLP/HTTP ingest in a scope of its own: its body parsers replace the
+    // others, and its errors answer as `google.rpc.Status`.
+    v1.register(async (otlp) => {
+      registerOtlpBodyParsers(otlp, { maxBytes: maxBodyBytes });
+      otlp.setErrorHandler(otlpErrorHandler);
+      registerOtlpRoutes(otlp, { storage });
+    });
   });
 
   registerStaticUi(app, { dir: resolveUiDir(uiDir) });

@@ -15,15 +15,20 @@ const log = debuglog('weft');
  */
 export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const { status, body } = toErrorResponse(error);
+  logError(error, request, status, body.error.code);
+  return reply.code(status).type('application/json').send(body);
+}
+
+/** Logs an answered error. Used by every error handler, so all log alike. */
+export function logError(error: unknown, request: FastifyRequest, status: number, code: string): void {
   // The log gets the code, never the message or the request: messages of
   // framework errors may quote the body, and headers hold credentials.
   if (status >= 500) {
     log('%s %s failed: %s', request.method, request.url, (error as Error)?.stack ?? error);
-    request.log.error({ code: body.error.code, err: error }, 'request failed');
+    request.log.error({ code, err: error }, 'request failed');
   } else {
-    request.log.info({ code: body.error.code, statusCode: status }, 'request refused');
+    request.log.info({ code, statusCode: status }, 'request refused');
   }
-  return reply.code(status).type('application/json').send(body);
 }
 
 /** The status and body an error is answered with. */

@@ -1,11 +1,12 @@
+import { routes } from '@weft/protocol';
 import type { preHandlerHookHandler } from 'fastify';
 import { projectParams } from '../routes/params.js';
 import { ForbiddenError } from './forbidden-error.js';
 import { requestScope } from './require-token.js';
 import { validate } from './validate.js';
 
-/** Where a /v1 route names its project. */
-export type ProjectLocation = 'params' | 'body' | 'none';
+/** Where a /v1 route names its project; `route`: the route checks its projects itself. */
+export type ProjectLocation = 'params' | 'body' | 'none' | 'route';
 
 /**
  * The one rule every /v1 route follows: reads and files carry the project as
@@ -15,6 +16,8 @@ export type ProjectLocation = 'params' | 'body' | 'none';
  * tokens are refused there (fail closed).
  */
 export function projectLocation(method: string, pattern: string): ProjectLocation {
+  // OTLP ingest: one request may carry several resources, each naming its project.
+  if (pattern === routes.otlpTraces()) return 'route';
   if (/\/:project(\/|$)/.test(pattern)) return 'params';
   if (method.toUpperCase() === 'POST') return 'body';
   return 'none';
@@ -51,6 +54,10 @@ export function projectAccess(): preHandlerHookHandler {
     if (location === undefined) {
       location = projectLocation(request.method, pattern);
       locations.set(key, location);
+    }
+    if (location === 'route') {
+      done();
+      return;
     }
     try {
       const project =

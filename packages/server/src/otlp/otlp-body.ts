@@ -1,0 +1,72 @@
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { InvalidRequestError } from '../errors/invalid-request-error.js';
+import { PayloadTooLargeError } from '../errors/payload-too-large-error.js';
+import { UnsupportedMediaTypeError } from '../errors/unsupported-media-type-error.js';
+import { CONTENT_TYPE_PROTOBUF, decodeTraceRequest } from './otlp-codec.js';
+import { spansOfOtlp } from './otlp-spans.js';
+
+const gunzipAsync = promisify(gunzip);
+
+/**
+ * The body parsers of `/v1/traces`, and only them (the plugin's other
+ * parsers are removed, so msgpack or raw bytes get 415 like any other type):
+ * OTLP protobuf and OTLP JSON, each plain or gzip-compressed. Both end as
+ * the same neutral spans (`spansOfOtlp`), so the route never sees a format.
+ * `maxBytes` bounds the body after decompression too (a gzip bomb is a 413).
+ */
+export function registerOtlpBodyParsers(app: FastifyInstance, { maxBytes }: { maxBytes: number }): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    CONTENT_TYPE_PROTOBUF,
+    { parseAs: 'buffer' },
+    async (request: FastifyRequest, body: Buffer) =>
+      spansOfOtlp(decodeTraceRequest(await decoded(request, body, maxBytes))),
+  );
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'buffer' },
+    async (request: FastifyRequest, body: Buffer) =>
+      spansOfOtlp(parseJson(await decoded(request, body, maxBytes))),
+  );
+}
+
+/** The body with its `Content-Encoding` undone: none, `identity` or `gzip`. */
+async function decoded(request: FastifyRequest, body: Buffer, maxBytes: number): Promise<Buffer> {
+  const encoding = String(request.headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
+  if (encoding === 'identity' || encoding === '') return body;
+  if (encoding !== 'gzip') {
+    throw new UnsupportedMediaTypeError(
+      `Content-Encoding "${encoding.slice(0, 40)}" is not supported on /v1/traces; send gzip or no encoding.`,
+    );
+  }
+  try {
+    return await gunzipAsync(body, { maxOutputLength: maxBytes });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+      throw new PayloadTooLargeError(maxBytes);
+    throw new InvalidRequestError(
+      [
+        {
+          path: '',
+          message: `Content-Encoding is gzip but the body is not valid gzip (${(error as Error).message})`,
+        },
+      ],
+      'body',
+    );
+  }
+}
+
+function parseJson(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch (error) {
+    throw new InvalidRequestError(
+      [{ path: '', message: `malformed JSON (${(error as Error).message.slice(0, 200)})` }],
+      'body',
+    );
+  }
+}
