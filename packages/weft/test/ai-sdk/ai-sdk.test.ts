@@ -1,9 +1,13 @@
 import { createOpenAI } from '@ai-sdk/openai';
+import { trace } from '@opentelemetry/api';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import * as ai from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as weft from 'weft';
 import { z } from 'zod';
 import { wrapAISDK } from '../../src/integrations/ai-sdk/index.js';
+import { WeftSpanProcessor } from '../../src/otel/index.js';
 import { resetWeft } from '../../src/testing/index.js';
 import { type FakeProvider, startFakeProvider } from '../fixtures/fake-provider/index.js';
 import { listServerCalls, startTestServer, type TestServer } from '../harness/index.js';
@@ -124,5 +128,59 @@ describe('the AI SDK through wrapAISDK(ai)', () => {
       expect(call.summary?.costUsd, `${call.opName} cost`).toBeGreaterThan(0);
     }
     expect(calls.find((c) => c.opName === 'ai.streamObject')?.summary?.usage?.['gpt-4o']).toMatchObject({ inputTokens: 21, outputTokens: 4 });
+  });
+
+  it('the same agent gives the same tree and usage through wrapAISDK, a WeftSpanProcessor of the app, and an OTLP export to /v1/traces', async () => {
+    type Telemetry = { isEnabled: true; tracer?: ReturnType<typeof trace.getTracer> } | undefined;
+    /** One agent run in `project` with the AI SDK's spans going where `telemetry` says (undefined: wrapAISDK's default). */
+    async function runAgent(project: string, telemetry: Telemetry, flushSpans: () => Promise<void>) {
+      const client = weft.init({ project, url: server.url, outbox: false, handleExit: false });
+      provider.enqueue(
+        {
+          kind: 'completion',
+          completion: { model: 'gpt-4o', toolCalls: [{ id: 'call_1', name: 'add', arguments: '{"a":2,"b":3}' }], finishReason: 'tool_calls', usage: { inputTokens: 30, outputTokens: 8 } },
+        },
+        { kind: 'completion', completion: { model: 'gpt-4o', text: '5', usage: { inputTokens: 40, outputTokens: 1 } } },
+      );
+      const run = telemetry === undefined ? generateText : ai.generateText;
+      const result = await run({
+        model: openai().chat('gpt-4o'),
+        prompt: 'What is 2 + 3?',
+        tools: { add: ai.tool({ inputSchema: z.object({ a: z.number(), b: z.number() }), execute: async ({ a, b }) => a + b }) },
+        stopWhen: ai.stepCountIs(3),
+        ...(telemetry === undefined ? {} : { experimental_telemetry: telemetry }),
+      });
+      expect(result.text).toBe('5');
+      await flushSpans();
+      await client.flush();
+      const calls = await listServerCalls(server.url, project);
+      const byId = new Map(calls.map((c) => [c.id, c]));
+      return calls
+        .map((c) => ({
+          path: `${c.parentId === null ? '' : `${byId.get(c.parentId)?.opName} > `}${c.opName}`,
+          usage: c.summary?.usage?.['gpt-4o'] === undefined ? null : { in: c.summary.usage['gpt-4o'].inputTokens, out: c.summary.usage['gpt-4o'].outputTokens },
+          costUsd: c.summary?.costUsd ?? null,
+        }))
+        .sort((a, b) => a.path.localeCompare(b.path) || (a.usage?.in ?? 0) - (b.usage?.in ?? 0));
+    }
+
+    const wrapped = await runAgent('ai-sdk-same-wrapped', undefined, async () => {});
+    const processor = new WeftSpanProcessor();
+    const appProvider = new BasicTracerProvider({ spanProcessors: [processor] });
+    const viaProcessor = await runAgent('ai-sdk-same-processor', { isEnabled: true, tracer: appProvider.getTracer('app') }, () => processor.forceFlush());
+    const exporter = new OTLPTraceExporter({ url: `${server.url}/v1/traces`, headers: { 'x-weft-project': 'ai-sdk-same-otlp' } });
+    const otlpProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] });
+    const viaOtlp = await runAgent('ai-sdk-same-otlp', { isEnabled: true, tracer: otlpProvider.getTracer('app') }, () => otlpProvider.forceFlush());
+    await otlpProvider.shutdown();
+
+    expect(wrapped.map((c) => c.path)).toEqual([
+      'ai.generateText',
+      'ai.generateText > ai.generateText.doGenerate',
+      'ai.generateText > ai.generateText.doGenerate',
+      'ai.generateText > ai.toolCall',
+    ]);
+    expect(wrapped.find((c) => c.path === 'ai.generateText')?.usage).toEqual({ in: 70, out: 9 });
+    expect(viaProcessor).toEqual(wrapped);
+    expect(viaOtlp).toEqual(wrapped);
   });
 });
