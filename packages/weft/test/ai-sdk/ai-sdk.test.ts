@@ -1,5 +1,5 @@
 import { createOpenAI } from '@ai-sdk/openai';
-import { trace } from '@opentelemetry/api';
+import type { Tracer } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import * as ai from 'ai';
@@ -131,7 +131,7 @@ describe('the AI SDK through wrapAISDK(ai)', () => {
   });
 
   it('the same agent gives the same tree and usage through wrapAISDK, a WeftSpanProcessor of the app, and an OTLP export to /v1/traces', async () => {
-    type Telemetry = { isEnabled: true; tracer?: ReturnType<typeof trace.getTracer> } | undefined;
+    type Telemetry = { isEnabled: true; tracer?: Tracer } | undefined;
     /** One agent run in `project` with the AI SDK's spans going where `telemetry` says (undefined: wrapAISDK's default). */
     async function runAgent(project: string, telemetry: Telemetry, flushSpans: () => Promise<void>) {
       const client = weft.init({ project, url: server.url, outbox: false, handleExit: false });

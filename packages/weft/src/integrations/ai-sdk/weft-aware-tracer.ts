@@ -26,11 +26,11 @@ export class WeftAwareTracer implements Tracer {
   startActiveSpan<F extends (span: Span) => unknown>(name: string, options: SpanOptions, fn: F): ReturnType<F>;
   startActiveSpan<F extends (span: Span) => unknown>(name: string, options: SpanOptions, ctx: Context, fn: F): ReturnType<F>;
   startActiveSpan<F extends (span: Span) => unknown>(name: string, a: SpanOptions | F, b?: Context | F, c?: F): ReturnType<F> {
-    const fn = (c ?? (typeof b === 'function' ? b : a)) as F;
+    const fn = (c ?? (typeof b === 'function' ? b : a)) as (span: Span) => ReturnType<F>;
     const options = typeof a === 'function' ? undefined : a;
     const parent = b !== undefined && typeof b !== 'function' ? b : context.active();
     const span = this.startSpan(name, options, parent);
-    return context.with(trace.setSpan(withWeftParent(parent), span), fn, undefined, span) as ReturnType<F>;
+    return context.with(trace.setSpan(withWeftParent(parent), span), fn, undefined, span);
   }
 }
 
