@@ -1,12 +1,12 @@
 import { createOpenAI } from '@ai-sdk/openai';
-import type { Tracer } from '@opentelemetry/api';
+import { context, type Tracer } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import * as ai from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as weft from 'weft';
 import { z } from 'zod';
-import { wrapAISDK } from '../../src/integrations/ai-sdk/index.js';
+import { weftTelemetry, wrapAISDK } from '../../src/integrations/ai-sdk/index.js';
 import { WeftSpanProcessor } from '../../src/otel/index.js';
 import { resetWeft } from '../../src/testing/index.js';
 import { type FakeProvider, startFakeProvider } from '../fixtures/fake-provider/index.js';
@@ -182,5 +182,23 @@ describe('the AI SDK through wrapAISDK(ai)', () => {
     expect(wrapped.find((c) => c.path === 'ai.generateText')?.usage).toEqual({ in: 70, out: 9 });
     expect(viaProcessor).toEqual(wrapped);
     expect(viaOtlp).toEqual(wrapped);
+  });
+
+  it('weftTelemetry() first used inside an op (no OTel context manager when the op started) still nests under the op', async () => {
+    context.disable(); // as in an app that has not registered OpenTelemetry at all
+    const client = weft.init({ project: 'ai-sdk-first-use', url: server.url, outbox: false, handleExit: false });
+    const ask = client.op(
+      async () => {
+        const result = await ai.generateText({ model: openai().chat('gpt-4o'), prompt: 'Hi', experimental_telemetry: weftTelemetry({ client }) });
+        return result.text;
+      },
+      { name: 'ask' },
+    );
+    expect(await ask()).toBe('Hello from the fake provider.');
+    await client.flush();
+    const calls = await listServerCalls(server.url, 'ai-sdk-first-use');
+    const byId = new Map(calls.map((c) => [c.id, c]));
+    const tree = calls.map((c) => `${c.parentId === null ? '' : `${byId.get(c.parentId)?.opName} > `}${c.opName}`).sort();
+    expect(tree).toEqual(['ai.generateText > ai.generateText.doGenerate', 'ask', 'ask > ai.generateText']);
   });
 });
