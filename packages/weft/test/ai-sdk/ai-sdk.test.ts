@@ -6,6 +6,8 @@ import * as ai from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as weft from 'weft';
 import { z } from 'zod';
+// The source's init: its WeftClient is the type weft/ai-sdk's `client` option takes here.
+import { init as initFromSource } from '../../src/index.js';
 import { weftTelemetry, wrapAISDK } from '../../src/integrations/ai-sdk/index.js';
 import { WeftSpanProcessor } from '../../src/otel/index.js';
 import { resetWeft } from '../../src/testing/index.js';
@@ -186,7 +188,7 @@ describe('the AI SDK through wrapAISDK(ai)', () => {
 
   it('weftTelemetry() first used inside an op (no OTel context manager when the op started) still nests under the op', async () => {
     context.disable(); // as in an app that has not registered OpenTelemetry at all
-    const client = weft.init({ project: 'ai-sdk-first-use', url: server.url, outbox: false, handleExit: false });
+    const client = initFromSource({ project: 'ai-sdk-first-use', url: server.url, outbox: false, handleExit: false });
     const ask = client.op(
       async () => {
         const result = await ai.generateText({ model: openai().chat('gpt-4o'), prompt: 'Hi', experimental_telemetry: weftTelemetry({ client }) });
