@@ -7,6 +7,8 @@ export default defineConfig({
     'outbox-admin/index': 'src/outbox-admin/index.ts',
     'integrations/openai/index': 'src/integrations/openai/index.ts',
     'integrations/anthropic/index': 'src/integrations/anthropic/index.ts',
+    'otel/index': 'src/otel/index.ts',
+    'integrations/ai-sdk/index': 'src/integrations/ai-sdk/index.ts',
   },
   format: ['esm'],
   dts: true,

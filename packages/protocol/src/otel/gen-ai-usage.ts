@@ -24,6 +24,8 @@ export const USAGE_KEYS = {
     'llm.token_count.prompt',
     'ai.usage.inputTokens',
     'ai.usage.promptTokens',
+    // The AI SDK's embed / embedMany spans: the embedded input's tokens.
+    'ai.usage.tokens',
   ],
   outputTokens: [
     'gen_ai.usage.output_tokens',

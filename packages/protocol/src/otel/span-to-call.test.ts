@@ -256,6 +256,17 @@ describe('spanToCall', () => {
     expect(call.attributes).toMatchObject({ 'weft.session.id': 'chat-7' });
   });
 
+  it("reads the AI SDK's embedding usage (ai.usage.tokens on ai.embed / ai.embedMany) as priced input tokens", () => {
+    const { call } = mapped(
+      spanToCall(
+        span({ 'ai.operationId': 'ai.embedMany', 'ai.model.id': 'text-embedding-3-small', 'ai.usage.tokens': 1_000 }),
+        undefined,
+      ),
+    );
+    expect(call.summary?.usage?.['text-embedding-3-small']).toMatchObject({ inputTokens: 1_000, outputTokens: 0, totalTokens: 1_000 });
+    expect(call.summary?.costUsd).toBeGreaterThan(0);
+  });
+
   it('reads ai.prompt.messages on a doGenerate span and ai.toolCall.* on a tool span', () => {
     const step = mapped(
       spanToCall(

@@ -1,6 +1,7 @@
 import { validate, version } from 'uuid';
 import { describe, expect, it } from 'vitest';
-import { newCallId } from './call-id.js';
+import { callIdOfSpan, otelSpanIdOf, otelTraceIdOf } from '@weft/protocol';
+import { newCallId, newChildCallId } from './call-id.js';
 
 describe('newCallId', () => {
   it('makes valid, unique UUID v7s that sort in creation order', () => {
@@ -21,5 +22,26 @@ describe('newCallId', () => {
     // At most a few ms ahead: a burst may borrow the next milliseconds once a sequence runs out.
     expect(ms).toBeGreaterThanOrEqual(before);
     expect(ms).toBeLessThan(Date.now() + 1_000);
+  });
+});
+
+describe('newChildCallId', () => {
+  it("starts with its trace id's first 8 bytes, so the W3C mapping finds it from the trace and span ids", () => {
+    const traceId = newCallId();
+    const ids = Array.from({ length: 5_000 }, () => newChildCallId(traceId));
+    for (const id of ids.slice(0, 500)) {
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      expect(id.slice(0, 18)).toBe(traceId.slice(0, 18));
+      expect(callIdOfSpan(otelTraceIdOf(traceId), otelSpanIdOf(id))).toBe(id);
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('leaves the root ids made between children intact', () => {
+    const traceId = '0195f3a2-7c1d-7a00-8f3e-1b2c3d4e5f60';
+    const child = newChildCallId(traceId);
+    const root = newCallId();
+    expect(child.startsWith('0195f3a2-7c1d-7a00-')).toBe(true);
+    expect(root).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 });

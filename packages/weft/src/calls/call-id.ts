@@ -78,6 +78,34 @@ export function newCallId(): string {
   return text.toString('latin1', 0, 36);
 }
 
+/**
+ * A new id for a call inside the trace `traceId`: the trace id's first 8
+ * bytes, then 8 random bytes (the call's W3C span id). Every call id of a
+ * trace then shares its head, which is what lets a span's parent — a Weft
+ * call or an OpenTelemetry span, in this process or another — be found from
+ * the W3C ids alone (see `@weft/protocol`'s `callIdOfSpan`). Costs what
+ * `newCallId` costs: the head is copied as bytes into the same buffer.
+ */
+export function newChildCallId(traceId: string): string {
+  if (poolAt + BYTES_PER_ID > pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  const r = poolAt;
+  poolAt += BYTES_PER_ID;
+  // "xxxxxxxx-xxxx-xxxx": the trace id's first 8 bytes with their dashes.
+  text.write(traceId, 0, TRACE_HEAD_CHARS, 'latin1');
+  text[18] = DASH;
+  writeHex(19, pool[r] as number);
+  writeHex(21, pool[r + 1] as number);
+  text[23] = DASH;
+  for (let k = 0; k < 6; k++) writeHex(24 + 2 * k, pool[r + 2 + k] as number);
+  return text.toString('latin1', 0, 36);
+}
+
+/** Characters of a UUID that hold its first 8 bytes ("xxxxxxxx-xxxx-xxxx"). */
+const TRACE_HEAD_CHARS = 18;
+
 function nextRandomByte(): number {
   if (poolAt >= pool.length) {
     randomFillSync(pool);

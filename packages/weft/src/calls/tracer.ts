@@ -7,7 +7,12 @@ import type { RecordKind } from '../pipeline/call-item.js';
 import type { InFlight } from '../pipeline/in-flight.js';
 import { materialize } from '../values/snapshot-tape.js';
 import { snapshot, type SnapshotLimits, snapshotTape } from '../values/index.js';
-import { newCallId } from './call-id.js';
+import { type OtelContext, type OtelContextManager, otelContextManager, SPAN_KEY } from '../otel/otel-global.js';
+import type { EndedSpan } from '../otel/ended-span.js';
+import { otelPlacement } from '../otel/otel-parent.js';
+import { SpanCall } from '../otel/span-call.js';
+import { WeftCallSpan } from '../otel/weft-call-span.js';
+import { newCallId, newChildCallId } from './call-id.js';
 import type { CallRecord } from './call-record.js';
 import { namedInputs } from './input-names.js';
 import type { FinishedCall, OpSpec, PromiseSettlers } from './op-spec.js';
@@ -43,12 +48,21 @@ export class Tracer {
   /** Runs `fn` as a traced call and returns exactly what it returns (or throws what it throws). */
   run(spec: OpSpec, fn: (...args: unknown[]) => unknown, thisArg: unknown, args: unknown[]): unknown {
     const frame = callContext.getStore();
-    const call = this.#start(spec, thisArg, args, frame);
+    // One property read when OpenTelemetry is absent (see otel/otel-global.ts).
+    const otel = otelContextManager();
+    const active = otel === undefined ? undefined : activeOtelContext(otel);
+    const call = this.#start(spec, thisArg, args, frame, active);
     if (call === undefined) return Reflect.apply(fn, thisArg, args);
-    const inner: ContextFrame = { call, attributes: frame?.attributes };
+    // With OpenTelemetry, the call is also the active OTel span while `fn`
+    // runs, so spans started there become its children.
+    const otelInner = active === undefined ? undefined : active.setValue(SPAN_KEY, new WeftCallSpan(call));
+    const inner: ContextFrame = { call, attributes: frame?.attributes, otel: otelInner };
     let result: unknown;
     try {
-      result = callContext.run(inner, Reflect.apply, fn, thisArg, args);
+      result =
+        otelInner === undefined
+          ? callContext.run(inner, Reflect.apply, fn, thisArg, args)
+          : callContext.run(inner, runInOtelContext, otel as OtelContextManager, otelInner, fn, thisArg, args);
     } catch (error) {
       this.#finish(spec, call, undefined, undefined, error, true, undefined);
       throw error;
@@ -130,8 +144,23 @@ export class Tracer {
     return traceStream(stream, inner, accumulator, (end) => this.#finish(spec, call, end, end.output, end.error, end.failed, end.usage));
   }
 
+  /**
+   * @internal A span ended in OpenTelemetry (`WeftSpanProcessor.onEnd`),
+   * recorded as a finished call of this client. Constant work: the span is
+   * kept by reference and mapped when the pipeline's pool reads it.
+   */
+  submitSpan(span: EndedSpan): void {
+    this.#o.submit(new SpanCall(span, this.#o.owner, this.#o.prices), 'complete');
+  }
+
   /** startCall: ids, parent from the context, timestamps, snapshot of the inputs. `undefined` when tracing itself failed. */
-  #start(spec: OpSpec, thisArg: unknown, args: unknown[], frame: ContextFrame | undefined): CallRecord | undefined {
+  #start(
+    spec: OpSpec,
+    thisArg: unknown,
+    args: unknown[],
+    frame: ContextFrame | undefined,
+    active: OtelContext | undefined,
+  ): CallRecord | undefined {
     const { options } = spec;
     let inputs: Record<string, unknown>;
     try {
@@ -144,8 +173,25 @@ export class Tracer {
     if (options.postprocessInputs) inputs = options.postprocessInputs(inputs);
     const displayName = typeof options.displayName === 'function' ? options.displayName(inputs) : options.displayName;
     try {
-      const parent = frame?.call !== undefined && frame.call.owner === this.#o.owner ? frame.call : undefined;
-      const id = newCallId();
+      let parent = frame?.call !== undefined && frame.call.owner === this.#o.owner ? frame.call : undefined;
+      let traceId = parent?.traceId;
+      let parentId = parent?.id ?? null;
+      // The OTel context decides only when an OTel span was made active since
+      // the enclosing Weft call started (or there is no Weft call).
+      if (active !== undefined && (parent === undefined || frame?.otel !== active)) {
+        const placed = otelPlacement(active, parent, this.#o.owner);
+        if (placed !== undefined && 'rollUpInto' in placed) {
+          parent = placed.rollUpInto;
+          traceId = placed.traceId;
+          parentId = placed.parentId;
+        } else if (placed !== undefined) {
+          parent = placed;
+          traceId = placed.traceId;
+          parentId = placed.id;
+        }
+      }
+      // A root's id is its trace id; a child's id starts with its trace id's head (see newChildCallId).
+      const id = traceId === undefined ? newCallId() : newChildCallId(traceId);
       const perf = performance.now();
       const limits = this.#o.snapshotLimits();
       const attributes =
@@ -154,8 +200,8 @@ export class Tracer {
           : (snapshot({ ...frame?.attributes, ...options.attributes }, limits) as Record<string, unknown>);
       const call: CallRecord = {
         id,
-        traceId: parent?.traceId ?? id,
-        parentId: parent?.id ?? null,
+        traceId: traceId ?? id,
+        parentId,
         parent,
         owner: this.#o.owner,
         opName: spec.name ?? this.#methodName(spec, thisArg),
@@ -271,6 +317,20 @@ export class Tracer {
     }
     return this.#lastName;
   }
+}
+
+/** The active OTel context; `undefined` (no bridge for this call) if a foreign context manager throws. */
+function activeOtelContext(manager: OtelContextManager): OtelContext | undefined {
+  try {
+    return manager.active();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs `fn` with `context` as the active OTel context (a static function: no closure per call). */
+function runInOtelContext(manager: OtelContextManager, context: OtelContext, fn: (...args: unknown[]) => unknown, thisArg: unknown, args: unknown[]): unknown {
+  return manager.with(context, Reflect.apply as (f: typeof fn, t: unknown, a: unknown[]) => unknown, undefined, fn, thisArg, args);
 }
 
 /** Outputs whose usage was already counted by the call that produced them. */

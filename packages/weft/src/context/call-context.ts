@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { CallRecord } from '../calls/call-record.js';
+import { type OtelContext, otelContextManager, SPAN_KEY, SUPPRESS_TRACING_KEY } from '../otel/otel-global.js';
 
 /**
  * What AsyncLocalStorage carries through the user's code: the call that is
@@ -10,14 +11,32 @@ import type { CallRecord } from '../calls/call-record.js';
 export interface ContextFrame {
   readonly call: CallRecord | undefined;
   readonly attributes: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * The OpenTelemetry context the call made active (its `WeftCallSpan`), when
+   * OpenTelemetry is registered: while it is still the active one, the Weft
+   * call is the innermost span; otherwise an OTel span started inside it is.
+   */
+  readonly otel?: OtelContext | undefined;
 }
 
 export const callContext = new AsyncLocalStorage<ContextFrame>();
 
 /**
  * Runs `fn` outside any call's context, so work the SDK starts (pool tasks,
- * timers, HTTP) neither inherits nor retains the caller's frame.
+ * timers, HTTP) neither inherits nor retains the caller's frame. With
+ * OpenTelemetry registered, also outside the caller's active span and with
+ * tracing suppressed (as OTel exporters do): an HTTP instrumentation must not
+ * record the SDK's own requests — through `WeftSpanProcessor` they would come
+ * back as calls and feed themselves.
  */
 export function outsideCalls<T>(fn: () => T): T {
-  return callContext.exit(fn);
+  const otel = otelContextManager();
+  if (otel === undefined) return callContext.exit(fn);
+  let quiet: OtelContext;
+  try {
+    quiet = otel.active().deleteValue(SPAN_KEY).setValue(SUPPRESS_TRACING_KEY, true);
+  } catch {
+    return callContext.exit(fn);
+  }
+  return callContext.exit(() => otel.with(quiet, fn));
 }

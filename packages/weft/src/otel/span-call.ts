@@ -1,0 +1,110 @@
+import { type CallComplete, type CallSummary, type PriceOverrides, spanToCall } from '@weft/protocol';
+import { newCallId } from '../calls/call-id.js';
+import type { CallRecord } from '../calls/call-record.js';
+import { failureMarker } from '../pipeline/call-item.js';
+import { type EndedSpan, otelResourceOf, otelSpanOf } from './ended-span.js';
+
+/**
+ * An ended OpenTelemetry span as a finished Weft call, handed to the
+ * pipeline's submit path like a traced op's call. The caller's side
+ * (`SpanProcessor.onEnd`) only keeps the span by reference: the mapping
+ * (ids, GenAI messages, usage and cost — `spanToCall` in `@weft/protocol`)
+ * runs the first time the pipeline reads the record, which is in its pool,
+ * off the caller's turn.
+ */
+export class SpanCall implements CallRecord {
+  readonly owner: object;
+  parent: CallRecord | undefined = undefined;
+  childUsage: undefined = undefined;
+  childCounts: undefined = undefined;
+  startSubmitted = false;
+  readonly #span: EndedSpan;
+  readonly #prices: PriceOverrides | undefined;
+  #mapped: CallComplete | undefined;
+
+  constructor(span: EndedSpan, owner: object, prices: PriceOverrides | undefined) {
+    this.#span = span;
+    this.owner = owner;
+    this.#prices = prices;
+  }
+
+  get id(): string {
+    return this.#call().id;
+  }
+  get traceId(): string {
+    return this.#call().traceId;
+  }
+  get parentId(): string | null {
+    return this.#call().parentId;
+  }
+  get opName(): string {
+    return this.#call().opName;
+  }
+  get displayName(): string | undefined {
+    return this.#call().displayName ?? undefined;
+  }
+  get startedAt(): number {
+    return this.#call().startedAt;
+  }
+  get startedAtPerf(): number {
+    return 0;
+  }
+  get inputs(): unknown {
+    return this.#call().inputs;
+  }
+  get attributes(): Record<string, unknown> | undefined {
+    return this.#call().attributes ?? undefined;
+  }
+  get endedAt(): number {
+    return this.#call().endedAt;
+  }
+  get output(): unknown {
+    return this.#call().output;
+  }
+  /** The span's exception as recorded (name, message, stack); the pipeline describes it like a thrown error. */
+  get error(): unknown {
+    return this.#call().exception ?? undefined;
+  }
+  get failed(): boolean {
+    return this.#call().exception != null;
+  }
+  get summary(): CallSummary | undefined {
+    return this.#call().summary ?? undefined;
+  }
+
+  #call(): CallComplete {
+    if (this.#mapped !== undefined) return this.#mapped;
+    let mapped: CallComplete;
+    try {
+      const mapping = spanToCall(otelSpanOf(this.#span), otelResourceOf(this.#span), { prices: this.#prices });
+      mapped = mapping.status === 'mapped' ? mapping.call : this.#unmappable(mapping.reason);
+    } catch (error) {
+      mapped = this.#unmappable(error instanceof Error ? error.message : String(error));
+    }
+    this.#mapped = mapped;
+    return mapped;
+  }
+
+  /** A span the mapping rejects (invalid ids or times) is still recorded, as a root call naming the problem. */
+  #unmappable(reason: string): CallComplete {
+    const id = newCallId();
+    let name: string;
+    try {
+      name = String(this.#span.name);
+    } catch {
+      name = 'otel span';
+    }
+    const startedAt = Date.now();
+    return {
+      type: 'complete',
+      id,
+      traceId: id,
+      parentId: null,
+      opName: name,
+      startedAt,
+      endedAt: startedAt,
+      inputs: {},
+      output: failureMarker('otel', new Error(reason)),
+    } as CallComplete;
+  }
+}

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { getDefaultClient } from '../client/default-client.js';
+import type { WeftClient } from '../client/weft-client.js';
+import { warnOnce } from '../diagnostics/warnings.js';
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import type { FlushResult } from '../pipeline/flush-barrier.js';
+import type { EndedSpan } from './ended-span.js';
+import { SpanFlushIncompleteError } from './span-flush-incomplete-error.js';
+
+/** W3C `traceFlags` bit: sampled. */
+const SAMPLED = 1;
+
+const optionsSchema = z
+  .object({
+    client: z.custom<WeftClient>((value) => typeof value === 'object' && value !== null && 'tracer' in value, 'a WeftClient (from weft.init)').optional(),
+    flushTimeoutMs: z.number().int().nonnegative().optional(),
+  })
+  .strict();
+
+/** Options of {@link WeftSpanProcessor}. */
+export interface WeftSpanProcessorOptions {
+  /** The Weft client spans are recorded by. @default the default client (the last `weft.init`) when each span ends */
+  client?: WeftClient;
+  /** How long `forceFlush()` and `shutdown()` wait for the server before they reject. @default 30000 (OTel's export timeout) */
+  flushTimeoutMs?: number;
+}
+
+/**
+ * An OpenTelemetry `SpanProcessor` that records every ended, sampled span as
+ * a Weft call through Weft's own pipeline — deferred off the caller's turn,
+ * batched, retried, kept in the durable outbox while the server is away, and
+ * covered by `weft.flush()` — instead of an exporter's queue that drops spans
+ * when full.
+ *
+ * ```ts
+ * const provider = new NodeTracerProvider({ spanProcessors: [new WeftSpanProcessor()] });
+ * provider.register();
+ * ```
+ *
+ * `onEnd` costs the caller one object and a queue push; the span is mapped
+ * to a call (GenAI messages, usage, cost) later, in the pipeline's pool.
+ */
+export class WeftSpanProcessor {
+  readonly #client: WeftClient | undefined;
+  readonly #flushTimeoutMs: number;
+  #shutdown: Promise<void> | undefined;
+
+  constructor(options: WeftSpanProcessorOptions = {}) {
+    const parsed = optionsSchema.safeParse(options);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const field = issue?.path.join('.') || 'options';
+      throw new InvalidOptionsError(field, `WeftSpanProcessor: \`${field}\` ${issue?.message ?? 'is invalid'}.`);
+    }
+    this.#client = options.client;
+    this.#flushTimeoutMs = options.flushTimeoutMs ?? 30_000;
+  }
+
+  /** Nothing to do when a span starts: its parent is already in its span context. */
+  onStart(): void {}
+
+  /** Keeps the ended span by reference and queues it; the mapping runs in the pipeline's pool. */
+  onEnd(span: EndedSpan): void {
+    if (this.#shutdown !== undefined) return;
+    if ((span.spanContext().traceFlags & SAMPLED) === 0) return;
+    const tracer = (this.#client ?? getDefaultClient())?.tracer;
+    if (tracer === undefined) {
+      warnOnce(
+        'WEFT_OTEL_NO_CLIENT',
+        'WeftSpanProcessor: spans are not recorded: no active Weft client (weft.init() was not called, or the client was shut down). This warning is shown once.',
+      );
+      return;
+    }
+    tracer.submitSpan(span);
+  }
+
+  /**
+   * Resolves when every span that ended before it is acknowledged by the
+   * server or durably in the outbox (it waits for the client's `flush()`,
+   * which covers them). Rejects with `SpanFlushIncompleteError` when some
+   * could not be delivered or the timeout passed first, so the caller knows.
+   */
+  async forceFlush(): Promise<void> {
+    if (this.#shutdown !== undefined) return;
+    await this.#flush();
+  }
+
+  /**
+   * Flushes like `forceFlush()`, then ignores spans that end later (the OTel
+   * spec: after shutdown, `onEnd` and `forceFlush` are no-ops). The Weft
+   * client stays open — ops and other processors may still use it.
+   * Idempotent: a second call joins the first.
+   */
+  shutdown(): Promise<void> {
+    this.#shutdown ??= this.#flush();
+    return this.#shutdown;
+  }
+
+  async #flush(): Promise<void> {
+    const client = this.#client ?? getDefaultClient();
+    if (client === undefined || client.closed) return;
+    const result: FlushResult = await client.flush({ timeoutMs: this.#flushTimeoutMs });
+    if (result.failed > 0 || result.pending > 0) throw new SpanFlushIncompleteError(result);
+  }
+}
