@@ -4,6 +4,7 @@ import type { Warnings } from '../diagnostics/warnings.js';
 import { isStreamLike, traceStream } from '../op/traced-stream.js';
 import type { RecordKind } from '../pipeline/call-item.js';
 import type { InFlight } from '../pipeline/in-flight.js';
+import type { HeldTrace, Sampler } from '../sampling/index.js';
 import { materialize } from '../values/snapshot-tape.js';
 import { snapshot, type SnapshotLimits, snapshotTape } from '../values/index.js';
 import { newCallId } from './call-id.js';
@@ -21,6 +22,8 @@ export interface TracerOptions {
   snapshotLimits: () => SnapshotLimits;
   /** `weft.init({ prices })`: added to or overriding the built-in price table. */
   prices: PriceOverrides | undefined;
+  /** `weft.init({ sampleRate, keep })`; `undefined` at rate 1, where nothing is sampled out. */
+  sampler?: Sampler | undefined;
 }
 
 /**
@@ -34,15 +37,40 @@ export class Tracer {
   #lastSpec: OpSpec | undefined;
   #lastCtor: unknown;
   #lastName = '';
+  /** The frame of a sampled-out trace when no attributes are set: one object, not one per call. */
+  readonly #unsampled: ContextFrame;
 
   constructor(options: TracerOptions) {
     this.#o = options;
+    this.#unsampled = { call: undefined, attributes: undefined, unsampledBy: options.owner };
   }
 
   /** Runs `fn` as a traced call and returns exactly what it returns (or throws what it throws). */
   run(spec: OpSpec, fn: (...args: unknown[]) => unknown, thisArg: unknown, args: unknown[]): unknown {
     const frame = callContext.getStore();
-    const call = this.#start(spec, thisArg, args, frame);
+    // Sampling is decided here, before any snapshot. With no sampler (rate 1) none of it runs.
+    const sampler = this.#o.sampler;
+    let rootId: string | undefined;
+    let held: HeldTrace | undefined;
+    if (sampler !== undefined) {
+      if (frame?.unsampledBy === this.#o.owner) {
+        sampler.countSampledOut();
+        return Reflect.apply(fn, thisArg, args);
+      }
+      const parent = frame?.call !== undefined && frame.call.owner === this.#o.owner ? frame.call : undefined;
+      if (parent === undefined) {
+        // A root: the one head decision of its trace, from the trace id (= the root's id).
+        rootId = newCallId();
+        if (!sampler.keepsTrace(rootId)) {
+          held = sampler.hold();
+          if (held === undefined) return this.#runUnsampled(sampler, frame, fn, thisArg, args);
+        }
+      } else {
+        held = sampler.heldOf(parent);
+        if (held?.state === 'dropped') return this.#runUnsampled(sampler, frame, fn, thisArg, args);
+      }
+    }
+    const call = this.#start(spec, thisArg, args, frame, rootId, held);
     if (call === undefined) return Reflect.apply(fn, thisArg, args);
     const inner: ContextFrame = { call, attributes: frame?.attributes };
     let result: unknown;
@@ -78,8 +106,28 @@ export class Tracer {
     return result;
   }
 
-  /** startCall: ids, parent from the context, timestamps, snapshot of the inputs. `undefined` when tracing itself failed. */
-  #start(spec: OpSpec, thisArg: unknown, args: unknown[], frame: ContextFrame | undefined): CallRecord | undefined {
+  /**
+   * A call of a sampled-out trace: not recorded, no snapshot, no record; its
+   * ops see the "not sampled" frame and skip too.
+   */
+  #runUnsampled(sampler: Sampler, frame: ContextFrame | undefined, fn: (...args: unknown[]) => unknown, thisArg: unknown, args: unknown[]): unknown {
+    sampler.countSampledOut();
+    const inner = frame === undefined ? this.#unsampled : { call: frame.call, attributes: frame.attributes, unsampledBy: this.#o.owner };
+    return callContext.run(inner, Reflect.apply, fn, thisArg, args);
+  }
+
+  /**
+   * startCall: ids, parent from the context, timestamps, snapshot of the inputs. `undefined` when tracing itself failed.
+   * `rootId`: the id already drawn for the sampling decision; `held`: the held trace it joins (not sent until its root ends).
+   */
+  #start(
+    spec: OpSpec,
+    thisArg: unknown,
+    args: unknown[],
+    frame: ContextFrame | undefined,
+    rootId?: string,
+    held?: HeldTrace,
+  ): CallRecord | undefined {
     const { options } = spec;
     let inputs: Record<string, unknown>;
     try {
@@ -93,7 +141,7 @@ export class Tracer {
     const displayName = typeof options.displayName === 'function' ? options.displayName(inputs) : options.displayName;
     try {
       const parent = frame?.call !== undefined && frame.call.owner === this.#o.owner ? frame.call : undefined;
-      const id = newCallId();
+      const id = rootId ?? newCallId();
       const perf = performance.now();
       const limits = this.#o.snapshotLimits();
       const attributes =
@@ -121,7 +169,9 @@ export class Tracer {
         childCounts: undefined,
         startSubmitted: false,
       };
-      this.#o.inFlight.add(call);
+      // A held call sends no early start record: its trace may yet be dropped.
+      if (held !== undefined) this.#o.sampler?.started(held, call);
+      else this.#o.inFlight.add(call);
       return call;
     } catch (error) {
       this.#o.warnings.report('start', 'starting a call failed; the call is not traced', error);
@@ -180,7 +230,9 @@ export class Tracer {
       call.parent = undefined;
       call.childUsage = undefined;
       this.#o.inFlight.delete(call);
-      this.#o.submit(call, call.startSubmitted ? 'end' : 'complete');
+      const held = this.#o.sampler?.heldOf(call);
+      if (held === undefined) this.#o.submit(call, call.startSubmitted ? 'end' : 'complete');
+      else for (const kept of (this.#o.sampler as Sampler).finished(held, call)) this.#o.submit(kept, 'complete');
     } catch (thrown) {
       this.#o.warnings.report('finish', `finishing call ${call.opName} failed; it is not recorded`, thrown, call.id);
       return;

@@ -10,6 +10,11 @@ import type { CallRecord } from '../calls/call-record.js';
 export interface ContextFrame {
   readonly call: CallRecord | undefined;
   readonly attributes: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * Set inside a trace that client (the owner object) sampled out: its ops
+   * called here run untraced, so a trace is recorded whole or not at all.
+   */
+  readonly unsampledBy?: object | undefined;
 }
 
 export const callContext = new AsyncLocalStorage<ContextFrame>();
