@@ -7,7 +7,7 @@ import type { InFlight } from '../pipeline/in-flight.js';
 import type { HeldTrace, Sampler } from '../sampling/index.js';
 import { materialize } from '../values/snapshot-tape.js';
 import { snapshot, type SnapshotLimits, snapshotTape } from '../values/index.js';
-import { newCallId } from './call-id.js';
+import { newCallId, newTraceBits } from './call-id.js';
 import type { CallRecord } from './call-record.js';
 import { namedInputs } from './input-names.js';
 import type { FinishedCall, OpSpec } from './op-spec.js';
@@ -59,12 +59,14 @@ export class Tracer {
       }
       const parent = frame?.call !== undefined && frame.call.owner === this.#o.owner ? frame.call : undefined;
       if (parent === undefined) {
-        // A root: the one head decision of its trace, from the trace id (= the root's id).
-        rootId = newCallId();
-        if (!sampler.keepsTrace(rootId)) {
+        // A root: the one head decision of its trace, on the random bits that end
+        // its trace id (= the root's id); the id string is built only if needed.
+        const traceBits = newTraceBits();
+        if (!sampler.keepsTrace(traceBits)) {
           held = sampler.hold();
           if (held === undefined) return this.#runUnsampled(sampler, frame, fn, thisArg, args);
         }
+        rootId = newCallId(traceBits);
       } else {
         held = sampler.heldOf(parent);
         if (held?.state === 'dropped') return this.#runUnsampled(sampler, frame, fn, thisArg, args);

@@ -1,5 +1,5 @@
 import type { CallRecord } from '../calls/call-record.js';
-import { isTraceSampled } from './trace-sampled.js';
+import { areTraceBitsSampled } from './trace-sampled.js';
 
 /** Tail rules of `weft.init({ keep })`: keep a head-sampled-out trace when one matches. */
 export interface KeepRules {
@@ -72,9 +72,9 @@ export class Sampler {
     this.#maxHeldCalls = keep?.maxHeldCalls ?? 10_000;
   }
 
-  /** The head decision for a new root (see {@link isTraceSampled}). */
-  keepsTrace(traceId: string): boolean {
-    return isTraceSampled(traceId, this.sampleRate);
+  /** The head decision for a new root, on the last 32 bits its trace id will have (see `isTraceSampled`). */
+  keepsTrace(traceBits: number): boolean {
+    return areTraceBitsSampled(traceBits, this.sampleRate);
   }
 
   /** A call that is not recorded. */

@@ -14,9 +14,13 @@ const SPAN = 0x1_0000_0000;
  * those places (never produced by Weft) is kept.
  */
 export function isTraceSampled(traceId: string, sampleRate: number): boolean {
+  const bits = Number.parseInt(traceId.slice(-8), 16);
+  return Number.isNaN(bits) || areTraceBitsSampled(bits, sampleRate);
+}
+
+/** {@link isTraceSampled} on the last 32 bits of the trace id, as an unsigned integer (before the id string is built). */
+export function areTraceBitsSampled(bits: number, sampleRate: number): boolean {
   if (sampleRate >= 1) return true;
   if (sampleRate <= 0) return false;
-  const bits = Number.parseInt(traceId.slice(-8), 16);
-  if (Number.isNaN(bits)) return true;
   return bits < sampleRate * SPAN;
 }
