@@ -78,7 +78,7 @@ Target: a sampled-out call costs < 1 µs (1,000 ns) beyond the untraced call, an
 | Case | ns/call | Beyond untraced, ns |
 | --- | ---: | ---: |
 | untraced | ${fmt(m.untraced)} | – |
-| sampled-out root (draws the trace id, decides, enters the "not sampled" frame) | ${fmt(m['sampled-out root'])} | ${fmt(m['sampled-out root'] - m.untraced)} |
+| sampled-out root (draws the 32 bits that would end its trace id, decides, enters the "not sampled" frame; no id string) | ${fmt(m['sampled-out root'])} | ${fmt(m['sampled-out root'] - m.untraced)} |
 | sampled-out child (inside a sampled-out trace: one context read, a counter) | ${fmt(m['sampled-out child'])} | ${fmt(m['sampled-out child'] - m.untraced)} |
 
 \`diagnostics().sampling.sampledOutCalls\` counted every call (${stats.sampledOutCalls.toLocaleString('en-US')}). At the default
