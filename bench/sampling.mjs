@@ -14,7 +14,6 @@
 // would show (none is: the decision comes before it).
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import * as weft from 'weft';
 import { createClient } from 'weft/testing';
 import { writeResultsSection } from './lib/results-file.mjs';
 
