@@ -27,6 +27,7 @@ export { WeftObject, WeftObject as Object } from './objects/weft-object.js';
 export type { OpDecorator } from './op/op.js';
 export type { FlushResult } from './pipeline/flush-barrier.js';
 export type { WithFlushOptions } from './serverless/index.js';
+export type { KeepRules, SamplingStats } from './sampling/index.js';
 export type { CallPages, GetCallsOptions } from './read/call-pages.js';
 export { Dataset, type DatasetOptions, openDataset, RemoteDataset } from './datasets/index.js';
 export {

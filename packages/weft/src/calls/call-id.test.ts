@@ -1,9 +1,20 @@
 import { validate, version } from 'uuid';
 import { describe, expect, it } from 'vitest';
 import { callIdOfSpan, otelSpanIdOf, otelTraceIdOf } from '@weft/protocol';
-import { newCallId, newChildCallId } from './call-id.js';
+import { isTraceSampled } from '../sampling/trace-sampled.js';
+import { newCallId, newChildCallId, newTraceBits } from './call-id.js';
 
 describe('newCallId', () => {
+  it('ends with the 32 trace bits it is given, so a sampling decision on the bits is the decision on the id', () => {
+    for (let i = 0; i < 1_000; i++) {
+      const bits = newTraceBits();
+      const id = newCallId(bits);
+      expect(validate(id)).toBe(true);
+      expect(Number.parseInt(id.slice(-8), 16)).toBe(bits);
+      expect(isTraceSampled(id, 0.5)).toBe(bits < 0x8000_0000);
+    }
+  });
+
   it('makes valid, unique UUID v7s that sort in creation order', () => {
     const ids = Array.from({ length: 20_000 }, () => newCallId());
     for (const id of ids.slice(0, 1_000)) {

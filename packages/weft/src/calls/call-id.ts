@@ -35,8 +35,12 @@ let seq = 0;
  * is cheap: no allocation besides the string, random bytes drawn from a
  * pool (the `uuid` package's `v7()` cost about 2 µs a call, a fifth of the
  * tracing overhead outside the snapshot).
+ *
+ * `randomTail`: 32 random bits (from {@link newTraceBits}) to use as the
+ * id's last 4 bytes, so a sampling decision made on them before the id
+ * existed is the decision of this id.
  */
-export function newCallId(): string {
+export function newCallId(randomTail?: number): string {
   let ms = Date.now();
   if (ms > lastMs) {
     lastMs = ms;
@@ -74,7 +78,13 @@ export function newCallId(): string {
   writeHex(19, 0x80 | ((pool[r] as number) & 0x3f));
   writeHex(21, pool[r + 1] as number);
   text[23] = DASH;
-  for (let k = 0; k < 6; k++) writeHex(24 + 2 * k, pool[r + 2 + k] as number);
+  if (randomTail === undefined) {
+    for (let k = 0; k < 6; k++) writeHex(24 + 2 * k, pool[r + 2 + k] as number);
+  } else {
+    writeHex(24, pool[r + 2] as number);
+    writeHex(26, pool[r + 3] as number);
+    for (let k = 0; k < 4; k++) writeHex(28 + 2 * k, randomTail >>> (24 - 8 * k));
+  }
   return text.toString('latin1', 0, 36);
 }
 
@@ -105,6 +115,21 @@ export function newChildCallId(traceId: string): string {
 
 /** Characters of a UUID that hold its first 8 bytes ("xxxxxxxx-xxxx-xxxx"). */
 const TRACE_HEAD_CHARS = 18;
+
+/**
+ * 32 random bits: the last 4 bytes of a root id still to be made. Head
+ * sampling decides on them first, so a sampled-out root never builds an id
+ * string (most of what such a call would cost).
+ */
+export function newTraceBits(): number {
+  if (poolAt + 4 > pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  const bits = pool.readUInt32BE(poolAt);
+  poolAt += 4;
+  return bits;
+}
 
 function nextRandomByte(): number {
   if (poolAt >= pool.length) {

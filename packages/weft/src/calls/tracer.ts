@@ -5,6 +5,7 @@ import { ChunkList, type StreamAccumulator } from '../op/stream-accumulator.js';
 import { isStreamLike, type StreamEnd, traceStream } from '../op/traced-stream.js';
 import type { RecordKind } from '../pipeline/call-item.js';
 import type { InFlight } from '../pipeline/in-flight.js';
+import type { HeldTrace, Sampler } from '../sampling/index.js';
 import { materialize } from '../values/snapshot-tape.js';
 import { snapshot, type SnapshotLimits, snapshotTape } from '../values/index.js';
 import { type OtelContext, type OtelContextManager, otelContextManager, SPAN_KEY } from '../otel/otel-global.js';
@@ -12,7 +13,7 @@ import type { EndedSpan } from '../otel/ended-span.js';
 import { otelPlacement } from '../otel/otel-parent.js';
 import { SpanCall } from '../otel/span-call.js';
 import { WeftCallSpan } from '../otel/weft-call-span.js';
-import { newCallId, newChildCallId } from './call-id.js';
+import { newCallId, newChildCallId, newTraceBits } from './call-id.js';
 import type { CallRecord } from './call-record.js';
 import { namedInputs } from './input-names.js';
 import type { FinishedCall, OpSpec, PromiseSettlers } from './op-spec.js';
@@ -27,6 +28,8 @@ export interface TracerOptions {
   snapshotLimits: () => SnapshotLimits;
   /** `weft.init({ prices })`: added to or overriding the built-in price table. */
   prices: PriceOverrides | undefined;
+  /** `weft.init({ sampleRate, keep })`; `undefined` at rate 1, where nothing is sampled out. */
+  sampler?: Sampler | undefined;
 }
 
 /**
@@ -40,9 +43,12 @@ export class Tracer {
   #lastSpec: OpSpec | undefined;
   #lastCtor: unknown;
   #lastName = '';
+  /** The frame of a sampled-out trace when no attributes are set: one object, not one per call. */
+  readonly #unsampled: ContextFrame;
 
   constructor(options: TracerOptions) {
     this.#o = options;
+    this.#unsampled = { call: undefined, attributes: undefined, unsampledBy: options.owner };
   }
 
   /** Runs `fn` as a traced call and returns exactly what it returns (or throws what it throws). */
@@ -51,7 +57,31 @@ export class Tracer {
     // One property read when OpenTelemetry is absent (see otel/otel-global.ts).
     const otel = otelContextManager();
     const active = otel === undefined ? undefined : activeOtelContext(otel);
-    const call = this.#start(spec, thisArg, args, frame, active);
+    // Sampling is decided here, before any snapshot. With no sampler (rate 1) none of it runs.
+    const sampler = this.#o.sampler;
+    let rootId: string | undefined;
+    let held: HeldTrace | undefined;
+    if (sampler !== undefined) {
+      if (frame?.unsampledBy === this.#o.owner) {
+        sampler.countSampledOut();
+        return Reflect.apply(fn, thisArg, args);
+      }
+      const parent = frame?.call !== undefined && frame.call.owner === this.#o.owner ? frame.call : undefined;
+      if (parent === undefined) {
+        // A root: the one head decision of its trace, on the random bits that end
+        // its trace id (= the root's id); the id string is built only if needed.
+        const traceBits = newTraceBits();
+        if (!sampler.keepsTrace(traceBits)) {
+          held = sampler.hold();
+          if (held === undefined) return this.#runUnsampled(sampler, frame, fn, thisArg, args);
+        }
+        rootId = newCallId(traceBits);
+      } else {
+        held = sampler.heldOf(parent);
+        if (held?.state === 'dropped') return this.#runUnsampled(sampler, frame, fn, thisArg, args);
+      }
+    }
+    const call = this.#start(spec, thisArg, args, frame, active, rootId, held);
     if (call === undefined) return Reflect.apply(fn, thisArg, args);
     // With OpenTelemetry, the call is also the active OTel span while `fn`
     // runs, so spans started there become its children.
@@ -153,13 +183,28 @@ export class Tracer {
     this.#o.submit(new SpanCall(span, this.#o.owner, this.#o.prices), 'complete');
   }
 
-  /** startCall: ids, parent from the context, timestamps, snapshot of the inputs. `undefined` when tracing itself failed. */
+  /**
+   * A call of a sampled-out trace: not recorded, no snapshot, no record; its
+   * ops see the "not sampled" frame and skip too.
+   */
+  #runUnsampled(sampler: Sampler, frame: ContextFrame | undefined, fn: (...args: unknown[]) => unknown, thisArg: unknown, args: unknown[]): unknown {
+    sampler.countSampledOut();
+    const inner = frame === undefined ? this.#unsampled : { call: frame.call, attributes: frame.attributes, unsampledBy: this.#o.owner };
+    return callContext.run(inner, Reflect.apply, fn, thisArg, args);
+  }
+
+  /**
+   * startCall: ids, parent from the context, timestamps, snapshot of the inputs. `undefined` when tracing itself failed.
+   * `rootId`: the id already drawn for the sampling decision; `held`: the held trace it joins (not sent until its root ends).
+   */
   #start(
     spec: OpSpec,
     thisArg: unknown,
     args: unknown[],
     frame: ContextFrame | undefined,
     active: OtelContext | undefined,
+    rootId?: string,
+    held?: HeldTrace,
   ): CallRecord | undefined {
     const { options } = spec;
     let inputs: Record<string, unknown>;
@@ -190,8 +235,8 @@ export class Tracer {
           parentId = placed.id;
         }
       }
-      // A root's id is its trace id; a child's id starts with its trace id's head (see newChildCallId).
-      const id = traceId === undefined ? newCallId() : newChildCallId(traceId);
+      // A root's id is its trace id (drawn early when sampling decided on it); a child's id starts with its trace id's head (see newChildCallId).
+      const id = traceId === undefined ? (rootId ?? newCallId()) : newChildCallId(traceId);
       const perf = performance.now();
       const limits = this.#o.snapshotLimits();
       const attributes =
@@ -219,7 +264,9 @@ export class Tracer {
         childCounts: undefined,
         startSubmitted: false,
       };
-      this.#o.inFlight.add(call);
+      // A held call sends no early start record: its trace may yet be dropped.
+      if (held !== undefined) this.#o.sampler?.started(held, call);
+      else this.#o.inFlight.add(call);
       return call;
     } catch (error) {
       this.#o.warnings.report('start', 'starting a call failed; the call is not traced', error);
@@ -280,7 +327,9 @@ export class Tracer {
       call.parent = undefined;
       call.childUsage = undefined;
       this.#o.inFlight.delete(call);
-      this.#o.submit(call, call.startSubmitted ? 'end' : 'complete');
+      const held = this.#o.sampler?.heldOf(call);
+      if (held === undefined) this.#o.submit(call, call.startSubmitted ? 'end' : 'complete');
+      else for (const kept of (this.#o.sampler as Sampler).finished(held, call)) this.#o.submit(kept, 'complete');
     } catch (thrown) {
       this.#o.warnings.report('finish', `finishing call ${call.opName} failed; it is not recorded`, thrown, call.id);
       return;

@@ -1,5 +1,6 @@
 import type { LoopLag } from '../diagnostics/loop-lag.js';
 import type { OutboxStats } from '../outbox/index.js';
+import type { SamplingStats } from '../sampling/index.js';
 
 /** What `client.diagnostics()` reports. Gauges are "now"; counters are since init. */
 export interface Diagnostics {
@@ -28,6 +29,8 @@ export interface Diagnostics {
   };
   /** The durable outbox, once opened. */
   outbox: OutboxStats | undefined;
+  /** Sampling: the rate, calls sampled out, calls held for tail rules, traces kept / dropped / dropped past the bound. */
+  sampling: SamplingStats;
   /** Pipeline problems reported (each logged; see the `weft:problem` diagnostics channel). */
   problems: number;
 }

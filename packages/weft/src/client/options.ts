@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { DEFAULT_URL, type ModelPrice, PROJECT_NAME } from '@weft/protocol';
 import { z } from 'zod';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import type { KeepRules } from '../sampling/index.js';
 
 const positiveInt = z.number().int().positive();
 const nonNegativeInt = z.number().int().nonnegative();
@@ -44,6 +45,16 @@ const schema = z.strictObject({
   setDefault: z.boolean().default(true),
   warningIntervalMs: positiveInt.default(10_000),
   awaitPendingInSlot: z.boolean().default(false),
+  sampleRate: z.number().min(0).max(1).default(1),
+  keep: z
+    .strictObject({
+      errors: z.boolean().optional(),
+      slowerThanMs: z.number().nonnegative().optional(),
+      maxCallsPerTrace: positiveInt.optional(),
+      maxHeldCalls: positiveInt.optional(),
+    })
+    .refine((keep) => keep.errors === true || keep.slowerThanMs !== undefined, 'needs a rule: `errors: true` and/or `slowerThanMs`')
+    .optional(),
   prices: z
     .record(
       z.string().min(1),
@@ -123,6 +134,23 @@ export interface WeftOptions {
    * @example { 'my-finetune': { input: 3, output: 12, cachedInput: 1.5 } }
    */
   prices?: Record<string, ModelPrice>;
+  /**
+   * Head sampling: the share of traces recorded, 0..1. Decided once per trace
+   * at its root from the trace id's last 32 bits (deterministic, see
+   * docs/tracing.md "Sampling"); every call of a trace follows its root.
+   * A sampled-out call is not snapshotted and costs well under 1 µs.
+   * @default 1
+   */
+  sampleRate?: number;
+  /**
+   * Tail rules for traces head sampling left out: their calls are recorded
+   * (inputs and outputs ARE snapshotted) and held until the root ends, then
+   * sent whole when any call failed (`errors: true`) or the root took longer
+   * than `slowerThanMs`, else dropped. Bounded by `maxCallsPerTrace`
+   * (default 1000) and `maxHeldCalls` (default 10000); a trace past a bound
+   * is dropped and counted in `diagnostics().sampling`. No effect at rate 1.
+   */
+  keep?: KeepRules;
   /**
    * TEST ONLY. Makes `schedule` await pending digests inside its pool slot — the
    * deadlock this design exists to avoid. Used to show the starvation test fails

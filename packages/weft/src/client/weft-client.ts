@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { type Call, call as callSchema, formatRef, OBJECT_NAME, objectRead, parseRef, routes } from '@weft/protocol';
 import type { CallRecord } from '../calls/call-record.js';
 import { Tracer } from '../calls/tracer.js';
+import { ALL_SAMPLED, Sampler } from '../sampling/index.js';
 import { ClientClosedError } from '../errors/client-closed-error.js';
 import { PublishFailedError } from '../errors/publish-failed-error.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
@@ -71,6 +72,8 @@ export class WeftClient {
   readonly #pipeline: Pipeline;
   readonly #inFlight: InFlight;
   readonly #tracer: Tracer;
+  /** Only below rate 1: at the default the tracer has no sampling work at all. */
+  readonly #sampler: Sampler | undefined;
   readonly #api: ApiClient;
   readonly #sink: RecordSink;
   readonly #batcher: Batcher | undefined;
@@ -139,6 +142,7 @@ export class WeftClient {
       sliceBudget: options.sliceBudget,
       awaitPendingInSlot: options.awaitPendingInSlot,
     });
+    this.#sampler = options.sampleRate < 1 ? new Sampler(options.sampleRate, options.keep) : undefined;
     this.#inFlight = new InFlight(options.startDelayMs, (call) => this.#pipeline.submit(call, 'start'));
     this.#tracer = new Tracer({
       owner: this,
@@ -147,6 +151,7 @@ export class WeftClient {
       warnings: this.#warnings,
       snapshotLimits: () => this.#snapshotLimits,
       prices: options.prices,
+      sampler: this.#sampler,
     });
     this.op = makeOp(() => (this.#closed ? undefined : this.#tracer));
     this.#loopLag.start();
@@ -402,6 +407,7 @@ export class WeftClient {
       },
       objects: this.#store.stats,
       outbox: this.#outbox?.stats,
+      sampling: this.#sampler?.stats ?? { ...ALL_SAMPLED },
       problems: this.#warnings.total,
     };
   }

@@ -17,6 +17,11 @@ export interface ContextFrame {
    * call is the innermost span; otherwise an OTel span started inside it is.
    */
   readonly otel?: OtelContext | undefined;
+  /**
+   * Set inside a trace that client (the owner object) sampled out: its ops
+   * called here run untraced, so a trace is recorded whole or not at all.
+   */
+  readonly unsampledBy?: object | undefined;
 }
 
 export const callContext = new AsyncLocalStorage<ContextFrame>();
