@@ -62,7 +62,9 @@ describe('refs under faults: every call once, every ref resolves', () => {
     const { server, proxy } = await startEnv();
     const project = 'refs-paused';
     const client = weft.init({ project, url: proxy.url, outboxDir: await tempDir('weft-refs-paused-'), handleExit: false });
-    onTestFinished(() => client.shutdown({ timeoutMs: 2_000 }));
+    onTestFinished(async () => {
+      await client.shutdown({ timeoutMs: 2_000 });
+    });
     proxy.pause();
     const workload = await runRefsWorkload({ tag: 'paused', calls: CALLS });
     await proxy.waitFor((c) => c.held >= 1);
@@ -77,7 +79,9 @@ describe('refs under faults: every call once, every ref resolves', () => {
     const { server, proxy } = await startEnv();
     const project = 'refs-sigkill';
     const client = weft.init({ project, url: proxy.url, outboxDir: await tempDir('weft-refs-kill-'), handleExit: false });
-    onTestFinished(() => client.shutdown({ timeoutMs: 2_000 }));
+    onTestFinished(async () => {
+      await client.shutdown({ timeoutMs: 2_000 });
+    });
     await server.kill('SIGKILL');
     const workload = await runRefsWorkload({ tag: 'sigkill', calls: CALLS });
     await proxy.waitFor((c) => c.upstreamErrors >= 1);
