@@ -37,12 +37,20 @@ export async function deliverTable(
 ): Promise<TableDelivery> {
   const { project, api, records } = destination;
   // Each attempt asks again which rows the server lacks, so a retry sends only what is still missing.
-  const upload = await records.retrying(() => uploadTable(api, project, rows, hashed, limits));
-  if ('done' in upload) return { ...upload.done, spilled: false };
+  // Rows and requests of failed attempts count too: what they stored is why a retry sends less.
+  let uploadedRows = 0;
+  let requests = 0;
+  const upload = await records.retrying(() =>
+    uploadTable(api, project, rows, hashed, limits, (progress) => {
+      uploadedRows += progress.rows;
+      requests += progress.requests;
+    }),
+  );
+  if ('done' in upload) return { digest: upload.done.digest, uploadedRows, requests, spilled: false };
   const kept = tableRecords(project, rows, hashed, limits);
   const outcome = await records.keep(kept.records, `the server could not take table ${kept.digest} (${upload.kept})`);
   if (outcome.status === 'failed') throw outcome.error;
-  return { digest: kept.digest, uploadedRows: 0, requests: 0, spilled: true };
+  return { digest: kept.digest, uploadedRows, requests, spilled: true };
 }
 
 /** Every distinct row in chunks under `limits`, then the table itself. */
