@@ -16,6 +16,7 @@ import {
 } from '../src/files/index.js';
 import { resetWeft } from '../src/testing/index.js';
 import { startRequestLogProxy } from './eval/fixtures/request-log-proxy.js';
+import { waitForOutboxDrained } from './faults/outbox-drained.js';
 import { FaultProxy, startTestServer, type TestServer } from './harness/index.js';
 
 const FILE_REF = /^weft:\/\/\/files\/file\/[A-Za-z0-9_-]{43}$/;
@@ -177,7 +178,7 @@ describe('blobs in calls', () => {
     expect(await client.get(output.given as string)).toMatchObject({ mimeType: 'audio/wav', name: 'take.wav', size: 3 });
   });
 
-  it('a file the server refuses, or a path that cannot be read, is recorded as a marker, never as a ref', async () => {
+  it('a file the server refuses is reported (its ref never resolves to other bytes); a path that cannot be read is a marker', async () => {
     const proxy = await FaultProxy.start({ upstream: server.url, match: ({ path }) => path.startsWith('/v1/files/') });
     afterAll(() => proxy.close());
     proxy.respond(400);
@@ -185,21 +186,26 @@ describe('blobs in calls', () => {
     const refuseOp = weft.op(function refuse() {
       return { blob: Buffer.from('refused bytes'), missing: WeftFile.fromPath(join(dir, 'does-not-exist.png')), kept: 1 };
     });
+    const problems = client.diagnostics().problems;
     refuseOp();
     await client.flush();
     const output = (await onlyCall(client, 'refuse')).output as Record<string, unknown>;
     expect(output.kept).toBe(1);
-    expect(output.blob).toMatchObject({ _weft: 'unreadable', reason: 'hook' });
-    expect(String((output.blob as { error: string }).error)).toMatch(/FileUploadFailedError: .*answered 400/);
+    // The ref is the digest of the bytes, known before the upload; the refusal is reported once.
+    expect(output.blob).toBe(`weft:///files/file/${digestBytes(Buffer.from('refused bytes'))}`);
+    expect(client.diagnostics().problems).toBeGreaterThan(problems);
+    proxy.passThrough();
+    await expect(client.get(output.blob as string)).rejects.toMatchObject({ code: 'WEFT_NOT_FOUND' });
     expect(output.missing).toMatchObject({ _weft: 'unreadable', reason: 'hook' });
     expect(String((output.missing as { error: string }).error)).toContain('does-not-exist.png');
   });
 });
 
 describe('file edge cases', () => {
-  it('bytes changed after hashing and before upload become a marker, not a ref to other bytes', async () => {
+  it('bytes changed after hashing and before upload: the ref names the hashed bytes, never other bytes, and the change is reported', async () => {
     const client = init();
     const mutable = Buffer.from(`mutable ${process.pid} ${Date.now()}`);
+    const hashedDigest = digestBytes(mutable);
     const listener = (message: unknown) => {
       const event = message as FileEvent;
       // The caller changes its Buffer between the hash and the upload.
@@ -212,11 +218,13 @@ describe('file edge cases', () => {
     const mutateOp = weft.op(function mutate() {
       return mutable;
     });
+    const problems = client.diagnostics().problems;
     mutateOp();
     await client.flush();
-    const output = (await onlyCall(client, 'mutate')).output as { _weft: string; error: string };
-    expect(output).toMatchObject({ _weft: 'unreadable', reason: 'hook' });
-    expect(output.error).toContain('the bytes changed while being saved');
+    const output = (await onlyCall(client, 'mutate')).output as string;
+    expect(output).toBe(`weft:///files/file/${hashedDigest}`);
+    expect(client.diagnostics().problems).toBeGreaterThan(problems);
+    await expect(client.get(output)).rejects.toMatchObject({ code: 'WEFT_NOT_FOUND' });
   });
 
   it('publish of a weft.File stores its bytes and a File version; an empty file works too', async () => {
@@ -233,48 +241,27 @@ describe('file edge cases', () => {
 });
 
 describe('a server that keeps failing', () => {
-  it('an upload spends its retry budget once; later uploads try once each until one succeeds', async () => {
+  it('an upload is retried by the batches\' policy, then kept in the outbox and replayed: the call\'s file ref resolves', async () => {
     const proxy = await FaultProxy.start({ upstream: server.url, match: ({ path }) => path.startsWith('/v1/files/') });
     afterAll(() => proxy.close());
-    const client = init(proxy.url);
-    let uploads = 0;
-    const listener = (message: unknown) => {
-      if ((message as FileEvent).event === 'upload') uploads++;
-    };
-    subscribe(FILE_CHANNEL, listener);
-    afterAll(() => {
-      unsubscribe(FILE_CHANNEL, listener);
-    });
+    const client = init(proxy.url, { outbox: true, outboxDir: join(dir, 'outbox-keeps-failing'), maxAttempts: 3 });
     const blobOp = weft.op(function blobOut(tag: string) {
       return Buffer.from(`down ${tag} ${process.pid}`);
     });
-    const outputOf = async (tag: string) => {
-      const calls = await client.getCalls({ opName: 'blobOut' }).toArray();
-      return calls.find((c) => c.inputs.tag === tag)?.output;
-    };
 
     proxy.respond(503);
     blobOp('first');
-    await client.flush();
-    expect(uploads).toBe(6);
-    expect(await outputOf('first')).toMatchObject({ _weft: 'unreadable' });
-
-    blobOp('second');
-    await client.flush();
-    expect(uploads).toBe(7);
-    expect(await outputOf('second')).toMatchObject({ _weft: 'unreadable' });
+    const flushed = await client.flush();
+    expect(flushed).toMatchObject({ sent: 1, failed: 0, pending: 0 });
+    expect(proxy.counters.injected).toBe(3);
+    expect(client.diagnostics().outbox?.records).toBe(1);
+    const calls = await client.getCalls({ opName: 'blobOut' }).toArray();
+    const ref = calls[0]?.output as string;
+    expect(ref).toBe(`weft:///files/file/${digestBytes(Buffer.from(`down first ${process.pid}`))}`);
 
     proxy.passThrough();
-    blobOp('third');
-    await client.flush();
-    expect(uploads).toBe(8);
-    expect(await outputOf('third')).toMatch(FILE_REF);
-
-    // Recovered: the next failure gets its whole budget again.
-    proxy.respond(503);
-    blobOp('fourth');
-    await client.flush();
-    expect(uploads).toBe(14);
+    await waitForOutboxDrained(client, { timeoutMs: 20_000 });
+    expect(Buffer.from((await client.get(ref)) as Uint8Array).toString()).toBe(`down first ${process.pid}`);
   });
 });
 

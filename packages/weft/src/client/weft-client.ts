@@ -1,4 +1,3 @@
-import type { RecordPayload } from '../outbox/record-frame.js';
 import { resolve } from 'node:path';
 import { type Call, call as callSchema, formatRef, OBJECT_NAME, objectRead, parseRef, routes } from '@weft/protocol';
 import type { CallRecord } from '../calls/call-record.js';
@@ -15,12 +14,13 @@ import { ObjectStore } from '../objects/object-store.js';
 import { objectNameOf, WeftObject } from '../objects/weft-object.js';
 import { Dataset } from '../datasets/dataset.js';
 import { DatasetRefs } from '../datasets/dataset-refs.js';
+import type { TableDestination } from '../datasets/table-delivery.js';
 import { openDataset, type RemoteDataset } from '../datasets/remote-dataset.js';
 import { FileApi } from '../files/file-api.js';
 import { FileStore } from '../files/file-store.js';
 import { WeftFile } from '../files/weft-file.js';
 import { makeOp } from '../op/op.js';
-import type { Outbox } from '../outbox/index.js';
+import { OutboxKeeper } from '../outbox/outbox-keeper.js';
 import { type Epoch, FlushBarrier, type FlushResult } from '../pipeline/flush-barrier.js';
 import { InFlight } from '../pipeline/in-flight.js';
 import { Pipeline, type RecordSink } from '../pipeline/pipeline.js';
@@ -28,11 +28,11 @@ import { Pool } from '../pipeline/pool.js';
 import { CallPages, type GetCallsOptions } from '../read/call-pages.js';
 import { ApiClient } from '../transport/api-client.js';
 import { Batcher, type BatcherOptions } from '../transport/batcher.js';
-import { createOutboxSender } from '../transport/outbox-records.js';
+import { DEFAULT_RETRY_POLICY } from '../transport/delivery-rules.js';
+import { RecordDelivery } from '../transport/record-delivery.js';
 import { DEFAULT_REDACT_KEYS, type SanitizeOptions, type SnapshotLimits } from '../values/index.js';
 import type { Diagnostics } from './diagnostics.js';
 import type { ResolvedOptions } from './options.js';
-import { acquireOutbox, releaseOutbox } from './shared-outbox.js';
 import { withFlush, type WithFlushOptions } from '../serverless/index.js';
 import { trackClient } from './default-client.js';
 
@@ -81,8 +81,10 @@ export class WeftClient {
   readonly #sanitizeOptions = new WeakMap<Epoch, SanitizeOptions>();
   readonly #redactKeys: ReadonlySet<string>;
   #valueRules: SanitizeOptions | undefined;
-  readonly #outboxDir: string | undefined;
-  #outbox: Outbox | undefined;
+  /** Owns spill and replay: the outbox folders, replay on recovery and drain. */
+  readonly #keeper: OutboxKeeper | undefined;
+  /** Object versions, files and table chunks: the batcher's retry rules and outbox, one request each. */
+  readonly #delivery: RecordDelivery;
   #snapshotLimits: SnapshotLimits;
   #closed = false;
   #shutdown: Promise<FlushResult> | undefined;
@@ -103,29 +105,20 @@ export class WeftClient {
     this.#pool = new Pool(options.concurrency, (error) => this.#warnings.report('pool', 'a pipeline task failed', error));
     this.#redactKeys = new Set([...DEFAULT_REDACT_KEYS, ...(options.redactKeys ?? []).map((k) => k.toLowerCase())]);
     this.#snapshotLimits = { maxDepth: options.maxDepth, maxNodes: options.maxNodes };
-    this.#store = new ObjectStore({
-      project: options.project,
-      pool: this.#pool,
-      barrier: this.#barrier,
-      api: () => this.#api,
-      warnings: this.#warnings,
-      sanitizeOptions: (epoch) => this.#sanitizeOptionsFor(epoch),
-      sliceBudget: options.sliceBudget,
-      uploadConcurrency: options.objectUploadConcurrency,
-    });
-    this.#fileApi = new FileApi({ url: options.url, apiKey: options.apiKey, requestTimeoutMs: Math.max(options.requestTimeoutMs ?? 0, 60_000) });
-    this.#files = new FileStore({ project: options.project, api: () => this.#fileApi });
-    this.#datasets = new DatasetRefs(this);
-    this.#outboxDir = options.outbox ? resolve(options.outboxDir ?? `.weft/outbox/${options.project}`) : undefined;
+    const outboxDir = options.outbox ? resolve(options.outboxDir ?? `.weft/outbox/${options.project}`) : undefined;
+    // Test sinks replace the whole transport, the outbox included.
+    this.#keeper =
+      outboxDir === undefined || sinkFactory
+        ? undefined
+        : new OutboxKeeper({ dir: outboxDir, api: this.#api, warnings: this.#warnings, maxBytes: options.outboxMaxBytes });
     if (sinkFactory) {
       this.#sink = sinkFactory(this);
     } else {
       const batcherOptions: BatcherOptions = {
         project: options.project,
         client: this.#api,
-        outbox: this.#outboxDir === undefined ? undefined : { append: (records) => this.#appendToOutbox(records) },
+        outbox: this.#keeper,
         onWarning: (message, details) => this.#warnings.report('transport', message, details),
-        onRecovered: () => this.#replayOutbox(),
       };
       for (const key of ['maxBatchItems', 'maxBatchBytes', 'flushIntervalMs', 'maxAttempts', 'maxConcurrentBatches', 'maxQueueBytes'] as const) {
         if (options[key] !== undefined) batcherOptions[key] = options[key];
@@ -133,11 +126,32 @@ export class WeftClient {
       this.#batcher = new Batcher(batcherOptions);
       this.#sink = this.#batcher;
     }
+    this.#delivery = new RecordDelivery({
+      project: options.project,
+      api: this.#api,
+      outbox: this.#keeper,
+      health: this.#batcher,
+      warnings: this.#warnings,
+      policy: this.#batcher?.retryPolicy ?? DEFAULT_RETRY_POLICY,
+    });
+    this.#store = new ObjectStore({
+      project: options.project,
+      pool: this.#pool,
+      barrier: this.#barrier,
+      delivery: this.#delivery,
+      warnings: this.#warnings,
+      sanitizeOptions: (epoch) => this.#sanitizeOptionsFor(epoch),
+      sliceBudget: options.sliceBudget,
+      uploadConcurrency: options.objectUploadConcurrency,
+    });
+    this.#fileApi = new FileApi(this.#api);
+    this.#files = new FileStore({ project: options.project, delivery: this.#delivery, barrier: this.#barrier, warnings: this.#warnings });
+    this.#datasets = new DatasetRefs(this);
     this.#pipeline = new Pipeline({
       pool: this.#pool,
       barrier: this.#barrier,
       warnings: this.#warnings,
-      sink: () => this.#sink,
+      sink: this.#sink,
       sanitizeOptions: (epoch) => this.#sanitizeOptionsFor(epoch),
       sliceBudget: options.sliceBudget,
       awaitPendingInSlot: options.awaitPendingInSlot,
@@ -164,13 +178,16 @@ export class WeftClient {
     };
     if (options.handleExit) registerForExit(this.#exit);
     trackClient(this, true);
-    // Opened off the caller's turn; replayed at once when it holds records.
-    if (this.#outboxDir !== undefined && !sinkFactory) setImmediate(() => void this.#openOutbox());
   }
 
   /** @internal The tracer ops of this client run on (undefined after shutdown). */
   get tracer(): Tracer | undefined {
     return this.#closed ? undefined : this.#tracer;
+  }
+
+  /** @internal Where `Dataset.publish` sends a table: this client's API client and delivery path. */
+  get tables(): TableDestination {
+    return { project: this.project, api: this.#api, records: this.#delivery };
   }
 
   /** @internal The bearer token this client sends, for the datasets API's own connections. */
@@ -225,7 +242,11 @@ export class WeftClient {
 
   async #flush(timeoutMs: number | undefined): Promise<FlushResult> {
     const epoch = this.#barrier.cut();
-    if (this.#barrier.isSettled(epoch)) return this.#barrier.report(epoch);
+    // Replay rounds started (or queued: the one at startup) before this call
+    // are covered too: a short script that finds an outbox delivers it before
+    // its flush resolves.
+    const replays = this.#keeper?.whenReplayed();
+    if (this.#barrier.isSettled(epoch) && replays === undefined) return this.#report(epoch);
     this.#pipeline.beginUrgent();
     // Every transport timer is unref()'d, so while the caller awaits this
     // flush nothing else may hold the event loop open: without this handle a
@@ -233,7 +254,7 @@ export class WeftClient {
     // until the barrier settles or the deadline passes, never past it.
     let timer: NodeJS.Timeout | undefined;
     try {
-      const settled = this.#barrier.whenSettled(epoch);
+      const settled = Promise.all([this.#barrier.whenSettled(epoch), replays]);
       if (timeoutMs === undefined) {
         timer = setInterval(() => {}, 2 ** 30);
         await settled;
@@ -247,7 +268,11 @@ export class WeftClient {
       clearTimeout(timer);
       this.#pipeline.endUrgent();
     }
-    return this.#barrier.report(epoch);
+    return this.#report(epoch);
+  }
+
+  #report(epoch: number): FlushResult {
+    return { ...this.#barrier.report(epoch), replayed: this.#keeper?.takeReplayed() ?? 0 };
   }
 
   /**
@@ -269,9 +294,8 @@ export class WeftClient {
           // Without a server the batcher may wait for it; the outbox below keeps what we have.
           await Promise.race([closing, new Promise((r) => setTimeout(r, 100).unref())]);
         }
-        if (this.#outboxDir !== undefined && this.#outboxOpened) await releaseOutbox(this.#outboxDir);
+        await this.#keeper?.close();
         await this.#api.destroy();
-        await this.#fileApi.destroy();
       } catch (error) {
         this.#warnings.report('shutdown', 'closing the client failed', error);
       }
@@ -299,7 +323,7 @@ export class WeftClient {
     }
     if (WeftFile.isInstance(value)) {
       // Its bytes as a file, then `{ file, mimeType, size, name }` as the object version.
-      return this.publish(await this.#files.saveFile(value), { name: options.name ?? 'File' });
+      return this.publish(await this.#files.saveFile(value, this.#barrier.current), { name: options.name ?? 'File' });
     }
     const isObject = WeftObject.isInstance(value);
     const name = options.name ?? (isObject ? objectNameOf(value as object) : undefined);
@@ -307,9 +331,13 @@ export class WeftClient {
       throw new InvalidOptionsError('name', `publish: \`name\` must be 1–256 letters, digits, ".", "_" or "-", starting with a letter or digit, got ${JSON.stringify(name)}.`);
     }
     const fields = isObject ? { ...(value as object) } : value;
+    // The ref is known once the digest is: the version travels like every
+    // other record (flush() waits for it; the outbox keeps it while the
+    // server is down), so publish never waits for the server.
     const saved = this.#store.save(fields, name, this.#barrier.current);
-    const ref = await saved.stored;
-    if (ref === undefined) throw new PublishFailedError(name);
+    const uri = await saved.ref.catch(() => undefined);
+    if (uri === undefined) throw new PublishFailedError(name);
+    const ref: ObjectRef = { uri, project: this.project, name, digest: digestOf(uri) };
     this.#store.remember(value, ref.uri);
     if (this.#store.hasPublished && this.#snapshotLimits.keep === undefined) {
       this.#snapshotLimits = { ...this.#snapshotLimits, keep: this.#store.isPublished };
@@ -332,6 +360,7 @@ export class WeftClient {
     switch (parsed.kind) {
       case 'file':
         if (path.length > 0) throw new InvalidOptionsError('ref', `get: a file ref has no path into it, got ${uri}.`);
+        await this.#files.whenStored(parsed.digest);
         return this.#fileApi.read(parsed.project, parsed.digest);
       case 'table': {
         const table = formatRef({ ...parsed, path: [] });
@@ -353,6 +382,8 @@ export class WeftClient {
       }
       case 'object':
       case 'op':
+        // A version this client is still uploading is read once it is stored (or kept in the outbox).
+        await this.#store.whenStored(parsed.name, parsed.digest);
         value = (await this.#api.getJson(routes.objectRead(parsed.project, parsed.name, parsed.digest), objectRead)).value;
         break;
       case 'call':
@@ -406,7 +437,7 @@ export class WeftClient {
         retries: batcher?.retries ?? 0,
       },
       objects: this.#store.stats,
-      outbox: this.#outbox?.stats,
+      outbox: this.#keeper?.stats,
       sampling: this.#sampler?.stats ?? { ...ALL_SAMPLED },
       problems: this.#warnings.total,
     };
@@ -419,7 +450,7 @@ export class WeftClient {
       options = {
         redactKeys: this.#redactKeys,
         onObject: (value: object) => this.#onObject(value, epoch),
-        onBlob: this.#files.hook,
+        onBlob: (bytes: Uint8Array) => this.#files.hook(bytes, epoch),
         onError: (error: unknown, path: readonly (string | number)[]) =>
           this.#warnings.report('value', `a value at ${path.join('.') || '(root)'} could not be read as is; recorded as a marker`, error),
       };
@@ -443,7 +474,7 @@ export class WeftClient {
     if (dataset !== undefined) return dataset;
     if (WeftFile.isInstance(value)) {
       return this.#files
-        .saveFile(value)
+        .saveFile(value, epoch)
         .then((info) => this.#store.save(info, 'File', epoch).stored)
         .then((stored) => {
           if (stored === undefined) throw new PublishFailedError('File');
@@ -452,67 +483,10 @@ export class WeftClient {
     }
     return this.#store.hook(value, epoch);
   }
-
-  #outboxOpened = false;
-  #outboxReady: Promise<Outbox | undefined> | undefined;
-
-  #openOutbox(): Promise<Outbox | undefined> {
-    const dir = this.#outboxDir;
-    if (dir === undefined) return Promise.resolve(undefined);
-    this.#outboxReady ??= (async () => {
-      try {
-        this.#outboxOpened = true;
-        const outbox = await acquireOutbox({
-          dir,
-          ...(this.#options.outboxMaxBytes === undefined ? {} : { maxBytes: this.#options.outboxMaxBytes }),
-          onWarning: (message, details) => this.#warnings.report('outbox', message, details),
-        });
-        this.#outbox = outbox;
-        if (outbox.stats.records > 0) this.#replayOutbox();
-        return outbox;
-      } catch (error) {
-        this.#outboxOpened = false;
-        this.#warnings.report('outbox', `the outbox at ${dir} could not be opened; records the server cannot take now will be lost`, error);
-        return undefined;
-      }
-    })();
-    return this.#outboxReady;
-  }
-
-  async #appendToOutbox(records: readonly RecordPayload[]): Promise<void> {
-    const outbox = await this.#openOutbox();
-    if (outbox === undefined) throw new ClientClosedError('write to the outbox (it could not be opened)');
-    await outbox.append(records);
-    this.#scheduleReplay();
-  }
-
-  #replayTimer: NodeJS.Timeout | undefined;
-
-  /**
-   * Records spill not only when the server is down (replayed when the batcher
-   * reports recovery) but also when the in-memory queue is full while the
-   * server is up. Those are replayed once the queue has drained: checked on
-   * an unref'd timer, one at a time.
-   */
-  #scheduleReplay(): void {
-    if (this.#replayTimer !== undefined || this.#closed) return;
-    this.#replayTimer = setTimeout(() => {
-      this.#replayTimer = undefined;
-      const stats = this.#batcher?.stats;
-      if (stats === undefined || (stats.circuit === 'closed' && stats.queuedRecords === 0)) this.#replayOutbox();
-      else this.#scheduleReplay();
-    }, 1_000).unref();
-  }
-
-  #replayOutbox(): void {
-    const outbox = this.#outbox;
-    if (outbox === undefined || this.#closed) return;
-    outbox
-      .replay(createOutboxSender(this.#api, (message, details) => this.#warnings.report('outbox', message, details)))
-      .then((result) => {
-        if (result.remaining > 0) this.#scheduleReplay();
-      })
-      .catch((error: unknown) => this.#warnings.report('outbox', 'replaying the outbox failed; it is kept for the next replay', error));
-  }
 }
 
+/** The digest of an object ref URI (`…/object/<name>:<digest>`). */
+function digestOf(uri: string): string {
+  const parsed = parseRef(uri);
+  return parsed.kind === 'object' || parsed.kind === 'op' ? parsed.digest : '';
+}

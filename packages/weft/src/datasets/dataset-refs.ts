@@ -1,17 +1,13 @@
 import type { WeftClient } from '../client/weft-client.js';
-import { backoffDelayMs } from '../transport/backoff.js';
 import { Dataset } from './dataset.js';
-
-/** Publish attempts per dataset found in a call before its ref becomes an error marker. */
-const PUBLISH_ATTEMPTS = 6;
 
 /**
  * Records a {@link Dataset} found in a call's inputs or output as its table
  * ref: the dataset is published once per instance (only the rows the server
  * lacks travel; see `Dataset.publish`) and the ref is given once the table is
- * stored. The promise is a pending digest of the call: it gates the record,
- * never a pool slot. A server that is unreachable or answers 408/429/5xx is
- * retried with backoff; a definitive failure rejects, and the call records an
+ * stored or kept in the outbox (see `deliverTable`). The promise is a pending
+ * digest of the call: it gates the record, never a pool slot. A definitive
+ * failure (the server refused the table) rejects, and the call records an
  * error marker in place of the ref.
  */
 export class DatasetRefs {
@@ -36,18 +32,6 @@ export class DatasetRefs {
   }
 
   async #publish(dataset: Dataset): Promise<string> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return (await dataset.publish({ client: this.#client })).table;
-      } catch (error) {
-        const retryable = (error as { isRetryable?: unknown })?.isRetryable === true;
-        if (!retryable || attempt >= PUBLISH_ATTEMPTS || this.#client.closed) throw error;
-        const wait = Math.max(
-          (error as { retryAfterMs?: number }).retryAfterMs ?? 0,
-          backoffDelayMs(attempt, { baseMs: 250, maxMs: 5_000 }),
-        );
-        await new Promise((resolve) => setTimeout(resolve, wait).unref());
-      }
-    }
+    return (await dataset.publish({ client: this.#client })).table;
   }
 }

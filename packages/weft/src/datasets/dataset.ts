@@ -3,11 +3,10 @@ import { getDefaultClient } from '../client/default-client.js';
 import type { WeftClient } from '../client/weft-client.js';
 import { NotInitializedError } from '../errors/not-initialized-error.js';
 import type { ObjectRef } from '../objects/object-ref.js';
-import { ApiClient } from '../transport/api-client.js';
 import { InvalidDatasetOptionsError } from './errors/index.js';
 import { loadRows, type Row, type RowSource, validateRows } from './load.js';
 import { type HashedRows, hashRows } from './row-digests.js';
-import { uploadTable } from './upload-table.js';
+import { deliverTable } from './table-delivery.js';
 
 /** Options of `new Dataset`. */
 export interface DatasetOptions {
@@ -128,21 +127,16 @@ export class Dataset {
       );
     }
     const hashed = await this.#hash();
-    // The client's own HTTP pool is private to it; uploads use a short-lived one to the same server.
-    const api = new ApiClient({ url: client.url, apiKey: client.apiKey });
-    try {
-      const upload = await uploadTable(api, client.project, this.rows, hashed, { chunkRows, chunkBytes });
-      const table = formatRef({ kind: 'table', project: client.project, digest: upload.digest, path: [] });
-      const ref = await client.publish({ rows: table, rowCount: this.rows.length }, { name: this.name });
-      return {
-        ref,
-        table,
-        rowCount: this.rows.length,
-        uploadedRows: upload.uploadedRows,
-        uploadRequests: upload.requests,
-      };
-    } finally {
-      await api.close();
-    }
+    // Through the client's one API client; kept in its outbox when the server cannot take it now.
+    const upload = await deliverTable(client.tables, this.rows, hashed, { chunkRows, chunkBytes });
+    const table = formatRef({ kind: 'table', project: client.project, digest: upload.digest, path: [] });
+    const ref = await client.publish({ rows: table, rowCount: this.rows.length }, { name: this.name });
+    return {
+      ref,
+      table,
+      rowCount: this.rows.length,
+      uploadedRows: upload.uploadedRows,
+      uploadRequests: upload.requests,
+    };
   }
 }

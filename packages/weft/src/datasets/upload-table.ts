@@ -55,11 +55,15 @@ export async function uploadTable(
   rows: readonly unknown[],
   hashed: HashedRows,
   limits: UploadLimits,
+  /** Told after each request that succeeded (and how many rows it stored), so a caller that retries can count failed attempts' work too. */
+  onProgress: (progress: { requests: number; rows: number }) => void = () => {},
 ): Promise<TableUpload> {
   const { digests, sizes } = hashed;
   const digest = tableDigest(digests);
   let requests = 1;
-  if (await tableExists(api, project, digest)) return { digest, uploadedRows: 0, requests };
+  const exists = await tableExists(api, project, digest);
+  onProgress({ requests: 1, rows: 0 });
+  if (exists) return { digest, uploadedRows: 0, requests };
 
   // First index of each distinct row: a row repeated in the dataset is asked about and sent once.
   const firstIndex = new Map<string, number>();
@@ -75,12 +79,14 @@ export async function uploadTable(
       { project, digests: window },
       tableRowsKnownResponse,
     );
+    onProgress({ requests: 1, rows: 0 });
     const held = new Set(known);
     let chunk: { digest: string; value: unknown }[] = [];
     let chunkBytes = 0;
     const send = async () => {
       requests++;
       await api.postJson(routes.tableRowsPut(), { project, rows: chunk }, tableRowsPutResponse);
+      onProgress({ requests: 1, rows: chunk.length });
       uploadedRows += chunk.length;
       chunk = [];
       chunkBytes = 0;
@@ -99,6 +105,7 @@ export async function uploadTable(
 
   requests++;
   await api.postJson(routes.tableByDigests(), { project, rowDigests: digests, digest }, tableCreateResponse);
+  onProgress({ requests: 1, rows: 0 });
   return { digest, uploadedRows, requests };
 }
 

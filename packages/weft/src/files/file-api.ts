@@ -1,5 +1,5 @@
 import { fileCreateResponse, routes, type WeftError } from '@weft/protocol';
-import { ApiClient } from '../transport/api-client.js';
+import type { ApiClient } from '../transport/api-client.js';
 import { BadResponseError } from '../transport/transport-errors.js';
 
 /** What became of one upload; like the transport's `SendResult`, not thrown. */
@@ -8,31 +8,15 @@ export type FileUploadResult =
   | { status: 'retryable'; retryAfterMs?: number | undefined; error: WeftError }
   | { status: 'rejected'; error: WeftError };
 
-/** Options of {@link FileApi}. */
-export interface FileApiOptions {
-  url: string;
-  apiKey?: string | undefined;
-  /** @default 60_000 */
-  requestTimeoutMs?: number | undefined;
-  /** @default 2 */
-  connections?: number | undefined;
-}
-
 /**
- * The file routes (raw bytes in, a receipt out; raw bytes back), over an
- * {@link ApiClient} of their own: its own small keep-alive pool, so a large
- * upload never sits in front of a call batch.
+ * The file routes (raw bytes in, a receipt out; raw bytes back), over the
+ * client's one {@link ApiClient}.
  */
 export class FileApi {
   readonly #client: ApiClient;
 
-  constructor(options: FileApiOptions) {
-    this.#client = new ApiClient({
-      url: options.url,
-      apiKey: options.apiKey,
-      requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
-      connections: options.connections ?? 2,
-    });
+  constructor(client: ApiClient) {
+    this.#client = client;
   }
 
   /** POSTs the bytes to `routes.fileCreate(project)`. Never throws. */
@@ -53,10 +37,5 @@ export class FileApi {
    */
   read(project: string, digest: string): Promise<Uint8Array> {
     return this.#client.getBytes(routes.fileRead(project, digest));
-  }
-
-  /** Closes the connections at once, aborting what is in flight. */
-  destroy(): Promise<void> {
-    return this.#client.destroy();
   }
 }

@@ -1,10 +1,10 @@
 import { channel } from 'node:diagnostics_channel';
-import { formatRef } from '@weft/protocol';
+import { fileCreateResponse, formatRef } from '@weft/protocol';
 import { LRUCache } from 'lru-cache';
 import PQueue from 'p-queue';
-import { backoffDelayMs } from '../transport/backoff.js';
+import type { Epoch, FlushBarrier } from '../pipeline/flush-barrier.js';
+import type { DeliveryWarnings, RecordDelivery } from '../transport/record-delivery.js';
 import { FileUploadFailedError } from './errors/index.js';
-import type { FileApi } from './file-api.js';
 import { hashBytes } from './hash-bytes.js';
 import type { FileInfo, WeftFile } from './weft-file.js';
 
@@ -29,23 +29,23 @@ export interface FileEvent {
 /** Options of {@link FileStore}. */
 export interface FileStoreOptions {
   project: string;
-  api: () => FileApi;
+  /** The client's delivery path for files (retry, then the outbox). */
+  delivery: Pick<RecordDelivery, 'deliver'>;
+  /** Each upload is a unit of the epoch of the call that holds the bytes, so `flush()` waits for it. */
+  barrier: Pick<FlushBarrier, 'register' | 'settle'>;
+  warnings: DeliveryWarnings;
   /** Uploads at once. @default 2 */
   uploadConcurrency?: number;
-  /**
-   * Attempts per upload before it fails (network errors, 408, 429, 5xx are
-   * retried with backoff: at most 3.1 s of waiting over 6 attempts). Short on
-   * purpose: the call's record waits for its files. @default 6
-   */
-  uploadAttempts?: number;
 }
 
 /**
  * Stores blobs as content-addressed files: hashes them off the caller's turn
- * in slices, uploads each content once (a bounded memory of digests the
- * server holds; saves of the same bytes at the same time share one upload),
- * and gives the file ref only once the server has the bytes — so a record
- * never names a file the server lacks.
+ * in slices and gives the file ref as soon as the digest is known; the bytes
+ * travel beside the call records through the client's delivery path (retry,
+ * then the outbox), each content once (a bounded memory of digests the server
+ * holds; saves of the same bytes at the same time share one upload). A call
+ * never waits for the server to hold its files, and after any outage and
+ * replay every file ref resolves.
  */
 export class FileStore {
   readonly #o: Required<FileStoreOptions>;
@@ -56,18 +56,12 @@ export class FileStore {
   #hashedBytes = 0;
   #uploaded = 0;
   #uploadedBytes = 0;
+  #spilled = 0;
   #skipped = 0;
   #failed = 0;
-  /**
-   * Set when an upload spent its whole retry budget on a server that stayed
-   * unreachable (or kept answering 408/429/5xx); cleared by the next success.
-   * While set, each upload tries once: calls holding blobs then reach the
-   * outbox with a marker promptly instead of each waiting out its own backoff.
-   */
-  #serverDown = false;
 
   constructor(options: FileStoreOptions) {
-    this.#o = { uploadConcurrency: 2, uploadAttempts: 6, ...options };
+    this.#o = { uploadConcurrency: 2, ...options };
     this.#uploads = new PQueue({ concurrency: this.#o.uploadConcurrency });
   }
 
@@ -78,6 +72,7 @@ export class FileStore {
       hashedBytes: this.#hashedBytes,
       uploaded: this.#uploaded,
       uploadedBytes: this.#uploadedBytes,
+      spilled: this.#spilled,
       skippedKnown: this.#skipped,
       uploadsInFlight: this.#inflight.size,
       failed: this.#failed,
@@ -85,17 +80,17 @@ export class FileStore {
   }
 
   /**
-   * The Sanitizer's `onBlob`: a promise of `weft:///<project>/file/<digest>`,
-   * resolved once the server holds the bytes, rejected (the walk then writes
-   * an `unreadable` marker) when they could not be stored. Empty data stays inline.
+   * The Sanitizer's `onBlob` for a call of `epoch`: a promise of
+   * `weft:///<project>/file/<digest>`, resolved once the bytes are hashed.
+   * Empty data stays inline.
    */
-  hook = (bytes: Uint8Array): Promise<string> | undefined => {
+  hook(bytes: Uint8Array, epoch: Epoch): Promise<string> | undefined {
     if (bytes.byteLength === 0) return undefined;
-    return this.save(bytes);
-  };
+    return this.save(bytes, epoch);
+  }
 
   /** Saves bytes as a file; see {@link FileStore.hook}. */
-  async save(bytes: Uint8Array): Promise<string> {
+  async save(bytes: Uint8Array, epoch: Epoch): Promise<string> {
     const digest = await hashBytes(bytes, {
       onStart: () => publish({ event: 'hash-start', bytes: bytes.byteLength }),
       onSlice: (n) => publish({ event: 'hash-slice', bytes: n }),
@@ -103,62 +98,78 @@ export class FileStore {
     this.#hashed++;
     this.#hashedBytes += bytes.byteLength;
     publish({ event: 'hashed', bytes: bytes.byteLength, digest });
-    await this.#ensureStored(digest, bytes);
+    this.#ensureStored(digest, bytes, epoch);
     return formatRef({ kind: 'file', project: this.#o.project, digest, path: [] });
   }
 
   /** Saves a `weft.File`'s bytes (reading its path first) and describes it. */
-  async saveFile(file: WeftFile): Promise<FileInfo> {
+  async saveFile(file: WeftFile, epoch: Epoch): Promise<FileInfo> {
     const bytes = await file.bytes();
-    const ref = await this.save(bytes);
+    const ref = await this.save(bytes, epoch);
     const info: FileInfo = { file: ref, mimeType: file.mimeTypeOf(bytes), size: bytes.byteLength };
     if (file.name !== undefined) info.name = file.name;
     return info;
   }
 
-  #ensureStored(digest: string, bytes: Uint8Array): Promise<void> {
+  /** Resolves once an upload of `digest` in progress has an outcome (at once when there is none). */
+  whenStored(digest: string): Promise<void> {
+    return this.#inflight.get(digest) ?? Promise.resolve();
+  }
+
+  #ensureStored(digest: string, bytes: Uint8Array, epoch: Epoch): void {
     if (this.#known.has(digest)) {
       this.#skipped++;
       publish({ event: 'known', bytes: bytes.byteLength, digest });
-      return Promise.resolve();
+      return;
     }
-    const running = this.#inflight.get(digest);
-    if (running) return running;
-    const task = this.#upload(digest, bytes).finally(() => this.#inflight.delete(digest));
+    if (this.#inflight.has(digest)) return;
+    const { barrier } = this.#o;
+    barrier.register(epoch);
+    let outcome: 'sent' | 'spilled' | 'failed' = 'failed';
+    const task = this.#uploads
+      .add(async () => {
+        outcome = await this.#upload(digest, bytes);
+      })
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => {
+        this.#inflight.delete(digest);
+        barrier.settle(epoch, outcome, 'other');
+      });
     this.#inflight.set(digest, task);
-    return task;
   }
 
-  async #upload(digest: string, bytes: Uint8Array): Promise<void> {
-    const attempts = this.#serverDown ? 1 : this.#o.uploadAttempts;
-    for (let attempt = 1; ; attempt++) {
-      // Only the request takes an upload slot; a backoff wait never holds one.
-      const result = await this.#uploads.add(() => {
-        publish({ event: 'upload', bytes: bytes.byteLength, digest });
-        return this.#o.api().upload(this.#o.project, bytes);
-      });
-      if (result.status === 'sent') this.#serverDown = false;
-      if (result.status === 'sent') {
-        if (result.digest !== digest) {
+  async #upload(digest: string, bytes: Uint8Array): Promise<'sent' | 'spilled' | 'failed'> {
+    publish({ event: 'upload', bytes: bytes.byteLength, digest });
+    const outcome = await this.#o.delivery.deliver({ kind: 'file', body: bytes, label: `file ${digest}` });
+    switch (outcome.status) {
+      case 'spilled':
+        this.#spilled++;
+        return 'spilled';
+      case 'failed':
+        this.#failed++;
+        return 'failed';
+      case 'sent': {
+        const receipt = fileCreateResponse.safeParse(outcome.body);
+        if (receipt.success && receipt.data.digest !== digest) {
           // The caller changed the bytes after handing them over: what the server
-          // holds is not what was hashed, so neither digest may be recorded as this value.
+          // holds is not what was hashed, so the ref recorded does not resolve.
           this.#failed++;
-          throw new FileUploadFailedError(digest, `the bytes changed while being saved (the server stored ${result.digest}); do not modify a Buffer after passing it to a traced call`);
+          this.#o.warnings.report(
+            'file',
+            `file ${digest} was not stored as hashed`,
+            new FileUploadFailedError(digest, `the bytes changed while being saved (the server stored ${receipt.data.digest}); do not modify a Buffer after passing it to a traced call`),
+          );
+          return 'failed';
         }
         this.#known.set(digest, true);
         this.#uploaded++;
         this.#uploadedBytes += bytes.byteLength;
         publish({ event: 'uploaded', bytes: bytes.byteLength, digest });
-        return;
+        return 'sent';
       }
-      if (result.status === 'rejected' || attempt >= attempts) {
-        this.#failed++;
-        if (result.status === 'retryable') this.#serverDown = true;
-        const why = result.status === 'rejected' ? 'the server refused it' : `still failing after ${attempt} attempts`;
-        throw new FileUploadFailedError(digest, `${why}: ${result.error.message}`, result.error);
-      }
-      const wait = Math.max(result.retryAfterMs ?? 0, backoffDelayMs(attempt, { baseMs: 100, maxMs: 2_000 }));
-      await new Promise((resolve) => setTimeout(resolve, wait).unref());
     }
   }
 }

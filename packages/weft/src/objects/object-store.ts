@@ -1,18 +1,16 @@
-import { digestValue, formatRef, routes } from '@weft/protocol';
+import { digestValue, formatRef } from '@weft/protocol';
 import { LRUCache } from 'lru-cache';
 import PQueue from 'p-queue';
 import type { Warnings } from '../diagnostics/warnings.js';
 import type { Epoch, FlushBarrier } from '../pipeline/flush-barrier.js';
 import { type Pool, yieldTurn } from '../pipeline/pool.js';
-import type { ApiClient } from '../transport/api-client.js';
-import { backoffDelayMs } from '../transport/backoff.js';
+import type { RecordDelivery } from '../transport/record-delivery.js';
 import { Sanitizer, type SanitizeOptions } from '../values/index.js';
 import type { ObjectRef } from './object-ref.js';
 import { objectNameOf, WeftObject } from './weft-object.js';
 
 /** Digests (per name) the server is known to hold; bounded, so a long run never grows it. */
 export const KNOWN_DIGESTS_MAX = 10_000;
-const UPLOAD_ATTEMPTS = 8;
 
 /** An object walk in progress: the chain of `WeftObject`s being saved, to stop a self-reference saving itself forever. */
 interface SaveFrame {
@@ -24,7 +22,8 @@ export interface ObjectStoreOptions {
   project: string;
   pool: Pool;
   barrier: FlushBarrier;
-  api: () => ApiClient;
+  /** The client's delivery path for object versions (retry, then the outbox). */
+  delivery: Pick<RecordDelivery, 'deliver'>;
   warnings: Warnings;
   /** Sanitizer options whose `onObject` calls {@link ObjectStore.hook} with `epoch`. */
   sanitizeOptions: (epoch: Epoch) => SanitizeOptions;
@@ -32,7 +31,11 @@ export interface ObjectStoreOptions {
   uploadConcurrency: number;
 }
 
-/** A save in progress: `ref` resolves once the digest is known (parents wait on it), `stored` once the server has it. */
+/**
+ * A save in progress: `ref` resolves once the digest is known (parents and
+ * `publish` wait on it, never on the server), `stored` once the server has
+ * the version or it is durably in the outbox.
+ */
 export interface SavedObject {
   readonly ref: Promise<string>;
   readonly stored: Promise<ObjectRef | undefined>;
@@ -49,11 +52,12 @@ export class ObjectStore {
   readonly #published = new WeakMap<object, string>();
   #publishedCount = 0;
   readonly #known = new LRUCache<string, true>({ max: KNOWN_DIGESTS_MAX });
-  readonly #inflight = new Map<string, Promise<boolean>>();
+  readonly #inflight = new Map<string, Promise<UploadOutcome>>();
   readonly #uploads: PQueue;
   /** The object walk whose `step()` is running now (steps are synchronous, so this is exact). */
   #current: SaveFrame | undefined;
   #uploaded = 0;
+  #spilled = 0;
   #skipped = 0;
   #failed = 0;
 
@@ -68,6 +72,7 @@ export class ObjectStore {
       knownDigestsMax: KNOWN_DIGESTS_MAX,
       uploadsInFlight: this.#uploads.pending + this.#uploads.size,
       uploaded: this.#uploaded,
+      spilled: this.#spilled,
       skippedKnown: this.#skipped,
       failed: this.#failed,
     };
@@ -141,9 +146,9 @@ export class ObjectStore {
         const digest = digestValue(result);
         const uri = formatRef({ kind: 'object', project: this.#o.project, name, digest, path: [] });
         resolveRef(uri);
-        this.#upload(name, digest, result).then((ok) => {
-          resolveStored(ok ? { uri, project: this.#o.project, name, digest } : undefined);
-          barrier.settle(epoch, ok ? 'sent' : 'failed', 'object');
+        this.#upload(name, digest, result).then((outcome) => {
+          resolveStored(outcome === 'failed' ? undefined : { uri, project: this.#o.project, name, digest });
+          barrier.settle(epoch, outcome, 'object');
         }, fail);
       } catch (error) {
         fail(error);
@@ -182,32 +187,39 @@ export class ObjectStore {
     }
   }
 
-  /** Uploads one version unless the server already has it; concurrent uploads of the same version share one request. */
-  #upload(name: string, digest: string, value: unknown): Promise<boolean> {
+  /** Resolves once an upload of `name:digest` in progress has an outcome (at once when there is none). */
+  whenStored(name: string, digest: string): Promise<unknown> {
+    return this.#inflight.get(`${name}:${digest}`) ?? Promise.resolve();
+  }
+
+  /**
+   * Uploads one version unless the server already has it, through the
+   * client's delivery path (retries, then the outbox); concurrent uploads of
+   * the same version share one request.
+   */
+  #upload(name: string, digest: string, value: unknown): Promise<UploadOutcome> {
     const key = `${name}:${digest}`;
     if (this.#known.has(key)) {
       this.#skipped++;
-      return Promise.resolve(true);
+      return Promise.resolve('sent');
     }
     const running = this.#inflight.get(key);
     if (running) return running;
     const body = { project: this.#o.project, name, kind: 'object', digest, value };
     const task = this.#uploads
-      .add(async () => {
-        for (let attempt = 1; ; attempt++) {
-          const result = await this.#o.api().post(routes.objectCreate(), body);
-          if (result.status === 'sent') {
+      .add(async (): Promise<UploadOutcome> => {
+        const outcome = await this.#o.delivery.deliver({ kind: 'object', body, label: `object ${key}` });
+        switch (outcome.status) {
+          case 'sent':
             this.#known.set(key, true);
             this.#uploaded++;
-            return true;
-          }
-          if (result.status === 'rejected' || attempt >= UPLOAD_ATTEMPTS) {
+            return 'sent';
+          case 'spilled':
+            this.#spilled++;
+            return 'spilled';
+          case 'failed':
             this.#failed++;
-            this.#o.warnings.report('object-upload', `object ${name}:${digest} was not stored (${result.status})`, result.error);
-            return false;
-          }
-          const wait = Math.max(result.retryAfterMs ?? 0, backoffDelayMs(attempt, { baseMs: 200, maxMs: 5_000 }));
-          await new Promise((resolve) => setTimeout(resolve, wait).unref());
+            return 'failed';
         }
       })
       .finally(() => this.#inflight.delete(key));
@@ -215,3 +227,5 @@ export class ObjectStore {
     return task;
   }
 }
+
+type UploadOutcome = 'sent' | 'spilled' | 'failed';

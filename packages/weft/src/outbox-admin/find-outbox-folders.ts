@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { LOCK_FILE_NAME } from '../outbox/lock-file.js';
+import { PROCESS_FOLDER_PREFIX } from '../outbox/outbox-keeper.js';
 import { parseSegmentFileName } from '../outbox/segment-file.js';
 
 /** One outbox folder: the SDK keeps one per project, named after it. */
@@ -25,14 +26,26 @@ export async function findOutboxFolders(dir: string, project?: string): Promise<
   const root = resolve(dir);
   const entries = await listOrEmpty(root);
   if (entries.some((entry) => entry.isFile() && isOutboxFile(entry.name))) {
-    const folder = { project: basename(root), dir: root };
-    return project === undefined || project === folder.project ? [folder] : [];
+    const name = basename(root);
+    if (project !== undefined && project !== name) return [];
+    // With the per-process folders a second process of the project wrote beside it.
+    return [{ project: name, dir: root }, ...processFolders(root, name, entries)];
   }
   // Every sub-folder counts, empty ones too: a replayed outbox keeps its folder, and status shows it at 0.
-  const folders = entries
-    .filter((entry) => entry.isDirectory() && (project === undefined || entry.name === project))
-    .map((entry) => ({ project: entry.name, dir: join(root, entry.name) }));
-  return folders.sort((a, b) => (a.project < b.project ? -1 : a.project > b.project ? 1 : 0));
+  const folders: OutboxFolder[] = [];
+  for (const entry of entries) {
+    if (!entry.isDirectory() || (project !== undefined && entry.name !== project)) continue;
+    const dir = join(root, entry.name);
+    folders.push({ project: entry.name, dir }, ...processFolders(dir, entry.name, await listOrEmpty(dir)));
+  }
+  return folders.sort((a, b) => (a.project < b.project ? -1 : a.project > b.project ? 1 : a.dir < b.dir ? -1 : 1));
+}
+
+/** The `proc-*` folders of one project's outbox folder (see `OutboxKeeper`), as folders of that project. */
+function processFolders(dir: string, project: string, entries: readonly Dirent[]): OutboxFolder[] {
+  return entries
+    .filter((entry) => entry.isDirectory() && entry.name.startsWith(PROCESS_FOLDER_PREFIX))
+    .map((entry) => ({ project, dir: join(dir, entry.name) }));
 }
 
 async function listOrEmpty(dir: string): Promise<Dirent[]> {

@@ -25,4 +25,11 @@ export class RecordingApiClient extends ApiClient {
     if (result.status !== 'sent') this.#lastFailure = result;
     return result;
   }
+
+  /** File records of the outbox are replayed as raw bytes. */
+  override async postBytes(path: string, bytes: Uint8Array): Promise<SendResult> {
+    const result = await super.postBytes(path, bytes);
+    if (result.status !== 'sent') this.#lastFailure = result;
+    return result;
+  }
 }

@@ -5,8 +5,11 @@ export {
   OutboxLockedError,
   OutboxOpenFailedError,
   OutboxReadFailedError,
+  OutboxUnavailableError,
   OutboxWriteFailedError,
 } from './errors/index.js';
 export { Outbox, type OutboxStats, type ReplayResult, type ReplaySend } from './outbox.js';
 export type { OutboxFileHandle, OutboxFileSystem } from './outbox-file-system.js';
 export type { OutboxFsyncPolicy, OutboxOptions, ReplayOptions } from './outbox-options.js';
+export { type KeeperWarnings, OutboxKeeper, type OutboxKeeperOptions, PROCESS_FOLDER_PREFIX } from './outbox-keeper.js';
+export { acquireOutbox, releaseOutbox } from './shared-outbox.js';

@@ -15,7 +15,12 @@ export interface FlushResult {
   objects: number;
   /** Object versions that could not be stored. */
   objectsFailed: number;
+  /** Records from the outbox (an earlier outage, this process's or a dead one's) the server acknowledged since the last flush. */
+  replayed: number;
 }
+
+/** What the barrier itself counts: a {@link FlushResult} but for the outbox replay, which the client adds. */
+export type BarrierReport = Omit<FlushResult, 'replayed'>;
 
 /** One epoch: the units registered between two flushes. */
 export interface Epoch {
@@ -117,8 +122,8 @@ export class FlushBarrier {
    * Sums the outcomes of epochs ≤ `id` and forgets the settled ones, so each
    * call is reported by exactly one flush.
    */
-  report(id: number): FlushResult {
-    const result: FlushResult = { sent: 0, spilled: 0, failed: 0, pending: 0, objects: 0, objectsFailed: 0 };
+  report(id: number): BarrierReport {
+    const result: BarrierReport = { sent: 0, spilled: 0, failed: 0, pending: 0, objects: 0, objectsFailed: 0 };
     for (const epoch of this.#epochs.values()) {
       if (epoch.id > id) break;
       result.sent += epoch.sent;

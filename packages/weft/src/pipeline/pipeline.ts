@@ -34,7 +34,8 @@ export interface PipelineOptions {
   pool: Pool;
   barrier: FlushBarrier;
   warnings: Warnings;
-  sink: () => RecordSink;
+  /** The batcher (the client's, or a test's sink). */
+  sink: RecordSink;
   /** Sanitizer options (one object per epoch, so its validation is cached) whose `onObject` saves objects in `epoch`. */
   sanitizeOptions: (epoch: Epoch) => SanitizeOptions;
   sliceBudget: number;
@@ -273,7 +274,7 @@ export class Pipeline {
     // during a burst copied thousands of such snapshots, 10–20 ms each).
     const { id, opName } = call;
     const unit = kind === 'start' ? 'other' : 'call';
-    this.#o.sink().add({
+    this.#o.sink.add({
       callId: id,
       bytes,
       done: (outcome) => {
@@ -293,7 +294,7 @@ export class Pipeline {
     this.#sinkFlushScheduled = true;
     setImmediate(() => {
       this.#sinkFlushScheduled = false;
-      this.#o.sink().flush().catch((error: unknown) => this.#o.warnings.report('transport', 'flushing the batcher failed', error));
+      this.#o.sink.flush().catch((error: unknown) => this.#o.warnings.report('transport', 'flushing the batcher failed', error));
     });
   }
 }

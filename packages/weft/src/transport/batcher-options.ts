@@ -3,6 +3,7 @@ import { MAX_BATCH_ITEMS, PROJECT_NAME } from '@weft/protocol';
 import { z } from 'zod';
 import { ApiClient } from './api-client.js';
 import type { Timers } from './timers.js';
+import { DEFAULT_RETRY_POLICY } from './delivery-rules.js';
 
 /** Where records go when they cannot be sent now: the durable outbox (only `append` is used). */
 
@@ -18,6 +19,10 @@ export const DEFAULT_MAX_BATCH_BYTES = 1024 * 1024;
 export interface BatcherOutbox {
   /** Each record is its bytes, or its parts in order (see `RecordPayload`). */
   append(records: readonly RecordPayload[]): Promise<void>;
+  /** Event: the circuit closed again after being open (the moment to replay). */
+  serverRecovered?(): void;
+  /** Event: the server acknowledged a batch and nothing is queued or in flight any more. */
+  queueDrained?(): void;
 }
 
 /** Options of {@link Batcher}. */
@@ -74,16 +79,16 @@ export const batcherOptionsSchema = z.object({
   maxBatchItems: positiveInt.max(MAX_BATCH_ITEMS).default(500),
   maxBatchBytes: positiveInt.min(1024).default(DEFAULT_MAX_BATCH_BYTES),
   flushIntervalMs: z.number().int().nonnegative().default(100),
-  maxAttempts: positiveInt.default(5),
+  maxAttempts: positiveInt.default(DEFAULT_RETRY_POLICY.maxAttempts),
   backoff: z
     .object({ baseMs: z.number().int().nonnegative(), maxMs: z.number().int().nonnegative() })
     .refine((b) => b.maxMs >= b.baseMs, 'maxMs must be at least baseMs')
-    .default({ baseMs: 100, maxMs: 10_000 }),
+    .default(DEFAULT_RETRY_POLICY.backoff),
   maxConcurrentBatches: positiveInt.default(2),
   maxQueueBytes: positiveInt.default(64 * 1024 * 1024),
-  maxRetriesInFlight: z.number().int().nonnegative().default(8),
+  maxRetriesInFlight: z.number().int().nonnegative().default(DEFAULT_RETRY_POLICY.maxRetriesInFlight),
   circuitFailureThreshold: positiveInt.default(5),
-  maxRetryDelayMs: z.number().int().nonnegative().default(60_000),
+  maxRetryDelayMs: z.number().int().nonnegative().default(DEFAULT_RETRY_POLICY.maxRetryDelayMs),
   outbox: z
     .custom<BatcherOutbox>(
       (v) => typeof (v as BatcherOutbox)?.append === 'function',

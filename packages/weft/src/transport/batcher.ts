@@ -2,6 +2,7 @@ import { routes, type WeftError } from '@weft/protocol';
 import { WarningLimiter } from '../outbox/warning-limiter.js';
 import type { SendResult } from './api-client.js';
 import { backoffDelayMs } from './backoff.js';
+import { rejectionVerdict, type RetryPolicy, retryVerdict, splitInHalves } from './delivery-rules.js';
 import { ReusableBytes } from '../memory/reusable-bytes.js';
 import { batchBodyPrefix, batchOverheadBytes, encodeBatchBody } from './batch-body.js';
 import { type BatcherOptions, type BatcherOptionsParsed, batcherOptionsSchema } from './batcher-options.js';
@@ -384,68 +385,54 @@ export class Batcher {
 
   /** The delay before retrying `batch`, or undefined when it went to the outbox (or failed) instead. */
   #retryDecision(batch: Batch, result: Extract<SendResult, { status: 'retryable' }>): number | undefined {
-    const { maxAttempts, outbox, backoff, maxRetryDelayMs, maxRetriesInFlight } = this.#options;
-    if (batch.attempts >= maxAttempts) {
-      this.#spill(
-        batch.entries,
-        `the server did not accept it after ${maxAttempts} attempts (${result.error.message})`,
-        result.error,
-      );
-      return undefined;
-    }
-    if (outbox !== undefined && this.#circuit.state !== 'closed') {
-      this.#spill(batch.entries, 'the circuit is open (the server kept failing)');
-      return undefined;
-    }
-    if (outbox !== undefined && this.#retrying >= maxRetriesInFlight) {
-      this.#spill(batch.entries, 'the retry budget is used up');
-      return undefined;
-    }
-    const jittered = backoffDelayMs(batch.attempts, backoff, this.#random);
-    return Math.min(maxRetryDelayMs, Math.max(jittered, result.retryAfterMs ?? 0));
+    const verdict = retryVerdict(
+      result,
+      {
+        attempts: batch.attempts,
+        hasOutbox: this.#options.outbox !== undefined,
+        serverDown: this.#circuit.state !== 'closed',
+        retrying: this.#retrying,
+      },
+      this.#options,
+      this.#random,
+    );
+    if (verdict.action === 'retry') return verdict.delayMs;
+    this.#spill(batch.entries, verdict.reason, batch.attempts >= this.#options.maxAttempts ? result.error : undefined);
+    return undefined;
   }
 
-  /** A 4xx: isolate invalid records, split oversized batches, keep the rest. */
+  /** A 4xx: isolate invalid records, split oversized batches, keep the rest (see `rejectionVerdict`). */
   #rejected(batch: Batch, result: Extract<SendResult, { status: 'rejected' }>, work: Batch[]): void {
     const { statusCode, index, error } = result;
-    const invalid = statusCode === 400 || statusCode === 422;
-    if (invalid && index !== undefined && index >= 0 && index < batch.entries.length) {
-      const [bad] = batch.entries.splice(index, 1);
-      this.#fail(bad!, new RecordRejectedError(bad!.record.callId, error));
-      if (batch.entries.length > 0) work.push(batch); // the rest, again at once
-      return;
-    }
-    if (invalid || statusCode === 413) {
-      if (batch.entries.length === 1) {
-        const only = batch.entries[0]!;
-        const failure =
-          statusCode === 413
-            ? new RecordTooLargeError(only.record.callId, only.record.bytes.byteLength, error)
-            : new RecordRejectedError(only.record.callId, error);
-        this.#fail(only, failure);
+    const verdict = rejectionVerdict(statusCode, index, batch.entries.length);
+    switch (verdict.action) {
+      case 'drop': {
+        const [bad] = batch.entries.splice(verdict.index, 1);
+        this.#fail(
+          bad!,
+          verdict.tooLarge
+            ? new RecordTooLargeError(bad!.record.callId, bad!.record.bytes.byteLength, error)
+            : new RecordRejectedError(bad!.record.callId, error),
+        );
+        if (batch.entries.length > 0) work.push(batch); // the rest, again at once
         return;
       }
-      // Without an index, halve until the bad record stands alone: O(log n) extra requests per bad record.
-      const middle = Math.ceil(batch.entries.length / 2);
-      work.push(
-        { entries: batch.entries.slice(middle), attempts: batch.attempts },
-        { entries: batch.entries.slice(0, middle), attempts: batch.attempts },
-      );
-      return;
+      case 'split':
+        for (const entries of splitInHalves(batch.entries)) work.push({ entries, attempts: batch.attempts });
+        return;
+      case 'keep':
+        if (verdict.auth) {
+          this.#warn(
+            'auth',
+            `The Weft server refused the credentials (${statusCode}); check WEFT_API_KEY (or init({ apiKey })). Records are kept in the outbox until it accepts them.`,
+            { records: batch.entries.length },
+          );
+          this.#spill(batch.entries, `the server refused the credentials (${statusCode})`, error);
+          return;
+        }
+        this.#warn('http', `The Weft server answered ${statusCode}: ${error.message}`, { records: batch.entries.length });
+        this.#spill(batch.entries, `the server answered ${statusCode} (${error.message})`, error);
     }
-    if (statusCode === 401 || statusCode === 403) {
-      this.#warn(
-        'auth',
-        `The Weft server refused the credentials (${statusCode}); check WEFT_API_KEY (or init({ apiKey })). Records are kept in the outbox until it accepts them.`,
-        { records: batch.entries.length },
-      );
-      this.#spill(batch.entries, `the server refused the credentials (${statusCode})`, error);
-      return;
-    }
-    this.#warn('http', `The Weft server answered ${statusCode}: ${error.message}`, {
-      records: batch.entries.length,
-    });
-    this.#spill(batch.entries, `the server answered ${statusCode} (${error.message})`, error);
   }
 
   /** To the outbox; without one, failed with `reason`. Outcomes are reported when the append settles. */
@@ -568,6 +555,7 @@ export class Batcher {
     if (entry.held) this.#heldBytes -= entry.record.bytes.byteLength;
     this.#counts[outcome.status] += 1;
     this.#outstanding -= 1;
+    if (this.#outstanding === 0 && outcome === SENT) this.#notify('queueDrained');
     if (outcome.status === 'failed') {
       publishTransportEvent({
         type: 'failed',
@@ -618,13 +606,30 @@ export class Batcher {
     if (state === 'closed') {
       this.#unparkAttempts = 0;
       this.#unpark();
-      try {
-        this.#options.onRecovered?.();
-      } catch (error) {
-        this.#warn('callback', `onRecovered threw: ${String(error)}`, {});
-      }
+      this.#notify('serverRecovered');
       this.#schedulePump();
     }
+  }
+
+  /** Tells the outbox (and `onRecovered`) about a delivery event; a throwing listener is reported, never thrown. */
+  #notify(event: 'serverRecovered' | 'queueDrained'): void {
+    try {
+      if (event === 'serverRecovered') this.#options.onRecovered?.();
+      this.#options.outbox?.[event]?.();
+    } catch (error) {
+      this.#warn('callback', `${event} threw: ${String(error)}`, {});
+    }
+  }
+
+  /** The retry policy of this batcher's options: record uploads beside the batches retry by the same one. */
+  get retryPolicy(): RetryPolicy {
+    const { maxAttempts, backoff, maxRetryDelayMs, maxRetriesInFlight } = this.#options;
+    return { maxAttempts, backoff, maxRetryDelayMs, maxRetriesInFlight };
+  }
+
+  /** The circuit breaker's state: uploads beside the batches go to the outbox at once while it is not `closed`. */
+  get circuit(): CircuitState {
+    return this.#circuit.state;
   }
 
   /** One warning per kind per minute; `counts` are summed into the summary of the ones held back. */

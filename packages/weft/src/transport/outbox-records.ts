@@ -2,6 +2,8 @@ import { decodeMsgpack, encodeMsgpack, PROJECT_NAME, routes } from '@weft/protoc
 import type { ApiClient, SendResult } from './api-client.js';
 import { batchBodyPrefix, batchOverheadBytes, encodeBatchBody } from './batch-body.js';
 import { DEFAULT_MAX_BATCH_BYTES } from './batcher-options.js';
+import { DELIVERY_KINDS, type DeliveryRecord, sendDeliveryRecord } from './delivery-record.js';
+import { rejectionVerdict, splitInHalves } from './delivery-rules.js';
 import { RecordRejectedError, RecordTooLargeError } from './transport-errors.js';
 
 /**
@@ -31,11 +33,11 @@ export function encodeOutboxRecord(project: string, itemBytes: Uint8Array): Uint
  * project: a record is `[prefix, itemBytes]`, which the outbox writes as
  * parts without concatenating them first.
  */
-export function outboxRecordPrefix(project: string): Uint8Array {
+export function outboxRecordPrefix(project: string, version: number = OUTBOX_RECORD_VERSION): Uint8Array {
   const projectBytes = encodeMsgpack(project);
   const prefix = new Uint8Array(2 + projectBytes.byteLength);
   prefix[0] = 0x93;
-  prefix[1] = OUTBOX_RECORD_VERSION;
+  prefix[1] = version;
   prefix.set(projectBytes, 2);
   return prefix;
 }
@@ -43,10 +45,24 @@ export function outboxRecordPrefix(project: string): Uint8Array {
 /** The version byte of {@link encodeOutboxRecord}'s format. */
 export const OUTBOX_RECORD_VERSION = 1;
 
-/** A decoded outbox record: its project and the item's bytes (a view into the record). */
+/**
+ * The version byte of a delivery record (an object version, a file, a table
+ * chunk: see `DeliveryRecord`): `[2, project, { kind, label, body }]`, the
+ * same envelope as a call record with the third element a msgpack map.
+ */
+export const DELIVERY_RECORD_VERSION = 2;
+
+/** A record as its parts `[prefix, item]`, ready for `Outbox.append` (no concatenated copy). */
+export function encodeDeliveryRecord(project: string, record: DeliveryRecord): Uint8Array[] {
+  return [outboxRecordPrefix(project, DELIVERY_RECORD_VERSION), encodeMsgpack({ kind: record.kind, label: record.label, body: record.body })];
+}
+
+/** A decoded outbox record: its project and the item's bytes (a view into the record); `delivery` for version 2. */
 export interface OutboxRecord {
   project: string;
   itemBytes: Uint8Array;
+  /** Set for a version-2 record: what to send instead of a call item. */
+  delivery?: DeliveryRecord;
 }
 
 /**
@@ -56,7 +72,8 @@ export interface OutboxRecord {
 export function decodeOutboxRecord(record: Uint8Array): OutboxRecord | string {
   if (record.byteLength < 4 || record[0] !== 0x93)
     return 'not an outbox call record (expected a msgpack array of 3)';
-  if (record[1] !== OUTBOX_RECORD_VERSION) return `unknown outbox record version ${record[1]}`;
+  const version = record[1];
+  if (version !== OUTBOX_RECORD_VERSION && version !== DELIVERY_RECORD_VERSION) return `unknown outbox record version ${version}`;
   const tag = record[2]!;
   let start: number;
   let length: number;
@@ -73,7 +90,17 @@ export function decodeOutboxRecord(record: Uint8Array): OutboxRecord | string {
   if (end >= record.byteLength) return 'the record is truncated';
   const project = new TextDecoder().decode(record.subarray(start, end));
   if (!PROJECT_NAME.test(project)) return `invalid project name ${JSON.stringify(project)}`;
-  return { project, itemBytes: record.subarray(end) };
+  const itemBytes = record.subarray(end);
+  if (version === OUTBOX_RECORD_VERSION) return { project, itemBytes };
+  let item: Partial<DeliveryRecord> | undefined;
+  try {
+    item = decodeMsgpack(itemBytes) as Partial<DeliveryRecord> | undefined;
+  } catch {
+    return 'the delivery record does not decode';
+  }
+  if (typeof item?.kind !== 'string' || !DELIVERY_KINDS.has(item.kind)) return 'the delivery record has no known kind';
+  if (item.kind === 'file' && !(item.body instanceof Uint8Array)) return 'the file record holds no bytes';
+  return { project, itemBytes, delivery: { kind: item.kind, body: item.body, label: String(item.label ?? item.kind) } };
 }
 
 /** Bounds of the batches replay sends. */
@@ -100,23 +127,34 @@ export type OutboxWarning = (message: string, details: Record<string, unknown>) 
  * ingest is an idempotent upsert by call id.
  */
 export function createOutboxSender(
-  client: ApiClient,
+  client: Pick<ApiClient, 'post' | 'postBytes'>,
   onWarning: OutboxWarning = () => {},
   { maxBatchItems = 500, maxBatchBytes = DEFAULT_MAX_BATCH_BYTES }: OutboxSenderOptions = {},
 ): (records: Uint8Array[]) => Promise<boolean> {
   return async (records) => {
-    const runs: { project: string; items: Uint8Array[] }[] = [];
+    // Consecutive call items of one project travel as one batch; a delivery record
+    // (object, file, table chunk) goes alone, in its place in the order.
+    type Run = { project: string; items: Uint8Array[]; delivery?: DeliveryRecord };
+    const runs: Run[] = [];
     for (const [position, record] of records.entries()) {
       const decoded = decodeOutboxRecord(record);
       if (typeof decoded === 'string') {
         onWarning(`Skipping a malformed outbox record: ${decoded}`, { position, bytes: record.byteLength });
         continue;
       }
+      if (decoded.delivery !== undefined) {
+        runs.push({ project: decoded.project, items: [], delivery: decoded.delivery });
+        continue;
+      }
       const last = runs.at(-1);
-      if (last?.project === decoded.project) last.items.push(decoded.itemBytes);
+      if (last !== undefined && last.delivery === undefined && last.project === decoded.project) last.items.push(decoded.itemBytes);
       else runs.push({ project: decoded.project, items: [decoded.itemBytes] });
     }
     for (const run of runs) {
+      if (run.delivery !== undefined) {
+        if (!(await sendDelivery(client, run.project, run.delivery, onWarning))) return false;
+        continue;
+      }
       const prefix = batchBodyPrefix(run.project);
       const budget = maxBatchBytes - batchOverheadBytes(prefix);
       let batch: Uint8Array[] = [];
@@ -136,13 +174,35 @@ export function createOutboxSender(
   };
 }
 
+/** One delivery record; false when the server cannot take it now. A record it rejects as invalid is reported and dropped. */
+async function sendDelivery(
+  client: Pick<ApiClient, 'post' | 'postBytes'>,
+  project: string,
+  record: DeliveryRecord,
+  onWarning: OutboxWarning,
+): Promise<boolean> {
+  const result = await sendDeliveryRecord(client, project, record);
+  if (result.status === 'sent') return true;
+  if (result.status === 'retryable') return false;
+  const verdict = rejectionVerdict(result.statusCode, result.index, 1);
+  if (verdict.action === 'keep') {
+    onWarning(`Outbox replay paused: ${result.error.message}`, { statusCode: result.statusCode });
+    return false;
+  }
+  onWarning(`Outbox replay dropped ${record.label}: the server refused it (${result.error.message})`, {
+    code: result.error.code,
+    statusCode: result.statusCode,
+  });
+  return true;
+}
+
 /**
  * Sends one batch; when the server rejects an item as invalid, drops exactly
- * that item (by the error's `index`, else by splitting the batch in halves)
- * and sends the rest. False when the server cannot take records now.
+ * that item (by the rule of `rejectionVerdict`) and sends the rest. False
+ * when the server cannot take records now.
  */
 async function sendIsolating(
-  client: ApiClient,
+  client: Pick<ApiClient, 'post'>,
   prefix: Uint8Array,
   items: Uint8Array[],
   onWarning: OutboxWarning,
@@ -154,23 +214,21 @@ async function sendIsolating(
     if (result.status === 'sent') continue;
     if (result.status === 'retryable') return false;
     const { statusCode, index, error } = result;
-    const invalid = statusCode === 400 || statusCode === 422;
-    if (!invalid && statusCode !== 413) {
-      onWarning(`Outbox replay paused: ${error.message}`, { statusCode });
-      return false;
+    const verdict = rejectionVerdict(statusCode, index, batch.length);
+    switch (verdict.action) {
+      case 'keep':
+        onWarning(`Outbox replay paused: ${error.message}`, { statusCode });
+        return false;
+      case 'drop': {
+        const [bad] = batch.splice(verdict.index, 1);
+        report(bad!, error, statusCode, onWarning);
+        if (batch.length > 0) work.push(batch);
+        break;
+      }
+      case 'split':
+        work.push(...splitInHalves(batch));
+        break;
     }
-    if (invalid && index !== undefined && index >= 0 && index < batch.length) {
-      const [bad] = batch.splice(index, 1);
-      report(bad!, error, statusCode, onWarning);
-      if (batch.length > 0) work.push(batch);
-      continue;
-    }
-    if (batch.length === 1) {
-      report(batch[0]!, error, statusCode, onWarning);
-      continue;
-    }
-    const middle = Math.ceil(batch.length / 2);
-    work.push(batch.slice(middle), batch.slice(0, middle));
   }
   return true;
 }

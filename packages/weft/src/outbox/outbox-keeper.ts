@@ -1,0 +1,292 @@
+import { randomUUID } from 'node:crypto';
+import { readdir, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { WeftError } from '@weft/protocol';
+import type { ApiClient } from '../transport/api-client.js';
+import { type BackoffOptions, backoffDelayMs } from '../transport/backoff.js';
+import { createOutboxSender } from '../transport/outbox-records.js';
+import { OutboxUnavailableError } from './errors/index.js';
+import { LOCK_FILE_NAME } from './lock-file.js';
+import { Outbox, type OutboxStats } from './outbox.js';
+import type { RecordPayload } from './record-frame.js';
+import { parseSegmentFileName } from './segment-file.js';
+import { acquireOutbox, releaseOutbox } from './shared-outbox.js';
+
+/** Where the keeper reports problems (the client's rate-limited `Warnings`). */
+export interface KeeperWarnings {
+  report(kind: string, message: string, error?: unknown): void;
+}
+
+/** Options of {@link OutboxKeeper}. */
+export interface OutboxKeeperOptions {
+  /** The project's outbox folder (created only when a record has to be written). */
+  dir: string;
+  /** Replays go through the client's one API client. */
+  api: Pick<ApiClient, 'post' | 'postBytes'>;
+  warnings: KeeperWarnings;
+  /** Disk bound of each outbox folder. @default the outbox's (1 GiB) */
+  maxBytes?: number | undefined;
+  /** Spacing of replay attempts after one the server refused. @default { baseMs: 1_000, maxMs: 30_000 } */
+  backoff?: BackoffOptions;
+}
+
+/** Prefix of the folder a process writes to when another live process holds the project's folder. */
+export const PROCESS_FOLDER_PREFIX = 'proc-';
+
+/**
+ * The one owner of spill and replay for a client: where records the server
+ * cannot take go, and when they come back.
+ *
+ * ```
+ *  append(records) ─► own outbox (opened on the first append: <dir>, or
+ *                     <dir>/proc-<pid>-<id> when another live process holds <dir>)
+ *  serverRecovered() ─┐                ┌─ own outbox ──────────┐
+ *  queueDrained() ────┼─► replay round ─┤                       ├─► createOutboxSender ─► server
+ *  startup ───────────┘  (one at a time)└─ adopted: folders of ─┘
+ *                                          dead processes
+ * ```
+ *
+ * Replay is driven by events: the batcher's circuit closing (the server
+ * recovered) and its queue draining (the server takes records again), plus
+ * a backoff retry after a round the server refused. `whenReplayed()` lets
+ * flush wait for rounds that started before it.
+ *
+ * Several processes of one project each get their own folder, so each has a
+ * durable outbox; a later process adopts folders whose lock is stale (their
+ * process died), replays them and removes the per-process ones once empty.
+ */
+export class OutboxKeeper {
+  readonly #o: OutboxKeeperOptions;
+  readonly #dir: string;
+  readonly #send: (records: Uint8Array[]) => Promise<boolean>;
+  #own: Promise<Outbox | undefined> | undefined;
+  #ownDir: string | undefined;
+  readonly #adopted = new Map<string, Outbox>();
+  /** The last replay round, started or queued; rounds run one at a time. */
+  #rounds: Promise<void>;
+  #roundQueued = false;
+  #retryTimer: NodeJS.Timeout | undefined;
+  #refusedRounds = 0;
+  #replayed = 0;
+  #unreported = 0;
+  #closed = false;
+
+  constructor(options: OutboxKeeperOptions) {
+    this.#o = options;
+    this.#dir = resolve(options.dir);
+    this.#send = createOutboxSender(options.api, (message, details) => options.warnings.report('outbox', message, details));
+    // The startup round is queued now (flush() called right after init waits
+    // for it) and runs on a later turn, off the caller's.
+    this.#roundQueued = true;
+    this.#rounds = new Promise<void>((r) => setImmediate(r)).then(() => this.#round());
+  }
+
+  /** Records the server acknowledged from any outbox this keeper replayed, since it was created. */
+  get replayed(): number {
+    return this.#replayed;
+  }
+
+  /** Records replayed since the last call (each replayed record is reported by exactly one flush). */
+  takeReplayed(): number {
+    const n = this.#unreported;
+    this.#unreported = 0;
+    return n;
+  }
+
+  /** The outboxes' counts summed (own and adopted); undefined while none is open. */
+  get stats(): OutboxStats | undefined {
+    let sum: OutboxStats | undefined;
+    for (const outbox of this.#open()) {
+      const s = outbox.stats;
+      sum = sum === undefined ? { ...s } : {
+        segments: sum.segments + s.segments,
+        bytes: sum.bytes + s.bytes,
+        records: sum.records + s.records,
+        pendingRecords: sum.pendingRecords + s.pendingRecords,
+        pendingBytes: sum.pendingBytes + s.pendingBytes,
+        droppedRecords: sum.droppedRecords + s.droppedRecords,
+        writeFailures: sum.writeFailures + s.writeFailures,
+      };
+    }
+    return sum;
+  }
+
+  /** The folder this process writes to, once it has written. */
+  get ownDir(): string | undefined {
+    return this.#ownDir;
+  }
+
+  /** Keeps `records` durably (the batcher's and the uploads' outbox). Rejects when no outbox could be opened. */
+  async append(records: readonly RecordPayload[]): Promise<void> {
+    const outbox = await this.#openOwn(true);
+    if (outbox === undefined) throw new OutboxUnavailableError(this.#dir);
+    await outbox.append(records);
+    // Records kept while the server is up (a transient failure, the retry
+    // budget) come back without waiting for an outage to end: a replay after
+    // a backoff, unless an event starts one first.
+    this.#retryLater();
+  }
+
+  /** Event: the circuit closed again; replay what the outage left. */
+  serverRecovered(): void {
+    this.#queueRound();
+  }
+
+  /** Event: the batcher's queue is empty and the server took its last batch; replay if anything waits. */
+  queueDrained(): void {
+    if ((this.stats?.records ?? 0) > 0) this.#queueRound();
+  }
+
+  /** Resolves when every replay round started or queued before this call has ended (whatever its outcome). */
+  whenReplayed(): Promise<void> {
+    return this.#rounds;
+  }
+
+  /** Stops replaying and closes every outbox it holds (a per-process folder left empty is removed). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearTimeout(this.#retryTimer);
+    for (const outbox of this.#adopted.values()) await outbox.close().catch(() => undefined);
+    this.#adopted.clear();
+    const own = await this.#own?.catch(() => undefined);
+    if (own !== undefined && this.#ownDir !== undefined) {
+      const empty = own.stats.records === 0 && own.stats.pendingRecords === 0;
+      await releaseOutbox(this.#ownDir);
+      if (empty && this.#ownDir !== this.#dir) await rm(this.#ownDir, { recursive: true, force: true }).catch(() => undefined);
+    }
+  }
+
+  *#open(): Iterable<Outbox> {
+    yield* this.#adopted.values();
+    if (this.#ownOutbox !== undefined) yield this.#ownOutbox;
+  }
+
+  #ownOutbox: Outbox | undefined;
+
+  /**
+   * The outbox this process writes to. `create` false: only when the
+   * project's folder already holds an outbox (or another client in this
+   * process has it open) — nothing is created on disk.
+   */
+  #openOwn(create: boolean): Promise<Outbox | undefined> {
+    if (this.#own !== undefined) return this.#own;
+    const opening = (async () => {
+      const options = {
+        onWarning: (message: string, details: Record<string, unknown>) => this.#o.warnings.report('outbox', message, details),
+        ...(this.#o.maxBytes === undefined ? {} : { maxBytes: this.#o.maxBytes }),
+      };
+      try {
+        const outbox = await acquireOutbox({ dir: this.#dir, ...options });
+        this.#ownDir = this.#dir;
+        return outbox;
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== 'WEFT_OUTBOX_LOCKED') throw error;
+      }
+      if (!create) return undefined;
+      // Another live process writes to the project's folder: this one gets its own beside it.
+      const dir = join(this.#dir, `${PROCESS_FOLDER_PREFIX}${process.pid}-${randomUUID().slice(0, 8)}`);
+      const outbox = await acquireOutbox({ dir, ...options });
+      this.#ownDir = dir;
+      return outbox;
+    })().then(
+      (outbox) => {
+        this.#ownOutbox = outbox;
+        if (outbox === undefined) this.#own = undefined; // found nothing to open: a later append creates it
+        return outbox;
+      },
+      (error: unknown) => {
+        this.#own = undefined; // a later append tries again
+        this.#o.warnings.report('outbox', `the outbox at ${this.#dir} could not be opened; records the server cannot take now are reported as failed`, error);
+        return undefined;
+      },
+    );
+    this.#own = opening;
+    return opening;
+  }
+
+  #queueRound(): void {
+    if (this.#closed || this.#roundQueued) return;
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = undefined;
+    this.#roundQueued = true;
+    this.#rounds = this.#rounds.then(() => this.#round());
+  }
+
+  /** One replay round: adopt what dead processes left, then replay every open outbox oldest-first. */
+  async #round(): Promise<void> {
+    this.#roundQueued = false;
+    if (this.#closed) return;
+    let refused = false;
+    try {
+      const present = await outboxFoldersIn(this.#dir);
+      for (const dir of present) {
+        if (dir === this.#ownDir) continue;
+        // The project's folder, free: this process's own outbox (as before any process folders existed).
+        if (dir === this.#dir && this.#own === undefined && (await this.#openOwn(false)) !== undefined) continue;
+        await this.#adopt(dir);
+      }
+      for (const [dir, outbox] of [...this.#adopted, ...(this.#ownOutbox ? [[this.#ownDir ?? this.#dir, this.#ownOutbox] as const] : [])]) {
+        if (outbox.stats.records === 0 && outbox.stats.pendingRecords === 0 && !this.#adopted.has(dir)) continue;
+        const result = await outbox.replay(this.#send);
+        this.#replayed += result.sent;
+        this.#unreported += result.sent;
+        if (result.error !== undefined) this.#o.warnings.report('outbox', 'replaying the outbox failed; it is kept for the next replay', result.error);
+        if (result.remaining > 0) {
+          refused = true;
+          continue;
+        }
+        if (this.#adopted.has(dir)) {
+          this.#adopted.delete(dir);
+          await outbox.close();
+          if (dir !== this.#dir) await rm(dir, { recursive: true, force: true });
+        }
+      }
+    } catch (error) {
+      refused = true;
+      this.#o.warnings.report('outbox', 'replaying the outbox failed; it is kept for the next replay', error);
+    }
+    if (refused) this.#retryLater();
+    else this.#refusedRounds = 0;
+  }
+
+  /** Takes over a folder left by a process that is gone (its lock is stale); a live owner's folder is left alone. */
+  async #adopt(dir: string): Promise<void> {
+    if (this.#adopted.has(dir)) return;
+    try {
+      const outbox = await Outbox.open({
+        dir,
+        onWarning: (message, details) => this.#o.warnings.report('outbox', message, details),
+        ...(this.#o.maxBytes === undefined ? {} : { maxBytes: this.#o.maxBytes }),
+      });
+      this.#adopted.set(dir, outbox);
+    } catch (error) {
+      if (WeftError.isInstance(error) && error.code === 'WEFT_OUTBOX_LOCKED') return;
+      this.#o.warnings.report('outbox', `the outbox left at ${dir} could not be opened; it is kept for a later replay`, error);
+    }
+  }
+
+  /** After a round the server refused, another one after a growing backoff (unref'd: it never keeps the process alive). */
+  #retryLater(): void {
+    if (this.#closed || this.#retryTimer !== undefined) return;
+    const delay = backoffDelayMs(++this.#refusedRounds, this.#o.backoff ?? { baseMs: 1_000, maxMs: 30_000 });
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = undefined;
+      this.#queueRound();
+    }, Math.max(delay, 250)).unref();
+  }
+}
+
+/** The folders under `dir` (itself and its `proc-*` children) that hold segment files. No folder is created. */
+async function outboxFoldersIn(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  if (entries.some((e) => e.isFile() && (parseSegmentFileName(e.name) !== undefined || e.name === LOCK_FILE_NAME))) found.push(dir);
+  for (const entry of entries) {
+    if (!entry.isDirectory() || !entry.name.startsWith(PROCESS_FOLDER_PREFIX)) continue;
+    const child = join(dir, entry.name);
+    const files = await readdir(child).catch(() => []);
+    if (files.some((name) => parseSegmentFileName(name) !== undefined)) found.push(child);
+  }
+  return found;
+}

@@ -1,0 +1,166 @@
+import type { WeftError } from '@weft/protocol';
+import type { ApiClient } from './api-client.js';
+import type { BatcherOutbox } from './batcher-options.js';
+import type { CircuitState } from './circuit-breaker.js';
+import type { DeliveryRecord } from './delivery-record.js';
+import { sendDeliveryRecord } from './delivery-record.js';
+import { rejectionVerdict, type RetryPolicy, retryVerdict } from './delivery-rules.js';
+import { encodeDeliveryRecord } from './outbox-records.js';
+import { DeliveryFailedError, OutboxWriteError, RecordRejectedError, RecordTooLargeError } from './transport-errors.js';
+
+/** What became of one {@link DeliveryRecord}: acknowledged (with the server's answer), kept in the outbox, or lost (reported). */
+export type DeliveryOutcome =
+  | { status: 'sent'; body: unknown }
+  | { status: 'spilled' }
+  | { status: 'failed'; error: WeftError };
+
+/** The circuit state of the client's batcher: while the server keeps failing, records go to the outbox at once. */
+export interface ServerHealth {
+  readonly circuit: CircuitState;
+}
+
+/** Where delivery problems are reported (the client's rate-limited `Warnings`). */
+export interface DeliveryWarnings {
+  report(kind: string, message: string, error?: unknown): void;
+}
+
+/** Options of {@link RecordDelivery}. */
+export interface RecordDeliveryOptions {
+  project: string;
+  /** The client's one API client. */
+  api: Pick<ApiClient, 'post' | 'postBytes'>;
+  /** The outbox keeper; without one, a record the server cannot take fails. */
+  outbox: BatcherOutbox | undefined;
+  /** The batcher (its circuit breaker). */
+  health: ServerHealth | undefined;
+  warnings: DeliveryWarnings;
+  /** The same policy the batcher applies to call batches. */
+  policy: RetryPolicy;
+  /** @internal For tests: jitter source. */
+  random?: () => number;
+}
+
+/**
+ * Sends the records a call's refs point at — object versions, files, table
+ * chunks — one request each, with the batcher's rules (`retryVerdict`,
+ * `rejectionVerdict`) and into the same outbox. A record is done only when
+ * the server acknowledged it or it is durably on disk; replay sends it with
+ * the same `sendDeliveryRecord`.
+ */
+export class RecordDelivery {
+  readonly #o: RecordDeliveryOptions;
+  /** Records waiting to retry now: the retry budget in use. */
+  #retrying = 0;
+  #counts = { sent: 0, spilled: 0, failed: 0, retries: 0 };
+
+  constructor(options: RecordDeliveryOptions) {
+    this.#o = options;
+  }
+
+  get stats() {
+    return { ...this.#counts, retrying: this.#retrying };
+  }
+
+  /** Sends `record`, retrying within the policy; never throws. */
+  async deliver(record: DeliveryRecord): Promise<DeliveryOutcome> {
+    const { api, project, outbox, health, policy } = this.#o;
+    for (let attempts = 1; ; attempts++) {
+      // The server is known to be down: keep it on disk now instead of spending the retries.
+      if (outbox !== undefined && health !== undefined && health.circuit !== 'closed') {
+        return this.keep([record], 'the circuit is open (the server kept failing)');
+      }
+      const result = await sendDeliveryRecord(api, project, record);
+      switch (result.status) {
+        case 'sent':
+          this.#counts.sent++;
+          return { status: 'sent', body: result.body };
+        case 'rejected': {
+          const verdict = rejectionVerdict(result.statusCode, result.index, 1);
+          if (verdict.action === 'keep') return this.keep([record], `the server answered ${result.statusCode} (${result.error.message})`);
+          const error = verdict.action === 'drop' && verdict.tooLarge
+            ? new RecordTooLargeError(record.label, byteLength(record.body), result.error)
+            : new RecordRejectedError(record.label, result.error);
+          return this.#failed(record, error);
+        }
+        case 'retryable': {
+          const verdict = retryVerdict(
+            result,
+            { attempts, hasOutbox: outbox !== undefined, serverDown: health !== undefined && health.circuit !== 'closed', retrying: this.#retrying },
+            policy,
+            this.#o.random,
+          );
+          if (verdict.action === 'keep') return this.keep([record], verdict.reason);
+          await this.#wait(verdict.delayMs);
+        }
+      }
+    }
+  }
+
+  /**
+   * Runs a multi-request upload (a table: known rows, chunks, the table) by
+   * the same retry rules as one record: an error with `isRetryable` is
+   * retried after the policy's delay (honouring `retryAfterMs`) until the
+   * policy says to keep it instead — then `{ kept: reason }`, for the caller
+   * to put its records in the outbox. Other errors are thrown. The operation
+   * must be idempotent.
+   */
+  async retrying<T>(operation: () => Promise<T>): Promise<{ done: T } | { kept: string }> {
+    const { outbox, health, policy } = this.#o;
+    for (let attempts = 1; ; attempts++) {
+      if (outbox !== undefined && health !== undefined && health.circuit !== 'closed') return { kept: 'the circuit is open (the server kept failing)' };
+      try {
+        return { done: await operation() };
+      } catch (error) {
+        const failure = error as { isRetryable?: unknown; retryAfterMs?: unknown } | null;
+        if (failure?.isRetryable !== true) throw error;
+        const retryAfterMs = typeof failure.retryAfterMs === 'number' ? failure.retryAfterMs : undefined;
+        const verdict = retryVerdict(
+          { status: 'retryable', retryAfterMs, error: error as WeftError },
+          { attempts, hasOutbox: outbox !== undefined, serverDown: health !== undefined && health.circuit !== 'closed', retrying: this.#retrying },
+          policy,
+          this.#o.random,
+        );
+        if (verdict.action === 'keep') return { kept: verdict.reason };
+        await this.#wait(verdict.delayMs);
+      }
+    }
+  }
+
+  async #wait(delayMs: number): Promise<void> {
+    this.#counts.retries++;
+    this.#retrying++;
+    try {
+      await new Promise((resolve) => setTimeout(resolve, delayMs).unref());
+    } finally {
+      this.#retrying--;
+    }
+  }
+
+  /**
+   * Keeps `records` in the outbox without sending them (in order, in one
+   * append): `spilled` once durable; `failed` without an outbox or when the
+   * disk refused them.
+   */
+  async keep(records: readonly DeliveryRecord[], reason: string): Promise<DeliveryOutcome> {
+    const { outbox, project } = this.#o;
+    const label = records.length === 1 ? records[0]!.label : `${records.length} records (${records[0]?.label ?? ''} …)`;
+    if (outbox === undefined) return this.#failed(records[0], new DeliveryFailedError(`Could not send ${label}: ${reason}`), records.length);
+    try {
+      await outbox.append(records.map((record) => encodeDeliveryRecord(project, record)));
+    } catch (error) {
+      return this.#failed(records[0], new OutboxWriteError(records.length, error), records.length);
+    }
+    this.#counts.spilled += records.length;
+    return { status: 'spilled' };
+  }
+
+  #failed(record: DeliveryRecord | undefined, error: WeftError, n = 1): DeliveryOutcome {
+    this.#counts.failed += n;
+    this.#o.warnings.report('delivery', `${record?.label ?? 'a record'} was not stored`, error);
+    return { status: 'failed', error };
+  }
+}
+
+function byteLength(body: unknown): number {
+  return body instanceof Uint8Array ? body.byteLength : 0;
+}
