@@ -6,8 +6,10 @@ import { projectAccess } from '../middleware/project-access.js';
 import { requireToken } from '../middleware/require-token.js';
 import { parseServerOptions, type ServerOptions } from '../options/server-options.js';
 import { registerCallRoutes } from '../routes/call-routes.js';
+import { registerFeedbackRoutes } from '../routes/feedback-routes.js';
 import { registerFileRoutes } from '../routes/file-routes.js';
 import { registerObjectRoutes } from '../routes/object-routes.js';
+import { registerSessionRoutes } from '../routes/session-routes.js';
 import { registerSystemRoutes } from '../routes/system-routes.js';
 import { registerTableRoutes } from '../routes/table-routes.js';
 import { registerStaticUi, resolveUiDir } from '../static/static-ui.js';
@@ -91,6 +93,8 @@ export function createApp(options: AppOptions): FastifyInstance {
     registerObjectRoutes(v1, { storage });
     registerTableRoutes(v1, { storage });
     registerFileRoutes(v1, { storage });
+    registerFeedbackRoutes(v1, { storage });
+    registerSessionRoutes(v1, { storage });
   });
 
   registerStaticUi(app, { dir: resolveUiDir(uiDir) });

@@ -7,3 +7,4 @@ export { PayloadTooLargeError } from './payload-too-large-error.js';
 export { StorageClosedError } from './storage-closed-error.js';
 export { TokenRequiredError } from './token-required-error.js';
 export { UnauthorizedError } from './unauthorized-error.js';
+export { NotSupportedError } from './not-supported-error.js';

@@ -15,10 +15,10 @@ describe('SqliteStorage', () => {
   it('creates the folder, uses WAL and records each migration once', async () => {
     const path = await dbPath();
     const first = new SqliteStorage({ path });
-    expect(first.schemaVersion).toBe(1);
+    expect(first.schemaVersion).toBe(2);
     await first.close();
     const second = new SqliteStorage({ path });
-    expect(second.schemaVersion).toBe(1);
+    expect(second.schemaVersion).toBe(2);
     await second.close();
 
     const raw = new Database(path, { readonly: true });
@@ -28,6 +28,7 @@ describe('SqliteStorage', () => {
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(raw.prepare('SELECT version, name FROM weft_migrations').all()).toEqual([
       { version: 1, name: 'calls, objects, tables, files' },
+      { version: 2, name: 'sessions, attribute index, full-text search, feedback, labels' },
     ]);
   });
 
