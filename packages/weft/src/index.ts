@@ -1,4 +1,4 @@
-export { flush, get, op, publish, shutdown } from './client/default-functions.js';
+export { feedback, flush, get, op, publish, setLabel, shutdown } from './client/default-functions.js';
 export {
   type Diagnostics,
   type FlushOptions,
@@ -9,7 +9,9 @@ export {
   type WeftOptions,
 } from './client/index.js';
 export type { FinishedCall, OpOptions } from './calls/op-spec.js';
-export { type CurrentCall, currentCall, withAttributes } from './context/index.js';
+export { type CurrentCall, currentCall, withAttributes, withSession } from './context/index.js';
+export { InvalidFeedbackError } from './feedback/index.js';
+export type { FeedbackInput, ObjectLabel } from '@weft/protocol';
 export { PROBLEM_CHANNEL, type PipelineProblem } from './diagnostics/warnings.js';
 export {
   ClientClosedError,
@@ -25,7 +27,7 @@ export { WeftObject, WeftObject as Object } from './objects/weft-object.js';
 export type { OpDecorator } from './op/op.js';
 export type { FlushResult } from './pipeline/flush-barrier.js';
 export type { CallPages, GetCallsOptions } from './read/call-pages.js';
-export { Dataset, type DatasetOptions, openDataset, RemoteDataset } from './datasets/index.js';
+export { Dataset, type DatasetOptions, type FromCallsOptions, openDataset, RemoteDataset } from './datasets/index.js';
 export {
   FILE_CHANNEL,
   type FileInfo,

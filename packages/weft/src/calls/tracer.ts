@@ -44,7 +44,7 @@ export class Tracer {
     const frame = callContext.getStore();
     const call = this.#start(spec, thisArg, args, frame);
     if (call === undefined) return Reflect.apply(fn, thisArg, args);
-    const inner: ContextFrame = { call, attributes: frame?.attributes };
+    const inner: ContextFrame = { call, attributes: frame?.attributes, sessionId: frame?.sessionId };
     let result: unknown;
     try {
       result = callContext.run(inner, Reflect.apply, fn, thisArg, args);
@@ -112,6 +112,7 @@ export class Tracer {
         startedAtPerf: perf,
         inputs: snapshotTape(inputs, limits),
         attributes,
+        sessionId: frame?.sessionId,
         endedAt: undefined,
         output: undefined,
         error: undefined,

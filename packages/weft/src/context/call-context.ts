@@ -10,6 +10,8 @@ import type { CallRecord } from '../calls/call-record.js';
 export interface ContextFrame {
   readonly call: CallRecord | undefined;
   readonly attributes: Readonly<Record<string, unknown>> | undefined;
+  /** Set by `withSession`: the session every call started inside belongs to. */
+  readonly sessionId?: string | undefined;
 }
 
 export const callContext = new AsyncLocalStorage<ContextFrame>();

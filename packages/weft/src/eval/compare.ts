@@ -8,15 +8,15 @@ import { tCritical95 } from './t-critical.js';
 export interface ScoreComparison {
   /** Scorer name, or `scorer.key` for object scores. */
   score: string;
-  /** Rows (× trials) both runs have a value for. */
+  /** Rows both runs have a value for: each run's trials of a row are averaged first, then the rows are paired. */
   pairs: number;
   meanA: number;
   meanB: number;
   /** Mean of (B − A) over the pairs. */
   meanDifference: number;
-  /** 95% confidence interval of the mean difference (paired t); `null` with fewer than two pairs. */
+  /** 95% confidence interval of the mean per-row difference (paired t over rows); `null` with fewer than two rows. */
   ci95: { low: number; high: number } | null;
-  /** Pairs where B is better / worse / equal ("better" is higher unless the score is in `lowerIsBetter`). */
+  /** Rows where B is better / worse / equal on average ("better" is higher unless the score is in `lowerIsBetter`). */
   improved: number;
   regressed: number;
   unchanged: number;
@@ -64,11 +64,15 @@ export interface CompareOptions {
 }
 
 /**
- * Compares two runs' row results, paired over the (row, trial) both have.
- * For each score (booleans count as 1/0, object scores per key): the mean of
- * B − A with a 95% paired-t confidence interval (t critical values from
- * {@link tCritical95}), and how many pairs improved, regressed or did not
- * change; plus the list of shared rows whose scores changed.
+ * Compares two runs' row results. For each score (booleans count as 1/0,
+ * object scores per key), each run's trials of a row are averaged first and
+ * the rows both runs scored are paired: the mean of B − A over rows with a
+ * 95% paired-t confidence interval (t critical values from
+ * {@link tCritical95}), and how many rows improved, regressed or did not
+ * change. Averaging first matters: trials of one row are not independent
+ * samples, and pairing trial k of A with trial k of B (which share nothing
+ * but a number) made the interval too narrow by up to √trials. Also the list
+ * of shared (row, trial) results whose scores changed.
  */
 export function compareRuns(
   a: readonly EvaluationRowResult[],
@@ -82,7 +86,6 @@ export function compareRuns(
   const keyedB = keyed(b, pairedBy);
   const lowerIsBetter = new Set(o.lowerIsBetter);
 
-  const diffs = new Map<string, { a: number[]; b: number[] }>();
   const changed: ChangedRow[] = [];
   let shared = 0;
   for (const [key, ra] of keyedA) {
@@ -93,17 +96,7 @@ export function compareRuns(
     const sb = flatScores(rb);
     let differs = (ra.error === undefined) !== (rb.error === undefined);
     for (const name of new Set([...Object.keys(sa), ...Object.keys(sb)])) {
-      const va = sa[name];
-      const vb = sb[name];
-      if (va !== vb) differs = true;
-      if (va === undefined || vb === undefined) continue;
-      let d = diffs.get(name);
-      if (d === undefined) {
-        d = { a: [], b: [] };
-        diffs.set(name, d);
-      }
-      d.a.push(Number(va));
-      d.b.push(Number(vb));
+      if (sa[name] !== sb[name]) differs = true;
     }
     if (differs) {
       changed.push({
@@ -118,6 +111,7 @@ export function compareRuns(
       });
     }
   }
+  const diffs = pairedRowMeans(rowMeans(keyedA), rowMeans(keyedB));
   const scores = [...diffs.keys()].sort().map((name) => {
     const d = diffs.get(name) as { a: number[]; b: number[] };
     return scoreComparison(name, d.a, d.b, lowerIsBetter.has(name));
@@ -147,6 +141,48 @@ function scoreComparison(score: string, a: number[], b: number[], lowerIsBetter:
     regressed: differences.filter((d) => d * sign < 0).length,
     unchanged: differences.filter((d) => d === 0).length,
   };
+}
+
+/** Per row (pairing key without the trial), per score: the mean over that row's trials. */
+function rowMeans(results: ReadonlyMap<string, EvaluationRowResult>): Map<string, Map<string, number>> {
+  const sums = new Map<string, Map<string, { sum: number; n: number }>>();
+  for (const [key, result] of results) {
+    const row = key.slice(0, key.lastIndexOf(':'));
+    let scores = sums.get(row);
+    if (scores === undefined) sums.set(row, (scores = new Map()));
+    for (const [name, value] of Object.entries(flatScores(result))) {
+      const s = scores.get(name) ?? { sum: 0, n: 0 };
+      s.sum += Number(value);
+      s.n++;
+      scores.set(name, s);
+    }
+  }
+  const means = new Map<string, Map<string, number>>();
+  for (const [row, scores] of sums) {
+    means.set(row, new Map([...scores].map(([name, s]) => [name, s.sum / s.n])));
+  }
+  return means;
+}
+
+/** Per score: the row means of A and B over the rows both have, in matching order. */
+function pairedRowMeans(
+  a: ReadonlyMap<string, ReadonlyMap<string, number>>,
+  b: ReadonlyMap<string, ReadonlyMap<string, number>>,
+): Map<string, { a: number[]; b: number[] }> {
+  const diffs = new Map<string, { a: number[]; b: number[] }>();
+  for (const [row, scoresA] of a) {
+    const scoresB = b.get(row);
+    if (scoresB === undefined) continue;
+    for (const [name, va] of scoresA) {
+      const vb = scoresB.get(name);
+      if (vb === undefined) continue;
+      let d = diffs.get(name);
+      if (d === undefined) diffs.set(name, (d = { a: [], b: [] }));
+      d.a.push(va);
+      d.b.push(vb);
+    }
+  }
+  return diffs;
 }
 
 /** Scores flattened to one level: `name` or `name.key`. */

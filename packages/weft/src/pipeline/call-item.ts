@@ -44,6 +44,7 @@ export function callItem(
     startedAt: call.startedAt,
     inputs: (parts.inputs ?? {}) as Record<string, unknown>,
     attributes: parts.attributes,
+    sessionId: call.sessionId,
     endedAt: complete ? (call.endedAt ?? call.startedAt) : undefined,
     output: complete ? parts.output : undefined,
     exception: complete ? exception : undefined,

@@ -37,7 +37,7 @@ export class SqliteFeedbackStore {
       return stored;
     });
     this.#forCalls = db.prepare(`SELECT call_id, id, name, kind, value, comment, source, created_at FROM feedback
-      WHERE project = ? AND call_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, id`);
+      WHERE project = ? AND call_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, rowid`);
   }
 
   /** Stores items once by id, in one transaction; returns how many were new. */
