@@ -191,3 +191,24 @@ describe('labels', () => {
     expect(bad.body.error.path).toBe('label');
   });
 });
+
+describe('datasets from calls', () => {
+  const project = 'loop-datasets';
+
+  it('publishes the calls as a dataset version whose rows point back to them, appending when asked', async () => {
+    await ingest(project, [completeOf(1, { inputs: { q: 'a' }, output: 'A' }), completeOf(2, { inputs: { q: 'b' }, output: 'B' })]);
+    const first = await post(server.url, routes.datasetFromCalls(), { project, name: 'picked', callIds: [callIdOf(2)] });
+    expect(first.body).toMatchObject({ name: 'picked', version: 1, rowCount: 1, created: true });
+    const second = await post(server.url, routes.datasetFromCalls(), { project, name: 'picked', callIds: [callIdOf(1)], append: true });
+    expect(second.body).toMatchObject({ version: 2, rowCount: 2 });
+    const version = await get(server.url, routes.objectRead(project, 'picked', 'latest'));
+    const tableDigest = String(version.body.value.rows).split('/').pop() as string;
+    const rows = await get(server.url, `${routes.tableRows(project, tableDigest)}?offset=0&limit=10`);
+    expect(rows.body.rows.map((r: { value: unknown }) => r.value)).toEqual([
+      { q: 'b', expected: 'B', sourceCall: `weft:///${project}/call/${callIdOf(2)}` },
+      { q: 'a', expected: 'A', sourceCall: `weft:///${project}/call/${callIdOf(1)}` },
+    ]);
+    const missing = await post(server.url, routes.datasetFromCalls(), { project, name: 'picked', callIds: [callIdOf(77)] });
+    expect(missing.status).toBe(404);
+  });
+});

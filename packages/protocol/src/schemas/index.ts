@@ -8,3 +8,4 @@ export * from './tables.js';
 export * from './feedback.js';
 export * from './labels.js';
 export * from './sessions.js';
+export * from './datasets.js';

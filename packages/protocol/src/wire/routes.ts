@@ -34,6 +34,8 @@ export const routes = {
   feedbackList: (project: string, callId: string) => `/v1/feedback/${enc(project)}/${enc(callId)}`,
   /** POST `sessionQuery` → `sessionQueryResponse` */
   sessionQuery: () => '/v1/sessions/query',
+  /** POST `datasetFromCalls` → `datasetFromCallsResponse` */
+  datasetFromCalls: () => '/v1/datasets/from-calls',
   /** GET → `projectListResponse` */
   projectList: () => '/v1/projects',
   /** POST `tableCreate` → `tableCreateResponse` */

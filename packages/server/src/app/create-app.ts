@@ -6,6 +6,7 @@ import { projectAccess } from '../middleware/project-access.js';
 import { requireToken } from '../middleware/require-token.js';
 import { parseServerOptions, type ServerOptions } from '../options/server-options.js';
 import { registerCallRoutes } from '../routes/call-routes.js';
+import { registerDatasetRoutes } from '../routes/dataset-routes.js';
 import { registerFeedbackRoutes } from '../routes/feedback-routes.js';
 import { registerFileRoutes } from '../routes/file-routes.js';
 import { registerObjectRoutes } from '../routes/object-routes.js';
@@ -95,6 +96,7 @@ export function createApp(options: AppOptions): FastifyInstance {
     registerFileRoutes(v1, { storage });
     registerFeedbackRoutes(v1, { storage });
     registerSessionRoutes(v1, { storage });
+    registerDatasetRoutes(v1, { storage });
   });
 
   registerStaticUi(app, { dir: resolveUiDir(uiDir) });

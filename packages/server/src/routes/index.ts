@@ -1,4 +1,5 @@
 export { registerCallRoutes } from './call-routes.js';
+export { registerDatasetRoutes } from './dataset-routes.js';
 export { registerFeedbackRoutes } from './feedback-routes.js';
 export { registerFileRoutes } from './file-routes.js';
 export { canonicalOrReject } from './canonical-or-reject.js';
