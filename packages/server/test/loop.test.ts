@@ -156,7 +156,8 @@ describe('full-text search', () => {
     ]);
     expect(ids(await query({ project, text: 'eiffel' }))).toEqual([callIdOf(1)]);
     expect(ids(await query({ project, text: 'paris' }))).toEqual([callIdOf(1)]);
-    expect(ids(await query({ project, text: 'greet' }))).toEqual([callIdOf(1)]);
+    expect(ids(await query({ project, text: 'GREETING' }))).toEqual([callIdOf(1)]);
+    expect(ids(await query({ project, text: 'greet' }))).toEqual([]);
     expect(ids(await query({ project, text: 'summarize' }))).toEqual([callIdOf(3)]);
     const hit = await query({ project, text: 'Oslo' });
     expect(hit.body.calls[0].snippet).toContainEqual({ text: 'Oslo', match: true });

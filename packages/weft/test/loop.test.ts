@@ -121,7 +121,7 @@ describe('attributes and search from the SDK', () => {
     expect(await names({ attributes: { env: 'prod' } })).toEqual(['lighthouses']);
     expect(await names({ userId: 'ana' })).toEqual(['lighthouses']);
     expect(await names({ tag: 'eu' })).toEqual(['lighthouses']);
-    expect(await names({ text: 'volcano' })).toEqual(['volcanoes']);
+    expect(await names({ text: 'volcanoes' })).toEqual(['volcanoes']);
     const [hit] = await client.getCalls({ text: 'answer lighthouses' }).toArray();
     expect(hit?.snippet?.filter((p) => p.match).map((p) => p.text.toLowerCase())).toContain('lighthouses');
   });

@@ -1,26 +1,9 @@
 import type { EvaluationRowResult } from '@weft/protocol';
 import { z } from 'zod';
 import { InvalidEvaluationOptionsError } from './errors/index.js';
-import { mean, sampleStddev } from './stats.js';
-import { tCritical95 } from './t-critical.js';
+import { compareScores, flatScores, type ScoreComparison } from './paired-comparison.js';
 
-/** One score's paired comparison over the rows both runs scored. */
-export interface ScoreComparison {
-  /** Scorer name, or `scorer.key` for object scores. */
-  score: string;
-  /** Rows both runs have a value for: each run's trials of a row are averaged first, then the rows are paired. */
-  pairs: number;
-  meanA: number;
-  meanB: number;
-  /** Mean of (B − A) over the pairs. */
-  meanDifference: number;
-  /** 95% confidence interval of the mean per-row difference (paired t over rows); `null` with fewer than two rows. */
-  ci95: { low: number; high: number } | null;
-  /** Rows where B is better / worse / equal on average ("better" is higher unless the score is in `lowerIsBetter`). */
-  improved: number;
-  regressed: number;
-  unchanged: number;
-}
+export type { ScoreComparison } from './paired-comparison.js';
 
 /** A shared row whose scores (or error state) differ between the runs. */
 export interface ChangedRow {
@@ -111,91 +94,14 @@ export function compareRuns(
       });
     }
   }
-  const diffs = pairedRowMeans(rowMeans(keyedA), rowMeans(keyedB));
-  const scores = [...diffs.keys()].sort().map((name) => {
-    const d = diffs.get(name) as { a: number[]; b: number[] };
-    return scoreComparison(name, d.a, d.b, lowerIsBetter.has(name));
-  });
+  const scores = compareScores(withoutTrial(keyedA), withoutTrial(keyedB), lowerIsBetter);
   changed.sort((x, y) => x.rowIndexA - y.rowIndexA || x.trial - y.trial);
   return { pairedBy, shared, onlyInA: keyedA.size - shared, onlyInB: keyedB.size - shared, scores, changed };
 }
 
-function scoreComparison(score: string, a: number[], b: number[], lowerIsBetter: boolean): ScoreComparison {
-  const differences = a.map((x, i) => (b[i] as number) - x);
-  const meanDifference = mean(differences);
-  let ci95: ScoreComparison['ci95'] = null;
-  if (differences.length >= 2) {
-    const half =
-      (tCritical95(differences.length - 1) * sampleStddev(differences)) / Math.sqrt(differences.length);
-    ci95 = { low: meanDifference - half, high: meanDifference + half };
-  }
-  const sign = lowerIsBetter ? -1 : 1;
-  return {
-    score,
-    pairs: differences.length,
-    meanA: mean(a),
-    meanB: mean(b),
-    meanDifference,
-    ci95,
-    improved: differences.filter((d) => d * sign > 0).length,
-    regressed: differences.filter((d) => d * sign < 0).length,
-    unchanged: differences.filter((d) => d === 0).length,
-  };
-}
-
-/** Per row (pairing key without the trial), per score: the mean over that row's trials. */
-function rowMeans(results: ReadonlyMap<string, EvaluationRowResult>): Map<string, Map<string, number>> {
-  const sums = new Map<string, Map<string, { sum: number; n: number }>>();
-  for (const [key, result] of results) {
-    const row = key.slice(0, key.lastIndexOf(':'));
-    let scores = sums.get(row);
-    if (scores === undefined) sums.set(row, (scores = new Map()));
-    for (const [name, value] of Object.entries(flatScores(result))) {
-      const s = scores.get(name) ?? { sum: 0, n: 0 };
-      s.sum += Number(value);
-      s.n++;
-      scores.set(name, s);
-    }
-  }
-  const means = new Map<string, Map<string, number>>();
-  for (const [row, scores] of sums) {
-    means.set(row, new Map([...scores].map(([name, s]) => [name, s.sum / s.n])));
-  }
-  return means;
-}
-
-/** Per score: the row means of A and B over the rows both have, in matching order. */
-function pairedRowMeans(
-  a: ReadonlyMap<string, ReadonlyMap<string, number>>,
-  b: ReadonlyMap<string, ReadonlyMap<string, number>>,
-): Map<string, { a: number[]; b: number[] }> {
-  const diffs = new Map<string, { a: number[]; b: number[] }>();
-  for (const [row, scoresA] of a) {
-    const scoresB = b.get(row);
-    if (scoresB === undefined) continue;
-    for (const [name, va] of scoresA) {
-      const vb = scoresB.get(name);
-      if (vb === undefined) continue;
-      let d = diffs.get(name);
-      if (d === undefined) diffs.set(name, (d = { a: [], b: [] }));
-      d.a.push(va);
-      d.b.push(vb);
-    }
-  }
-  return diffs;
-}
-
-/** Scores flattened to one level: `name` or `name.key`. */
-function flatScores(result: EvaluationRowResult): Record<string, number | boolean> {
-  const out: Record<string, number | boolean> = {};
-  for (const [name, value] of Object.entries(result.scores)) {
-    if (typeof value === 'object') {
-      for (const [key, v] of Object.entries(value)) out[`${name}.${key}`] = v;
-    } else {
-      out[name] = value;
-    }
-  }
-  return out;
+/** Results keyed by row alone (the pairing key without its `:trial`), for averaging trials per row. */
+function withoutTrial(results: ReadonlyMap<string, EvaluationRowResult>): [string, EvaluationRowResult][] {
+  return [...results].map(([key, result]) => [key.slice(0, key.lastIndexOf(':')), result]);
 }
 
 /**
