@@ -35,7 +35,7 @@ describe('web UI: feedback, sessions, filters, search, datasets, compare with in
       await client.shutdown();
     });
     // A traced chat: two sessions, attributes per user, feedback from the SDK.
-    const chat = op(async function chat(messages: { role: string; content: string }[]) {
+    const chatOp = op(async function chat(messages: { role: string; content: string }[]) {
       turnIds.push(currentCall()?.id ?? '');
       const last = messages.at(-1)?.content ?? '';
       return { role: 'assistant', content: `About ${last.toLowerCase()}: lighthouses guide ships at night.` };
@@ -45,12 +45,12 @@ describe('web UI: feedback, sessions, filters, search, datasets, compare with in
       withAttributes({ env: 'prod', 'user.id': 'ana', tags: ['vip'] }, async () => {
         for (const question of ['What is a lighthouse?', 'Who keeps it running?']) {
           history.push({ role: 'user', content: question });
-          history.push(await chat([...history]));
+          history.push(await chatOp([...history]));
         }
       }),
     );
     await withSession('support-43', () =>
-      withAttributes({ env: 'dev', 'user.id': 'bo' }, () => chat([{ role: 'user', content: 'Volcanoes?' }])),
+      withAttributes({ env: 'dev', 'user.id': 'bo' }, () => chatOp([{ role: 'user', content: 'Volcanoes?' }])),
     );
     feedback(turnIds[0] as string, { name: 'thumbs', value: true, comment: 'clear answer', source: 'sdk' });
     const v1 = await publish({ template: 'Answer briefly: {q}' }, { name: 'AnswerPrompt' });
