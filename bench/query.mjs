@@ -73,7 +73,7 @@ const cases = [
   ['text: a common word', { text: 'w1' }],
   ['text: a rare word', { text: 'wzz' }],
   ['text: two words', { text: 'w2 w3' }],
-  ['text: a prefix', { text: 'w1a' }],
+  ['text: a mid-frequency word', { text: 'w1a' }],
   ['text: FTS syntax as text', { text: '"w1" AND (w2* OR -w3:' }],
   ['text: no match', { text: 'nosuchword' }],
 ];

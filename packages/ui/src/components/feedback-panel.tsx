@@ -49,7 +49,7 @@ export function FeedbackPanel({ call }: { call: Call }) {
 
   return (
     <div class="feedback-panel">
-      <div class="feedback-controls" role="group" aria-label="Give feedback">
+      <fieldset class="feedback-controls" aria-label="Give feedback">
         <button type="button" class="button" aria-label="Thumbs up" disabled={busy} onClick={() => send('thumbs', true)}>
           👍
         </button>
@@ -74,7 +74,7 @@ export function FeedbackPanel({ call }: { call: Call }) {
         <button type="button" class="button" disabled={busy || !scoreValid} onClick={() => send('score', scoreValue)}>
           Add score
         </button>
-      </div>
+      </fieldset>
       {error && <ErrorBox error={error} />}
       {given.length === 0 ? (
         <p class="muted">No feedback yet.</p>

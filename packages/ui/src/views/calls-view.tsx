@@ -216,7 +216,7 @@ export function CallsView({ route }: { route: Route }) {
           />
         </label>
       </form>
-      <div class="chips" aria-label="Attribute filters">
+      <fieldset class="chips" aria-label="Attribute filters">
         {Object.entries(attributes).map(([key, value]) => (
           <span key={key} class="chip" data-attribute={key}>
             {chipText(key, value)}
@@ -247,7 +247,7 @@ export function CallsView({ route }: { route: Route }) {
           }}
         />
         <AddToDataset callIds={selected} onDone={() => setSelected([])} />
-      </div>
+      </fieldset>
       {calls.error && <ErrorBox error={calls.error} retry={calls.reload} />}
       <div class="table-wrap">
         <table class={`data-table calls-table${stale ? ' stale' : ''}`} aria-busy={firstLoad || stale}>
@@ -302,11 +302,13 @@ export function CallsView({ route }: { route: Route }) {
                 onClick={() => open(i)}
                 {...rowProps(i)}
               >
-                <td class="col-select" onClick={(e) => e.stopPropagation()}>
+                <td class="col-select">
                   <input
                     type="checkbox"
                     aria-label={`Select call ${call.id}`}
                     checked={selected.includes(call.id)}
+                    // Ticking a call must not open its trace (the row's click).
+                    onClick={(e) => e.stopPropagation()}
                     onChange={() => toggle(call.id)}
                   />
                 </td>

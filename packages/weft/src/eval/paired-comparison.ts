@@ -69,8 +69,8 @@ function scoreComparison(score: string, a: number[], b: number[], lowerIsBetter:
 function rowMeans(results: Iterable<[string, EvaluationRowResult]>): Map<string, Map<string, number>> {
   const sums = new Map<string, Map<string, { sum: number; n: number }>>();
   for (const [row, result] of results) {
-    let scores = sums.get(row);
-    if (scores === undefined) sums.set(row, (scores = new Map()));
+    const scores = sums.get(row) ?? new Map<string, { sum: number; n: number }>();
+    sums.set(row, scores);
     for (const [name, value] of Object.entries(flatScores(result))) {
       const s = scores.get(name) ?? { sum: 0, n: 0 };
       s.sum += Number(value);
@@ -97,8 +97,8 @@ function pairedRowMeans(
     for (const [name, va] of scoresA) {
       const vb = scoresB.get(name);
       if (vb === undefined) continue;
-      let d = diffs.get(name);
-      if (d === undefined) diffs.set(name, (d = { a: [], b: [] }));
+      const d = diffs.get(name) ?? { a: [], b: [] };
+      diffs.set(name, d);
       d.a.push(va);
       d.b.push(vb);
     }

@@ -51,8 +51,8 @@ export class SqliteFeedbackStore {
     for (let start = 0; start < callIds.length; start += MAX_IDS) {
       const ids = JSON.stringify(callIds.slice(start, start + MAX_IDS));
       for (const row of this.#forCalls.all(project, ids) as FeedbackRow[]) {
-        let list = byCall.get(row.call_id);
-        if (list === undefined) byCall.set(row.call_id, (list = []));
+        const list = byCall.get(row.call_id) ?? [];
+        if (list.length === 0) byCall.set(row.call_id, list);
         list.push(feedbackFromRow(row));
       }
     }
