@@ -316,7 +316,7 @@ export function CallsView({ route }: { route: Route }) {
                   {plainOpName(call.opName)}
                 </td>
                 <td class="col-name">
-                  {call.displayName ?? ''}
+                  <span class="call-name">{call.displayName ?? ''}</span>
                   {call.snippet && <Snippet parts={call.snippet} />}
                 </td>
                 <td class="col-status">
