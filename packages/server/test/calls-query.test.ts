@@ -215,7 +215,8 @@ describe('filters', () => {
       filter: { text: 'pIpElInE' },
       keep: (e) => e.displayName !== undefined,
     },
-    { name: 'text in the op name', filter: { text: 'UMMA' }, keep: (e) => e.opPlain === 'summarize' },
+    // Full-text search: whole words, case-insensitive.
+    { name: 'text in the op name', filter: { text: 'SUMMARIZE' }, keep: (e) => e.opPlain === 'summarize' },
     {
       name: 'several filters together',
       filter: { parentId: callIdOf(50), status: 'success', opName: ['chat', 'rank', 'embed'] },

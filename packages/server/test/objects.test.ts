@@ -81,7 +81,9 @@ describe('objects', () => {
   it('answers 404 for unknown names and versions, 400 for a malformed selector', async () => {
     expect((await get(server.url, routes.objectRead(project, 'prompt', 'v99'))).status).toBe(404);
     expect((await get(server.url, routes.objectRead(project, 'ghost', 'latest'))).status).toBe(404);
-    const bad = await get(server.url, routes.objectRead(project, 'prompt', 'newest'));
+    // `newest` would be a label (404 while unset); `-newest` is no selector at all.
+    expect((await get(server.url, routes.objectRead(project, 'prompt', 'newest'))).status).toBe(404);
+    const bad = await get(server.url, routes.objectRead(project, 'prompt', '-newest'));
     expect(bad.status).toBe(400);
     expect(bad.body.error.path).toBe('version');
     expect((await get(server.url, routes.objectList('empty-project'))).body).toEqual({ objects: [] });

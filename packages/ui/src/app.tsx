@@ -12,11 +12,14 @@ import { EvalsView } from './views/evals-view.js';
 import { ObjectView } from './views/object-view.js';
 import { ObjectsView } from './views/objects-view.js';
 import { ProjectPicker, rememberProject } from './views/project-picker.js';
+import { SessionView } from './views/session-view.js';
+import { SessionsView } from './views/sessions-view.js';
 import { TableView } from './views/table-view.js';
 import { TraceView } from './views/trace-view.js';
 
 const NAV = [
   { view: 'calls', label: 'Calls' },
+  { view: 'sessions', label: 'Sessions' },
   { view: 'evals', label: 'Evaluations' },
   { view: 'objects', label: 'Objects' },
 ] as const;
@@ -37,9 +40,11 @@ export function App({ tokens }: { tokens: TokenStore }) {
   }, [project]);
 
   let body = <NotFound />;
-  if (project === undefined) body = <ProjectPicker />;
+  if (project === undefined) body = <ProjectPicker api={api} />;
   else if (view === 'calls' && a) body = <CallView key={a} id={a} />;
   else if (view === 'calls') body = <CallsView route={route} />;
+  else if (view === 'sessions' && a) body = <SessionView key={a} sessionId={a} />;
+  else if (view === 'sessions') body = <SessionsView />;
   else if (view === 'trace' && a) body = <TraceView key={a} route={route} traceId={a} />;
   else if (view === 'objects' && a) body = <ObjectView key={a} route={route} name={a} />;
   else if (view === 'objects') body = <ObjectsView />;

@@ -1,4 +1,4 @@
-export { flush, get, op, publish, shutdown, withFlush } from './client/default-functions.js';
+export { feedback, flush, get, op, publish, setLabel, shutdown, withFlush } from './client/default-functions.js';
 export {
   type Diagnostics,
   type FlushOptions,
@@ -10,7 +10,9 @@ export {
 } from './client/index.js';
 export type { FinishedCall, OpOptions, PromiseSettlers } from './calls/op-spec.js';
 export type { ChunkKind, StreamAccumulator } from './op/stream-accumulator.js';
-export { type CurrentCall, currentCall, withAttributes } from './context/index.js';
+export { type CurrentCall, currentCall, withAttributes, withSession } from './context/index.js';
+export { InvalidFeedbackError } from './feedback/index.js';
+export type { FeedbackInput, ObjectLabel } from '@weft/protocol';
 export { PROBLEM_CHANNEL, type PipelineProblem } from './diagnostics/warnings.js';
 export {
   ClientClosedError,
@@ -29,7 +31,7 @@ export type { FlushResult } from './pipeline/flush-barrier.js';
 export type { WithFlushOptions } from './serverless/index.js';
 export type { KeepRules, SamplingStats } from './sampling/index.js';
 export type { CallPages, GetCallsOptions } from './read/call-pages.js';
-export { Dataset, type DatasetOptions, openDataset, RemoteDataset } from './datasets/index.js';
+export { Dataset, type DatasetOptions, type FromCallsOptions, openDataset, RemoteDataset } from './datasets/index.js';
 export {
   FILE_CHANNEL,
   type FileInfo,

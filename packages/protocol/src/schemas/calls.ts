@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { callId, projectName } from '../refs/names.js';
 import { anyValue, timestampMs, valueRecord } from './common.js';
+import { feedback, feedbackItem } from './feedback.js';
+import { sessionId } from './sessions.js';
 
 export interface ExceptionInfo {
   name: string;
@@ -75,6 +77,8 @@ const startFields = {
   startedAt: timestampMs,
   inputs: valueRecord,
   attributes: valueRecord.optional(),
+  /** The session (conversation) this call belongs to; calls of one session are listed as its turns. */
+  sessionId: sessionId.optional(),
 };
 
 const endFields = {
@@ -98,6 +102,10 @@ export type CallEnd = z.infer<typeof callEnd>;
 export type CallComplete = z.infer<typeof callComplete>;
 export type CallItem = z.infer<typeof callItem>;
 
+/** What a call batch may carry: call records and feedback on calls (which may arrive before its call). */
+export const batchItem = z.discriminatedUnion('type', [callStart, callEnd, callComplete, feedbackItem]);
+export type BatchItem = z.infer<typeof batchItem>;
+
 /** Largest number of items one batch may carry. */
 export const MAX_BATCH_ITEMS = 10_000;
 
@@ -107,7 +115,7 @@ export const MAX_BATCH_ITEMS = 10_000;
  */
 export const callBatch = z.object({
   project: projectName,
-  items: z.array(callItem).min(1).max(MAX_BATCH_ITEMS),
+  items: z.array(batchItem).min(1).max(MAX_BATCH_ITEMS),
 });
 export type CallBatch = z.infer<typeof callBatch>;
 export const callBatchResponse = z.object({ accepted: z.number().int().nonnegative() });
@@ -129,5 +137,15 @@ export const call = z.object({
   exception: exceptionInfo.nullable(),
   summary: callSummary.nullable(),
   attributes: valueRecord,
+  /** The session this call belongs to (`null` or absent when none). */
+  sessionId: z.string().nullable().optional(),
+  /** Feedback given on this call, oldest first (servers before feedback leave it out). */
+  feedback: z.array(feedback).optional(),
+  /**
+   * In results of a query with `text`: the best matching passage of the
+   * display name, inputs or output, split into parts; `match` parts are the
+   * words the search found (render them highlighted).
+   */
+  snippet: z.array(z.object({ text: z.string(), match: z.boolean() })).optional(),
 });
 export type Call = z.infer<typeof call>;

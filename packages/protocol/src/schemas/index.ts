@@ -5,3 +5,7 @@ export * from './files.js';
 export * from './objects.js';
 export * from './query.js';
 export * from './tables.js';
+export * from './feedback.js';
+export * from './labels.js';
+export * from './sessions.js';
+export * from './datasets.js';

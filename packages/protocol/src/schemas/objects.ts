@@ -38,8 +38,18 @@ export type ObjectCreateResponse = z.infer<typeof objectCreateResponse>;
 export const objectRead = objectVersion.extend({ value: anyValue });
 export type ObjectRead = z.infer<typeof objectRead>;
 
-/** A version selector in read paths: a digest, `latest`, or `v<N>`. */
-export const versionSelector = z.union([digest, z.literal('latest'), z.string().regex(/^v[1-9][0-9]{0,9}$/)]);
+/**
+ * A label name: starts with a letter, up to 40 letters, digits, `.`, `_`, `-`
+ * (shorter than a digest, so the two never collide), and neither `latest`
+ * nor `v<N>`, which select versions by themselves.
+ */
+export const LABEL_NAME = /^(?!latest$)(?!v[0-9]+$)[A-Za-z][A-Za-z0-9._-]{0,39}$/;
+export const labelName = z
+  .string()
+  .regex(LABEL_NAME, 'must be 1–40 letters, digits, ".", "_" or "-", starting with a letter, and not "latest" or "v<N>"');
+
+/** A version selector in read paths: a digest, `latest`, `v<N>`, or a label (`production`). */
+export const versionSelector = z.union([digest, z.literal('latest'), z.string().regex(/^v[1-9][0-9]{0,9}$/), labelName]);
 
 export const objectVersionsResponse = z.object({ versions: z.array(objectVersion) });
 export type ObjectVersionsResponse = z.infer<typeof objectVersionsResponse>;

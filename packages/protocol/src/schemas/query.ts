@@ -2,6 +2,11 @@ import { z } from 'zod';
 import { callId, projectName } from '../refs/names.js';
 import { call, callStatus } from './calls.js';
 import { timestampMs } from './common.js';
+import { feedbackValue } from './feedback.js';
+import { sessionId } from './sessions.js';
+
+/** An attribute value a filter can compare with: equality on strings, numbers and booleans. */
+export const attributeFilterValue = z.union([z.string().max(1_000), z.number().finite(), z.boolean()]);
 
 export const callSortField = z.enum(['startedAt', 'latencyMs', 'opName']);
 export type CallSortField = z.infer<typeof callSortField>;
@@ -26,8 +31,32 @@ export const callQuery = z.strictObject({
   startedAfter: timestampMs.optional(),
   /** Exclusive upper bound on `startedAt`. */
   startedBefore: timestampMs.optional(),
-  /** Case-insensitive substring of the display name (or op name when there is none). */
+  /**
+   * Full-text search over display names, op names, inputs and outputs: every
+   * word must occur (case-insensitive, prefix match on the last word). Quotes,
+   * `*`, `:`, `-`, `AND`/`OR`/`NOT` are plain text, never query syntax.
+   * Results carry a highlighted `snippet`.
+   */
   text: z.string().min(1).max(200).optional(),
+  /** Calls of this session only. */
+  sessionId: sessionId.optional(),
+  /**
+   * Attribute equality, every pair ANDed: `{ env: 'prod', 'user.tier': 2 }`.
+   * An attribute that is an array matches when one of its elements equals the value.
+   */
+  attributes: z
+    .record(z.string().min(1).max(256), attributeFilterValue)
+    .refine((r) => Object.keys(r).length <= 20, 'at most 20 attributes')
+    .optional(),
+  /** Shorthand for `attributes: { 'user.id': userId }`. */
+  userId: z.string().min(1).max(1_000).optional(),
+  /** Calls whose `tags` attribute (an array of strings) contains this tag, or every one of these tags. */
+  tag: z.union([z.string().min(1).max(256), z.array(z.string().min(1).max(256)).min(1).max(20)]).optional(),
+  /**
+   * Calls with feedback: `{}` any feedback, `{ name }` feedback of that name,
+   * `{ name, value }` that name with that value.
+   */
+  feedback: z.object({ name: z.string().min(1).max(256).optional(), value: feedbackValue.optional() }).optional(),
   sort: z
     .strictObject({ field: callSortField.default('startedAt'), direction: z.enum(['asc', 'desc']).default('desc') })
     .default({ field: 'startedAt', direction: 'desc' }),

@@ -24,6 +24,20 @@ export const routes = {
   /** GET → `objectRead`; `version` is a digest, `latest` or `v<N>` */
   objectRead: (project: string, name: string, version: string) =>
     `/v1/objects/${enc(project)}/${enc(name)}/versions/${enc(version)}`,
+  /** POST `objectLabelSet` → `objectLabel` (sets or moves a label) */
+  objectLabelSet: () => '/v1/objects/labels',
+  /** GET → `objectLabelsResponse` */
+  objectLabels: (project: string, name: string) => `/v1/objects/${enc(project)}/${enc(name)}/labels`,
+  /** POST `feedbackCreate` → `feedback` (idempotent by `id`) */
+  feedbackCreate: () => '/v1/feedback',
+  /** GET → `feedbackListResponse`: a call's feedback, oldest first (empty while none) */
+  feedbackList: (project: string, callId: string) => `/v1/feedback/${enc(project)}/${enc(callId)}`,
+  /** POST `sessionQuery` → `sessionQueryResponse` */
+  sessionQuery: () => '/v1/sessions/query',
+  /** POST `datasetFromCalls` → `datasetFromCallsResponse` */
+  datasetFromCalls: () => '/v1/datasets/from-calls',
+  /** GET → `projectListResponse` */
+  projectList: () => '/v1/projects',
   /** POST `tableCreate` → `tableCreateResponse` */
   tableCreate: () => '/v1/tables',
   /** POST `tableAppend` → `tableCreateResponse` */

@@ -6,11 +6,14 @@ import { projectAccess } from '../middleware/project-access.js';
 import { requireToken } from '../middleware/require-token.js';
 import { parseServerOptions, type ServerOptions } from '../options/server-options.js';
 import { registerCallRoutes } from '../routes/call-routes.js';
+import { registerDatasetRoutes } from '../routes/dataset-routes.js';
+import { registerFeedbackRoutes } from '../routes/feedback-routes.js';
 import { registerFileRoutes } from '../routes/file-routes.js';
 import { registerOtlpBodyParsers } from '../otlp/otlp-body.js';
 import { otlpErrorHandler } from '../otlp/otlp-error-handler.js';
 import { registerObjectRoutes } from '../routes/object-routes.js';
 import { registerOtlpRoutes } from '../routes/otlp-routes.js';
+import { registerSessionRoutes } from '../routes/session-routes.js';
 import { registerSystemRoutes } from '../routes/system-routes.js';
 import { registerTableRoutes } from '../routes/table-routes.js';
 import { registerStaticUi, resolveUiDir } from '../static/static-ui.js';
@@ -101,6 +104,9 @@ export function createApp(options: AppOptions): FastifyInstance {
       otlp.setErrorHandler(otlpErrorHandler);
       registerOtlpRoutes(otlp, { storage });
     });
+    registerFeedbackRoutes(v1, { storage });
+    registerSessionRoutes(v1, { storage });
+    registerDatasetRoutes(v1, { storage });
   });
 
   registerStaticUi(app, { dir: resolveUiDir(uiDir) });

@@ -1,7 +1,9 @@
-import { callBatch, callQuery, routes } from '@weft/protocol';
+import { type BatchItem, type CallItem, callBatch, callQuery, type FeedbackItem, routes } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
 import { routePattern } from '../app/route-pattern.js';
+import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import { NotFoundError } from '../errors/not-found-error.js';
+import { NotSupportedError } from '../errors/not-supported-error.js';
 import { validate } from '../middleware/validate.js';
 import type { Storage } from '../storage/storage.js';
 import { callParams } from './params.js';
@@ -14,7 +16,19 @@ const parseCallParams = validate(callParams, 'params');
 export function registerCallRoutes(app: FastifyInstance, { storage }: { storage: Storage }): void {
   app.post(routes.callBatch(), async (request) => {
     const batch = parseBatch(request.body);
-    return storage.ingestCalls(batch.project, batch.items);
+    const { calls, callIndexes, feedback } = splitBatch(batch.items);
+    if (feedback.length > 0) {
+      if (storage.putFeedback === undefined) throw new NotSupportedError('feedback');
+      await storage.putFeedback(batch.project, feedback);
+    }
+    if (calls.length > 0) {
+      try {
+        await storage.ingestCalls(batch.project, calls);
+      } catch (error) {
+        throw InvalidRequestError.isInstance(error) ? atBatchIndexes(error, callIndexes) : error;
+      }
+    }
+    return { accepted: batch.items.length };
   });
 
   app.post(routes.callQuery(), async (request) => storage.queryCalls(parseQuery(request.body)));
@@ -27,4 +41,32 @@ export function registerCallRoutes(app: FastifyInstance, { storage }: { storage:
     }
     return call;
   });
+}
+
+/** A batch's call records and feedback items, with each call record's index in the batch. */
+function splitBatch(items: readonly BatchItem[]): { calls: CallItem[]; callIndexes: number[]; feedback: FeedbackItem[] } {
+  const calls: CallItem[] = [];
+  const callIndexes: number[] = [];
+  const feedback: FeedbackItem[] = [];
+  items.forEach((item, index) => {
+    if (item.type === 'feedback') feedback.push(item);
+    else {
+      calls.push(item);
+      callIndexes.push(index);
+    }
+  });
+  return { calls, callIndexes, feedback };
+}
+
+/** Storage names items by their index among the call records; the client needs their index in its batch. */
+function atBatchIndexes(error: InvalidRequestError, callIndexes: readonly number[]): InvalidRequestError {
+  if (error.issues.every((issue) => issue.index === undefined)) return error;
+  return new InvalidRequestError(
+    error.issues.map((issue) => {
+      if (issue.index === undefined) return issue;
+      const index = callIndexes[issue.index] ?? issue.index;
+      return { ...issue, index, path: issue.path.replace(/^items\.\d+/, `items.${index}`) };
+    }),
+    'body',
+  );
 }

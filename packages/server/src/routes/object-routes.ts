@@ -1,8 +1,9 @@
-import { digestBytes, objectCreate, routes } from '@weft/protocol';
+import { digestBytes, objectCreate, objectLabelSet, routes } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
 import { routePattern } from '../app/route-pattern.js';
 import { DigestMismatchError } from '../errors/digest-mismatch-error.js';
 import { NotFoundError } from '../errors/not-found-error.js';
+import { NotSupportedError } from '../errors/not-supported-error.js';
 import { validate } from '../middleware/validate.js';
 import type { Storage, VersionSelector } from '../storage/storage.js';
 import { canonicalOrReject } from './canonical-or-reject.js';
@@ -12,14 +13,17 @@ const parseCreate = validate(objectCreate, 'body');
 const parseProject = validate(projectParams, 'params');
 const parseObject = validate(objectParams, 'params');
 const parseObjectVersion = validate(objectVersionParams, 'params');
+const parseLabelSet = validate(objectLabelSet, 'body');
 
 function selectorOf(version: string): VersionSelector {
   if (version === 'latest') return { latest: true };
   if (/^v\d+$/.test(version)) return { version: Number(version.slice(1)) };
+  // Labels are at most 40 characters and digests always 43.
+  if (version.length < 43) return { label: version };
   return { digest: version };
 }
 
-/** Versioned objects: create (digest verified), read by digest/latest/vN, list versions and names. */
+/** Versioned objects: create (digest verified), read by digest/latest/vN/label, list versions, names and labels, set labels. */
 export function registerObjectRoutes(app: FastifyInstance, { storage }: { storage: Storage }): void {
   app.post(routes.objectCreate(), async (request) => {
     const body = parseCreate(request.body);
@@ -39,6 +43,24 @@ export function registerObjectRoutes(app: FastifyInstance, { storage }: { storag
     const versions = await storage.listObjectVersions(project, name);
     if (versions.length === 0) throw new NotFoundError(`No object named ${name} in project ${project}.`);
     return { versions };
+  });
+
+  app.post(routes.objectLabelSet(), async (request) => {
+    if (storage.setObjectLabel === undefined) throw new NotSupportedError('labels');
+    const body = parseLabelSet(request.body);
+    const version = body.digest !== undefined ? { digest: body.digest } : { version: body.version as number };
+    const label = await storage.setObjectLabel(body.project, body.name, body.label, version);
+    if (label === undefined) {
+      const which = body.digest ?? `v${body.version}`;
+      throw new NotFoundError(`No version ${which} of object ${body.name} in project ${body.project} to label ${body.label}.`);
+    }
+    return label;
+  });
+
+  app.get(routePattern(routes.objectLabels, 'project', 'name'), async (request) => {
+    if (storage.listObjectLabels === undefined) throw new NotSupportedError('labels');
+    const { project, name } = parseObject(request.params);
+    return { labels: await storage.listObjectLabels(project, name) };
   });
 
   app.get(routePattern(routes.objectRead, 'project', 'name', 'version'), async (request) => {

@@ -3,17 +3,23 @@ import type {
   CallItem,
   CallQueryParsed,
   CallQueryResponse,
+  FeedbackItem,
+  Feedback,
   ObjectCreateResponse,
+  ObjectLabel,
   ObjectKind,
   ObjectListResponse,
   ObjectRead,
   ObjectVersion,
   TableCreateResponse,
+  ProjectListResponse,
+  SessionQueryParsed,
+  SessionQueryResponse,
   TableRowsResponse,
 } from '@weft/protocol';
 
-/** Which version of a named object to read. */
-export type VersionSelector = { digest: string } | { latest: true } | { version: number };
+/** Which version of a named object to read: by digest, the newest, by number, or the one a label points at. */
+export type VersionSelector = { digest: string } | { latest: true } | { version: number } | { label: string };
 
 /** A new object version whose digest the caller has already verified. */
 export interface ObjectPut {
@@ -48,10 +54,48 @@ export interface Storage {
    * fields are ever overwritten by the other's absence.
    */
   ingestCalls(project: string, items: readonly CallItem[]): Promise<{ accepted: number }>;
-  /** A page of calls whose start has arrived, with an opaque keyset cursor. */
+  /**
+   * A page of calls whose start has arrived, with an opaque keyset cursor.
+   * Engines answer every filter of `CallQuery`: `sessionId`, `attributes`
+   * (ANDed equality; an array attribute matches by element), `userId`
+   * (attribute `user.id`), `tag` (elements of attribute `tags`), `feedback`
+   * and `text` (full-text over names, inputs and output, with a `snippet` per
+   * call). Each call carries its `feedback` (empty array when none).
+   */
   queryCalls(query: CallQueryParsed): Promise<CallQueryResponse>;
-  /** One call, or `undefined` when unknown or its start has not arrived. */
+  /** One call with its `feedback`, or `undefined` when unknown or its start has not arrived. */
   readCall(project: string, id: string): Promise<Call | undefined>;
+
+  /*
+   * Capabilities added with feedback, sessions and labels (issue 15). They
+   * are optional so an engine can be merged before it implements them; the
+   * routes answer `WEFT_NOT_SUPPORTED` (501) for an engine without one.
+   */
+
+  /**
+   * Stores feedback items once per (project, id), whether or not their call
+   * has arrived (feedback is attached whenever the call is read). Returns how
+   * many were new.
+   */
+  putFeedback?(project: string, items: readonly FeedbackItem[]): Promise<{ stored: number }>;
+  /** A call's feedback, oldest first; empty when none (also for an unknown call). */
+  listFeedback?(project: string, callId: string): Promise<Feedback[]>;
+  /** A page of sessions, most recently active first (see `sessionSummary` for what the totals count). */
+  querySessions?(query: SessionQueryParsed): Promise<SessionQueryResponse>;
+  /** Every project with calls or objects, by name. */
+  listProjects?(): Promise<ProjectListResponse['projects']>;
+  /**
+   * Points a label of an object name at one of its versions, moving it when
+   * set already. `undefined` when that version does not exist.
+   */
+  setObjectLabel?(
+    project: string,
+    name: string,
+    label: string,
+    version: { version: number } | { digest: string },
+  ): Promise<ObjectLabel | undefined>;
+  /** The labels of an object name, by label. */
+  listObjectLabels?(project: string, name: string): Promise<ObjectLabel[]>;
 
   /** Stores a version (numbered from 1 per name); a known digest is a no-op returning it. */
   putObject(object: ObjectPut): Promise<ObjectCreateResponse>;

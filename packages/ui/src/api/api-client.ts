@@ -3,7 +3,16 @@ import type {
   Call,
   CallQuery,
   CallQueryResponse,
+  DatasetFromCalls,
+  DatasetFromCallsResponse,
+  Feedback,
+  FeedbackCreate,
+  ObjectLabel,
+  ObjectLabelsResponse,
   ObjectListResponse,
+  ProjectListResponse,
+  SessionQuery,
+  SessionQueryResponse,
   ObjectRead,
   ObjectVersionsResponse,
   TableRowsResponse,
@@ -54,6 +63,30 @@ export class ApiClient {
   ): Promise<TableRowsResponse> {
     const path = `${routes.tableRows(project, digest)}?offset=${offset}&limit=${limit}`;
     return this.#request('GET', path, undefined, signal);
+  }
+
+  listProjects(signal?: AbortSignal): Promise<ProjectListResponse> {
+    return this.#request('GET', routes.projectList(), undefined, signal);
+  }
+
+  giveFeedback(feedback: FeedbackCreate): Promise<Feedback> {
+    return this.#request('POST', routes.feedbackCreate(), feedback);
+  }
+
+  querySessions(query: SessionQuery, signal?: AbortSignal): Promise<SessionQueryResponse> {
+    return this.#request('POST', routes.sessionQuery(), query, signal);
+  }
+
+  objectLabels(project: string, name: string, signal?: AbortSignal): Promise<ObjectLabelsResponse> {
+    return this.#request('GET', routes.objectLabels(project, name), undefined, signal);
+  }
+
+  setObjectLabel(project: string, name: string, label: string, version: number): Promise<ObjectLabel> {
+    return this.#request('POST', routes.objectLabelSet(), { project, name, label, version });
+  }
+
+  datasetFromCalls(request: DatasetFromCalls): Promise<DatasetFromCallsResponse> {
+    return this.#request('POST', routes.datasetFromCalls(), request);
   }
 
   /** Every call matching `query`, following cursors; `onPage` sees progress. */

@@ -6,6 +6,7 @@ import { formatCount, formatDuration, formatTime } from '../model/format.js';
 import { href } from '../router/route.js';
 import { CopyButton } from './copy-button.js';
 import { ExceptionView } from './exception-view.js';
+import { FeedbackPanel } from './feedback-panel.js';
 import { JsonViewer } from './json-viewer.js';
 import { StatusBadge } from './status-badge.js';
 
@@ -65,6 +66,14 @@ export function CallDetail({ call, showTraceLink = true }: { call: Call; showTra
           )}
           <dt>Started</dt>
           <dd>{formatTime(call.startedAt)}</dd>
+          {call.sessionId && (
+            <>
+              <dt>Session</dt>
+              <dd>
+                <a href={href(call.project, ['sessions', call.sessionId])}>{call.sessionId}</a>
+              </dd>
+            </>
+          )}
           <dt>Call</dt>
           <dd>
             <a href={href(call.project, ['calls', call.id])}>
@@ -97,6 +106,9 @@ export function CallDetail({ call, showTraceLink = true }: { call: Call; showTra
         ) : (
           <JsonViewer value={call.output} openDepth={4} label="Output" />
         )}
+      </Section>
+      <Section title="Feedback">
+        <FeedbackPanel key={call.id} call={call} />
       </Section>
       <Section title="Summary" open={false}>
         <JsonViewer value={call.summary ?? {}} label="Summary" />

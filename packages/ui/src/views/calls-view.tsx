@@ -7,6 +7,9 @@ import { StatusBadge } from '../components/status-badge.js';
 import { useIntervalRefresh } from '../hooks/use-interval-refresh.js';
 import { useLoad } from '../hooks/use-load.js';
 import { useRowKeys } from '../hooks/use-row-keys.js';
+import { AddToDataset } from '../components/add-to-dataset.js';
+import { Snippet } from '../components/snippet.js';
+import { attributesFromQuery, chipText, parseAttributeChip } from '../model/attribute-filter.js';
 import { callLatencyMs, callTokens, costTitle, plainOpName } from '../model/call-metrics.js';
 import { formatCount, formatDuration, formatTime } from '../model/format.js';
 import { href, navigate, type Route } from '../router/route.js';
@@ -23,6 +26,7 @@ const RANGES: Record<string, number> = {
 };
 
 const COLUMNS: { label: string; sort?: CallSortField; class: string }[] = [
+  { label: '', class: 'col-select' },
   { label: 'Op', sort: 'opName', class: 'col-op' },
   { label: 'Name', class: 'col-name' },
   { label: 'Status', class: 'col-status' },
@@ -41,6 +45,8 @@ export function CallsView({ route }: { route: Route }) {
     status: q.get('status') ?? '',
     range: q.get('range') ?? '',
     text: q.get('q') ?? '',
+    attrs: q.get('attrs') ?? '',
+    feedback: q.get('feedback') ?? '',
     sort: (q.get('sort') ?? 'startedAt') as CallSortField,
     dir: (q.get('dir') ?? 'desc') as 'asc' | 'desc',
   };
@@ -65,6 +71,11 @@ export function CallsView({ route }: { route: Route }) {
       if (filters.op) query.opName = filters.op;
       if (filters.status) query.status = filters.status as CallStatus;
       if (filters.text) query.text = filters.text;
+      const attributes = attributesFromQuery(filters.attrs);
+      if (Object.keys(attributes).length > 0) query.attributes = attributes;
+      if (filters.feedback === 'any') query.feedback = {};
+      else if (filters.feedback === 'up') query.feedback = { name: 'thumbs', value: true };
+      else if (filters.feedback === 'down') query.feedback = { name: 'thumbs', value: false };
       const range = RANGES[filters.range];
       if (range !== undefined) query.startedAfter = Date.now() - range;
       if (cursor !== undefined) query.cursor = cursor;
@@ -85,6 +96,8 @@ export function CallsView({ route }: { route: Route }) {
       status: filters.status,
       range: filters.range,
       q: filters.text,
+      attrs: filters.attrs,
+      feedback: filters.feedback,
       sort: filters.sort === 'startedAt' ? '' : filters.sort,
       dir: filters.dir === 'desc' ? '' : filters.dir,
     };
@@ -99,6 +112,8 @@ export function CallsView({ route }: { route: Route }) {
         status: filters.status,
         range: filters.range,
         q: filters.text,
+        attrs: filters.attrs,
+        feedback: filters.feedback,
         sort: field === 'startedAt' ? undefined : field,
         dir: dir === 'desc' ? undefined : dir,
       }),
@@ -113,6 +128,19 @@ export function CallsView({ route }: { route: Route }) {
   const { rowProps } = useRowKeys(rows.length, open);
   const opNames = useMemo(() => [...new Set(rows.map((c) => plainOpName(c.opName)))].sort(), [rows]);
   const firstLoad = calls.data === undefined && calls.error === undefined;
+  const attributes = attributesFromQuery(filters.attrs);
+  const [chipDraft, setChipDraft] = useState('');
+  const [selected, setSelected] = useState<string[]>([]);
+  const setAttributes = (next: Record<string, string | number | boolean>) =>
+    setFilter('attrs', Object.keys(next).length === 0 ? '' : JSON.stringify(next));
+  const addChip = () => {
+    const parsed = parseAttributeChip(chipDraft);
+    if (parsed === undefined) return;
+    setAttributes({ ...attributes, [parsed[0]]: parsed[1] });
+    setChipDraft('');
+  };
+  const toggle = (id: string) =>
+    setSelected((list) => (list.includes(id) ? list.filter((x) => x !== id) : [...list, id]));
 
   return (
     <div class="view calls-view">
@@ -165,17 +193,62 @@ export function CallsView({ route }: { route: Route }) {
             <option value="7d">last 7 days</option>
           </select>
         </label>
+        <label>
+          Feedback
+          <select
+            name="feedback"
+            value={filters.feedback}
+            onChange={(e) => setFilter('feedback', (e.target as HTMLSelectElement).value)}
+          >
+            <option value="">any</option>
+            <option value="any">has feedback</option>
+            <option value="up">thumbs up</option>
+            <option value="down">thumbs down</option>
+          </select>
+        </label>
         <label class="grow">
-          Search names
+          Search
           <input
             name="q"
             type="search"
             value={filters.text}
-            placeholder="display name contains…"
+            placeholder="words in names, inputs and outputs…"
             onChange={(e) => setFilter('q', (e.target as HTMLInputElement).value.trim())}
           />
         </label>
       </form>
+      <fieldset class="chips" aria-label="Attribute filters">
+        {Object.entries(attributes).map(([key, value]) => (
+          <span key={key} class="chip" data-attribute={key}>
+            {chipText(key, value)}
+            <button
+              type="button"
+              class="chip-remove"
+              aria-label={`Remove ${key} filter`}
+              onClick={() => {
+                const { [key]: _, ...rest } = attributes;
+                setAttributes(rest);
+              }}
+            >
+              ×
+            </button>
+          </span>
+        ))}
+        <input
+          name="attribute"
+          class="chip-input"
+          placeholder="attribute=value, Enter"
+          value={chipDraft}
+          onInput={(e) => setChipDraft((e.target as HTMLInputElement).value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              addChip();
+            }
+          }}
+        />
+        <AddToDataset callIds={selected} onDone={() => setSelected([])} />
+      </fieldset>
       {calls.error && <ErrorBox error={calls.error} retry={calls.reload} />}
       <div class="table-wrap">
         <table class={`data-table calls-table${stale ? ' stale' : ''}`} aria-busy={firstLoad || stale}>
@@ -230,10 +303,23 @@ export function CallsView({ route }: { route: Route }) {
                 onClick={() => open(i)}
                 {...rowProps(i)}
               >
+                <td class="col-select">
+                  <input
+                    type="checkbox"
+                    aria-label={`Select call ${call.id}`}
+                    checked={selected.includes(call.id)}
+                    // Ticking a call must not open its trace (the row's click).
+                    onClick={(e) => e.stopPropagation()}
+                    onChange={() => toggle(call.id)}
+                  />
+                </td>
                 <td class="col-op" title={call.opName}>
                   {plainOpName(call.opName)}
                 </td>
-                <td class="col-name">{call.displayName ?? ''}</td>
+                <td class="col-name">
+                  <span class="call-name">{call.displayName ?? ''}</span>
+                  {call.snippet && <Snippet parts={call.snippet} />}
+                </td>
                 <td class="col-status">
                   <StatusBadge status={call.status} />
                 </td>

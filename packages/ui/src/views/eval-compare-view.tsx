@@ -5,6 +5,7 @@ import { ErrorBox } from '../components/error-box.js';
 import { useLoad } from '../hooks/use-load.js';
 import { compareRows, flattenScores, type SummaryDelta, summaryDeltas } from '../model/eval-compare.js';
 import { runSummary } from '../model/eval-summary.js';
+import { scoreIntervals, verdict } from '../model/score-intervals.js';
 import { formatDelta, formatDuration, formatTime } from '../model/format.js';
 import { href } from '../router/route.js';
 
@@ -55,12 +56,24 @@ export function EvalCompareView({ aId, bId }: { aId: string; bId: string }) {
     ]);
   const runs = useLoad((signal) => Promise.all([load(aId, signal), load(bId, signal)]), [project, aId, bId]);
   const [showAll, setShowAll] = useState(false);
+  const [lowerIsBetter, setLowerIsBetter] = useState<ReadonlySet<string>>(new Set());
+  const toggleLower = (name: string) =>
+    setLowerIsBetter((set) => {
+      const next = new Set(set);
+      if (next.has(name)) next.delete(name);
+      else next.add(name);
+      return next;
+    });
   const data = runs.data;
   const deltas = useMemo(
     () => (data ? summaryDeltas(runSummary(data[0][0]), runSummary(data[1][0])) : []),
     [data],
   );
   const rows = useMemo(() => (data ? compareRows(data[0][1], data[1][1]) : []), [data]);
+  const intervals = useMemo(
+    () => (data ? scoreIntervals(data[0][1], data[1][1], lowerIsBetter) : []),
+    [data, lowerIsBetter],
+  );
   const shown = showAll ? rows : rows.filter((r) => r.changed.length > 0);
   const scoreNames = useMemo(() => {
     const names = new Set<string>();
@@ -142,6 +155,53 @@ export function EvalCompareView({ aId, bId }: { aId: string; bId: string }) {
                     </td>
                   </tr>
                 ))}
+              </tbody>
+            </table>
+          </section>
+          <section class="detail-section">
+            <h2>
+              Per scorer, B − A with its paired 95% interval{' '}
+              <span class="muted">(each run's trials of a row averaged, then rows paired)</span>
+            </h2>
+            <table class="data-table intervals-table">
+              <thead>
+                <tr>
+                  <th>Scorer</th>
+                  <th class="col-num">Rows</th>
+                  <th class="col-num">Mean A</th>
+                  <th class="col-num">Mean B</th>
+                  <th class="col-num">Δ (B − A)</th>
+                  <th class="col-num">95% interval</th>
+                  <th>Lower is better</th>
+                </tr>
+              </thead>
+              <tbody>
+                {intervals.map((c) => {
+                  const lower = lowerIsBetter.has(c.score);
+                  const v = verdict(c, lower);
+                  return (
+                    <tr key={c.score} data-scorer={c.score} data-verdict={v}>
+                      <td>{c.score}</td>
+                      <td class="col-num">{c.pairs}</td>
+                      <td class="col-num">{c.meanA.toFixed(3)}</td>
+                      <td class="col-num">{c.meanB.toFixed(3)}</td>
+                      <td class={`col-num ${v === 'better' ? 'delta-better' : v === 'worse' ? 'delta-worse' : 'delta-same'}`}>
+                        {formatDelta(c.meanDifference)}
+                      </td>
+                      <td class="col-num ci">
+                        {c.ci95 === null ? '—' : `[${formatDelta(c.ci95.low)}, ${formatDelta(c.ci95.high)}]`}
+                      </td>
+                      <td>
+                        <input
+                          type="checkbox"
+                          aria-label={`Lower is better for ${c.score}`}
+                          checked={lower}
+                          onChange={() => toggleLower(c.score)}
+                        />
+                      </td>
+                    </tr>
+                  );
+                })}
               </tbody>
             </table>
           </section>

@@ -3,6 +3,7 @@ import { CopyButton } from '../components/copy-button.js';
 import { ErrorBox } from '../components/error-box.js';
 import { JsonDiffView } from '../components/json-diff-view.js';
 import { JsonViewer } from '../components/json-viewer.js';
+import { LabelEditor } from '../components/label-editor.js';
 import { TableRows } from '../components/table-rows.js';
 import { useLoad } from '../hooks/use-load.js';
 import { findRefs } from '../model/find-refs.js';
@@ -17,6 +18,8 @@ export function ObjectView({ route, name }: { route: Route; name: string }) {
   const { api, project } = useApp();
   const versions = useLoad((signal) => api.objectVersions(project, name, signal), [project, name]);
   const list = versions.data?.versions ?? [];
+  const labels = useLoad((signal) => api.objectLabels(project, name, signal), [project, name]);
+  const labelsOf = (version: number) => (labels.data?.labels ?? []).filter((l) => l.version === version);
   const selector = route.query.get('v') ?? 'latest';
   const diffWith = route.query.get('diff') ?? '';
   const value = useLoad(
@@ -47,6 +50,7 @@ export function ObjectView({ route, name }: { route: Route; name: string }) {
               <tr>
                 <th class="col-num">#</th>
                 <th>Digest</th>
+                <th>Labels</th>
                 <th class="col-time">Created</th>
                 <th>Compare</th>
               </tr>
@@ -68,6 +72,13 @@ export function ObjectView({ route, name }: { route: Route; name: string }) {
                       >
                         <code>{v.digest.slice(0, 12)}</code>
                       </a>
+                    </td>
+                    <td>
+                      {labelsOf(v.version).map((l) => (
+                        <a key={l.label} class="chip label-chip" href={href(project, ['objects', name], { v: l.label })}>
+                          {l.label}
+                        </a>
+                      ))}
                     </td>
                     <td class="col-time">{formatTime(v.createdAt)}</td>
                     <td>
@@ -107,6 +118,7 @@ export function ObjectView({ route, name }: { route: Route; name: string }) {
               <p class="muted">
                 <code>{current.ref}</code>
               </p>
+              <LabelEditor name={name} version={current.version} onSet={labels.reload} />
               {diffWith && other.data && (
                 <section class="detail-section" data-section="diff">
                   <h3>

@@ -1,4 +1,7 @@
 import { useState } from 'preact/hooks';
+import type { ApiClient } from '../api/api-client.js';
+import { useLoad } from '../hooks/use-load.js';
+import { formatCount, formatTime } from '../model/format.js';
 import { href, navigate } from '../router/route.js';
 
 const RECENT_KEY = 'weft.recentProjects';
@@ -20,16 +23,41 @@ export function rememberProject(project: string): void {
 }
 
 /**
- * The start page: which project to look at. The read API is per project and
- * has no listing of projects, so the name is typed once and then remembered.
+ * The start page: which project to look at — the server's projects to click
+ * (with call counts and last activity), and a name field for a project the
+ * list cannot show (a token scoped to one project may not list them).
  */
-export function ProjectPicker() {
+export function ProjectPicker({ api }: { api: ApiClient }) {
+  const projects = useLoad((signal) => api.listProjects(signal), [api]);
   const [name, setName] = useState('');
   const recent = recentProjects();
   const valid = PROJECT_NAME.test(name);
   return (
     <div class="view picker-view">
       <h1>Open a project</h1>
+      {projects.data && projects.data.projects.length > 0 && (
+        <table class="data-table project-list">
+          <thead>
+            <tr>
+              <th>Project</th>
+              <th class="col-num">Calls</th>
+              <th class="col-time">Last call</th>
+            </tr>
+          </thead>
+          <tbody>
+            {projects.data.projects.map((p) => (
+              <tr key={p.name} data-project={p.name}>
+                <td>
+                  <a href={href(p.name, ['calls'])}>{p.name}</a>
+                </td>
+                <td class="col-num">{formatCount(p.callCount)}</td>
+                <td class="col-time">{p.lastCallAt === null ? '—' : formatTime(p.lastCallAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {projects.data?.projects.length === 0 && <p class="muted">No project has data yet.</p>}
       <form
         class="picker"
         onSubmit={(e) => {
@@ -38,7 +66,7 @@ export function ProjectPicker() {
         }}
       >
         <label>
-          Project name
+          Or type a project name
           <input
             name="project"
             value={name}

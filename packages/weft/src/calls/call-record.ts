@@ -22,6 +22,8 @@ export interface CallRecord {
   /** Structural snapshot of the inputs (named), usually as a `SnapshotTape`. */
   readonly inputs: unknown;
   readonly attributes: Record<string, unknown> | undefined;
+  /** From `withSession` around the call. */
+  readonly sessionId?: string | undefined;
   endedAt: number | undefined;
   /** Structural snapshot of the (post-processed) output, a `SnapshotTape` when it is a container. */
   output: unknown;

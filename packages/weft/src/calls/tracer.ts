@@ -86,7 +86,7 @@ export class Tracer {
     // With OpenTelemetry, the call is also the active OTel span while `fn`
     // runs, so spans started there become its children.
     const otelInner = active === undefined ? undefined : active.setValue(SPAN_KEY, new WeftCallSpan(call));
-    const inner: ContextFrame = { call, attributes: frame?.attributes, otel: otelInner };
+    const inner: ContextFrame = { call, attributes: frame?.attributes, otel: otelInner, sessionId: frame?.sessionId };
     let result: unknown;
     try {
       result =
@@ -255,6 +255,7 @@ export class Tracer {
         startedAtPerf: perf,
         inputs: snapshotTape(inputs, limits),
         attributes,
+        sessionId: frame?.sessionId,
         endedAt: undefined,
         output: undefined,
         error: undefined,

@@ -1,3 +1,4 @@
+import type { FeedbackInput, ObjectLabel } from '@weft/protocol';
 import { NotInitializedError } from '../errors/not-initialized-error.js';
 import type { ObjectRef } from '../objects/object-ref.js';
 import { makeOp } from '../op/op.js';
@@ -59,4 +60,18 @@ export function withFlush<Args extends unknown[], Result>(
   options: WithFlushOptions = {},
 ): (...args: Args) => Promise<Awaited<Result>> {
   return wrapWithFlush(handler, options, defaultFlushTarget);
+}
+
+/** `feedback()` of the default client: feedback on a call, delivered durably; returns its id. */
+export function feedback(callId: string, input: FeedbackInput): string {
+  const client = getDefaultClient();
+  if (client === undefined) throw new NotInitializedError('feedback');
+  return client.feedback(callId, input);
+}
+
+/** `setLabel()` of the default client: points a label of an object name at a version. */
+export function setLabel(ref: string | ObjectRef, label: string): Promise<ObjectLabel> {
+  const client = getDefaultClient();
+  if (client === undefined) return Promise.reject(new NotInitializedError('setLabel'));
+  return client.setLabel(ref, label);
 }

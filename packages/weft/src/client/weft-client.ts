@@ -1,5 +1,18 @@
 import { resolve } from 'node:path';
-import { type Call, call as callSchema, formatRef, OBJECT_NAME, objectRead, parseRef, routes } from '@weft/protocol';
+import {
+  type Call,
+  call as callSchema,
+  type FeedbackInput,
+  formatRef,
+  isRefUri,
+  LABEL_NAME,
+  OBJECT_NAME,
+  type ObjectLabel,
+  objectLabel,
+  objectRead,
+  parseRef,
+  routes,
+} from '@weft/protocol';
 import type { CallRecord } from '../calls/call-record.js';
 import { Tracer } from '../calls/tracer.js';
 import { ALL_SAMPLED, Sampler } from '../sampling/index.js';
@@ -10,12 +23,14 @@ import { LoopLagMonitor } from '../diagnostics/loop-lag.js';
 import { Warnings } from '../diagnostics/warnings.js';
 import { type ExitParticipant, registerForExit, unregisterForExit } from '../lifecycle/exit-hooks.js';
 import type { ObjectRef } from '../objects/object-ref.js';
+import { parseNameSelector } from '../objects/name-selector.js';
 import { ObjectStore } from '../objects/object-store.js';
 import { objectNameOf, WeftObject } from '../objects/weft-object.js';
 import { Dataset } from '../datasets/dataset.js';
 import { DatasetRefs } from '../datasets/dataset-refs.js';
 import type { TableDestination } from '../datasets/table-delivery.js';
 import { openDataset, type RemoteDataset } from '../datasets/remote-dataset.js';
+import { FeedbackSender } from '../feedback/feedback-sender.js';
 import { FileApi } from '../files/file-api.js';
 import { FileStore } from '../files/file-store.js';
 import { WeftFile } from '../files/weft-file.js';
@@ -77,6 +92,7 @@ export class WeftClient {
   readonly #api: ApiClient;
   readonly #sink: RecordSink;
   readonly #batcher: Batcher | undefined;
+  readonly #feedback: FeedbackSender;
   readonly #loopLag = new LoopLagMonitor();
   readonly #sanitizeOptions = new WeakMap<Epoch, SanitizeOptions>();
   readonly #redactKeys: ReadonlySet<string>;
@@ -147,6 +163,7 @@ export class WeftClient {
     this.#fileApi = new FileApi(this.#api);
     this.#files = new FileStore({ project: options.project, delivery: this.#delivery, barrier: this.#barrier, warnings: this.#warnings });
     this.#datasets = new DatasetRefs(this);
+    this.#feedback = new FeedbackSender({ barrier: this.#barrier, sink: this.#sink, warnings: this.#warnings });
     this.#pipeline = new Pipeline({
       pool: this.#pool,
       barrier: this.#barrier,
@@ -353,6 +370,11 @@ export class WeftClient {
    * (`…/table/<digest>/row/<row digest>`) as its value.
    */
   async get(ref: string | ObjectRef): Promise<unknown> {
+    if (typeof ref === 'string' && !isRefUri(ref)) {
+      // `Name`, `Name:latest`, `Name:v3`, `Name:production`, `Name:<digest>` in this client's project.
+      const { name, version } = parseNameSelector(ref);
+      return (await this.#api.getJson(routes.objectRead(this.project, name, version), objectRead)).value;
+    }
     const uri = typeof ref === 'string' ? ref : ref.uri;
     const parsed = parseRef(uri);
     let value: unknown;
@@ -394,6 +416,48 @@ export class WeftClient {
       value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[segment] : undefined;
     }
     return value;
+  }
+
+  /**
+   * Points `label` (`production`, `staging`) of an object name at the version
+   * `ref` names — an {@link ObjectRef}, a `weft:///` object ref, or
+   * `'Name:v3'` / `'Name:<digest>'` / `'Name:<other label>'` — moving it if it
+   * was set. Afterwards `get('Name:<label>')` reads that version.
+   */
+  async setLabel(ref: string | ObjectRef, label: string): Promise<ObjectLabel> {
+    if (this.#closed) throw new ClientClosedError('setLabel');
+    if (typeof label !== 'string' || !LABEL_NAME.test(label)) {
+      throw new InvalidOptionsError('label', `setLabel: \`label\` must be 1–40 letters, digits, ".", "_" or "-", starting with a letter, and not "latest" or "v<N>", got ${JSON.stringify(label)}.`);
+    }
+    let project = this.project;
+    let name: string;
+    let digest: string;
+    const uri = typeof ref === 'string' ? ref : ref.uri;
+    if (isRefUri(uri)) {
+      const parsed = parseRef(uri);
+      if (parsed.kind !== 'object' && parsed.kind !== 'op') {
+        throw new InvalidOptionsError('ref', `setLabel: only object and op versions carry labels, got ${uri}.`);
+      }
+      ({ project, name, digest } = parsed);
+    } else {
+      const selector = parseNameSelector(uri);
+      name = selector.name;
+      digest = (await this.#api.getJson(routes.objectRead(project, name, selector.version), objectRead)).digest;
+    }
+    return this.#api.postJson(routes.objectLabelSet(), { project, name, label, digest }, objectLabel);
+  }
+
+  /**
+   * Records feedback on a call — a thumbs up/down (`value: true | false`), a
+   * score (a number) or a label string — with an optional comment and source.
+   * Delivered like call records (batched, retried, kept in the outbox;
+   * `flush()` waits for it), even when the call itself has not reached the
+   * server yet. Returns the feedback's id. Throws `WEFT_INVALID_FEEDBACK`
+   * naming the field for bad input.
+   */
+  feedback(callId: string, feedback: FeedbackInput): string {
+    if (this.#closed) throw new ClientClosedError('feedback');
+    return this.#feedback.send(callId, feedback);
   }
 
   /** The calls matching `options`, fetched page by page as they are iterated. */

@@ -22,6 +22,8 @@ export interface ContextFrame {
    * called here run untraced, so a trace is recorded whole or not at all.
    */
   readonly unsampledBy?: object | undefined;
+  /** Set by `withSession`: the session every call started inside belongs to. */
+  readonly sessionId?: string | undefined;
 }
 
 export const callContext = new AsyncLocalStorage<ContextFrame>();

@@ -8,6 +8,7 @@ export interface CurrentCall {
   readonly opName: string;
   readonly startedAt: number;
   readonly attributes: Readonly<Record<string, unknown>> | undefined;
+  readonly sessionId: string | undefined;
 }
 
 /**
@@ -24,5 +25,6 @@ export function currentCall(): CurrentCall | undefined {
     opName: call.opName,
     startedAt: call.startedAt,
     attributes: call.attributes,
+    sessionId: call.sessionId,
   };
 }

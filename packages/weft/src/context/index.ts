@@ -1,3 +1,4 @@
 export { callContext, type ContextFrame, outsideCalls } from './call-context.js';
 export { type CurrentCall, currentCall } from './current-call.js';
 export { withAttributes } from './with-attributes.js';
+export { withSession } from './with-session.js';

@@ -1,4 +1,4 @@
-import { formatRef, OBJECT_NAME, tableDigest } from '@weft/protocol';
+import { type Call, formatRef, OBJECT_NAME, tableDigest } from '@weft/protocol';
 import { getDefaultClient } from '../client/default-client.js';
 import type { WeftClient } from '../client/weft-client.js';
 import { NotInitializedError } from '../errors/not-initialized-error.js';
@@ -7,6 +7,22 @@ import { InvalidDatasetOptionsError } from './errors/index.js';
 import { loadRows, type Row, type RowSource, validateRows } from './load.js';
 import { type HashedRows, hashRows } from './row-digests.js';
 import { deliverTable } from './table-delivery.js';
+import type { GetCallsOptions } from '../read/call-pages.js';
+import { rowsFromCalls } from './rows-from-calls.js';
+
+/** Options of {@link Dataset.fromCalls}. */
+export interface FromCallsOptions {
+  /** Name the dataset version is published under. @default 'calls' */
+  name?: string;
+  /**
+   * Turns a call into a row (`undefined` leaves it out). A `sourceCall`
+   * column (the call's `weft:///…/call/<id>` ref) is added unless set.
+   * @default the call's inputs as columns plus `expected: call.output`
+   */
+  map?: (call: Call) => Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
+  /** @default the default client (`weft.init`) */
+  client?: WeftClient;
+}
 
 /** Options of `new Dataset`. */
 export interface DatasetOptions {
@@ -77,6 +93,24 @@ export class Dataset {
     }
     this.name = options.name;
     this.rows = validateRows(options.rows);
+  }
+
+  /**
+   * Makes a dataset of the calls matching `query` (the filters of
+   * `getCalls`: feedback, attributes, session, text, …; at most 10,000 calls
+   * unless `query.limit` says otherwise), one row per call, each pointing
+   * back to its source call in `sourceCall`, and publishes it as a new
+   * version of `name`. An `Evaluation` runs on the result directly.
+   *
+   * @example
+   * const good = await weft.Dataset.fromCalls({ feedback: { name: 'thumbs', value: true } }, { name: 'good-answers' });
+   */
+  static async fromCalls(query: GetCallsOptions = {}, options: FromCallsOptions = {}): Promise<Dataset> {
+    const client = options.client ?? getDefaultClient();
+    if (client === undefined) throw new NotInitializedError('Dataset.fromCalls');
+    const dataset = new Dataset({ name: options.name ?? 'calls', rows: await rowsFromCalls(client, query, options.map) });
+    await dataset.publish({ client });
+    return dataset;
   }
 
   /** Loads rows from JSONL, CSV or an array (see {@link loadRows}) into a dataset. */

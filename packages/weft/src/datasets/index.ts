@@ -1,6 +1,7 @@
 export {
   Dataset,
   type DatasetOptions,
+  type FromCallsOptions,
   type PublishDatasetOptions,
   type PublishedDataset,
 } from './dataset.js';

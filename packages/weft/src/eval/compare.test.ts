@@ -27,6 +27,19 @@ describe('compareRuns', () => {
     expect(cmp.changed.map((c) => c.rowIndexA)).toEqual([0, 1, 2, 3]);
   });
 
+  it('averages each run\'s trials of a row before pairing rows (trial k of A is not trial k of B)', () => {
+    // Two rows, three trials each. Row means: A = [1, 2], B = [2, 4] → differences 1, 2 (n = 2 rows, not 6 trials).
+    const trials = (rowIndex: number, values: number[]) => values.map((v, trial) => row(rowIndex, { s: v }, { trial }));
+    const a = [...trials(0, [0, 1, 2]), ...trials(1, [2, 2, 2])];
+    const b = [...trials(0, [3, 2, 1]), ...trials(1, [4, 4, 4])];
+    const s = compareRuns(a, b).scores[0];
+    expect(s).toMatchObject({ pairs: 2, meanA: 1.5, meanB: 3, meanDifference: 1.5, improved: 2 });
+    // sd of [1, 2] = 0.707107; se = 0.5; t(df 1) = 12.706 → half-width 6.353.
+    const half = tCritical95(1) * 0.5;
+    expect(s?.ci95?.low).toBeCloseTo(1.5 - half, 5);
+    expect(s?.ci95?.high).toBeCloseTo(1.5 + half, 5);
+  });
+
   it('pairs only shared rows, counts booleans as 1/0, compares object scores per key, and lists changed rows', () => {
     const a = [
       row(0, { ok: true, judge: { rel: 3 } }),

@@ -1,26 +1,9 @@
 import type { EvaluationRowResult } from '@weft/protocol';
 import { z } from 'zod';
 import { InvalidEvaluationOptionsError } from './errors/index.js';
-import { mean, sampleStddev } from './stats.js';
-import { tCritical95 } from './t-critical.js';
+import { compareScores, flatScores, type ScoreComparison } from './paired-comparison.js';
 
-/** One score's paired comparison over the rows both runs scored. */
-export interface ScoreComparison {
-  /** Scorer name, or `scorer.key` for object scores. */
-  score: string;
-  /** Rows (× trials) both runs have a value for. */
-  pairs: number;
-  meanA: number;
-  meanB: number;
-  /** Mean of (B − A) over the pairs. */
-  meanDifference: number;
-  /** 95% confidence interval of the mean difference (paired t); `null` with fewer than two pairs. */
-  ci95: { low: number; high: number } | null;
-  /** Pairs where B is better / worse / equal ("better" is higher unless the score is in `lowerIsBetter`). */
-  improved: number;
-  regressed: number;
-  unchanged: number;
-}
+export type { ScoreComparison } from './paired-comparison.js';
 
 /** A shared row whose scores (or error state) differ between the runs. */
 export interface ChangedRow {
@@ -64,11 +47,15 @@ export interface CompareOptions {
 }
 
 /**
- * Compares two runs' row results, paired over the (row, trial) both have.
- * For each score (booleans count as 1/0, object scores per key): the mean of
- * B − A with a 95% paired-t confidence interval (t critical values from
- * {@link tCritical95}), and how many pairs improved, regressed or did not
- * change; plus the list of shared rows whose scores changed.
+ * Compares two runs' row results. For each score (booleans count as 1/0,
+ * object scores per key), each run's trials of a row are averaged first and
+ * the rows both runs scored are paired: the mean of B − A over rows with a
+ * 95% paired-t confidence interval (t critical values from
+ * {@link tCritical95}), and how many rows improved, regressed or did not
+ * change. Averaging first matters: trials of one row are not independent
+ * samples, and pairing trial k of A with trial k of B (which share nothing
+ * but a number) made the interval too narrow by up to √trials. Also the list
+ * of shared (row, trial) results whose scores changed.
  */
 export function compareRuns(
   a: readonly EvaluationRowResult[],
@@ -82,7 +69,6 @@ export function compareRuns(
   const keyedB = keyed(b, pairedBy);
   const lowerIsBetter = new Set(o.lowerIsBetter);
 
-  const diffs = new Map<string, { a: number[]; b: number[] }>();
   const changed: ChangedRow[] = [];
   let shared = 0;
   for (const [key, ra] of keyedA) {
@@ -93,17 +79,7 @@ export function compareRuns(
     const sb = flatScores(rb);
     let differs = (ra.error === undefined) !== (rb.error === undefined);
     for (const name of new Set([...Object.keys(sa), ...Object.keys(sb)])) {
-      const va = sa[name];
-      const vb = sb[name];
-      if (va !== vb) differs = true;
-      if (va === undefined || vb === undefined) continue;
-      let d = diffs.get(name);
-      if (d === undefined) {
-        d = { a: [], b: [] };
-        diffs.set(name, d);
-      }
-      d.a.push(Number(va));
-      d.b.push(Number(vb));
+      if (sa[name] !== sb[name]) differs = true;
     }
     if (differs) {
       changed.push({
@@ -118,48 +94,14 @@ export function compareRuns(
       });
     }
   }
-  const scores = [...diffs.keys()].sort().map((name) => {
-    const d = diffs.get(name) as { a: number[]; b: number[] };
-    return scoreComparison(name, d.a, d.b, lowerIsBetter.has(name));
-  });
+  const scores = compareScores(withoutTrial(keyedA), withoutTrial(keyedB), lowerIsBetter);
   changed.sort((x, y) => x.rowIndexA - y.rowIndexA || x.trial - y.trial);
   return { pairedBy, shared, onlyInA: keyedA.size - shared, onlyInB: keyedB.size - shared, scores, changed };
 }
 
-function scoreComparison(score: string, a: number[], b: number[], lowerIsBetter: boolean): ScoreComparison {
-  const differences = a.map((x, i) => (b[i] as number) - x);
-  const meanDifference = mean(differences);
-  let ci95: ScoreComparison['ci95'] = null;
-  if (differences.length >= 2) {
-    const half =
-      (tCritical95(differences.length - 1) * sampleStddev(differences)) / Math.sqrt(differences.length);
-    ci95 = { low: meanDifference - half, high: meanDifference + half };
-  }
-  const sign = lowerIsBetter ? -1 : 1;
-  return {
-    score,
-    pairs: differences.length,
-    meanA: mean(a),
-    meanB: mean(b),
-    meanDifference,
-    ci95,
-    improved: differences.filter((d) => d * sign > 0).length,
-    regressed: differences.filter((d) => d * sign < 0).length,
-    unchanged: differences.filter((d) => d === 0).length,
-  };
-}
-
-/** Scores flattened to one level: `name` or `name.key`. */
-function flatScores(result: EvaluationRowResult): Record<string, number | boolean> {
-  const out: Record<string, number | boolean> = {};
-  for (const [name, value] of Object.entries(result.scores)) {
-    if (typeof value === 'object') {
-      for (const [key, v] of Object.entries(value)) out[`${name}.${key}`] = v;
-    } else {
-      out[name] = value;
-    }
-  }
-  return out;
+/** Results keyed by row alone (the pairing key without its `:trial`), for averaging trials per row. */
+function withoutTrial(results: ReadonlyMap<string, EvaluationRowResult>): [string, EvaluationRowResult][] {
+  return [...results].map(([key, result]) => [key.slice(0, key.lastIndexOf(':')), result]);
 }
 
 /**

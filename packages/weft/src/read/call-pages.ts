@@ -10,8 +10,18 @@ export interface GetCallsOptions {
   status?: CallQuery['status'];
   startedAfter?: number;
   startedBefore?: number;
-  /** Substring of the display name (or op name). */
+  /** Full-text search over display names, op names, inputs and outputs (see `CallQuery.text`). */
   text?: string;
+  /** Calls of this session (see `withSession`). */
+  sessionId?: string;
+  /** Attribute equality, every pair ANDed; an array attribute matches by element. */
+  attributes?: Record<string, string | number | boolean>;
+  /** Calls whose attribute `user.id` is this. */
+  userId?: string;
+  /** Calls whose `tags` attribute holds this tag (or all of these). */
+  tag?: string | string[];
+  /** Calls with feedback: `{}` any, `{ name }`, or `{ name, value }`. */
+  feedback?: CallQuery['feedback'];
   sort?: CallQuery['sort'];
   /** Calls per request. @default 100 (at most 1,000) */
   pageSize?: number;

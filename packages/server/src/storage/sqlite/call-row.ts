@@ -17,15 +17,16 @@ export interface CallRow {
   exception: Uint8Array | null;
   summary: Uint8Array | null;
   attributes: Uint8Array | null;
+  session_id: string | null;
 }
 
 /** The columns a {@link CallRow} needs, for SELECT lists. */
 export const CALL_COLUMNS =
-  'project, id, trace_id, parent_id, op_name, display_name, started_at, ended_at, status, inputs, output, exception, summary, attributes';
+  'project, id, trace_id, parent_id, op_name, display_name, started_at, ended_at, status, inputs, output, exception, summary, attributes, session_id';
 
 /** Turns a stored row back into the wire shape of a call. */
 export function callFromRow(row: CallRow): Call {
-  return {
+  const call: Call = {
     project: row.project,
     id: row.id,
     traceId: row.trace_id,
@@ -41,4 +42,7 @@ export function callFromRow(row: CallRow): Call {
     summary: fromBlob<CallSummary | null>(row.summary, null),
     attributes: fromBlob<Record<string, unknown>>(row.attributes, {}),
   };
+  // Present only on calls that belong to a session.
+  if (row.session_id !== null) call.sessionId = row.session_id;
+  return call;
 }

@@ -1,7 +1,9 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { Call, CallItem } from '@weft/protocol';
+import type { Call, CallItem, CallSummary } from '@weft/protocol';
 import { endStatus } from '../call-status.js';
+import { attributeTermsOf } from '../attribute-terms.js';
 import { plainOpName } from '../op-name.js';
+import { searchTextOf } from '../search-text.js';
 import { toBlob } from './blob.js';
 import { CALL_COLUMNS, type CallRow, callFromRow } from './call-row.js';
 
@@ -14,8 +16,9 @@ import { CALL_COLUMNS, type CallRow, callFromRow } from './call-row.js';
  */
 export const UPSERT = `
 INSERT INTO calls (project, id, has_start, has_end, trace_id, parent_id, op_name, op_plain, display_name,
-  started_at, inputs, attributes, ended_at, output, exception, summary, latency_given, status)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  started_at, inputs, attributes, ended_at, output, exception, summary, latency_given, status,
+  session_id, search_inputs, attribute_terms, search_output, total_tokens, cost_usd)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (project, id) DO UPDATE SET
   trace_id = CASE WHEN excluded.has_start THEN excluded.trace_id ELSE trace_id END,
   parent_id = CASE WHEN excluded.has_start THEN excluded.parent_id ELSE parent_id END,
@@ -31,6 +34,12 @@ ON CONFLICT (project, id) DO UPDATE SET
   summary = CASE WHEN excluded.has_end THEN excluded.summary ELSE summary END,
   latency_given = CASE WHEN excluded.has_end THEN excluded.latency_given ELSE latency_given END,
   status = CASE WHEN excluded.has_end THEN excluded.status ELSE status END,
+  session_id = CASE WHEN excluded.has_start THEN excluded.session_id ELSE session_id END,
+  search_inputs = CASE WHEN excluded.has_start THEN excluded.search_inputs ELSE search_inputs END,
+  attribute_terms = CASE WHEN excluded.has_start THEN excluded.attribute_terms ELSE attribute_terms END,
+  search_output = CASE WHEN excluded.has_end THEN excluded.search_output ELSE search_output END,
+  total_tokens = CASE WHEN excluded.has_end THEN excluded.total_tokens ELSE total_tokens END,
+  cost_usd = CASE WHEN excluded.has_end THEN excluded.cost_usd ELSE cost_usd END,
   has_start = MAX(has_start, excluded.has_start),
   has_end = MAX(has_end, excluded.has_end)
 `;
@@ -93,5 +102,25 @@ export function upsertRow(project: string, item: CallItem): UpsertRow {
     end ? toBlob(end.summary) : null,
     end?.summary?.latencyMs ?? null,
     end ? endStatus(end) : 'running',
+    start?.sessionId ?? null,
+    start ? searchTextOf(start.inputs) : null,
+    start ? attributeTermsJson(start.attributes) : null,
+    end ? searchTextOf(end.output ?? end.exception?.message ?? null) : null,
+    end ? totalTokensOf(end.summary) : null,
+    end?.summary?.costUsd ?? null,
   ];
+}
+
+/** The attribute index terms as the JSON the insert trigger reads, or `null` when there are none. */
+function attributeTermsJson(attributes: Record<string, unknown> | undefined): string | null {
+  const terms = attributeTermsOf(attributes);
+  return terms.length === 0 ? null : JSON.stringify(terms);
+}
+
+/** Total tokens over every model of a summary's usage (this call and its descendants). */
+function totalTokensOf(summary: CallSummary | undefined): number | null {
+  if (summary?.usage === undefined) return null;
+  let total = 0;
+  for (const usage of Object.values(summary.usage)) total += usage.totalTokens;
+  return total;
 }

@@ -104,6 +104,96 @@ export const migrations: readonly Migration[] = [
     name: 'bigint values stored before the body-shape check get their safe form',
     run: bigintValuesToSafeForm,
   },
+  {
+    version: 3,
+    name: 'sessions, attribute index, full-text search, feedback, labels',
+    // Search text, attribute terms and token totals are derived from the
+    // msgpack blobs by the ingest code (see `upsertRow`); triggers keep the
+    // index tables in step, so both call writers (inline and worker thread)
+    // maintain them with the one UPSERT statement. Calls stored before this
+    // migration are searchable by display and op name only, and have no
+    // attribute terms.
+    sql: `
+      ALTER TABLE calls ADD COLUMN session_id TEXT;
+      ALTER TABLE calls ADD COLUMN search_inputs TEXT;
+      ALTER TABLE calls ADD COLUMN search_output TEXT;
+      ALTER TABLE calls ADD COLUMN attribute_terms TEXT;
+      ALTER TABLE calls ADD COLUMN total_tokens REAL;
+      ALTER TABLE calls ADD COLUMN cost_usd REAL;
+      CREATE INDEX calls_session ON calls (project, session_id, started_at, id) WHERE session_id IS NOT NULL;
+
+      -- One row per scalar attribute (and per scalar element of an array
+      -- attribute). kind: 's' string, 'n' number, 'b' boolean (value 0/1).
+      -- value has no declared type, so SQLite keeps each value as given.
+      CREATE TABLE call_attributes (
+        project TEXT NOT NULL,
+        call_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        value
+      );
+      CREATE INDEX call_attributes_match ON call_attributes (project, key, kind, value, call_id);
+      CREATE INDEX call_attributes_call ON call_attributes (project, call_id);
+      CREATE TRIGGER calls_attributes_insert AFTER INSERT ON calls WHEN new.attribute_terms IS NOT NULL BEGIN
+        INSERT INTO call_attributes (project, call_id, key, kind, value)
+          SELECT new.project, new.id, t.value ->> 0, t.value ->> 1, t.value ->> 2 FROM json_each(new.attribute_terms) t;
+      END;
+      CREATE TRIGGER calls_attributes_update AFTER UPDATE OF attribute_terms ON calls
+        WHEN new.attribute_terms IS NOT old.attribute_terms BEGIN
+        DELETE FROM call_attributes WHERE project = old.project AND call_id = old.id;
+        INSERT INTO call_attributes (project, call_id, key, kind, value)
+          SELECT new.project, new.id, t.value ->> 0, t.value ->> 1, t.value ->> 2 FROM json_each(new.attribute_terms) t;
+      END;
+
+      -- External-content FTS5 over the calls table: the text lives once, in
+      -- calls. Keyed by the calls rowid, which only VACUUM could renumber
+      -- (Weft never runs it; after a manual VACUUM run
+      -- INSERT INTO calls_fts(calls_fts) VALUES ('rebuild')).
+      CREATE VIRTUAL TABLE calls_fts USING fts5(
+        display_name, op_plain, search_inputs, search_output,
+        content = 'calls', content_rowid = 'rowid', tokenize = 'unicode61 remove_diacritics 2'
+      );
+      INSERT INTO calls_fts (calls_fts) VALUES ('rebuild');
+      CREATE TRIGGER calls_fts_insert AFTER INSERT ON calls BEGIN
+        INSERT INTO calls_fts (rowid, display_name, op_plain, search_inputs, search_output)
+          VALUES (new.rowid, new.display_name, new.op_plain, new.search_inputs, new.search_output);
+      END;
+      CREATE TRIGGER calls_fts_update AFTER UPDATE OF display_name, op_plain, search_inputs, search_output ON calls
+        WHEN new.display_name IS NOT old.display_name OR new.op_plain IS NOT old.op_plain
+          OR new.search_inputs IS NOT old.search_inputs OR new.search_output IS NOT old.search_output BEGIN
+        INSERT INTO calls_fts (calls_fts, rowid, display_name, op_plain, search_inputs, search_output)
+          VALUES ('delete', old.rowid, old.display_name, old.op_plain, old.search_inputs, old.search_output);
+        INSERT INTO calls_fts (rowid, display_name, op_plain, search_inputs, search_output)
+          VALUES (new.rowid, new.display_name, new.op_plain, new.search_inputs, new.search_output);
+      END;
+
+      -- Feedback is keyed by its own id, not by a foreign key to calls: it
+      -- may arrive before its call, and is attached when the call is read.
+      CREATE TABLE feedback (
+        project TEXT NOT NULL,
+        id TEXT NOT NULL,
+        call_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        value,
+        comment TEXT,
+        source TEXT,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (project, id)
+      );
+      CREATE INDEX feedback_call ON feedback (project, call_id, created_at);
+      CREATE INDEX feedback_match ON feedback (project, name, kind, value, call_id);
+
+      CREATE TABLE object_labels (
+        project TEXT NOT NULL,
+        name TEXT NOT NULL,
+        label TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (project, name, label)
+      );
+    `,
+  },
 ];
 
 /**

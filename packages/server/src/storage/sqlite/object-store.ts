@@ -8,6 +8,7 @@ import {
   type ObjectVersion,
 } from '@weft/protocol';
 import type { ObjectPut, VersionSelector } from '../storage.js';
+import type { SqliteLabelStore } from './label-store.js';
 
 interface ObjectRow {
   project: string;
@@ -29,8 +30,10 @@ export class SqliteObjectStore {
   readonly #versions: Statement;
   readonly #list: Statement;
   readonly #put: (object: ObjectPut) => ObjectCreateResponse;
+  readonly #labels: SqliteLabelStore;
 
-  constructor(db: Database) {
+  constructor(db: Database, { labels }: { labels: SqliteLabelStore }) {
+    this.#labels = labels;
     this.#byDigest = db.prepare(`SELECT ${VERSION_COLUMNS}, value FROM objects WHERE project = ? AND name = ? AND digest = ?`);
     this.#byVersion = db.prepare(`SELECT ${VERSION_COLUMNS}, value FROM objects WHERE project = ? AND name = ? AND version = ?`);
     this.#latest = db.prepare(
@@ -68,6 +71,10 @@ export class SqliteObjectStore {
   }
 
   read(project: string, name: string, selector: VersionSelector): ObjectRead | undefined {
+    if ('label' in selector) {
+      const label = this.#labels.read(project, name, selector.label);
+      return label === undefined ? undefined : this.read(project, name, { version: label.version });
+    }
     const row = (
       'digest' in selector
         ? this.#byDigest.get(project, name, selector.digest)

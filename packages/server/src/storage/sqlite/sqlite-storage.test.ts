@@ -15,10 +15,10 @@ describe('SqliteStorage', () => {
   it('creates the folder, uses WAL and records each migration once', async () => {
     const path = await dbPath();
     const first = new SqliteStorage({ path });
-    expect(first.schemaVersion).toBe(2);
+    expect(first.schemaVersion).toBe(3);
     await first.close();
     const second = new SqliteStorage({ path });
-    expect(second.schemaVersion).toBe(2);
+    expect(second.schemaVersion).toBe(3);
     await second.close();
 
     const raw = new Database(path, { readonly: true });
@@ -29,6 +29,7 @@ describe('SqliteStorage', () => {
     expect(raw.prepare('SELECT version, name FROM weft_migrations').all()).toEqual([
       { version: 1, name: 'calls, objects, tables, files' },
       { version: 2, name: 'bigint values stored before the body-shape check get their safe form' },
+      { version: 3, name: 'sessions, attribute index, full-text search, feedback, labels' },
     ]);
   });
 

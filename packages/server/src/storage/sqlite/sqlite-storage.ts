@@ -6,11 +6,17 @@ import type {
   CallItem,
   CallQueryParsed,
   CallQueryResponse,
+  Feedback,
+  FeedbackItem,
   ObjectCreateResponse,
+  ObjectLabel,
   ObjectListResponse,
   ObjectRead,
   ObjectVersion,
   TableCreateResponse,
+  ProjectListResponse,
+  SessionQueryParsed,
+  SessionQueryResponse,
   TableRowsResponse,
 } from '@weft/protocol';
 import { InvalidRequestError } from '../../errors/invalid-request-error.js';
@@ -19,9 +25,12 @@ import type { ObjectPut, Storage, TablePut, VersionSelector } from '../storage.j
 import { SqliteCallQuery } from './call-query.js';
 import { SqliteCallStore, UPSERT, upsertRow } from './call-store.js';
 import { type CallWriter, InlineCallWriter, WorkerCallWriter } from './call-writer.js';
+import { SqliteFeedbackStore } from './feedback-store.js';
 import { SqliteFileStore } from './file-store.js';
+import { SqliteLabelStore } from './label-store.js';
 import { migrate } from './migrations.js';
 import { SqliteObjectStore } from './object-store.js';
+import { SqliteSessionQuery } from './session-query.js';
 import { SqliteTableStore } from './table-store.js';
 
 export interface SqliteStorageOptions {
@@ -72,6 +81,9 @@ export class SqliteStorage implements Storage {
   readonly #objects: SqliteObjectStore;
   readonly #tables: SqliteTableStore;
   readonly #files: SqliteFileStore;
+  readonly #feedback: SqliteFeedbackStore;
+  readonly #labels: SqliteLabelStore;
+  readonly #sessions: SqliteSessionQuery;
   readonly #writer: CallWriter;
   #closing: Promise<void> | undefined;
 
@@ -87,8 +99,11 @@ export class SqliteStorage implements Storage {
       writerThread && !memory
         ? new WorkerCallWriter({ path, sql: UPSERT, pragmas: PRAGMAS })
         : new InlineCallWriter((rows) => this.#calls.write(rows));
-    this.#query = new SqliteCallQuery(this.#db);
-    this.#objects = new SqliteObjectStore(this.#db);
+    this.#feedback = new SqliteFeedbackStore(this.#db);
+    this.#query = new SqliteCallQuery(this.#db, { feedback: this.#feedback });
+    this.#labels = new SqliteLabelStore(this.#db);
+    this.#objects = new SqliteObjectStore(this.#db, { labels: this.#labels });
+    this.#sessions = new SqliteSessionQuery(this.#db);
     this.#tables = new SqliteTableStore(this.#db);
     this.#files = new SqliteFileStore(this.#db);
   }
@@ -124,7 +139,44 @@ export class SqliteStorage implements Storage {
 
   async readCall(project: string, id: string): Promise<Call | undefined> {
     this.#open();
-    return this.#calls.read(project, id);
+    const call = this.#calls.read(project, id);
+    if (call !== undefined) call.feedback = this.#feedback.forCalls(project, [id]).get(id) ?? [];
+    return call;
+  }
+
+  async putFeedback(project: string, items: readonly FeedbackItem[]): Promise<{ stored: number }> {
+    this.#open();
+    return { stored: this.#feedback.put(project, items) };
+  }
+
+  async listFeedback(project: string, callId: string): Promise<Feedback[]> {
+    this.#open();
+    return this.#feedback.forCalls(project, [callId]).get(callId) ?? [];
+  }
+
+  async querySessions(query: SessionQueryParsed): Promise<SessionQueryResponse> {
+    this.#open();
+    return this.#sessions.run(query);
+  }
+
+  async listProjects(): Promise<ProjectListResponse['projects']> {
+    this.#open();
+    return this.#sessions.projects();
+  }
+
+  async setObjectLabel(
+    project: string,
+    name: string,
+    label: string,
+    version: { version: number } | { digest: string },
+  ): Promise<ObjectLabel | undefined> {
+    this.#open();
+    return this.#labels.set(project, name, label, version);
+  }
+
+  async listObjectLabels(project: string, name: string): Promise<ObjectLabel[]> {
+    this.#open();
+    return this.#labels.list(project, name);
   }
 
   async putObject(object: ObjectPut): Promise<ObjectCreateResponse> {

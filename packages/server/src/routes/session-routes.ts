@@ -1,0 +1,20 @@
+import { routes, sessionQuery } from '@weft/protocol';
+import type { FastifyInstance } from 'fastify';
+import { NotSupportedError } from '../errors/not-supported-error.js';
+import { validate } from '../middleware/validate.js';
+import type { Storage } from '../storage/storage.js';
+
+const parseQuery = validate(sessionQuery, 'body');
+
+/** Sessions of a project with their totals, and the list of projects (for pickers). */
+export function registerSessionRoutes(app: FastifyInstance, { storage }: { storage: Storage }): void {
+  app.post(routes.sessionQuery(), async (request) => {
+    if (storage.querySessions === undefined) throw new NotSupportedError('sessions');
+    return storage.querySessions(parseQuery(request.body));
+  });
+
+  app.get(routes.projectList(), async () => {
+    if (storage.listProjects === undefined) throw new NotSupportedError('listing projects');
+    return { projects: await storage.listProjects() };
+  });
+}

@@ -1,0 +1,31 @@
+/** Most characters of one value's search text; the rest of a huge value is not searchable. */
+export const MAX_SEARCH_CHARS = 16_384;
+
+/**
+ * The text of a value the full-text index sees: its string leaves (and object
+ * keys of string leaves are not included: they are structure, not content),
+ * space-separated, depth-first, cut at {@link MAX_SEARCH_CHARS}. `null` when
+ * there is no text, so the index stores nothing for it.
+ */
+export function searchTextOf(value: unknown, maxChars = MAX_SEARCH_CHARS): string | null {
+  const parts: string[] = [];
+  let length = 0;
+  // An explicit stack: values arrive decoded from the wire, bounded in depth by
+  // the protocol, but a stack avoids recursion limits entirely.
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && length < maxChars) {
+    const next = stack.pop();
+    if (typeof next === 'string') {
+      if (next.length === 0) continue;
+      const part = next.length > maxChars - length ? next.slice(0, maxChars - length) : next;
+      parts.push(part);
+      length += part.length + 1;
+    } else if (Array.isArray(next)) {
+      for (let i = next.length - 1; i >= 0; i--) stack.push(next[i]);
+    } else if (next !== null && typeof next === 'object' && !(next instanceof Uint8Array)) {
+      const values = Object.values(next as Record<string, unknown>);
+      for (let i = values.length - 1; i >= 0; i--) stack.push(values[i]);
+    }
+  }
+  return parts.length === 0 ? null : parts.join(' ');
+}
