@@ -206,6 +206,9 @@ describe.each(['protobuf', 'json'] as ExporterKind[])('OTLP ingest with the real
       expect(summary.usage).toEqual(expected);
       expect(summary.costUsd).toBe(totalCostUsd(expected));
       expect(summary.costUsd).toBeGreaterThan(0);
+      // A conversation / session id on the span makes the call part of that session.
+      const sessionOf = (convention.root as Record<string, unknown>)['gen_ai.conversation.id'] ?? (convention.root as Record<string, unknown>)['session.id'];
+      expect(byId.get(idOf(root))?.sessionId ?? undefined).toBe(sessionOf);
     },
   );
 

@@ -106,6 +106,7 @@ describe('spanToCall', () => {
     });
     expect(call.summary?.costUsd).toBe(3);
     expect(sessionId).toBe('conv-1');
+    expect(call.sessionId).toBe('conv-1');
     expect(call.attributes).toMatchObject({
       'weft.session.id': 'conv-1',
       'gen_ai.request.model': 'gpt-4o',
@@ -213,6 +214,7 @@ describe('spanToCall', () => {
       totalTokens: 15,
     });
     expect(sessionId).toBe('s-9');
+    expect(call.sessionId).toBe('s-9');
   });
 
   it('reads OpenInference input.value / output.value on a chain span', () => {

@@ -102,6 +102,8 @@ export function spanToCall(
     opName: (span.name === '' ? 'span' : span.name).slice(0, MAX_OP_NAME),
     startedAt,
     inputs,
+    // The call's session (indexed, listed by the sessions view); too long an id is cut to the schema's bound.
+    ...(sessionId === undefined ? {} : { sessionId: sessionId.slice(0, 256) }),
     attributes: {
       ...attributes.remaining(),
       ...otelFields(span, resource, events),
