@@ -56,7 +56,7 @@ const { values: args } = parseArgs({
     /** Server processes sharing the storage (ClickHouse only); the client spreads batches over them. */
     replicas: { type: 'string', default: '1' },
     'serve-storage': { type: 'string' },
-    /** Print the figures only: leave bench/RESULTS.md and bench/out as they are (for quick, small runs). */
+    /** Print the results section instead of writing it: leave bench/RESULTS.md and bench/out as they are (for quick, small runs). */
     'no-results': { type: 'boolean', default: false },
   },
 });
@@ -302,6 +302,12 @@ async function sendAll(urls, { path, contentType, otlp, bodies }, connections) {
   return accepted;
 }
 
+/** Writes a section into bench/RESULTS.md, or with --no-results prints it instead (tiny runs must not replace real figures). */
+async function saveSection(heading, section) {
+  if (args['no-results']) process.stdout.write(`\n${section}\n`);
+  else await writeResultsSection(heading, section);
+}
+
 /** "62%": `result[key]` as a share of the native 1 KB row's, or "—" for native rows (and when that row was not run). */
 function shareOfNative(result, results, key) {
   const native = results.find((r) => r.format === 'native' && r.label === '1 KB');
@@ -344,9 +350,10 @@ async function main() {
     loadAverage: [Math.round(loadBefore * 10) / 10, Math.round(os.loadavg()[0] * 10) / 10],
     note: 'Server in a child process (the default SqliteStorage: one thread). The client shares the same cores',
   };
-  if (args['no-results']) return;
-  await mkdir(join(here, 'out'), { recursive: true });
-  await writeFile(join(here, 'out', 'ingest.json'), `${JSON.stringify({ ...meta, results }, null, 2)}\n`);
+  if (!args['no-results']) {
+    await mkdir(join(here, 'out'), { recursive: true });
+    await writeFile(join(here, 'out', 'ingest.json'), `${JSON.stringify({ ...meta, results }, null, 2)}\n`);
+  }
   await writeSection(results, meta);
 }
 
@@ -381,10 +388,11 @@ async function writeSection(results, meta) {
     '≈15k as well: the cores were shared). Alternating 60,000-record runs with the opt-in writer thread',
     '(`new SqliteStorage({ path, writerThread: true })`) gave 18k–23k records/s against 23k–27k on one thread,',
     'so one thread is the default.',
+    '',
     'The last quiet run of the native rows (2026-11-25T23:01Z, load 2.3): 1 KB 22,816 records/s (25,068 per',
     'CPU-s), 20 KB 5,234 records/s (4,246 per CPU-s).',
   ].join('\n');
-  await writeResultsSection('Server ingest', section);
+  await saveSection('Server ingest', section);
 }
 
 /**
@@ -445,11 +453,12 @@ async function mainOnStorage() {
   }
   const os = await import('node:os');
   const meta = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, load: Math.round(os.loadavg()[0] * 10) / 10 };
-  if (args['no-results']) return;
-  await mkdir(join(here, 'out'), { recursive: true });
-  await writeFile(join(here, 'out', `ingest-clickhouse-${replicas}.json`), `${JSON.stringify({ ...meta, storage: target.label, replicas, results }, null, 2)}\n`);
+  if (!args['no-results']) {
+    await mkdir(join(here, 'out'), { recursive: true });
+    await writeFile(join(here, 'out', `ingest-clickhouse-${replicas}.json`), `${JSON.stringify({ ...meta, storage: target.label, replicas, results }, null, 2)}\n`);
+  }
   const title = `Server ingest on ClickHouse, ${replicas} replica${replicas === 1 ? '' : 's'}`;
-  await writeResultsSection(
+  await saveSection(
     title,
     [
       `## ${title}`,
