@@ -24,19 +24,37 @@ describe('ClickHouse schema', () => {
     const replicas = await Promise.all(
       Array.from({ length: 4 }, () => ClickHouseStorage.open({ hosts: [host()], database })),
     );
-    expect(replicas.map((r) => r.schemaVersion)).toEqual([1, 1, 1, 1]);
+    expect(replicas.map((r) => r.schemaVersion)).toEqual([2, 2, 2, 2]);
     await Promise.all(replicas.map((r) => r.close()));
     const again = await ClickHouseStorage.open({ hosts: [host()], database });
-    expect(again.schemaVersion).toBe(1);
+    expect(again.schemaVersion).toBe(2);
     await again.close();
     const versions = await connection.rows<{ version: number; name: string }>(
       `SELECT DISTINCT version, name FROM ${database}.weft_migrations ORDER BY version`,
     );
-    expect(versions).toEqual([{ version: 1, name: 'calls, objects, tables, files' }]);
+    expect(versions).toEqual([
+      { version: 1, name: 'calls, objects, tables, files' },
+      { version: 2, name: 'sessions, attribute terms, search text, feedback, object labels' },
+    ]);
+    // Migration 2's ALTERs ran from four replicas at once: each column once.
+    const added = await connection.rows<{ name: string }>(
+      `SELECT name FROM system.columns WHERE database = '${database}' AND table = 'calls' AND name IN ('session_id', 'attr_terms', 'search_start', 'search_end', 'total_tokens', 'cost_usd') ORDER BY name`,
+    );
+    expect(added.map((c) => c.name)).toEqual(['attr_terms', 'cost_usd', 'search_end', 'search_start', 'session_id', 'total_tokens']);
     const tables = await connection.rows<{ name: string }>(
       `SELECT name FROM system.tables WHERE database = '${database}' ORDER BY name`,
     );
-    expect(tables.map((t) => t.name)).toEqual(['calls', 'files', 'objects', 'table_order', 'table_rows', 'tables', 'weft_migrations']);
+    expect(tables.map((t) => t.name)).toEqual([
+      'calls',
+      'feedback',
+      'files',
+      'object_labels',
+      'objects',
+      'table_order',
+      'table_rows',
+      'tables',
+      'weft_migrations',
+    ]);
   });
 
   it('reads the same calls before and after background merges', async () => {
