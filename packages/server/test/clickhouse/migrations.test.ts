@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ClickHouseStorage } from '../../src/index.js';
 import { ClickHouseConnection } from '../../src/storage/clickhouse/clickhouse-connection.js';
+import { migrations } from '../../src/storage/clickhouse/migrations.js';
 import { freshDatabaseName } from '../helpers/test-storage.js';
 
 const host = () => `http://${inject('clickhouseHttp')}`;
@@ -72,6 +73,30 @@ describe('ClickHouse schema', () => {
     expect(after).toEqual(before);
     const rows = await connection.rows<{ n: string }>(`SELECT count() AS n FROM ${database}.calls`);
     expect(Number(rows[0]?.n)).toBe(2);
+    await storage.close();
+  });
+
+  it('migrates a version-1 database: calls written before it read with no session or feedback, searchable by name', async () => {
+    const database = freshDatabaseName();
+    await connection.commandOnEveryHost(`CREATE DATABASE ${database}`);
+    await connection.commandOnEveryHost(
+      `CREATE TABLE ${database}.weft_migrations (version UInt32, name String, applied_at Float64) ENGINE = ReplacingMergeTree ORDER BY version`,
+    );
+    for (const sql of migrations[0]?.statements(database, undefined) ?? []) await connection.commandOnEveryHost(sql);
+    await connection.commandOnEveryHost(`INSERT INTO ${database}.weft_migrations VALUES (1, 'calls, objects, tables, files', 0)`);
+    const id = '0190a5f0-0000-7000-8000-000000000002';
+    // A start half exactly as version 1 wrote it (no migration-2 columns).
+    await connection.commandOnEveryHost(`INSERT INTO ${database}.calls (project, id, half, seq, event_ms, trace_id, op_name, op_plain, started_at, status)
+      VALUES ('p', '${id}', 1, 1, 5, '${id}', 'old', 'old', 5, 'running')`);
+    const storage = await ClickHouseStorage.open({ hosts: [host()], database });
+    expect(storage.schemaVersion).toBe(2);
+    const call = await storage.readCall('p', id);
+    expect(call).toMatchObject({ opName: 'old', startedAt: 5, feedback: [] });
+    expect(call?.sessionId).toBeUndefined();
+    const query = { project: 'p', limit: 10, sort: { field: 'startedAt', direction: 'desc' } } as const;
+    expect((await storage.queryCalls({ ...query, text: 'OLD' })).calls.map((c) => c.id)).toEqual([id]);
+    expect((await storage.queryCalls(query)).calls.map((c) => c.id)).toEqual([id]);
+    expect(await storage.querySessions({ project: 'p', limit: 10 })).toEqual({ sessions: [], nextCursor: null });
     await storage.close();
   });
 

@@ -34,8 +34,13 @@ export const KEY_COLUMNS = `
 /** The newest start's attribute terms (see `attribute-term-key.ts`), for attribute filters. */
 export const ATTRIBUTE_TERMS_COLUMN = `${fromStart('attr_terms')} AS f_attr_terms`;
 
-/** The searchable text of a call: names and inputs of its newest start, then the text of its newest end. */
-export const SEARCH_TEXT_COLUMN = `concat(${fromStart('search_start')}, ' ', ${fromEnd('search_end')}) AS f_search`;
+/**
+ * The searchable text of a call, as SQLite's full-text index holds it:
+ * display name, op name and inputs of its newest start, then the text of its
+ * newest end. Names come from their own columns, so calls stored before
+ * migration 2 (no search text) are still found by name.
+ */
+export const SEARCH_TEXT_COLUMN = `concat(${[fromStart('display_name'), fromStart('op_plain'), fromStart('search_start'), fromEnd('search_end')].join(", ' ', ")}) AS f_search`;
 
 /** Totals of the newest end (-1 when absent), for session summaries. */
 export const TOTALS_COLUMNS = `${fromEnd('total_tokens')} AS f_total_tokens, ${fromEnd('cost_usd')} AS f_cost_usd`;

@@ -78,8 +78,8 @@ export function callHalfRows(
       attributes: toStoredValue(item.attributes, encode),
       session_id: item.sessionId ?? '',
       attr_terms: attributeTermsOf(item.attributes).map(([key, kind, value]) => attributeTermKey(key, kind, value)),
-      // Names and inputs: what SQLite's full-text index holds for a start.
-      search_start: [item.displayName ?? '', plainOpName(item.opName), searchTextOf(item.inputs) ?? ''].join(' '),
+      // The inputs' text; names are searched from their own columns (see SEARCH_TEXT_COLUMN).
+      search_start: searchTextOf(item.inputs) ?? '',
     });
   }
   if (item.type !== 'start') {

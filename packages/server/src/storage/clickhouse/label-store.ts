@@ -1,7 +1,7 @@
 import type { ClickHouseSettings } from '@clickhouse/client';
 import type { ObjectLabel, ObjectVersion } from '@weft/protocol';
 import type { ClickHouseConnection } from './clickhouse-connection.js';
-import type { ClickHouseObjectStore } from './object-store.js';
+import { type ClickHouseObjectStore, compareBytes } from './object-store.js';
 import { sqlLiteral } from './sql-literal.js';
 import { nextSeq } from './write-sequence.js';
 
@@ -72,6 +72,6 @@ export class ClickHouseLabelStore {
       SELECT label, argMax(digest, seq) AS digest, argMax(updated_at, seq) AS updated_at FROM ${this.#table}
       WHERE project = ${sqlLiteral(project)} AND name = ${sqlLiteral(name)}${one} GROUP BY label`);
     // Labels in byte order, as SQLite's ORDER BY label gives them.
-    return rows.sort((a, b) => Buffer.compare(Buffer.from(a.label), Buffer.from(b.label)));
+    return rows.sort((a, b) => compareBytes(a.label, b.label));
   }
 }

@@ -3,6 +3,7 @@ import { InvalidRequestError } from '../../errors/invalid-request-error.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { KEY_COLUMNS, TOTALS_COLUMNS } from './call-columns.js';
 import type { ClickHouseConnection } from './clickhouse-connection.js';
+import { compareBytes } from './object-store.js';
 import { sqlLiteral } from './sql-literal.js';
 
 interface SessionRow {
@@ -88,7 +89,7 @@ export class ClickHouseSessionQuery {
     const byName = new Map<string, ProjectListResponse['projects'][number]>();
     for (const { name } of objects) byName.set(name, { name, callCount: 0, lastCallAt: null });
     for (const row of calls) byName.set(row.name, { name: row.name, callCount: Number(row.call_count), lastCallAt: Number(row.last_call_at) });
-    return [...byName.values()].sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
+    return [...byName.values()].sort((a, b) => compareBytes(a.name, b.name));
   }
 }
 
