@@ -54,6 +54,7 @@ const API_SUITE = [
   'fuzz-endpoints',
   'fuzz-http',
   'fuzz-requests',
+  'loop',
   'objects',
   'security-logs',
   'tables-dedup',

@@ -29,3 +29,16 @@ export function searchTextOf(value: unknown, maxChars = MAX_SEARCH_CHARS): strin
   }
   return parts.length === 0 ? null : parts.join(' ');
 }
+
+/** Most words of a search string that are matched; the rest are ignored. */
+const MAX_SEARCH_WORDS = 16;
+
+/**
+ * The words of what a person typed into a search: runs of letters, digits
+ * and private-use characters (as SQLite's `unicode61` tokenizer cuts text),
+ * so quotes, `*`, `:`, `(`, `-` and operators are only separators or text.
+ * Every engine matches these words, ANDed, as whole words.
+ */
+export function searchWords(text: string): string[] {
+  return text.match(/[\p{L}\p{N}\p{Co}]+/gu)?.slice(0, MAX_SEARCH_WORDS) ?? [];
+}

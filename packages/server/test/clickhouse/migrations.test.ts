@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ClickHouseStorage } from '../../src/index.js';
 import { ClickHouseConnection } from '../../src/storage/clickhouse/clickhouse-connection.js';
+import { migrations } from '../../src/storage/clickhouse/migrations.js';
 import { freshDatabaseName } from '../helpers/test-storage.js';
 
 const host = () => `http://${inject('clickhouseHttp')}`;
@@ -24,19 +25,37 @@ describe('ClickHouse schema', () => {
     const replicas = await Promise.all(
       Array.from({ length: 4 }, () => ClickHouseStorage.open({ hosts: [host()], database })),
     );
-    expect(replicas.map((r) => r.schemaVersion)).toEqual([1, 1, 1, 1]);
+    expect(replicas.map((r) => r.schemaVersion)).toEqual([2, 2, 2, 2]);
     await Promise.all(replicas.map((r) => r.close()));
     const again = await ClickHouseStorage.open({ hosts: [host()], database });
-    expect(again.schemaVersion).toBe(1);
+    expect(again.schemaVersion).toBe(2);
     await again.close();
     const versions = await connection.rows<{ version: number; name: string }>(
       `SELECT DISTINCT version, name FROM ${database}.weft_migrations ORDER BY version`,
     );
-    expect(versions).toEqual([{ version: 1, name: 'calls, objects, tables, files' }]);
+    expect(versions).toEqual([
+      { version: 1, name: 'calls, objects, tables, files' },
+      { version: 2, name: 'sessions, attribute terms, search text, feedback, object labels' },
+    ]);
+    // Migration 2's ALTERs ran from four replicas at once: each column once.
+    const added = await connection.rows<{ name: string }>(
+      `SELECT name FROM system.columns WHERE database = '${database}' AND table = 'calls' AND name IN ('session_id', 'attr_terms', 'search_start', 'search_end', 'total_tokens', 'cost_usd') ORDER BY name`,
+    );
+    expect(added.map((c) => c.name)).toEqual(['attr_terms', 'cost_usd', 'search_end', 'search_start', 'session_id', 'total_tokens']);
     const tables = await connection.rows<{ name: string }>(
       `SELECT name FROM system.tables WHERE database = '${database}' ORDER BY name`,
     );
-    expect(tables.map((t) => t.name)).toEqual(['calls', 'files', 'objects', 'table_order', 'table_rows', 'tables', 'weft_migrations']);
+    expect(tables.map((t) => t.name)).toEqual([
+      'calls',
+      'feedback',
+      'files',
+      'object_labels',
+      'objects',
+      'table_order',
+      'table_rows',
+      'tables',
+      'weft_migrations',
+    ]);
   });
 
   it('reads the same calls before and after background merges', async () => {
@@ -54,6 +73,30 @@ describe('ClickHouse schema', () => {
     expect(after).toEqual(before);
     const rows = await connection.rows<{ n: string }>(`SELECT count() AS n FROM ${database}.calls`);
     expect(Number(rows[0]?.n)).toBe(2);
+    await storage.close();
+  });
+
+  it('migrates a version-1 database: calls written before it read with no session or feedback, searchable by name', async () => {
+    const database = freshDatabaseName();
+    await connection.commandOnEveryHost(`CREATE DATABASE ${database}`);
+    await connection.commandOnEveryHost(
+      `CREATE TABLE ${database}.weft_migrations (version UInt32, name String, applied_at Float64) ENGINE = ReplacingMergeTree ORDER BY version`,
+    );
+    for (const sql of migrations[0]?.statements(database, undefined) ?? []) await connection.commandOnEveryHost(sql);
+    await connection.commandOnEveryHost(`INSERT INTO ${database}.weft_migrations VALUES (1, 'calls, objects, tables, files', 0)`);
+    const id = '0190a5f0-0000-7000-8000-000000000002';
+    // A start half exactly as version 1 wrote it (no migration-2 columns).
+    await connection.commandOnEveryHost(`INSERT INTO ${database}.calls (project, id, half, seq, event_ms, trace_id, op_name, op_plain, started_at, status)
+      VALUES ('p', '${id}', 1, 1, 5, '${id}', 'old', 'old', 5, 'running')`);
+    const storage = await ClickHouseStorage.open({ hosts: [host()], database });
+    expect(storage.schemaVersion).toBe(2);
+    const call = await storage.readCall('p', id);
+    expect(call).toMatchObject({ opName: 'old', startedAt: 5, feedback: [] });
+    expect(call?.sessionId).toBeUndefined();
+    const query = { project: 'p', limit: 10, sort: { field: 'startedAt', direction: 'desc' } } as const;
+    expect((await storage.queryCalls({ ...query, text: 'OLD' })).calls.map((c) => c.id)).toEqual([id]);
+    expect((await storage.queryCalls(query)).calls.map((c) => c.id)).toEqual([id]);
+    expect(await storage.querySessions({ project: 'p', limit: 10 })).toEqual({ sessions: [], nextCursor: null });
     await storage.close();
   });
 

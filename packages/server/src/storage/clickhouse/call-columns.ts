@@ -25,10 +25,25 @@ export const KEY_COLUMNS = `
   ${fromStart('op_name')} AS f_op_name,
   ${fromStart('op_plain')} AS f_op_plain,
   ${fromStart('display_name')} AS f_display_name,
+  ${fromStart('session_id')} AS f_session_id,
   ${fromStart('started_at')} AS f_started_at,
   ${fromEnd('ended_at')} AS f_ended_at,
   if(f_has_end, ${fromEnd('status')}, 'running') AS f_status,
   if(f_has_end, if(${fromEnd('latency_given')} >= 0, ${fromEnd('latency_given')}, f_ended_at - f_started_at), -1) AS f_latency_key`;
+
+/** The newest start's attribute terms (see `attribute-term-key.ts`), for attribute filters. */
+export const ATTRIBUTE_TERMS_COLUMN = `${fromStart('attr_terms')} AS f_attr_terms`;
+
+/**
+ * The searchable text of a call, as SQLite's full-text index holds it:
+ * display name, op name and inputs of its newest start, then the text of its
+ * newest end. Names come from their own columns, so calls stored before
+ * migration 2 (no search text) are still found by name.
+ */
+export const SEARCH_TEXT_COLUMN = `concat(${[fromStart('display_name'), fromStart('op_plain'), fromStart('search_start'), fromEnd('search_end')].join(", ' ', ")}) AS f_search`;
+
+/** Totals of the newest end (-1 when absent), for session summaries. */
+export const TOTALS_COLUMNS = `${fromEnd('total_tokens')} AS f_total_tokens, ${fromEnd('cost_usd')} AS f_cost_usd`;
 
 /** {@link KEY_COLUMNS} plus every stored value: what a full call needs. */
 export const FULL_COLUMNS = `${KEY_COLUMNS},
@@ -48,6 +63,7 @@ export interface FoldedCall {
   f_parent_id: string;
   f_op_name: string;
   f_display_name: string;
+  f_session_id: string;
   f_has_display: number | string;
   f_started_at: number;
   f_ended_at: number;
@@ -66,7 +82,7 @@ function fromStored<T>(base64: string, fallback: T): T {
 /** The wire shape of a folded call whose start has arrived. */
 export function callFromFolded(project: string, row: FoldedCall): Call {
   const ended = Number(row.f_has_end) === 1;
-  return {
+  const call: Call = {
     project,
     id: row.id,
     traceId: row.f_trace_id,
@@ -82,4 +98,7 @@ export function callFromFolded(project: string, row: FoldedCall): Call {
     summary: fromStored<CallSummary | null>(row.f_summary, null),
     attributes: fromStored<Record<string, unknown>>(row.f_attributes, {}),
   };
+  // An empty session id is "none": the protocol refuses an empty one.
+  if (row.f_session_id !== '') call.sessionId = row.f_session_id;
+  return call;
 }

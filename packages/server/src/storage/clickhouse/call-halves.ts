@@ -1,13 +1,17 @@
 import type { CallItem } from '@weft/protocol';
 import { endStatus } from '../call-status.js';
+import { attributeTermsOf } from '../attribute-terms.js';
 import { plainOpName } from '../op-name.js';
+import { searchTextOf } from '../search-text.js';
+import { totalTokensOf } from '../total-tokens.js';
+import { attributeTermKey } from './attribute-term-key.js';
 
 /** `half` of a start row and of an end row in `calls`. */
 export const START = 1;
 export const END = 2;
 
 /** One row of the `calls` table as inserted (JSONEachRow). */
-export type CallHalfRow = Record<string, string | number>;
+export type CallHalfRow = Record<string, string | number | string[]>;
 
 /**
  * Stored value columns: msgpack (as SQLite stores them, so both engines keep
@@ -51,6 +55,12 @@ export function callHalfRows(
     summary: '',
     latency_given: -1,
     status: 'running',
+    session_id: '',
+    attr_terms: [] as string[],
+    search_start: '',
+    search_end: '',
+    total_tokens: -1,
+    cost_usd: -1,
   };
   if (item.type !== 'end') {
     rows.push({
@@ -66,6 +76,10 @@ export function callHalfRows(
       started_at: item.startedAt,
       inputs: toStoredValue(item.inputs, encode),
       attributes: toStoredValue(item.attributes, encode),
+      session_id: item.sessionId ?? '',
+      attr_terms: attributeTermsOf(item.attributes).map(([key, kind, value]) => attributeTermKey(key, kind, value)),
+      // The inputs' text; names are searched from their own columns (see SEARCH_TEXT_COLUMN).
+      search_start: searchTextOf(item.inputs) ?? '',
     });
   }
   if (item.type !== 'start') {
@@ -79,6 +93,9 @@ export function callHalfRows(
       summary: toStoredValue(item.summary, encode),
       latency_given: item.summary?.latencyMs ?? -1,
       status: endStatus(item),
+      search_end: searchTextOf(item.output ?? item.exception?.message ?? null) ?? '',
+      total_tokens: totalTokensOf(item.summary) ?? -1,
+      cost_usd: item.summary?.costUsd ?? -1,
     });
   }
   return rows;

@@ -4,10 +4,16 @@ import type {
   CallItem,
   CallQueryParsed,
   CallQueryResponse,
+  Feedback,
+  FeedbackItem,
   ObjectCreateResponse,
+  ObjectLabel,
   ObjectListResponse,
   ObjectRead,
   ObjectVersion,
+  ProjectListResponse,
+  SessionQueryParsed,
+  SessionQueryResponse,
   TableCreateResponse,
   TableRowsResponse,
 } from '@weft/protocol';
@@ -21,17 +27,14 @@ import { callFromFolded } from './call-columns.js';
 import { ClickHouseCallQuery } from './call-query.js';
 import { ClickHouseConnection } from './clickhouse-connection.js';
 import { type ClickHouseStorageOptions, clickHouseStorageOptions } from './clickhouse-storage-options.js';
+import { ClickHouseFeedbackStore } from './feedback-store.js';
 import { ClickHouseFileStore } from './file-store.js';
+import { ClickHouseLabelStore } from './label-store.js';
 import { migrate } from './migrations.js';
 import { ClickHouseObjectStore } from './object-store.js';
+import { ClickHouseSessionQuery } from './session-query.js';
 import { ClickHouseTableStore } from './table-store.js';
-
-/** Orders copies of the same call half written by this process within one millisecond. */
-let sequence = 0;
-function nextSeq(): number {
-  sequence = (sequence + 1) % 1_000;
-  return Date.now() * 1_000 + sequence;
-}
+import { nextSeq } from './write-sequence.js';
 
 /**
  * The scale-out storage engine: ClickHouse over HTTP, same contract as
@@ -48,6 +51,9 @@ export class ClickHouseStorage implements Storage {
   readonly #objects: ClickHouseObjectStore;
   readonly #tables: ClickHouseTableStore;
   readonly #files: ClickHouseFileStore;
+  readonly #feedback: ClickHouseFeedbackStore;
+  readonly #labels: ClickHouseLabelStore;
+  readonly #sessions: ClickHouseSessionQuery;
   readonly #schemaVersion: number;
   #closing: Promise<void> | undefined;
 
@@ -59,9 +65,12 @@ export class ClickHouseStorage implements Storage {
     this.#insertSettings = cluster === undefined ? {} : { insert_distributed_sync: 1 };
     const name = (table: string) => `${database}.${table}`;
     this.#callsTable = name('calls');
-    this.#calls = new ClickHouseCallQuery({ connection, table: this.#callsTable });
     const insertSettings = this.#insertSettings;
+    this.#feedback = new ClickHouseFeedbackStore({ connection, table: name('feedback'), insertSettings });
+    this.#calls = new ClickHouseCallQuery({ connection, table: this.#callsTable, feedback: this.#feedback });
     this.#objects = new ClickHouseObjectStore({ connection, table: name('objects'), insertSettings });
+    this.#labels = new ClickHouseLabelStore({ connection, table: name('object_labels'), insertSettings, objects: this.#objects });
+    this.#sessions = new ClickHouseSessionQuery({ connection, calls: this.#callsTable, objects: name('objects') });
     this.#tables = new ClickHouseTableStore({
       connection,
       names: { tables: name('tables'), order: name('table_order'), rows: name('table_rows') },
@@ -135,7 +144,45 @@ export class ClickHouseStorage implements Storage {
   async readCall(project: string, id: string): Promise<Call | undefined> {
     this.#open();
     const row = await this.#calls.readOne(project, id);
-    return row === undefined ? undefined : callFromFolded(project, row);
+    if (row === undefined) return undefined;
+    const call = callFromFolded(project, row);
+    call.feedback = (await this.#feedback.forCalls(project, [id])).get(id) ?? [];
+    return call;
+  }
+
+  async putFeedback(project: string, items: readonly FeedbackItem[]): Promise<{ stored: number }> {
+    this.#open();
+    return this.#feedback.put(project, items);
+  }
+
+  async listFeedback(project: string, callId: string): Promise<Feedback[]> {
+    this.#open();
+    return (await this.#feedback.forCalls(project, [callId])).get(callId) ?? [];
+  }
+
+  async querySessions(query: SessionQueryParsed): Promise<SessionQueryResponse> {
+    this.#open();
+    return this.#sessions.run(query);
+  }
+
+  async listProjects(): Promise<ProjectListResponse['projects']> {
+    this.#open();
+    return this.#sessions.projects();
+  }
+
+  async setObjectLabel(
+    project: string,
+    name: string,
+    label: string,
+    version: { version: number } | { digest: string },
+  ): Promise<ObjectLabel | undefined> {
+    this.#open();
+    return this.#labels.set(project, name, label, version);
+  }
+
+  async listObjectLabels(project: string, name: string): Promise<ObjectLabel[]> {
+    this.#open();
+    return this.#labels.list(project, name);
   }
 
   async putObject(object: ObjectPut): Promise<ObjectCreateResponse> {
@@ -145,6 +192,10 @@ export class ClickHouseStorage implements Storage {
 
   async readObject(project: string, name: string, selector: VersionSelector): Promise<ObjectRead | undefined> {
     this.#open();
+    if ('label' in selector) {
+      const digest = await this.#labels.digestOf(project, name, selector.label);
+      return digest === undefined ? undefined : this.#objects.read(project, name, { digest });
+    }
     return this.#objects.read(project, name, selector);
   }
 

@@ -1,4 +1,4 @@
-import { type TableSpec, TABLES, createTableStatements } from './schema.js';
+import { type TableSpec, TABLES, LOOP_TABLES, LOOP_CALL_COLUMNS, createTableStatements } from './schema.js';
 import type { ClickHouseConnection } from './clickhouse-connection.js';
 import { sqlLiteral } from './sql-literal.js';
 
@@ -20,6 +20,19 @@ export const migrations: readonly Migration[] = [
     name: 'calls, objects, tables, files',
     statements: (database, cluster) =>
       TABLES.flatMap((table: TableSpec) => createTableStatements(database, table, cluster)),
+  },
+  {
+    version: 2,
+    name: 'sessions, attribute terms, search text, feedback, object labels',
+    statements: (database, cluster) => [
+      // The local table first, then (in a cluster) the Distributed one over it.
+      // 18.16 has no ADD COLUMN IF NOT EXISTS: a column added already fails
+      // with "already exists", which `migrate` treats as done.
+      ...(cluster === undefined ? ['calls'] : ['calls_local', 'calls']).flatMap((table) =>
+        LOOP_CALL_COLUMNS.map((column) => `ALTER TABLE ${database}.${table} ADD COLUMN ${column}`),
+      ),
+      ...LOOP_TABLES.flatMap((table: TableSpec) => createTableStatements(database, table, cluster)),
+    ],
   },
 ];
 

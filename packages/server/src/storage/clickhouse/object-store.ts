@@ -118,6 +118,7 @@ function versionOf(project: string, name: string, rows: readonly VersionRow[], i
   };
 }
 
-function compareBytes(a: string, b: string): number {
+/** Orders strings by their UTF-8 bytes, as SQLite's ORDER BY on text does. */
+export function compareBytes(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a), Buffer.from(b));
 }

@@ -76,6 +76,44 @@ export const TABLES: readonly TableSpec[] = [
 ];
 
 /**
+ * Columns of `calls` added by migration 2 (start half: session, attribute
+ * terms, search text of names and inputs; end half: search text of the
+ * output, total tokens and cost, -1 when absent). Rows written before it read
+ * the defaults: no session, no terms, no text, no totals.
+ */
+export const LOOP_CALL_COLUMNS: readonly string[] = [
+  "session_id String DEFAULT ''",
+  'attr_terms Array(String)',
+  "search_start String DEFAULT ''",
+  "search_end String DEFAULT ''",
+  'total_tokens Float64 DEFAULT -1',
+  'cost_usd Float64 DEFAULT -1',
+];
+
+/**
+ * Tables added by migration 2. Feedback is keyed by its call so a page's
+ * feedback is one range read; an item's `id` is its identity (a retry is
+ * skipped at write, and reads keep one row per id). A label's row is
+ * replaced by the newest `seq`: moving a label writes a new row.
+ */
+export const LOOP_TABLES: readonly TableSpec[] = [
+  {
+    name: 'feedback',
+    columns: `project String, call_id String, id String, name String, kind String, value String,
+      comment Nullable(String), source Nullable(String), created_at Float64, seq UInt64`,
+    orderBy: '(project, call_id, id)',
+    shardBy: 'cityHash64(project, call_id)',
+  },
+  {
+    name: 'object_labels',
+    columns: 'project String, name String, label String, digest String, updated_at Float64, seq UInt64',
+    version: 'seq',
+    orderBy: '(project, name, label)',
+    shardBy: 'cityHash64(project, name)',
+  },
+];
+
+/**
  * DDL of one table: on a single server the ReplacingMergeTree itself; in a
  * cluster a `<name>_local` ReplacingMergeTree on every shard plus a
  * `Distributed` table `<name>` over them, so queries name `<name>` either way.

@@ -1,9 +1,10 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { Call, CallItem, CallSummary } from '@weft/protocol';
+import type { Call, CallItem } from '@weft/protocol';
 import { endStatus } from '../call-status.js';
 import { attributeTermsOf } from '../attribute-terms.js';
 import { plainOpName } from '../op-name.js';
 import { searchTextOf } from '../search-text.js';
+import { totalTokensOf } from '../total-tokens.js';
 import { toBlob } from './blob.js';
 import { CALL_COLUMNS, type CallRow, callFromRow } from './call-row.js';
 
@@ -115,12 +116,4 @@ export function upsertRow(project: string, item: CallItem): UpsertRow {
 function attributeTermsJson(attributes: Record<string, unknown> | undefined): string | null {
   const terms = attributeTermsOf(attributes);
   return terms.length === 0 ? null : JSON.stringify(terms);
-}
-
-/** Total tokens over every model of a summary's usage (this call and its descendants). */
-function totalTokensOf(summary: CallSummary | undefined): number | null {
-  if (summary?.usage === undefined) return null;
-  let total = 0;
-  for (const usage of Object.values(summary.usage)) total += usage.totalTokens;
-  return total;
 }

@@ -1,5 +1,4 @@
-/** Most words of a search string that reach the index; the rest are ignored. */
-const MAX_TERMS = 16;
+import { searchWords } from '../search-text.js';
 
 /** Opens and closes a highlighted span in `snippet()` output: private-use characters no text is expected to hold. */
 export const MATCH_OPEN = '\uE000';
@@ -15,8 +14,8 @@ export const MATCH_CLOSE = '\uE001';
  * `undefined` when the text has no word at all (only punctuation).
  */
 export function ftsMatchExpression(text: string): string | undefined {
-  const words = text.match(/[\p{L}\p{N}\p{Co}]+/gu)?.slice(0, MAX_TERMS);
-  if (words === undefined || words.length === 0) return undefined;
+  const words = searchWords(text);
+  if (words.length === 0) return undefined;
   return words.map((word) => `"${word}"`).join(' ');
 }
 
