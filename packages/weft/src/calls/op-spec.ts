@@ -39,6 +39,14 @@ export interface OpOptions {
   /** Attributes recorded on each call (merged over `withAttributes` ones). */
   attributes?: Record<string, unknown>;
   /**
+   * Send each call's start record as soon as the call starts, instead of
+   * once it has run for `startDelayMs`: for long calls that must be on the
+   * server even if the process dies early (an evaluation run, which a later
+   * resume closes by its id).
+   * @default false
+   */
+  sendStartAtOnce?: boolean;
+  /**
    * For a streamed result: a new accumulator per call (given the call's
    * arguments), fed each chunk on the caller's turn instead of keeping the
    * chunk list; its `output()` and `usage()` are recorded when the stream

@@ -267,7 +267,13 @@ export class Tracer {
       };
       // A held call sends no early start record: its trace may yet be dropped.
       if (held !== undefined) this.#o.sampler?.started(held, call);
-      else this.#o.inFlight.add(call);
+      else {
+        this.#o.inFlight.add(call);
+        if (options.sendStartAtOnce === true) {
+          call.startSubmitted = true;
+          this.#o.submit(call, 'start');
+        }
+      }
       return call;
     } catch (error) {
       this.#o.warnings.report('start', 'starting a call failed; the call is not traced', error);

@@ -364,7 +364,12 @@ export class Evaluation {
         };
         return summarize({ evaluation: name, model: modelName, rows: rows.length, trials }, results);
       },
-      { name: EVALUATE_OP, postprocessInputs: positional(['evaluation', 'model', 'dataset', 'config']) },
+      {
+        name: EVALUATE_OP,
+        postprocessInputs: positional(['evaluation', 'model', 'dataset', 'config']),
+        // A resume closes a crashed run by its id, so the run must be on the server from its first moment.
+        sendStartAtOnce: true,
+      },
     );
 
     const summary = await evaluate(this.name, isModel ? model : modelName, datasetInput, {
