@@ -31,6 +31,13 @@ const MAX_QUERY_BYTES = 16 * 1024 * 1024;
  * `StorageUnavailableError` (503 + Retry-After); anything else (a bug in the
  * SQL) stays a 500 with ClickHouse's message.
  */
+/** What a store of one table is built with: the connection, its table's name and the insert settings. */
+export interface ClickHouseTableTarget {
+  connection: ClickHouseConnection;
+  table: string;
+  insertSettings: ClickHouseSettings;
+}
+
 export class ClickHouseConnection {
   readonly #reads: ClickHouseClient;
   readonly #writes: ClickHouseClient;

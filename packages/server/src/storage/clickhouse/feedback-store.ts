@@ -1,7 +1,7 @@
 import type { ClickHouseSettings } from '@clickhouse/client';
 import type { Feedback, FeedbackItem, FeedbackValue } from '@weft/protocol';
 import { attributeTerm } from '../attribute-terms.js';
-import type { ClickHouseConnection } from './clickhouse-connection.js';
+import type { ClickHouseConnection, ClickHouseTableTarget } from './clickhouse-connection.js';
 import { inList } from './call-query.js';
 import { sqlLiteral } from './sql-literal.js';
 import { nextSeq } from './write-sequence.js';
@@ -35,7 +35,7 @@ export class ClickHouseFeedbackStore {
   readonly #table: string;
   readonly #insertSettings: ClickHouseSettings;
 
-  constructor({ connection, table, insertSettings }: { connection: ClickHouseConnection; table: string; insertSettings: ClickHouseSettings }) {
+  constructor({ connection, table, insertSettings }: ClickHouseTableTarget) {
     this.#connection = connection;
     this.#table = table;
     this.#insertSettings = insertSettings;

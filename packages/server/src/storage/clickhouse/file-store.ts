@@ -1,5 +1,5 @@
 import type { ClickHouseSettings } from '@clickhouse/client';
-import type { ClickHouseConnection } from './clickhouse-connection.js';
+import type { ClickHouseConnection, ClickHouseTableTarget } from './clickhouse-connection.js';
 import { sqlLiteral } from './sql-literal.js';
 
 /**
@@ -12,7 +12,7 @@ export class ClickHouseFileStore {
   readonly #table: string;
   readonly #insertSettings: ClickHouseSettings;
 
-  constructor({ connection, table, insertSettings }: { connection: ClickHouseConnection; table: string; insertSettings: ClickHouseSettings }) {
+  constructor({ connection, table, insertSettings }: ClickHouseTableTarget) {
     this.#connection = connection;
     this.#table = table;
     this.#insertSettings = insertSettings;

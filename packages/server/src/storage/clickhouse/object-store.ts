@@ -8,7 +8,7 @@ import {
   type ObjectVersion,
 } from '@weft/protocol';
 import type { ObjectPut, VersionSelector } from '../storage.js';
-import type { ClickHouseConnection } from './clickhouse-connection.js';
+import type { ClickHouseConnection, ClickHouseTableTarget } from './clickhouse-connection.js';
 import { sqlLiteral } from './sql-literal.js';
 
 interface VersionRow {
@@ -30,7 +30,7 @@ export class ClickHouseObjectStore {
   readonly #table: string;
   readonly #insertSettings: ClickHouseSettings;
 
-  constructor({ connection, table, insertSettings }: { connection: ClickHouseConnection; table: string; insertSettings: ClickHouseSettings }) {
+  constructor({ connection, table, insertSettings }: ClickHouseTableTarget) {
     this.#connection = connection;
     this.#table = table;
     this.#insertSettings = insertSettings;
