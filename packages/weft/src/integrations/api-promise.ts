@@ -44,14 +44,27 @@ export function chainApiPromise(promise: PromiseLike<unknown>, settle: PromiseSe
   }
   const derived = promise._thenUnwrap((value) => settle.value(value));
   promise.asResponse().then(undefined, settle.error);
+  return watchParsing(derived, settle);
+}
+
+/**
+ * The caller's view of `target`: the first member that parses the body also
+ * reports a failed parse to `settle.error`. Promises the SDK derives from it
+ * (`_thenUnwrap`, which `parse()` uses) are watched the same way: their
+ * parse runs `target`'s, so a malformed body must end the call there too,
+ * or the call would stay in flight forever.
+ */
+function watchParsing(target: ApiPromise, settle: PromiseSettlers): ApiPromise {
   let watching = false;
-  return new Proxy(derived, {
+  return new Proxy(target, {
     get(target, key) {
       if (!watching && PARSING.has(key)) {
         watching = true;
         target.then(undefined, settle.error);
       } else if (key === 'asResponse') {
         target.asResponse().then(() => settle.value(undefined), settle.error);
+      } else if (key === '_thenUnwrap') {
+        return (transform: (value: unknown) => unknown) => watchParsing(target._thenUnwrap(transform), settle);
       }
       const value: unknown = Reflect.get(target, key, target);
       // Methods run on the real APIPromise: its private state is not on the proxy.

@@ -155,6 +155,16 @@ export function traceStream(source: object, frame: ContextFrame, accumulator: St
   };
   const s = source as Record<PropertyKey, unknown>;
   if (typeof s.next === 'function') return watch(wrap(source as AnyIterator, typeof s[Symbol.asyncIterator] === 'function'));
+  if (Object.hasOwn(s, 'iterator') && typeof s.iterator === 'function') {
+    // The streams of the Stainless-generated SDKs (`openai`, `@anthropic-ai/sdk`)
+    // start every reader from this own `iterator` factory: `for await`, and also
+    // `tee()` and `toReadableStream()`, which a proxy's bound methods would let
+    // bypass the trace. Replacing the factory on this one object (made by the SDK
+    // for this call) traces all of them and keeps the object itself.
+    const makeIterator = s.iterator as () => AsyncIterator<unknown>;
+    s.iterator = () => watch(wrap(Reflect.apply(makeIterator, source, []) as AnyIterator, true));
+    return watch(source);
+  }
   // An async iterable that is not itself an iterator: keep the object (its other
   // methods), intercept only how it is iterated.
   return watch(new Proxy(source, {

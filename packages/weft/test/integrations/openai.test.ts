@@ -112,6 +112,28 @@ describe('wrapOpenAI: chat.completions.create', () => {
     expect(call?.output).toMatchObject({ choices: [{ message: { content: null, refusal: 'I cannot help with that.' }, finish_reason: 'stop' }] });
   });
 
+  it('a stream read through tee() or toReadableStream() is traced like one read with for await', async () => {
+    const { provider, calls } = await setup('openai-tee');
+    const { wrapped } = clients(provider.url);
+    const request = { model: 'gpt-4o', messages, stream: true, stream_options: { include_usage: true } } as const;
+    provider.enqueue(reply, reply);
+    const [left, right] = (await wrapped.chat.completions.create(request)).tee();
+    const [leftChunks, rightChunks] = await Promise.all([drain(left), drain(right)]);
+    expect(leftChunks.chunks).toEqual(rightChunks.chunks);
+    const readable = (await wrapped.chat.completions.create(request)).toReadableStream();
+    const reader = readable.getReader();
+    let bytes = 0;
+    for (let step = await reader.read(); !step.done; step = await reader.read()) bytes += step.value.length;
+    expect(bytes).toBeGreaterThan(0);
+    const recorded = await calls();
+    expect(recorded).toHaveLength(2);
+    for (const call of recorded) {
+      expect(call.summary?.status).toBe('success');
+      expect(call.output).toMatchObject({ choices: [{ message: { content: 'It is sunny.' } }] });
+      expect(call.summary?.usage?.['gpt-4o']?.inputTokens).toBe(1_000);
+    }
+  });
+
   it('keeps .withResponse(), .asResponse(), the stream object, parse() and the stream() helper working; the client is the same object', async () => {
     const { provider, calls } = await setup('openai-helpers');
     const { plain, wrapped } = clients(provider.url);
@@ -195,6 +217,25 @@ describe('wrapOpenAI: errors', () => {
     const [call] = await calls();
     expect(call?.summary?.status).toBe('error');
     expect(call?.exception?.message).toBe(expected.message);
+  });
+
+  it('a malformed JSON reply ends the call with the parse error, through create() and through parse()', async () => {
+    const { provider, calls } = await setup('openai-malformed-json');
+    const { plain, wrapped } = clients(provider.url);
+    const bad: FakeReply = { kind: 'raw', contentType: 'application/json', body: '{"object":"chat.completion","choices":[' };
+    provider.enqueue(bad, bad, bad, bad);
+    const viaCreate = await outcome(wrapped.chat.completions.create({ model: 'gpt-4o', messages }));
+    const plainCreate = await outcome(plain.chat.completions.create({ model: 'gpt-4o', messages }));
+    const viaParse = await outcome(wrapped.chat.completions.parse({ model: 'gpt-4o', messages }));
+    const plainParse = await outcome(plain.chat.completions.parse({ model: 'gpt-4o', messages }));
+    expect((viaCreate.error as Error).message).toBe((plainCreate.error as Error).message);
+    expect((viaParse.error as Error).message).toBe((plainParse.error as Error).message);
+    const recorded = await calls();
+    expect(recorded).toHaveLength(2);
+    for (const call of recorded) {
+      expect(call.summary?.status).toBe('error');
+      expect(call.exception?.message).toBe((plainParse.error as Error).message);
+    }
   });
 
   it('a huge, deeply nested reply body is recorded within the value limits', async () => {
