@@ -6,6 +6,7 @@ import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { Outbox } from './index.js';
 import { recordNumber } from './test-fixtures/records.js';
+import { seededRandom, TEST_SEED } from './test-fixtures/seeded-random.js';
 import { tempDir } from './test-fixtures/temp-dir.js';
 
 /**
@@ -18,6 +19,9 @@ const ROUNDS = POLICIES.length;
 const ROUND_BASE = 1_000_000;
 /** The child is killed once at least this many of its records are durable. */
 const KILL_AFTER_RECORDS = 500;
+/** Kill delays: seeded, so a failure's delays can be replayed (`WEFT_TEST_SEED`, printed on failure). */
+const random = seededRandom();
+const SEED_NOTE = `kill delays from WEFT_TEST_SEED=${TEST_SEED}`;
 
 /** Bundles the child (the outbox's TypeScript source, as vitest would compile it) into one runnable file. */
 async function buildChildScript(): Promise<string> {
@@ -68,11 +72,11 @@ async function appendUntilKilled(
     // always in flight: the child keeps several queued.
     if (durable - first >= KILL_AFTER_RECORDS && !killScheduled) {
       killScheduled = true;
-      setTimeout(() => child.kill('SIGKILL'), Math.random() * 40);
+      setTimeout(() => child.kill('SIGKILL'), random() * 40);
     }
   });
   const [code, signal] = await exited;
-  expect({ code, signal, stderr }).toEqual({ code: null, signal: 'SIGKILL', stderr: '' });
+  expect({ code, signal, stderr }, SEED_NOTE).toEqual({ code: null, signal: 'SIGKILL', stderr: '' });
   return durable;
 }
 
@@ -100,17 +104,17 @@ describe('outbox after SIGKILL', () => {
     });
     await outbox.close();
     // A tail torn by the kill is the only thing the children and the final open may have found.
-    expect(warnings.filter((w) => w.kind !== 'torn-tail')).toEqual([]);
+    expect(warnings.filter((w) => w.kind !== 'torn-tail'), SEED_NOTE).toEqual([]);
     expect(childWarnings.filter((kind) => kind !== 'torn-tail')).toEqual([]);
 
     for (let round = 0; round < ROUNDS; round++) {
       const base = round * ROUND_BASE;
       const ofRound = numbers.filter((n) => n >= base && n < base + ROUND_BASE);
       // A gapless prefix of what the child appended, at least as long as what it reported durable.
-      expect(ofRound.length).toBeGreaterThanOrEqual(reported[round]!);
-      expect(ofRound).toEqual(Array.from({ length: ofRound.length }, (_, i) => base + i));
+      expect(ofRound.length, SEED_NOTE).toBeGreaterThanOrEqual(reported[round]!);
+      expect(ofRound, SEED_NOTE).toEqual(Array.from({ length: ofRound.length }, (_, i) => base + i));
     }
     // Rounds in order: oldest first.
-    expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+    expect(numbers, SEED_NOTE).toEqual([...numbers].sort((a, b) => a - b));
   });
 });
