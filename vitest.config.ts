@@ -56,6 +56,7 @@ const API_SUITE = [
   'fuzz-requests',
   'loop',
   'objects',
+  'otlp-usage-rollup',
   'security-logs',
   'tables-dedup',
   'tables-files',
