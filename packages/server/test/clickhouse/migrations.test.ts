@@ -90,7 +90,7 @@ describe('ClickHouse schema', () => {
     await connection.commandOnEveryHost(`INSERT INTO ${database}.calls (project, id, half, seq, event_ms, trace_id, op_name, op_plain, started_at, status)
       VALUES ('p', '${id}', 1, 1, 5, '${id}', 'old', 'old', 5, 'running')`);
     const storage = await ClickHouseStorage.open({ hosts: [host()], database });
-    expect(storage.schemaVersion).toBe(2);
+    expect(storage.schemaVersion).toBe(3);
     const call = await storage.readCall('p', id);
     expect(call).toMatchObject({ opName: 'old', startedAt: 5, feedback: [] });
     expect(call?.sessionId).toBeUndefined();
