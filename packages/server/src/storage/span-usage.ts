@@ -18,10 +18,15 @@ export interface SpanUsage {
   usage?: Record<string, ModelUsage>;
 }
 
-/** The stored form (JSON text) of a span call's own usage. */
-export function encodeSpanUsage({ call, usageScope }: SpanCallPut): string {
+/** A span call's own usage, as the mapping gave it. */
+export function spanUsageOf({ call, usageScope }: SpanCallPut): SpanUsage {
   const usage = call.summary?.usage;
-  return JSON.stringify(usage === undefined ? { scope: usageScope } : { scope: usageScope, usage });
+  return usage === undefined ? { scope: usageScope } : { scope: usageScope, usage };
+}
+
+/** The stored form (JSON text) of a span call's own usage. */
+export function encodeSpanUsage(span: SpanCallPut): string {
+  return JSON.stringify(spanUsageOf(span));
 }
 
 /** Reads {@link encodeSpanUsage}'s text; NULL or empty (a call the SDK recorded) gives `undefined`. */

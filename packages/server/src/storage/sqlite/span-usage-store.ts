@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { CallSummary } from '@weft/protocol';
-import { decodeSpanUsage, encodeSpanUsage, type SpanCallPut } from '../span-usage.js';
+import { decodeSpanUsage, encodeSpanUsage, type SpanCallPut, spanUsageOf } from '../span-usage.js';
 import { rollUpUsage, summaryWithUsage, type UsageNode, type UsageTree } from '../usage-rollup.js';
 import { totalTokensOf } from '../total-tokens.js';
 import { fromBlob, toBlob } from './blob.js';
@@ -52,8 +52,17 @@ export class SqliteSpanUsageStore {
       summaries.set(row.id, summary);
       return { id: row.id, parentId: row.parent_id, span: decodeSpanUsage(row.span_usage), usage: summary?.usage };
     };
+    // The calls of this batch are as just written: read them from memory, not back from the table.
+    const written = new Map<string, UsageNode>();
+    for (const span of spans) {
+      const { call } = span;
+      summaries.set(call.id, call.summary ?? null);
+      written.set(call.id, { id: call.id, parentId: call.parentId, span: spanUsageOf(span), usage: call.summary?.usage });
+    }
     const tree: UsageTree = {
       node: (id) => {
+        const known = written.get(id);
+        if (known !== undefined) return known;
         const row = this.#node.get(project, id) as NodeRow | undefined;
         return row === undefined ? undefined : toNode(row);
       },
