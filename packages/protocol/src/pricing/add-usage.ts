@@ -23,9 +23,9 @@ export function addUsage(into: UsageMap | undefined, from: UsageMap | undefined)
   const target = into ?? {};
   for (const model of Object.keys(from)) {
     const add = from[model] as ModelUsage;
-    const have = target[model];
+    const have = Object.hasOwn(target, model) ? target[model] : undefined;
     if (have === undefined) {
-      target[model] = { ...add };
+      setEntry(target, model, { ...add });
       continue;
     }
     const sum: ModelUsage = {
@@ -38,7 +38,15 @@ export function addUsage(into: UsageMap | undefined, from: UsageMap | undefined)
       const value = sumOptional(have[key], add[key]);
       if (value !== undefined) sum[key] = key === 'costUsd' ? roundUsd(value) : value;
     }
-    target[model] = sum;
+    setEntry(target, model, sum);
   }
   return target;
+}
+
+/**
+ * Defines the entry as an own property: model names come from spans and
+ * outputs, and an assignment to `__proto__` would set the prototype instead.
+ */
+function setEntry(target: UsageMap, model: string, entry: ModelUsage): void {
+  Object.defineProperty(target, model, { value: entry, enumerable: true, writable: true, configurable: true });
 }
