@@ -18,6 +18,7 @@ export {
   type OtelAttributes,
   type OtelAttributeValue,
   type OtelEvent,
+  type OtelLink,
   type OtelResource,
   type OtelScope,
   type OtelSpan,
@@ -30,8 +31,10 @@ export {
   type SpanToCallOptions,
   spanToCall,
   traceIdOfOtel,
+  type UsageScope,
 } from './otel/index.js';
 export {
+  addUsage,
   costOfUsage,
   formatUsd,
   findModelPrice,

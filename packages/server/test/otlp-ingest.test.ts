@@ -206,6 +206,8 @@ describe.each(['protobuf', 'json'] as ExporterKind[])('OTLP ingest with the real
       expect(summary.usage).toEqual(expected);
       expect(summary.costUsd).toBe(totalCostUsd(expected));
       expect(summary.costUsd).toBeGreaterThan(0);
+      // The root (no usage of its own) totals its model call, as the SDK shows an agent op.
+      expect(byId.get(idOf(root))?.summary).toMatchObject({ usage: expected, costUsd: totalCostUsd(expected) });
       // A conversation / session id on the span makes the call part of that session.
       const sessionOf = (convention.root as Record<string, unknown>)['gen_ai.conversation.id'] ?? (convention.root as Record<string, unknown>)['session.id'];
       expect(byId.get(idOf(root))?.sessionId ?? undefined).toBe(sessionOf);
@@ -255,6 +257,29 @@ describe.each(['protobuf', 'json'] as ExporterKind[])('OTLP ingest with the real
     expect(call).toMatchObject({
       status: 'error',
       exception: { name: 'TypeError', message: 'bad tool arguments', stack: error.stack },
+    });
+  });
+
+  it('keeps span links as otel.links with the linked calls\' Weft ids', async () => {
+    const project = `links-${kind}`;
+    const { tracer, spans } = recordingTracer({ 'service.name': project });
+    const producer = startChild(tracer, 'produce', undefined, {});
+    producer.end();
+    const consumer = tracer.startSpan('consume', {
+      links: [{ context: producer.spanContext(), attributes: { 'messaging.operation': 'receive' } }],
+    });
+    consumer.end();
+    expect((await exportSpans(otlpExporter(kind, server.url), spans())).code).toBe(EXPORT_SUCCESS);
+    const producerIds = producer.spanContext();
+    const [call] = await callsOfTrace(project, consumer.spanContext().traceId);
+    expect(call?.attributes).toMatchObject({
+      'otel.links': [
+        {
+          traceId: traceIdOfOtel(producerIds.traceId),
+          callId: callIdOfSpan(producerIds.traceId, producerIds.spanId),
+          attributes: { 'messaging.operation': 'receive' },
+        },
+      ],
     });
   });
 

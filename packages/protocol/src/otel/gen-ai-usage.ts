@@ -99,3 +99,37 @@ export function usageOfSpan(
 export function modelOfSpan(attributes: SpanAttributes): string | undefined {
   return attributes.string(...USAGE_KEYS.model);
 }
+
+/**
+ * What a span's own usage counts, for rolling usage up a trace:
+ * - `self`: only the model call the span itself made (or nothing): a parent
+ *   adds its children's totals to it, as the SDK does;
+ * - `steps`: the span already totals the model calls beneath it, so children
+ *   that report usage of their own (those steps) are not added again; usage
+ *   under its other children (a tool call's nested agent) still is.
+ */
+export type UsageScope = 'self' | 'steps';
+
+/**
+ * The AI SDK's outer operations: their `ai.usage.*` attributes total the
+ * steps (`…doGenerate`, `…doStream`, `…doEmbed` spans) beneath them.
+ */
+const AI_SDK_TOTALING_OPERATIONS: ReadonlySet<string> = new Set([
+  'ai.generateText',
+  'ai.streamText',
+  'ai.generateObject',
+  'ai.streamObject',
+  'ai.embed',
+  'ai.embedMany',
+]);
+
+/** The {@link UsageScope} of a span that reports `usage` (`self` when it reports none). */
+export function usageScopeOfSpan(
+  attributes: SpanAttributes,
+  spanName: string,
+  usage: Record<string, ModelUsage> | undefined,
+): UsageScope {
+  if (usage === undefined) return 'self';
+  const operation = attributes.string('ai.operationId') ?? spanName;
+  return AI_SDK_TOTALING_OPERATIONS.has(operation) ? 'steps' : 'self';
+}

@@ -1,8 +1,9 @@
-export { UNKNOWN_MODEL, USAGE_KEYS, usageOfSpan } from './gen-ai-usage.js';
+export { UNKNOWN_MODEL, USAGE_KEYS, type UsageScope, usageOfSpan, usageScopeOfSpan } from './gen-ai-usage.js';
 export type {
   OtelAttributes,
   OtelAttributeValue,
   OtelEvent,
+  OtelLink,
   OtelResource,
   OtelScope,
   OtelSpan,

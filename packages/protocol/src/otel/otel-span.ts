@@ -13,6 +13,7 @@
  * | `*TimeUnixNano`     | fixed64 → `bigint` or a decimal string      | `HrTime` [s, ns] → `bigint`                    |
  * | `attributes`        | `KeyValue[]` → record, `AnyValue` decoded   | `attributes` as they are                       |
  * | `status.code`       | `StatusCode`: 0 unset, 1 ok, 2 error        | `SpanStatusCode`: the same numbers             |
+ * | `links`             | `Link[]`: ids as above, attributes decoded  | `links`: `context.traceId`, `.spanId`, `attributes` |
  */
 export interface OtelSpan {
   /** 32 lowercase hex digits. */
@@ -31,6 +32,8 @@ export interface OtelSpan {
   status?: OtelStatus | undefined;
   /** The instrumentation scope (library) that made the span. */
   scope?: OtelScope | undefined;
+  /** Spans this one is causally related to (a batch's inputs, a message's producer), in this trace or another. */
+  links?: readonly OtelLink[] | undefined;
 }
 
 /** OTLP's span kinds by name (`SPAN_KIND_CLIENT` → `client`). */
@@ -64,6 +67,13 @@ export interface OtelEvent {
 export interface OtelStatus {
   code: number;
   message?: string | undefined;
+}
+
+/** A link to another span: W3C ids as lowercase hex, like the span's own. */
+export interface OtelLink {
+  traceId: string;
+  spanId: string;
+  attributes: OtelAttributes;
 }
 
 export interface OtelScope {

@@ -352,4 +352,42 @@ describe('spanToCall', () => {
     expect(Object.getPrototypeOf(call.attributes)).toBe(Object.prototype);
     expect(Object.hasOwn(call.attributes ?? {}, '__proto__')).toBe(true);
   });
+
+  it('keeps links as Weft ids in otel.links, dropping a link whose ids are invalid', () => {
+    const { call } = mapped(
+      spanToCall(
+        span(
+          {},
+          {
+            links: [
+              { traceId: TRACE, spanId: PARENT, attributes: { 'messaging.operation': 'receive' } },
+              { traceId: '0'.repeat(32), spanId: PARENT, attributes: {} },
+              { traceId: 'ffeeddccbbaa99887766554433221100', spanId: 'aaaabbbbccccdddd', attributes: {} },
+            ],
+          },
+        ),
+        undefined,
+      ),
+    );
+    expect(call.attributes?.['otel.links']).toEqual([
+      {
+        traceId: '0195f3a2-7c1d-7a00-8f3e-1b2c3d4e5f60',
+        callId: '0195f3a2-7c1d-7a00-1111-222233334444',
+        attributes: { 'messaging.operation': 'receive' },
+      },
+      { traceId: 'ffeeddcc-bbaa-9988-7766-554433221100', callId: 'ffeeddcc-bbaa-9988-aaaa-bbbbccccdddd' },
+    ]);
+    expect(mapped(spanToCall(span({}), undefined)).call.attributes).not.toHaveProperty('otel.links');
+  });
+
+  it("marks the AI SDK's outer spans' usage as totalling their steps, every other span's as its own", () => {
+    const usage = { 'ai.model.id': 'gpt-4o', 'ai.usage.inputTokens': 70, 'ai.usage.outputTokens': 9 };
+    const scope = (attributes: OtelAttributes, name = 'x') => mapped(spanToCall(span(attributes, { name }), undefined)).usageScope;
+    expect(scope({ 'ai.operationId': 'ai.generateText', ...usage })).toBe('steps');
+    expect(scope(usage, 'ai.streamObject')).toBe('steps');
+    expect(scope({ 'ai.operationId': 'ai.generateText.doGenerate', ...usage })).toBe('self');
+    // Without usage of its own an outer span adds its children like any other.
+    expect(scope({ 'ai.operationId': 'ai.generateText' })).toBe('self');
+    expect(scope({ 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.usage.input_tokens': 5 })).toBe('self');
+  });
 });

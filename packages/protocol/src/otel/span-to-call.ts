@@ -1,8 +1,8 @@
 import { type PriceOverrides, totalCostUsd } from '../pricing/model-cost.js';
 import type { CallComplete, CallSummary } from '../schemas/calls.js';
 import { inputsOfSpan, outputOfSpan, type SpanEvents } from './gen-ai-messages.js';
-import { usageOfSpan } from './gen-ai-usage.js';
-import type { OtelAttributeValue, OtelEvent, OtelResource, OtelSpan } from './otel-span.js';
+import { type UsageScope, usageOfSpan, usageScopeOfSpan } from './gen-ai-usage.js';
+import type { OtelAttributeValue, OtelEvent, OtelLink, OtelResource, OtelSpan } from './otel-span.js';
 import { SpanAttributes } from './span-attributes.js';
 import { exceptionOfSpan } from './span-exception.js';
 import { callIdOfSpan, isValidOtelSpanId, isValidOtelTraceId, traceIdOfOtel } from './trace-ids.js';
@@ -27,6 +27,11 @@ export type SpanMapping =
        * Stored as the `weft.session.id` attribute until calls get a session field.
        */
       sessionId: string | undefined;
+      /**
+       * Whether `call.summary.usage` (the span's own) already totals the
+       * model calls beneath it; storage rolls usage up the trace by it.
+       */
+      usageScope: UsageScope;
     }
   | { status: 'rejected'; reason: string };
 
@@ -52,6 +57,8 @@ const MAX_OP_NAME = 2_048;
  * - GenAI messages → `inputs` / `output`, token counts → `summary.usage[model]`
  *   priced from the price table (+ `prices`), `summary.costUsd`;
  * - status ERROR → `exception` from the last `exception` event;
+ * - links → `otel.links` as Weft ids (`{ traceId, callId, attributes }`),
+ *   a link with invalid ids dropped;
  * - everything else is kept: span attributes not moved into inputs/output
  *   (flat keys), `otel.resource`, `otel.scope`, `otel.kind`, `otel.status`,
  *   `otel.events` (times in ms).
@@ -114,7 +121,7 @@ export function spanToCall(
     ...(exception === undefined ? {} : { exception }),
     summary,
   };
-  return { status: 'mapped', call, sessionId };
+  return { status: 'mapped', call, sessionId, usageScope: usageScopeOfSpan(attributes, span.name, usage) };
 }
 
 /** The OTel facts with no Weft field of their own, under `otel.*` keys. */
@@ -130,7 +137,26 @@ function otelFields(
     ...(span.scope === undefined ? {} : { 'otel.scope': span.scope }),
     ...(resource === undefined ? {} : { 'otel.resource': defined(resource.attributes) }),
     ...(kept.length === 0 ? {} : { 'otel.events': kept.map(eventRecord) }),
+    ...linksField(span.links),
   };
+}
+
+/**
+ * Links as Weft ids, so a reader goes straight to the linked call (in this
+ * trace or another); a link whose ids are not valid W3C ids is dropped.
+ */
+function linksField(links: readonly OtelLink[] | undefined): Record<string, unknown> {
+  const kept = (links ?? [])
+    .filter((link) => isValidOtelTraceId(link.traceId) && isValidOtelSpanId(link.spanId))
+    .map((link) => {
+      const attributes = defined(link.attributes);
+      return {
+        traceId: traceIdOfOtel(link.traceId),
+        callId: callIdOfSpan(link.traceId, link.spanId),
+        ...(Object.keys(attributes).length === 0 ? {} : { attributes }),
+      };
+    });
+  return kept.length === 0 ? {} : { 'otel.links': kept };
 }
 
 function eventRecord(event: OtelEvent): Record<string, unknown> {

@@ -1,7 +1,8 @@
-import { type CallComplete, MAX_BATCH_ITEMS, spanToCall } from '@weft/protocol';
+import { MAX_BATCH_ITEMS, spanToCall } from '@weft/protocol';
 import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import { ForbiddenError } from '../middleware/forbidden-error.js';
 import type { ProjectScope } from '../middleware/token-registry.js';
+import type { SpanCallPut } from '../storage/span-usage.js';
 import type { Storage } from '../storage/storage.js';
 import type { TraceExportResult } from './otlp-codec.js';
 import type { OtlpResourceSpans } from './otlp-spans.js';
@@ -22,7 +23,7 @@ export interface TraceIngestRequest {
 /**
  * Stores each span as a call (an upsert by the span's call id, so a re-sent
  * span updates its call and parents may come after children, in any
- * request) and reports the spans it could not store as OTLP's partial
+ * request; storage then rolls usage up each trace) and reports the spans it could not store as OTLP's partial
  * success: a bad id or time, no project, or a value storage cannot encode.
  * A project the token may not reach refuses the whole request (403) first.
  */
@@ -33,7 +34,7 @@ export async function ingestTraces(
   // A header project outside the token's scope is refused even for an empty request.
   if (request.project !== undefined) assertReachable(request.scope, request.project);
   const rejections = new Rejections();
-  const byProject = new Map<string, CallComplete[]>();
+  const byProject = new Map<string, SpanCallPut[]>();
   for (const { resource, spans, malformed } of request.resourceSpans) {
     rejections.add(malformed, 'a span that is not an object');
     const target = request.project === undefined ? projectOfResource(resource) : { project: request.project };
@@ -46,7 +47,7 @@ export async function ingestTraces(
     byProject.set(target.project, calls);
     for (const span of spans) {
       const mapping = spanToCall(span, resource);
-      if (mapping.status === 'mapped') calls.push(mapping.call);
+      if (mapping.status === 'mapped') calls.push({ call: mapping.call, usageScope: mapping.usageScope });
       else rejections.add(1, mapping.reason);
     }
   }
@@ -70,20 +71,20 @@ function assertReachable(scope: ProjectScope, project: string): void {
 async function storeDroppingUnstorable(
   storage: Storage,
   project: string,
-  batch: CallComplete[],
+  batch: SpanCallPut[],
   rejections: Rejections,
 ): Promise<void> {
   let items = batch;
   while (items.length > 0) {
     try {
-      await storage.ingestCalls(project, items);
+      await storage.ingestSpanCalls(project, items);
       return;
     } catch (error) {
       const index = InvalidRequestError.isInstance(error) ? error.index : undefined;
       if (index === undefined) throw error;
       rejections.add(
         1,
-        `span ${items[index]?.id ?? index} cannot be stored: ${(error as InvalidRequestError).issues[0]?.message ?? ''}`,
+        `span ${items[index]?.call.id ?? index} cannot be stored: ${(error as InvalidRequestError).issues[0]?.message ?? ''}`,
       );
       items = items.filter((_, i) => i !== index);
     }

@@ -1,4 +1,4 @@
-import type { OtelEvent, OtelResource, OtelSpan, OtelSpanKind } from '@weft/protocol';
+import type { OtelEvent, OtelLink, OtelResource, OtelSpan, OtelSpanKind } from '@weft/protocol';
 import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import { attributesOf } from './any-value.js';
 
@@ -63,6 +63,7 @@ function spanOf(span: Loose, scope: Loose | undefined): OtelSpan {
     endTimeUnixNano: nanosOf(span.endTimeUnixNano),
     attributes: attributesOf(span.attributes),
     events: list(span, 'events').map(eventOf),
+    links: list(span, 'links').map(linkOf),
     status: statusOf(field(span, 'status')),
     ...(scopeName === ''
       ? {}
@@ -79,6 +80,11 @@ function eventOf(event: unknown): OtelEvent {
     timeUnixNano: nanosOf(e.timeUnixNano),
     attributes: attributesOf(e.attributes),
   };
+}
+
+function linkOf(link: unknown): OtelLink {
+  const l = (typeof link === 'object' && link !== null ? link : {}) as Loose;
+  return { traceId: idOf(l.traceId), spanId: idOf(l.spanId), attributes: attributesOf(l.attributes) };
 }
 
 function statusOf(status: Loose | undefined): OtelSpan['status'] {

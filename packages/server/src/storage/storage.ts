@@ -17,6 +17,7 @@ import type {
   SessionQueryResponse,
   TableRowsResponse,
 } from '@weft/protocol';
+import type { SpanCallPut } from './span-usage.js';
 
 /** Which version of a named object to read: by digest, the newest, by number, or the one a label points at. */
 export type VersionSelector = { digest: string } | { latest: true } | { version: number } | { label: string };
@@ -54,6 +55,16 @@ export interface Storage {
    * fields are ever overwritten by the other's absence.
    */
   ingestCalls(project: string, items: readonly CallItem[]): Promise<{ accepted: number }>;
+  /**
+   * Stores calls made from OTLP spans like `ingestCalls`, keeping each
+   * span's own usage apart, then rolls usage up their traces: each stored
+   * call and each ancestor made from a span gets `summary.usage` and
+   * `costUsd` totalling its own usage and its children's (`rollUpUsage`).
+   * Totals are recomputed, never incremented: spans may arrive in any order,
+   * over many requests, and again. Calls the SDK recorded are never changed.
+   * A call that cannot be encoded fails the batch like `ingestCalls`.
+   */
+  ingestSpanCalls(project: string, spans: readonly SpanCallPut[]): Promise<{ accepted: number }>;
   /**
    * A page of calls whose start has arrived, with an opaque keyset cursor.
    * Engines answer every filter of `CallQuery`: `sessionId`, `attributes`

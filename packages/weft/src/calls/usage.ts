@@ -1,4 +1,4 @@
-import { type ModelUsage, roundUsd } from '@weft/protocol';
+import type { ModelUsage } from '@weft/protocol';
 
 type UsageMap = Record<string, ModelUsage>;
 
@@ -70,37 +70,5 @@ export function usageOf(output: unknown): UsageMap | undefined {
   }
 }
 
-/** The optional counts of {@link ModelUsage}, summed only where either side has them. */
-const OPTIONAL_COUNTS = ['cachedInputTokens', 'cacheWriteTokens', 'reasoningTokens', 'costUsd'] as const;
-
-/** `a + b` for a usage's optional count: absent on both sides stays absent (no cost is never 0). */
-function sumOptional(a: number | undefined, b: number | undefined): number | undefined {
-  if (a === undefined) return b;
-  return b === undefined ? a : a + b;
-}
-
-/** Adds `from` into `into` (creating it when undefined) and returns it. */
-export function addUsage(into: UsageMap | undefined, from: UsageMap | undefined): UsageMap | undefined {
-  if (from === undefined) return into;
-  const target = into ?? {};
-  for (const model of Object.keys(from)) {
-    const add = from[model] as ModelUsage;
-    const have = target[model];
-    if (have === undefined) {
-      target[model] = { ...add };
-      continue;
-    }
-    const sum: ModelUsage = {
-      requests: have.requests + add.requests,
-      inputTokens: have.inputTokens + add.inputTokens,
-      outputTokens: have.outputTokens + add.outputTokens,
-      totalTokens: have.totalTokens + add.totalTokens,
-    };
-    for (const key of OPTIONAL_COUNTS) {
-      const value = sumOptional(have[key], add[key]);
-      if (value !== undefined) sum[key] = key === 'costUsd' ? roundUsd(value) : value;
-    }
-    target[model] = sum;
-  }
-  return target;
-}
+/** Summing usage is one mechanism shared with the server's OTLP roll-up. */
+export { addUsage } from '@weft/protocol';

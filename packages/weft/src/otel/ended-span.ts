@@ -23,6 +23,9 @@ export interface EndedSpan {
   readonly attributes: Readonly<Record<string, unknown>>;
   readonly events: readonly { name: string; time: HrTime; attributes?: Readonly<Record<string, unknown>> | undefined }[];
   readonly resource: { readonly attributes: Readonly<Record<string, unknown>> };
+  readonly links?:
+    | readonly { context: { traceId: string; spanId: string }; attributes?: Readonly<Record<string, unknown>> | undefined }[]
+    | undefined;
   /** sdk-trace-base 2.x (`instrumentationLibrary` in 1.x). */
   readonly instrumentationScope?: { name: string; version?: string | undefined } | undefined;
   readonly instrumentationLibrary?: { name: string; version?: string | undefined } | undefined;
@@ -56,6 +59,11 @@ export function otelSpanOf(span: EndedSpan): OtelSpan {
       name: event.name,
       timeUnixNano: nanos(event.time),
       attributes: (event.attributes ?? {}) as OtelAttributes,
+    })),
+    links: span.links?.map((link) => ({
+      traceId: link.context.traceId,
+      spanId: link.context.spanId,
+      attributes: (link.attributes ?? {}) as OtelAttributes,
     })),
     status: { code: span.status.code, message: span.status.message },
     scope: scope === undefined ? undefined : { name: scope.name, version: scope.version },

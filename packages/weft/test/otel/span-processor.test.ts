@@ -1,5 +1,5 @@
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
-import { callIdOfSpan } from '@weft/protocol';
+import { callIdOfSpan, traceIdOfOtel } from '@weft/protocol';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import * as weft from 'weft';
 import { WeftSpanProcessor } from '../../src/otel/index.js';
@@ -98,6 +98,21 @@ describe('WeftSpanProcessor', () => {
     const names = (await listServerCalls(server.url, 'otel-shutdown')).map((c) => c.opName).sort();
     expect(names).toEqual(['before-0', 'before-1', 'before-2', 'step']);
     expect((await checkServer(server.url, 'otel-shutdown', before)).missing).toEqual([]);
+  });
+
+  it('records span links as otel.links with the linked calls\' Weft ids, as OTLP ingest does', async () => {
+    const { server } = await startFaultEnv();
+    weft.init({ project: 'otel-links', url: server.url, outbox: false, handleExit: false });
+    const tracer = tracerWith(new WeftSpanProcessor());
+    const producer = tracer.startSpan('produce');
+    producer.end();
+    const { traceId, spanId } = producer.spanContext();
+    tracer.startSpan('consume', { links: [{ context: producer.spanContext(), attributes: { n: 1 } }] }).end();
+    await weft.flush();
+    const consume = (await listServerCalls(server.url, 'otel-links')).find((call) => call.opName === 'consume');
+    expect(consume?.attributes).toMatchObject({
+      'otel.links': [{ traceId: traceIdOfOtel(traceId), callId: callIdOfSpan(traceId, spanId), attributes: { n: 1 } }],
+    });
   });
 
   it('rejects options it cannot use with a typed error', () => {

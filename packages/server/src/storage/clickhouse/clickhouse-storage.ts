@@ -21,6 +21,7 @@ import { encodeMsgpack } from '@weft/protocol';
 import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
 import { InvalidRequestError } from '../../errors/invalid-request-error.js';
 import { StorageClosedError } from '../../errors/storage-closed-error.js';
+import type { SpanCallPut } from '../span-usage.js';
 import type { ObjectPut, Storage, TablePut, VersionSelector } from '../storage.js';
 import { type CallHalfRow, callHalfRows } from './call-halves.js';
 import { callFromFolded } from './call-columns.js';
@@ -33,6 +34,7 @@ import { ClickHouseLabelStore } from './label-store.js';
 import { migrate } from './migrations.js';
 import { ClickHouseObjectStore } from './object-store.js';
 import { ClickHouseSessionQuery } from './session-query.js';
+import { ClickHouseSpanUsageStore } from './span-usage-store.js';
 import { ClickHouseTableStore } from './table-store.js';
 import { nextSeq } from './write-sequence.js';
 
@@ -54,6 +56,7 @@ export class ClickHouseStorage implements Storage {
   readonly #feedback: ClickHouseFeedbackStore;
   readonly #labels: ClickHouseLabelStore;
   readonly #sessions: ClickHouseSessionQuery;
+  readonly #spanUsage: ClickHouseSpanUsageStore;
   readonly #schemaVersion: number;
   #closing: Promise<void> | undefined;
 
@@ -77,6 +80,7 @@ export class ClickHouseStorage implements Storage {
       insertSettings,
     });
     this.#files = new ClickHouseFileStore({ connection, table: name('files'), insertSettings });
+    this.#spanUsage = new ClickHouseSpanUsageStore({ connection, table: this.#callsTable, insertSettings });
   }
 
   /**
@@ -118,12 +122,35 @@ export class ClickHouseStorage implements Storage {
 
   async ingestCalls(project: string, items: readonly CallItem[]): Promise<{ accepted: number }> {
     this.#open();
-    // Encoding happens before anything is written: a record that cannot be
-    // encoded fails the batch, naming the item, and nothing is inserted.
+    await this.#insertCalls(project, items, (_, rows) => rows);
+    return { accepted: items.length };
+  }
+
+  async ingestSpanCalls(project: string, spans: readonly SpanCallPut[]): Promise<{ accepted: number }> {
+    this.#open();
+    await this.#insertCalls(
+      project,
+      spans.map((span) => span.call),
+      (index, rows) => ClickHouseSpanUsageStore.markStartRows(rows, spans[index] as SpanCallPut),
+    );
+    await this.#spanUsage.rollUp(project, spans);
+    return { accepted: spans.length };
+  }
+
+  /**
+   * Encoding happens before anything is written: a record that cannot be
+   * encoded fails the batch, naming the item, and nothing is inserted.
+   * `finish` adjusts the half-rows of the item at an index.
+   */
+  async #insertCalls(
+    project: string,
+    items: readonly CallItem[],
+    finish: (index: number, rows: CallHalfRow[]) => CallHalfRow[],
+  ): Promise<void> {
     const rows: CallHalfRow[] = [];
     for (const [index, item] of items.entries()) {
       try {
-        rows.push(...callHalfRows(project, item, nextSeq(), encodeMsgpack));
+        rows.push(...finish(index, callHalfRows(project, item, nextSeq(), encodeMsgpack)));
       } catch (error) {
         throw new InvalidRequestError(
           [{ path: `items.${index}`, index, message: `cannot be stored: ${(error as Error).message}` }],
@@ -133,7 +160,6 @@ export class ClickHouseStorage implements Storage {
     }
     // One INSERT per batch: ClickHouse wants few large inserts (each makes a part).
     await this.#connection.insert(this.#callsTable, rows, this.#insertSettings);
-    return { accepted: items.length };
   }
 
   async queryCalls(query: CallQueryParsed): Promise<CallQueryResponse> {

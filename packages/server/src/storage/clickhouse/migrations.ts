@@ -1,4 +1,4 @@
-import { type TableSpec, TABLES, LOOP_TABLES, LOOP_CALL_COLUMNS, createTableStatements } from './schema.js';
+import { type TableSpec, TABLES, LOOP_TABLES, LOOP_CALL_COLUMNS, SPAN_USAGE_COLUMN, createTableStatements } from './schema.js';
 import type { ClickHouseConnection } from './clickhouse-connection.js';
 import { sqlLiteral } from './sql-literal.js';
 
@@ -33,6 +33,14 @@ export const migrations: readonly Migration[] = [
       ),
       ...LOOP_TABLES.flatMap((table: TableSpec) => createTableStatements(database, table, cluster)),
     ],
+  },
+  {
+    version: 3,
+    name: 'own usage of calls made from OTLP spans',
+    statements: (database, cluster) =>
+      (cluster === undefined ? ['calls'] : ['calls_local', 'calls']).map(
+        (table) => `ALTER TABLE ${database}.${table} ADD COLUMN ${SPAN_USAGE_COLUMN}`,
+      ),
   },
 ];
 

@@ -91,6 +91,13 @@ export const LOOP_CALL_COLUMNS: readonly string[] = [
 ];
 
 /**
+ * Column of `calls` added by migration 3, on the start half: the own usage
+ * of a call made from an OTLP span (`span-usage.ts`), '' for calls the SDK
+ * recorded. The end half's summary holds the rolled-up totals.
+ */
+export const SPAN_USAGE_COLUMN = "span_usage String DEFAULT ''";
+
+/**
  * Tables added by migration 2. Feedback is keyed by its call so a page's
  * feedback is one range read; an item's `id` is its identity (a retry is
  * skipped at write, and reads keep one row per id). A label's row is

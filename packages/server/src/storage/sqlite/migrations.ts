@@ -194,6 +194,14 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: 'own usage of calls made from OTLP spans, apart from their rolled-up summary',
+    // JSON `{ scope, usage? }` (see `span-usage.ts`); NULL for calls the SDK
+    // recorded. A span call's `summary` holds its totals, recomputed from
+    // these after every OTLP ingest (`SqliteSpanUsageStore`).
+    sql: 'ALTER TABLE calls ADD COLUMN span_usage TEXT;',
+  },
 ];
 
 /**

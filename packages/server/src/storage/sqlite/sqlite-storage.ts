@@ -21,6 +21,7 @@ import type {
 } from '@weft/protocol';
 import { InvalidRequestError } from '../../errors/invalid-request-error.js';
 import { StorageClosedError } from '../../errors/storage-closed-error.js';
+import type { SpanCallPut } from '../span-usage.js';
 import type { ObjectPut, Storage, TablePut, VersionSelector } from '../storage.js';
 import { SqliteCallQuery } from './call-query.js';
 import { SqliteCallStore, UPSERT, upsertRow } from './call-store.js';
@@ -31,6 +32,7 @@ import { SqliteLabelStore } from './label-store.js';
 import { migrate } from './migrations.js';
 import { SqliteObjectStore } from './object-store.js';
 import { SqliteSessionQuery } from './session-query.js';
+import { SqliteSpanUsageStore } from './span-usage-store.js';
 import { SqliteTableStore } from './table-store.js';
 
 export interface SqliteStorageOptions {
@@ -84,6 +86,7 @@ export class SqliteStorage implements Storage {
   readonly #feedback: SqliteFeedbackStore;
   readonly #labels: SqliteLabelStore;
   readonly #sessions: SqliteSessionQuery;
+  readonly #spanUsage: SqliteSpanUsageStore;
   readonly #writer: CallWriter;
   #closing: Promise<void> | undefined;
 
@@ -104,6 +107,7 @@ export class SqliteStorage implements Storage {
     this.#labels = new SqliteLabelStore(this.#db);
     this.#objects = new SqliteObjectStore(this.#db, { labels: this.#labels });
     this.#sessions = new SqliteSessionQuery(this.#db);
+    this.#spanUsage = new SqliteSpanUsageStore(this.#db);
     this.#tables = new SqliteTableStore(this.#db);
     this.#files = new SqliteFileStore(this.#db);
   }
@@ -130,6 +134,17 @@ export class SqliteStorage implements Storage {
     });
     await this.#writer.write(rows);
     return { accepted: items.length };
+  }
+
+  async ingestSpanCalls(project: string, spans: readonly SpanCallPut[]): Promise<{ accepted: number }> {
+    const result = await this.ingestCalls(
+      project,
+      spans.map((span) => span.call),
+    );
+    // After the commit (on whichever thread wrote it), on this connection.
+    this.#open();
+    this.#spanUsage.apply(project, spans);
+    return result;
   }
 
   async queryCalls(query: CallQueryParsed): Promise<CallQueryResponse> {

@@ -1,0 +1,83 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { CallSummary } from '@weft/protocol';
+import { decodeSpanUsage, encodeSpanUsage, type SpanCallPut, spanUsageOf } from '../span-usage.js';
+import { rollUpUsage, summaryWithUsage, type UsageNode, type UsageTree } from '../usage-rollup.js';
+import { totalTokensOf } from '../total-tokens.js';
+import { fromBlob, toBlob } from './blob.js';
+
+interface NodeRow {
+  id: string;
+  parent_id: string | null;
+  span_usage: string | null;
+  summary: Uint8Array | null;
+}
+
+const NODE_COLUMNS = 'id, parent_id, span_usage, summary';
+
+/**
+ * Keeps the own usage of calls made from OTLP spans (`calls.span_usage`,
+ * migration 4) and rolls usage up their traces after each ingest (see
+ * `rollUpUsage`): one IMMEDIATE transaction per request, so the ancestors it
+ * reads cannot change under it and two requests' roll-ups apply one after
+ * the other, each over everything committed before it.
+ */
+export class SqliteSpanUsageStore {
+  readonly #setSpanUsage: Statement;
+  readonly #node: Statement;
+  readonly #children: Statement;
+  readonly #setSummary: Statement;
+  readonly #apply: (project: string, spans: readonly SpanCallPut[]) => void;
+
+  constructor(db: Database) {
+    this.#setSpanUsage = db.prepare('UPDATE calls SET span_usage = ? WHERE project = ? AND id = ?');
+    this.#node = db.prepare(`SELECT ${NODE_COLUMNS} FROM calls WHERE project = ? AND id = ? AND has_start = 1`);
+    this.#children = db.prepare(`SELECT ${NODE_COLUMNS} FROM calls WHERE project = ? AND parent_id = ?`);
+    this.#setSummary = db.prepare(
+      'UPDATE calls SET summary = ?, total_tokens = ?, cost_usd = ? WHERE project = ? AND id = ?',
+    );
+    const apply = db.transaction((project: string, spans: readonly SpanCallPut[]) => this.#rollUp(project, spans));
+    this.#apply = (project, spans) => apply.immediate(project, spans);
+  }
+
+  /** Records the spans' own usage (their calls are already stored) and rolls usage up their traces. */
+  apply(project: string, spans: readonly SpanCallPut[]): void {
+    this.#apply(project, spans);
+  }
+
+  #rollUp(project: string, spans: readonly SpanCallPut[]): void {
+    for (const span of spans) this.#setSpanUsage.run(encodeSpanUsage(span), project, span.call.id);
+    const summaries = new Map<string, CallSummary | null>();
+    const toNode = (row: NodeRow): UsageNode => {
+      const summary = fromBlob<CallSummary | null>(row.summary, null);
+      summaries.set(row.id, summary);
+      return { id: row.id, parentId: row.parent_id, span: decodeSpanUsage(row.span_usage), usage: summary?.usage };
+    };
+    // The calls of this batch are as just written: read them from memory, not back from the table.
+    const written = new Map<string, UsageNode>();
+    for (const span of spans) {
+      const { call } = span;
+      summaries.set(call.id, call.summary ?? null);
+      written.set(call.id, { id: call.id, parentId: call.parentId, span: spanUsageOf(span), usage: call.summary?.usage });
+    }
+    const tree: UsageTree = {
+      node: (id) => {
+        const known = written.get(id);
+        if (known !== undefined) return known;
+        const row = this.#node.get(project, id) as NodeRow | undefined;
+        return row === undefined ? undefined : toNode(row);
+      },
+      children: (id) => (this.#children.all(project, id) as NodeRow[]).map(toNode),
+    };
+    const changed = rollUpUsage(
+      tree,
+      spans.map((span) => span.call.id),
+    );
+    for (const [id, usage] of changed) {
+      const stored = summaries.get(id);
+      // A span call always has a summary; a row without one has no end to update.
+      if (stored === undefined || stored === null) continue;
+      const summary = summaryWithUsage(stored, usage);
+      this.#setSummary.run(toBlob(summary), totalTokensOf(summary), summary.costUsd ?? null, project, id);
+    }
+  }
+}
