@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { type CallItem, type CallQueryParsed, type CallSortField, callQuery } from '@weft/protocol';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type QueryPlanBounds, SqliteCallQuery } from './call-query.js';
-import { SqliteFeedbackStore } from './feedback-store.js';
-import { SqliteStorage } from './sqlite-storage.js';
+import { type QueryPlanBounds, SqliteCallQuery } from '../src/storage/sqlite/call-query.js';
+import { SqliteFeedbackStore } from '../src/storage/sqlite/feedback-store.js';
+import { SqliteStorage } from '../src/storage/sqlite/sqlite-storage.js';
+import { sortedIds } from './helpers/sorted-ids.js';
 
 const PROJECT = 'plans';
 const COUNT = 400;
@@ -62,18 +63,6 @@ const keyOf: Record<CallSortField, (e: Expected) => number | string> = {
   opName: (e) => e.op,
 };
 
-function sortedIds(rows: Expected[], field: CallSortField, direction: 'asc' | 'desc'): string[] {
-  const sign = direction === 'asc' ? 1 : -1;
-  return [...rows]
-    .sort((a, b) => {
-      const ka = keyOf[field](a);
-      const kb = keyOf[field](b);
-      if (ka !== kb) return (ka < kb ? -1 : 1) * sign;
-      return (a.id < b.id ? -1 : 1) * sign;
-    })
-    .map((e) => e.id);
-}
-
 let dir: string;
 let raw: Database.Database;
 const prepared: string[] = [];
@@ -100,9 +89,21 @@ afterAll(async () => {
 
 /** Bounds that force each plan: every indexed filter drives; or walks testing full text by its match list; or by a probe per row. */
 const PLANS: { name: string; bounds: QueryPlanBounds; textForm: RegExp }[] = [
-  { name: 'drive', bounds: { fewIndexMatches: 1e9, fewTextMatches: 1e9, textSetMatches: 1e9 }, textForm: /FROM \(SELECT rowid AS hit FROM calls_fts/ },
-  { name: 'walk, match list', bounds: { fewIndexMatches: 0, fewTextMatches: 0, textSetMatches: 1e9 }, textForm: /calls\.rowid IN \(SELECT rowid FROM calls_fts/ },
-  { name: 'walk, probe', bounds: { fewIndexMatches: 0, fewTextMatches: 0, textSetMatches: 0 }, textForm: /EXISTS \(SELECT 1 FROM calls_fts/ },
+  {
+    name: 'drive',
+    bounds: { fewIndexMatches: 1e9, fewTextMatches: 1e9, textSetMatches: 1e9 },
+    textForm: /FROM \(SELECT rowid AS hit FROM calls_fts/,
+  },
+  {
+    name: 'walk, match list',
+    bounds: { fewIndexMatches: 0, fewTextMatches: 0, textSetMatches: 1e9 },
+    textForm: /calls\.rowid IN \(SELECT rowid FROM calls_fts/,
+  },
+  {
+    name: 'walk, probe',
+    bounds: { fewIndexMatches: 0, fewTextMatches: 0, textSetMatches: 0 },
+    textForm: /EXISTS \(SELECT 1 FROM calls_fts/,
+  },
 ];
 
 const FILTERS: { name: string; filter: Record<string, unknown>; keep: (e: Expected) => boolean }[] = [
@@ -114,13 +115,21 @@ const FILTERS: { name: string; filter: Record<string, unknown>; keep: (e: Expect
     keep: (e) => e.words.includes('mid') && (e.words.includes('rare') || e.op === 'op.rare'),
   },
   { name: 'a rare op', filter: { opName: 'op.rare' }, keep: (e) => e.op === 'op.rare' },
-  { name: 'two ops', filter: { opName: ['op.rare', 'rank'] }, keep: (e) => e.op === 'op.rare' || e.op === 'rank' },
+  {
+    name: 'two ops',
+    filter: { opName: ['op.rare', 'rank'] },
+    keep: (e) => e.op === 'op.rare' || e.op === 'rank',
+  },
   {
     name: 'a word, an op and an attribute',
     filter: { text: 'common', opName: ['chat', 'embed'], attributes: { env: 'prod' } },
     keep: (e) => (e.op === 'chat' || e.op === 'embed') && e.env === 'prod',
   },
-  { name: 'a word and a rare op', filter: { text: 'mid', opName: 'op.rare' }, keep: (e) => e.words.includes('mid') && e.op === 'op.rare' },
+  {
+    name: 'a word and a rare op',
+    filter: { text: 'mid', opName: 'op.rare' },
+    keep: (e) => e.words.includes('mid') && e.op === 'op.rare',
+  },
 ];
 
 const SORTS = (['startedAt', 'latencyMs', 'opName'] as const).flatMap((field) =>
@@ -128,22 +137,33 @@ const SORTS = (['startedAt', 'latencyMs', 'opName'] as const).flatMap((field) =>
 );
 
 describe.each(PLANS)('call query plan: $name', ({ bounds, textForm }) => {
-  it.each(FILTERS)('pages $name in every sort order with no gap, duplicate or misorder', ({ filter, keep }) => {
-    const query = new SqliteCallQuery(raw, { feedback: new SqliteFeedbackStore(raw), bounds });
-    const want = expected.filter(keep);
-    expect(want.length).toBeGreaterThan(0);
-    for (const sort of SORTS) {
-      const ids: string[] = [];
-      let cursor: string | undefined;
-      do {
-        const parsed: CallQueryParsed = callQuery.parse({ project: PROJECT, limit: 7, sort, ...filter, ...(cursor ? { cursor } : {}) });
-        const page = query.run(parsed);
-        ids.push(...page.calls.map((c) => c.id));
-        cursor = page.nextCursor ?? undefined;
-      } while (cursor);
-      expect(ids, `${sort.field} ${sort.direction}`).toEqual(sortedIds(want, sort.field, sort.direction));
-    }
-  });
+  it.each(FILTERS)(
+    'pages $name in every sort order with no gap, duplicate or misorder',
+    ({ filter, keep }) => {
+      const query = new SqliteCallQuery(raw, { feedback: new SqliteFeedbackStore(raw), bounds });
+      const want = expected.filter(keep);
+      expect(want.length).toBeGreaterThan(0);
+      for (const sort of SORTS) {
+        const ids: string[] = [];
+        let cursor: string | undefined;
+        do {
+          const parsed: CallQueryParsed = callQuery.parse({
+            project: PROJECT,
+            limit: 7,
+            sort,
+            ...filter,
+            ...(cursor ? { cursor } : {}),
+          });
+          const page = query.run(parsed);
+          ids.push(...page.calls.map((c) => c.id));
+          cursor = page.nextCursor ?? undefined;
+        } while (cursor);
+        expect(ids, `${sort.field} ${sort.direction}`).toEqual(
+          sortedIds(want, keyOf[sort.field], sort.direction),
+        );
+      }
+    },
+  );
 
   it('uses the full-text form its bounds call for', () => {
     prepared.length = 0;
