@@ -87,22 +87,32 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Bounds that force each plan: every indexed filter drives; or walks testing full text by its match list; or by a probe per row. */
-const PLANS: { name: string; bounds: QueryPlanBounds; textForm: RegExp }[] = [
+/** Snippets: one pass over the matches between the page's rowids, or one lookup per row. */
+const SNIPPET_PASS = /snippet\(.*rowid BETWEEN/s;
+const SNIPPET_LOOKUPS = /snippet\(.*MATCH \? AND rowid IN/s;
+
+/**
+ * Bounds that force each plan: every indexed filter drives; or walks testing
+ * full text by its match list; or by a probe per row.
+ */
+const PLANS: { name: string; bounds: QueryPlanBounds; textForm: RegExp; snippetForm: RegExp }[] = [
   {
     name: 'drive',
     bounds: { fewIndexMatches: 1e9, fewTextMatches: 1e9, textSetMatches: 1e9 },
     textForm: /FROM \(SELECT rowid AS hit FROM calls_fts/,
+    snippetForm: SNIPPET_PASS,
   },
   {
     name: 'walk, match list',
     bounds: { fewIndexMatches: 0, fewTextMatches: 0, textSetMatches: 1e9 },
     textForm: /calls\.rowid IN \(SELECT rowid FROM calls_fts/,
+    snippetForm: SNIPPET_PASS,
   },
   {
     name: 'walk, probe',
     bounds: { fewIndexMatches: 0, fewTextMatches: 0, textSetMatches: 0 },
     textForm: /EXISTS \(SELECT 1 FROM calls_fts/,
+    snippetForm: SNIPPET_LOOKUPS,
   },
 ];
 
@@ -136,7 +146,7 @@ const SORTS = (['startedAt', 'latencyMs', 'opName'] as const).flatMap((field) =>
   (['asc', 'desc'] as const).map((direction) => ({ field, direction })),
 );
 
-describe.each(PLANS)('call query plan: $name', ({ bounds, textForm }) => {
+describe.each(PLANS)('call query plan: $name', ({ bounds, textForm, snippetForm }) => {
   it.each(FILTERS)(
     'pages $name in every sort order with no gap, duplicate or misorder',
     ({ filter, keep }) => {
@@ -156,6 +166,8 @@ describe.each(PLANS)('call query plan: $name', ({ bounds, textForm }) => {
           });
           const page = query.run(parsed);
           ids.push(...page.calls.map((c) => c.id));
+          // Every full-text hit comes with its highlighted passage.
+          if (filter.text !== undefined) for (const call of page.calls) expect(call.snippet?.some((p) => p.match)).toBe(true);
           cursor = page.nextCursor ?? undefined;
         } while (cursor);
         expect(ids, `${sort.field} ${sort.direction}`).toEqual(
@@ -170,5 +182,6 @@ describe.each(PLANS)('call query plan: $name', ({ bounds, textForm }) => {
     const query = new SqliteCallQuery(raw, { feedback: new SqliteFeedbackStore(raw), bounds });
     query.run(callQuery.parse({ project: PROJECT, text: 'mid' }));
     expect(prepared.some((sql) => textForm.test(sql))).toBe(true);
+    expect(prepared.some((sql) => snippetForm.test(sql))).toBe(true);
   });
 });

@@ -91,6 +91,8 @@ interface IndexedFilter {
 interface QueryPlan {
   driver: IndexedFilter | undefined;
   conditions: { sql: string; params: unknown[] }[];
+  /** Each filter's matches, counted up to just past its largest bound. */
+  counts: ReadonlyMap<IndexedFilter, number>;
 }
 
 /**
@@ -190,9 +192,11 @@ export class SqliteCallQuery {
       const needle = query.text.toLowerCase();
       params.push(needle, needle);
     }
+    const text = match === undefined ? undefined : this.#fullTextFilter(match);
+    if (text !== undefined) indexed.push(text);
     // The most selective indexed filter drives when it matches few calls;
     // the others (all of them otherwise) are tested per row.
-    const { driver, conditions } = this.#plan(indexed);
+    const { driver, conditions, counts } = this.#plan(indexed);
     for (const condition of conditions) {
       where.push(condition.sql);
       params.push(...condition.params);
@@ -227,7 +231,10 @@ export class SqliteCallQuery {
     const page = more ? rows.slice(0, query.limit) : rows;
     const last = page.at(-1);
     const feedback = this.#feedback.forCalls(query.project, page.map((row) => row.id));
-    const snippets = match === undefined ? undefined : this.#snippets(match, page.map((row) => row.row_id));
+    const snippets =
+      match === undefined || text === undefined
+        ? undefined
+        : this.#snippets(match, page.map((row) => row.row_id), (counts.get(text) ?? 0) <= this.#bounds.textSetMatches);
     return {
       calls: page.map((row) => {
         const call = callFromRow(row);
@@ -240,7 +247,7 @@ export class SqliteCallQuery {
     };
   }
 
-  /** The filters answered by an index table: attributes (with `userId`, `tag`), feedback, and full-text search. */
+  /** The filters answered by an index table: attributes (with `userId`, `tag`) and feedback. */
   #indexedFilters(query: CallQueryParsed): IndexedFilter[] {
     const filters: IndexedFilter[] = [];
     const attributes: [string, string | number | boolean][] = Object.entries(query.attributes ?? {});
@@ -281,20 +288,21 @@ export class SqliteCallQuery {
         params,
       });
     }
-    const match = query.text === undefined ? undefined : ftsMatchExpression(query.text);
-    if (match !== undefined) {
-      filters.push({
-        hits: 'SELECT rowid AS hit FROM calls_fts WHERE calls_fts MATCH ?',
-        joinOn: 'rowid',
-        fewMatches: this.#bounds.fewTextMatches,
-        test: 'EXISTS (SELECT 1 FROM calls_fts f WHERE calls_fts MATCH ? AND f.rowid = calls.rowid)',
-        // Not correlated, so SQLite reads the match list once; the sort
-        // indexes hold the rowid, so a walk tests it before fetching the row.
-        member: { sql: 'calls.rowid IN (SELECT rowid FROM calls_fts WHERE calls_fts MATCH ?)', upTo: this.#bounds.textSetMatches },
-        params: [match],
-      });
-    }
     return filters;
+  }
+
+  /** Full-text search for `match` (see {@link ftsMatchExpression}). */
+  #fullTextFilter(match: string): IndexedFilter {
+    return {
+      hits: 'SELECT rowid AS hit FROM calls_fts WHERE calls_fts MATCH ?',
+      joinOn: 'rowid',
+      fewMatches: this.#bounds.fewTextMatches,
+      test: 'EXISTS (SELECT 1 FROM calls_fts f WHERE calls_fts MATCH ? AND f.rowid = calls.rowid)',
+      // Not correlated, so SQLite reads the match list once; the sort
+      // indexes hold the rowid, so a walk tests it before fetching the row.
+      member: { sql: 'calls.rowid IN (SELECT rowid FROM calls_fts WHERE calls_fts MATCH ?)', upTo: this.#bounds.textSetMatches },
+      params: [match],
+    };
   }
 
   /**
@@ -323,14 +331,33 @@ export class SqliteCallQuery {
         sql: filter.member !== undefined && count <= filter.member.upTo ? filter.member.sql : filter.test,
         params: filter.params,
       }));
-    return { driver, conditions };
+    return { driver, conditions, counts: new Map(counted.map(({ filter, count }) => [filter, count])) };
   }
 
-  /** The highlighted best passage of each page row that matched `match`. */
-  #snippets(match: string, rowIds: readonly number[]): Map<number, { text: string; match: boolean }[]> {
-    const sql = `SELECT rowid AS row_id, snippet(calls_fts, -1, '${MATCH_OPEN}', '${MATCH_CLOSE}', '…', 24) AS snippet
-      FROM calls_fts WHERE calls_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`;
-    const rows = this.#statement(sql).all(match, JSON.stringify(rowIds)) as { row_id: number; snippet: string | null }[];
+  /**
+   * The highlighted best passage of each page row that matched `match`.
+   * `fewMatches` (at most `textSetMatches`): one pass over the matches
+   * between the page's lowest and highest rowid, which are then at most that
+   * many. Otherwise one full-text lookup per page row: in a long match list
+   * a lookup is cheap and a pass is not. Measured at 100,000 calls (loaded):
+   * a word in 15,722 calls 0.9 ms by pass, 12 ms by lookups; a word in
+   * 99,179 calls 12 ms by pass, 6 ms by lookups.
+   */
+  #snippets(match: string, rowIds: readonly number[], fewMatches: boolean): Map<number, { text: string; match: boolean }[]> {
+    if (rowIds.length === 0) return new Map();
+    const select = `SELECT rowid AS row_id, snippet(calls_fts, -1, '${MATCH_OPEN}', '${MATCH_CLOSE}', '…', 24) AS snippet FROM calls_fts`;
+    const ids = JSON.stringify(rowIds);
+    // Unary `+` keeps the IN list from becoming one lookup per row.
+    const rows = (
+      fewMatches
+        ? this.#statement(`${select} WHERE calls_fts MATCH ? AND rowid BETWEEN ? AND ? AND +rowid IN (SELECT value FROM json_each(?))`).all(
+            match,
+            Math.min(...rowIds),
+            Math.max(...rowIds),
+            ids,
+          )
+        : this.#statement(`${select} WHERE calls_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`).all(match, ids)
+    ) as { row_id: number; snippet: string | null }[];
     const byRow = new Map<number, { text: string; match: boolean }[]>();
     for (const row of rows) if (row.snippet) byRow.set(row.row_id, snippetParts(row.snippet));
     return byRow;
