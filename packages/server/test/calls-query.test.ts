@@ -2,6 +2,7 @@ import { type CallItem, type CallSortField, routes } from '@weft/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callIdOf, startOf } from './helpers/calls.js';
 import { post } from './helpers/http.js';
+import { sortedIds } from './helpers/sorted-ids.js';
 import { startTestServer } from './helpers/test-server.js';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -104,17 +105,7 @@ const keyOf: Record<CallSortField, (e: Expected) => number | string> = {
   opName: (e) => e.opPlain,
 };
 
-function sortedIds(rows: Expected[], field: CallSortField, direction: 'asc' | 'desc'): string[] {
-  const sign = direction === 'asc' ? 1 : -1;
-  return [...rows]
-    .sort((a, b) => {
-      const ka = keyOf[field](a);
-      const kb = keyOf[field](b);
-      if (ka !== kb) return (ka < kb ? -1 : 1) * sign;
-      return (a.id < b.id ? -1 : 1) * sign;
-    })
-    .map((e) => e.id);
-}
+const sortedIdsOf = (rows: Expected[], field: CallSortField, direction: 'asc' | 'desc') => sortedIds(rows, keyOf[field], direction);
 
 describe('paging 10,000 calls', () => {
   const project = 'paging';
@@ -128,7 +119,7 @@ describe('paging 10,000 calls', () => {
     const { ids, pages } = await pageAll({ project, sort }, 97);
     expect(pages).toBe(Math.ceil(10_000 / 97));
     expect(new Set(ids).size).toBe(10_000);
-    expect(ids).toEqual(sortedIds(expected, sort.field, sort.direction));
+    expect(ids).toEqual(sortedIdsOf(expected, sort.field, sort.direction));
   });
 
   it('sees every pre-existing call exactly once when calls are inserted between pages', async () => {
@@ -229,7 +220,7 @@ describe('filters', () => {
     expect(want.length).toBeGreaterThan(0);
     expect(want.length).toBeLessThan(expected.length);
     const { ids } = await pageAll({ project, ...filter, sort: { field: 'startedAt', direction: 'asc' } }, 13);
-    expect(ids).toEqual(sortedIds(want, 'startedAt', 'asc'));
+    expect(ids).toEqual(sortedIdsOf(want, 'startedAt', 'asc'));
   });
 
   it('returns calls in the wire shape, with op refs kept as sent', async () => {

@@ -26,33 +26,88 @@ const STATUS_LITERAL: Record<CallStatus, string> = { running: 'running', success
 const MAX_CACHED_STATEMENTS = 512;
 
 /**
- * A filter matching at most `fewMatches` calls drives the query: its matches
- * are looked up (the hit list joined to calls) and sorted. Past it, the query
- * walks the sort index and tests each call with a correlated EXISTS, which
- * reaches a page of matches quickly exactly because matches are common.
- * Measured at 100,000 calls (a loaded 2-core machine): an attribute matching
- * 50,000 calls took 50+ ms materialized and 0.2 ms as EXISTS; one matching
- * 5,000 took ~65 ms driving and ~25 ms walking. A full-text EXISTS probe
- * costs far more than an index probe, so text drives up to many more
- * matches (a word in 3,000 calls: ~60 ms driving, ~400 ms walking).
+ * The match counts that choose how each indexed filter is applied; see
+ * {@link DEFAULT_PLAN_BOUNDS} for the measurements behind the defaults.
  */
-const FEW_ATTRIBUTE_MATCHES = 2_000;
-const FEW_TEXT_MATCHES = 20_000;
+export interface QueryPlanBounds {
+  /** An attribute, user, tag, feedback or op-name filter with at most this many matches may drive the query. */
+  fewIndexMatches: number;
+  /** A full-text filter with at most this many matches may drive the query. */
+  fewTextMatches: number;
+  /**
+   * A full-text filter that does not drive, with at most this many matches,
+   * is tested against its match list materialized once; past it, by a
+   * full-text probe per row.
+   */
+  textSetMatches: number;
+}
 
 /**
- * One filter answered by an index table (attributes, feedback, full text),
- * in its two forms: `hits`, a SELECT of the matching calls' `hit` (a rowid
- * or an id, see `joinOn`) to drive the query from; and `exists`, a
- * condition correlated with the `calls` row, to test while walking in sort
- * order. Both take `params`.
+ * A filter matching few calls drives the query: its matches are looked up
+ * (the hit list joined to calls) and sorted; each costs a row fetch. Past
+ * that, the query walks the sort index and tests each entry; a walk reaches
+ * a page of matches after about `limit × calls / matches` entries, so it is
+ * fast exactly when matches are common. Measured at 100,000 calls (a loaded
+ * 2-core machine): an attribute matching 50,000 calls took 50+ ms driving and
+ * 0.2 ms walking; one matching 5,000 took ~65 ms driving and ~25 ms walking.
+ * An op-name filter matching 100 calls took ~100 ms walking (every entry
+ * fetches its row to read the op) and ~1 ms driving.
+ * Full text, walking, has two tests: a probe of the full-text index per row
+ * (EXISTS), which costs ~30–300 µs each, or membership of the row's rowid in
+ * the match list read once (IN), whose cost grows with the matches
+ * (~3 ms for 20,000, ~15 ms for 70,000, ~80 ms for a word in every call).
+ * Measured for words in 477 / 960 / 4,985 / 20,163 / 30,939 / 42,091 calls:
+ * driving 3 / 5 / 29 / 231 ms; walking with IN 2.3 / 1.8 / 1.8 / 5.2 / 6.5 /
+ * 12.3 ms; walking with EXISTS 83 ms at 4,985, 58 at 20,163, 6.7 at 30,939,
+ * 6.8 at 42,091. A very rare word still drives: a walk with IN over a word
+ * in 10 calls reads the whole sort index.
+ */
+export const DEFAULT_PLAN_BOUNDS: QueryPlanBounds = {
+  fewIndexMatches: 2_000,
+  fewTextMatches: 500,
+  textSetMatches: 30_000,
+};
+
+/**
+ * One filter answered by an index (attributes, feedback, full text, op
+ * name), in the forms the plan chooses from: `hits`, a SELECT of the
+ * matching calls' `hit` (a rowid or an id, see `joinOn`) to drive the query
+ * from; `test`, a condition on the `calls` row, to check while walking in
+ * sort order; and optionally `member`, a cheaper per-row condition that
+ * materializes the match list once, used up to `member.upTo` matches. All
+ * take `params`.
  */
 interface IndexedFilter {
   hits: string;
-  /** At most this many matches and the filter drives (see {@link FEW_ATTRIBUTE_MATCHES}). */
+  /** At most this many matches and the filter may drive (see {@link DEFAULT_PLAN_BOUNDS}). */
   fewMatches: number;
   joinOn: 'rowid' | 'id';
-  exists: string;
+  test: string;
+  member?: { sql: string; upTo: number };
   params: unknown[];
+}
+
+/** How the indexed filters of one query are applied: at most one drives, each other one adds its condition. */
+interface QueryPlan {
+  driver: IndexedFilter | undefined;
+  conditions: { sql: string; params: unknown[] }[];
+  /** Each filter's matches, counted up to just past its largest bound. */
+  counts: ReadonlyMap<IndexedFilter, number>;
+}
+
+/**
+ * A filter by plain op names (every version of each), driving from the index
+ * `calls_op` when the names are rare. Walking the sort index instead fetches
+ * every call's row to read its op, and rows carry their inputs and outputs.
+ */
+function opNameFilter(project: string, names: readonly string[], fewMatches: number): IndexedFilter {
+  return {
+    hits: 'SELECT rowid AS hit FROM calls WHERE project = ? AND op_plain IN (SELECT value FROM json_each(?))',
+    joinOn: 'rowid',
+    fewMatches,
+    test: '(calls.project = ? AND op_plain IN (SELECT value FROM json_each(?)))',
+    params: [project, JSON.stringify(names)],
+  };
 }
 
 /**
@@ -66,10 +121,15 @@ export class SqliteCallQuery {
   readonly #db: Database;
   readonly #statements = new Map<string, Statement>();
   readonly #feedback: SqliteFeedbackStore;
+  readonly #bounds: QueryPlanBounds;
 
-  constructor(db: Database, { feedback }: { feedback: SqliteFeedbackStore }) {
+  constructor(
+    db: Database,
+    { feedback, bounds = DEFAULT_PLAN_BOUNDS }: { feedback: SqliteFeedbackStore; bounds?: QueryPlanBounds },
+  ) {
     this.#db = db;
     this.#feedback = feedback;
+    this.#bounds = bounds;
   }
 
   run(query: CallQueryParsed): CallQueryResponse {
@@ -88,21 +148,23 @@ export class SqliteCallQuery {
       where.push('parent_id = ?');
       params.push(query.parentId);
     }
+    const indexed = this.#indexedFilters(query);
     if (query.opName !== undefined) {
       const names = Array.isArray(query.opName) ? query.opName : [query.opName];
       // A ref matches that exact op version; a plain name matches every version.
       const refs = names.filter((n) => isRefUri(n));
       const plain = names.filter((n) => !isRefUri(n));
-      const terms: string[] = [];
-      if (plain.length > 0) {
-        terms.push('op_plain IN (SELECT value FROM json_each(?))');
-        params.push(JSON.stringify(plain));
-      }
-      if (refs.length > 0) {
+      if (refs.length === 0) indexed.push(opNameFilter(query.project, plain, this.#bounds.fewIndexMatches));
+      else {
+        const terms: string[] = [];
+        if (plain.length > 0) {
+          terms.push('op_plain IN (SELECT value FROM json_each(?))');
+          params.push(JSON.stringify(plain));
+        }
         terms.push('op_name IN (SELECT value FROM json_each(?))');
         params.push(JSON.stringify(refs));
+        where.push(terms.length === 1 ? (terms[0] as string) : `(${terms.join(' OR ')})`);
       }
-      where.push(terms.length === 1 ? (terms[0] as string) : `(${terms.join(' OR ')})`);
     }
     if (query.status !== undefined) {
       // Literals, not parameters, so SQLite can use the partial index of
@@ -123,7 +185,6 @@ export class SqliteCallQuery {
       where.push('session_id = ?');
       params.push(query.sessionId);
     }
-    const indexed = this.#indexedFilters(query);
     const match = query.text === undefined ? undefined : ftsMatchExpression(query.text);
     if (query.text !== undefined && match === undefined) {
       // Only punctuation: no word for the index, so a substring of the names.
@@ -131,13 +192,14 @@ export class SqliteCallQuery {
       const needle = query.text.toLowerCase();
       params.push(needle, needle);
     }
+    const text = match === undefined ? undefined : this.#fullTextFilter(match);
+    if (text !== undefined) indexed.push(text);
     // The most selective indexed filter drives when it matches few calls;
     // the others (all of them otherwise) are tested per row.
-    const driver = this.#driver(indexed);
-    for (const filter of indexed) {
-      if (filter === driver) continue;
-      where.push(filter.exists);
-      params.push(...filter.params);
+    const { driver, conditions, counts } = this.#plan(indexed);
+    for (const condition of conditions) {
+      where.push(condition.sql);
+      params.push(...condition.params);
     }
     if (query.cursor !== undefined) {
       const position = decodeCursor(query.cursor, sortName);
@@ -169,7 +231,10 @@ export class SqliteCallQuery {
     const page = more ? rows.slice(0, query.limit) : rows;
     const last = page.at(-1);
     const feedback = this.#feedback.forCalls(query.project, page.map((row) => row.id));
-    const snippets = match === undefined ? undefined : this.#snippets(match, page.map((row) => row.row_id));
+    const snippets =
+      match === undefined || text === undefined
+        ? undefined
+        : this.#snippets(match, page.map((row) => row.row_id), (counts.get(text) ?? 0) <= this.#bounds.textSetMatches);
     return {
       calls: page.map((row) => {
         const call = callFromRow(row);
@@ -182,7 +247,7 @@ export class SqliteCallQuery {
     };
   }
 
-  /** The filters answered by an index table: attributes (with `userId`, `tag`), feedback, and full-text search. */
+  /** The filters answered by an index table: attributes (with `userId`, `tag`) and feedback. */
   #indexedFilters(query: CallQueryParsed): IndexedFilter[] {
     const filters: IndexedFilter[] = [];
     const attributes: [string, string | number | boolean][] = Object.entries(query.attributes ?? {});
@@ -195,8 +260,8 @@ export class SqliteCallQuery {
       filters.push({
         hits: 'SELECT project AS hit_project, call_id AS hit FROM call_attributes WHERE project = ? AND key = ? AND kind = ? AND value = ?',
         joinOn: 'id',
-        fewMatches: FEW_ATTRIBUTE_MATCHES,
-        exists:
+        fewMatches: this.#bounds.fewIndexMatches,
+        test:
           'EXISTS (SELECT 1 FROM call_attributes a WHERE a.project = ? AND a.key = ? AND a.kind = ? AND a.value = ? AND a.call_id = calls.id)',
         params: [query.project, key, kind, stored],
       });
@@ -218,44 +283,81 @@ export class SqliteCallQuery {
         // DISTINCT: a call with two matching feedbacks is one hit.
         hits: `SELECT DISTINCT project AS hit_project, call_id AS hit FROM feedback WHERE ${condition}`,
         joinOn: 'id',
-        fewMatches: FEW_ATTRIBUTE_MATCHES,
-        exists: `EXISTS (SELECT 1 FROM feedback f WHERE ${condition.replaceAll(/\b(project|name|kind|value) =/g, 'f.$1 =')} AND f.call_id = calls.id)`,
+        fewMatches: this.#bounds.fewIndexMatches,
+        test: `EXISTS (SELECT 1 FROM feedback f WHERE ${condition.replaceAll(/\b(project|name|kind|value) =/g, 'f.$1 =')} AND f.call_id = calls.id)`,
         params,
-      });
-    }
-    const match = query.text === undefined ? undefined : ftsMatchExpression(query.text);
-    if (match !== undefined) {
-      filters.push({
-        hits: 'SELECT rowid AS hit FROM calls_fts WHERE calls_fts MATCH ?',
-        joinOn: 'rowid',
-        fewMatches: FEW_TEXT_MATCHES,
-        exists: 'EXISTS (SELECT 1 FROM calls_fts f WHERE calls_fts MATCH ? AND f.rowid = calls.rowid)',
-        params: [match],
       });
     }
     return filters;
   }
 
-  /** Of the filters matching few calls (each by its own `fewMatches`), the one matching fewest; counting stops past the bound. */
-  #driver(filters: readonly IndexedFilter[]): IndexedFilter | undefined {
-    let best: IndexedFilter | undefined;
-    let fewest = Number.POSITIVE_INFINITY;
-    for (const filter of filters) {
-      const sql = `SELECT COUNT(*) FROM (${filter.hits} LIMIT ?)`;
-      const count = this.#statement(sql).pluck().get(...filter.params, filter.fewMatches + 1) as number;
-      if (count <= filter.fewMatches && count < fewest) {
-        fewest = count;
-        best = filter;
-      }
-    }
-    return best;
+  /** Full-text search for `match` (see {@link ftsMatchExpression}). */
+  #fullTextFilter(match: string): IndexedFilter {
+    return {
+      hits: 'SELECT rowid AS hit FROM calls_fts WHERE calls_fts MATCH ?',
+      joinOn: 'rowid',
+      fewMatches: this.#bounds.fewTextMatches,
+      test: 'EXISTS (SELECT 1 FROM calls_fts f WHERE calls_fts MATCH ? AND f.rowid = calls.rowid)',
+      // Not correlated, so SQLite reads the match list once; the sort
+      // indexes hold the rowid, so a walk tests it before fetching the row.
+      member: { sql: 'calls.rowid IN (SELECT rowid FROM calls_fts WHERE calls_fts MATCH ?)', upTo: this.#bounds.textSetMatches },
+      params: [match],
+    };
   }
 
-  /** The highlighted best passage of each page row that matched `match`. */
-  #snippets(match: string, rowIds: readonly number[]): Map<number, { text: string; match: boolean }[]> {
-    const sql = `SELECT rowid AS row_id, snippet(calls_fts, -1, '${MATCH_OPEN}', '${MATCH_CLOSE}', '…', 24) AS snippet
-      FROM calls_fts WHERE calls_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`;
-    const rows = this.#statement(sql).all(match, JSON.stringify(rowIds)) as { row_id: number; snippet: string | null }[];
+  /**
+   * Counts each filter's matches (stopping past the largest bound that
+   * matters for it): of the filters matching few calls (each by its own
+   * `fewMatches`) the one matching fewest drives; each other one is tested
+   * per row, by `member` when it has one and few enough matches.
+   */
+  #plan(filters: readonly IndexedFilter[]): QueryPlan {
+    const counted = filters.map((filter) => {
+      const bound = Math.max(filter.fewMatches, filter.member?.upTo ?? 0);
+      const sql = `SELECT COUNT(*) FROM (${filter.hits} LIMIT ?)`;
+      return { filter, count: this.#statement(sql).pluck().get(...filter.params, bound + 1) as number };
+    });
+    let driver: IndexedFilter | undefined;
+    let fewest = Number.POSITIVE_INFINITY;
+    for (const { filter, count } of counted) {
+      if (count <= filter.fewMatches && count < fewest) {
+        fewest = count;
+        driver = filter;
+      }
+    }
+    const conditions = counted
+      .filter(({ filter }) => filter !== driver)
+      .map(({ filter, count }) => ({
+        sql: filter.member !== undefined && count <= filter.member.upTo ? filter.member.sql : filter.test,
+        params: filter.params,
+      }));
+    return { driver, conditions, counts: new Map(counted.map(({ filter, count }) => [filter, count])) };
+  }
+
+  /**
+   * The highlighted best passage of each page row that matched `match`.
+   * `fewMatches` (at most `textSetMatches`): one pass over the matches
+   * between the page's lowest and highest rowid, which are then at most that
+   * many. Otherwise one full-text lookup per page row: in a long match list
+   * a lookup is cheap and a pass is not. Measured at 100,000 calls (loaded):
+   * a word in 15,722 calls 0.9 ms by pass, 12 ms by lookups; a word in
+   * 99,179 calls 12 ms by pass, 6 ms by lookups.
+   */
+  #snippets(match: string, rowIds: readonly number[], fewMatches: boolean): Map<number, { text: string; match: boolean }[]> {
+    if (rowIds.length === 0) return new Map();
+    const select = `SELECT rowid AS row_id, snippet(calls_fts, -1, '${MATCH_OPEN}', '${MATCH_CLOSE}', '…', 24) AS snippet FROM calls_fts`;
+    const ids = JSON.stringify(rowIds);
+    // Unary `+` keeps the IN list from becoming one lookup per row.
+    const rows = (
+      fewMatches
+        ? this.#statement(`${select} WHERE calls_fts MATCH ? AND rowid BETWEEN ? AND ? AND +rowid IN (SELECT value FROM json_each(?))`).all(
+            match,
+            Math.min(...rowIds),
+            Math.max(...rowIds),
+            ids,
+          )
+        : this.#statement(`${select} WHERE calls_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`).all(match, ids)
+    ) as { row_id: number; snippet: string | null }[];
     const byRow = new Map<number, { text: string; match: boolean }[]>();
     for (const row of rows) if (row.snippet) byRow.set(row.row_id, snippetParts(row.snippet));
     return byRow;
