@@ -26,10 +26,7 @@ import type { ObjectRef } from '../objects/object-ref.js';
 import { parseNameSelector } from '../objects/name-selector.js';
 import { ObjectStore } from '../objects/object-store.js';
 import { objectNameOf, WeftObject } from '../objects/weft-object.js';
-import { Dataset } from '../datasets/dataset.js';
-import { DatasetRefs } from '../datasets/dataset-refs.js';
-import type { TableDestination } from '../datasets/table-delivery.js';
-import { openDataset, type RemoteDataset } from '../datasets/remote-dataset.js';
+import { Dataset, DatasetRefs, openDataset, type RemoteDataset, registerDatasetHost } from '../datasets/index.js';
 import { FeedbackSender } from '../feedback/feedback-sender.js';
 import { FileApi } from '../files/file-api.js';
 import { FileStore } from '../files/file-store.js';
@@ -49,7 +46,7 @@ import { DEFAULT_REDACT_KEYS, type SanitizeOptions, type SnapshotLimits } from '
 import type { Diagnostics } from './diagnostics.js';
 import type { ResolvedOptions } from './options.js';
 import { withFlush, type WithFlushOptions } from '../serverless/index.js';
-import { trackClient } from './default-client.js';
+import { trackClient } from './live-clients.js';
 
 /** Options of {@link WeftClient.flush}. */
 export interface FlushOptions {
@@ -162,6 +159,7 @@ export class WeftClient {
     });
     this.#fileApi = new FileApi(this.#api);
     this.#files = new FileStore({ project: options.project, delivery: this.#delivery, barrier: this.#barrier, warnings: this.#warnings });
+    registerDatasetHost(this, { project: this.project, api: this.#api, records: this.#delivery });
     this.#datasets = new DatasetRefs(this);
     this.#feedback = new FeedbackSender({ barrier: this.#barrier, sink: this.#sink, warnings: this.#warnings });
     this.#pipeline = new Pipeline({
@@ -200,16 +198,6 @@ export class WeftClient {
   /** @internal The tracer ops of this client run on (undefined after shutdown). */
   get tracer(): Tracer | undefined {
     return this.#closed ? undefined : this.#tracer;
-  }
-
-  /** @internal Where `Dataset.publish` sends a table: this client's API client and delivery path. */
-  get tables(): TableDestination {
-    return { project: this.project, api: this.#api, records: this.#delivery };
-  }
-
-  /** @internal The bearer token this client sends, for the datasets API's own connections. */
-  get apiKey(): string | undefined {
-    return this.#options.apiKey;
   }
 
   /**

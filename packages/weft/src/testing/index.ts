@@ -1,4 +1,4 @@
-import { liveClients, setDefaultClient } from '../client/default-client.js';
+import { liveClients, setDefaultClient } from '../client/index.js';
 import { resetWarnOnce } from '../diagnostics/warnings.js';
 
 /**
