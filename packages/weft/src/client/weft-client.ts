@@ -13,7 +13,6 @@ import {
   parseRef,
   routes,
 } from '@weft/protocol';
-import type { CallRecord } from '../calls/call-record.js';
 import { Tracer } from '../calls/tracer.js';
 import { ALL_SAMPLED, Sampler } from '../sampling/index.js';
 import { ClientClosedError } from '../errors/client-closed-error.js';
@@ -42,11 +41,12 @@ import { ApiClient } from '../transport/api-client.js';
 import { Batcher, type BatcherOptions } from '../transport/batcher.js';
 import { DEFAULT_RETRY_POLICY } from '../transport/delivery-rules.js';
 import { RecordDelivery } from '../transport/record-delivery.js';
-import { DEFAULT_REDACT_KEYS, type SanitizeOptions, type SnapshotLimits } from '../values/index.js';
+import { DEFAULT_REDACT_KEYS, type SanitizeOptions } from '../values/index.js';
 import type { Diagnostics } from './diagnostics.js';
 import type { ResolvedOptions } from './options.js';
 import { withFlush, type WithFlushOptions } from '../serverless/index.js';
 import { trackClient } from './live-clients.js';
+import { SnapshotRules } from './snapshot-rules.js';
 
 /** Options of {@link WeftClient.flush}. */
 export interface FlushOptions {
@@ -98,7 +98,7 @@ export class WeftClient {
   readonly #keeper: OutboxKeeper | undefined;
   /** Object versions, files and table chunks: the batcher's retry rules and outbox, one request each. */
   readonly #delivery: RecordDelivery;
-  #snapshotLimits: SnapshotLimits;
+  readonly #snapshot: SnapshotRules;
   #closed = false;
   #shutdown: Promise<FlushResult> | undefined;
   readonly #exit: ExitParticipant;
@@ -117,7 +117,7 @@ export class WeftClient {
     this.url = this.#api.url;
     this.#pool = new Pool(options.concurrency, (error) => this.#warnings.report('pool', 'a pipeline task failed', error));
     this.#redactKeys = new Set([...DEFAULT_REDACT_KEYS, ...(options.redactKeys ?? []).map((k) => k.toLowerCase())]);
-    this.#snapshotLimits = { maxDepth: options.maxDepth, maxNodes: options.maxNodes };
+    this.#snapshot = new SnapshotRules({ maxDepth: options.maxDepth, maxNodes: options.maxNodes });
     const outboxDir = options.outbox ? resolve(options.outboxDir ?? `.weft/outbox/${options.project}`) : undefined;
     // Test sinks replace the whole transport, the outbox included.
     this.#keeper =
@@ -172,13 +172,13 @@ export class WeftClient {
       awaitPendingInSlot: options.awaitPendingInSlot,
     });
     this.#sampler = options.sampleRate < 1 ? new Sampler(options.sampleRate, options.keep) : undefined;
-    this.#inFlight = new InFlight(options.startDelayMs, (call) => this.#pipeline.submit(call, 'start'));
+    this.#inFlight = new InFlight(options.startDelayMs, this.#pipeline);
     this.#tracer = new Tracer({
       owner: this,
       inFlight: this.#inFlight,
-      submit: (call: CallRecord, kind) => this.#pipeline.submit(call, kind),
+      pipeline: this.#pipeline,
       warnings: this.#warnings,
-      snapshotLimits: () => this.#snapshotLimits,
+      snapshot: this.#snapshot,
       prices: options.prices,
       sampler: this.#sampler,
     });
@@ -344,9 +344,7 @@ export class WeftClient {
     if (uri === undefined) throw new PublishFailedError(name);
     const ref: ObjectRef = { uri, project: this.project, name, digest: digestOf(uri) };
     this.#store.remember(value, ref.uri);
-    if (this.#store.hasPublished && this.#snapshotLimits.keep === undefined) {
-      this.#snapshotLimits = { ...this.#snapshotLimits, keep: this.#store.isPublished };
-    }
+    if (this.#store.hasPublished) this.#snapshot.keepPublished(this.#store.isPublished);
     return ref;
   }
 
