@@ -54,7 +54,7 @@ export interface FlushOptions {
   timeoutMs?: number;
 }
 
-/** A test-only sink replacing the HTTP batcher. @internal */
+/** A sink replacing the HTTP batcher, for tests (`weft/testing`'s `createClient`). */
 export type SinkFactory = (client: WeftClient) => RecordSink;
 
 /**
@@ -169,7 +169,7 @@ export class WeftClient {
       sink: this.#sink,
       sanitizeOptions: (epoch) => this.#sanitizeOptionsFor(epoch),
       sliceBudget: options.sliceBudget,
-      awaitPendingInSlot: options.awaitPendingInSlot,
+      awaitPendingInSlot: options.awaitPendingInSlot === true,
     });
     this.#sampler = options.sampleRate < 1 ? new Sampler(options.sampleRate, options.keep) : undefined;
     this.#inFlight = new InFlight(options.startDelayMs, this.#pipeline);
@@ -313,7 +313,7 @@ export class WeftClient {
   /**
    * Saves `value` as a version of the object `name` and returns its ref.
    * A `Dataset` is published as its table plus its object version (see
-   * `Dataset.publish`); a `weft.File` as its bytes plus a `File` version
+   * `Dataset.publish`); a `weft.WeftFile` as its bytes plus a `File` version
    * `{ file, mimeType, size, name }`.
    * Afterwards the same value (by identity) in a call's inputs or output is
    * recorded as that ref. Rejects with a `WeftError` when it could not be stored.

@@ -1,4 +1,4 @@
-import { compareRuns, loadRun } from 'weft';
+import { compareRuns, loadRun } from 'weft/eval';
 import type { CliIo } from '../../cli/cli-io.js';
 import { ExitCode } from '../../exit/exit-code.js';
 import { formatComparisonTables } from './comparison-table.js';
