@@ -32,7 +32,7 @@ import { FileStore } from '../files/file-store.js';
 import { WeftFile } from '../files/weft-file.js';
 import { makeOp } from '../op/op.js';
 import { OutboxKeeper } from '../outbox/outbox-keeper.js';
-import { type Epoch, FlushBarrier, type FlushResult } from '../pipeline/flush-barrier.js';
+import { FlushBarrier, type FlushResult } from '../pipeline/flush-barrier.js';
 import { InFlight } from '../pipeline/in-flight.js';
 import { Pipeline, type RecordSink } from '../pipeline/pipeline.js';
 import { Pool } from '../pipeline/pool.js';
@@ -41,11 +41,13 @@ import { ApiClient } from '../transport/api-client.js';
 import { Batcher, type BatcherOptions } from '../transport/batcher.js';
 import { DEFAULT_RETRY_POLICY } from '../transport/delivery-rules.js';
 import { RecordDelivery } from '../transport/record-delivery.js';
-import { DEFAULT_REDACT_KEYS, type SanitizeOptions } from '../values/index.js';
+import type { SanitizeOptions } from '../values/index.js';
 import type { Diagnostics } from './diagnostics.js';
 import type { ResolvedOptions } from './options.js';
 import { withFlush, type WithFlushOptions } from '../serverless/index.js';
 import { trackClient } from './live-clients.js';
+import { ValueRefs } from './value-refs.js';
+import { ValueRules } from './value-rules.js';
 import { SnapshotRules } from './snapshot-rules.js';
 
 /** Options of {@link WeftClient.flush}. */
@@ -80,7 +82,6 @@ export class WeftClient {
   readonly #store: ObjectStore;
   readonly #fileApi: FileApi;
   readonly #files: FileStore;
-  readonly #datasets: DatasetRefs;
   readonly #pipeline: Pipeline;
   readonly #inFlight: InFlight;
   readonly #tracer: Tracer;
@@ -91,9 +92,7 @@ export class WeftClient {
   readonly #batcher: Batcher | undefined;
   readonly #feedback: FeedbackSender;
   readonly #loopLag = new LoopLagMonitor();
-  readonly #sanitizeOptions = new WeakMap<Epoch, SanitizeOptions>();
-  readonly #redactKeys: ReadonlySet<string>;
-  #valueRules: SanitizeOptions | undefined;
+  readonly #values: ValueRules;
   /** Owns spill and replay: the outbox folders, replay on recovery and drain. */
   readonly #keeper: OutboxKeeper | undefined;
   /** Object versions, files and table chunks: the batcher's retry rules and outbox, one request each. */
@@ -116,7 +115,7 @@ export class WeftClient {
     });
     this.url = this.#api.url;
     this.#pool = new Pool(options.concurrency, (error) => this.#warnings.report('pool', 'a pipeline task failed', error));
-    this.#redactKeys = new Set([...DEFAULT_REDACT_KEYS, ...(options.redactKeys ?? []).map((k) => k.toLowerCase())]);
+    this.#values = new ValueRules(options, this.#warnings);
     this.#snapshot = new SnapshotRules({ maxDepth: options.maxDepth, maxNodes: options.maxNodes });
     const outboxDir = options.outbox ? resolve(options.outboxDir ?? `.weft/outbox/${options.project}`) : undefined;
     // Test sinks replace the whole transport, the outbox included.
@@ -153,21 +152,21 @@ export class WeftClient {
       barrier: this.#barrier,
       delivery: this.#delivery,
       warnings: this.#warnings,
-      sanitizeOptions: (epoch) => this.#sanitizeOptionsFor(epoch),
+      sanitizeOptions: this.#values.forEpoch,
       sliceBudget: options.sliceBudget,
       uploadConcurrency: options.objectUploadConcurrency,
     });
     this.#fileApi = new FileApi(this.#api);
     this.#files = new FileStore({ project: options.project, delivery: this.#delivery, barrier: this.#barrier, warnings: this.#warnings });
     registerDatasetHost(this, { project: this.project, api: this.#api, records: this.#delivery });
-    this.#datasets = new DatasetRefs(this);
+    this.#values.useHooks(new ValueRefs({ store: this.#store, files: this.#files, datasets: new DatasetRefs(this) }));
     this.#feedback = new FeedbackSender({ barrier: this.#barrier, sink: this.#sink, warnings: this.#warnings });
     this.#pipeline = new Pipeline({
       pool: this.#pool,
       barrier: this.#barrier,
       warnings: this.#warnings,
       sink: this.#sink,
-      sanitizeOptions: (epoch) => this.#sanitizeOptionsFor(epoch),
+      sanitizeOptions: this.#values.forEpoch,
       sliceBudget: options.sliceBudget,
       awaitPendingInSlot: options.awaitPendingInSlot === true,
     });
@@ -206,8 +205,7 @@ export class WeftClient {
    * checkpoints), so they are redacted exactly as call records are.
    */
   get valueRules(): SanitizeOptions {
-    this.#valueRules ??= (({ onObject: _o, onBlob: _b, ...rules }) => rules)(this.#sanitizeOptionsFor(this.#barrier.current));
-    return this.#valueRules;
+    return this.#values.withoutHooks;
   }
 
   /** True after `shutdown()`. */
@@ -491,47 +489,6 @@ export class WeftClient {
       sampling: this.#sampler?.stats ?? { ...ALL_SAMPLED },
       problems: this.#warnings.total,
     };
-  }
-
-  #sanitizeOptionsFor(epoch: Epoch): SanitizeOptions {
-    let options = this.#sanitizeOptions.get(epoch);
-    if (options === undefined) {
-      const o = this.#options;
-      options = {
-        redactKeys: this.#redactKeys,
-        onObject: (value: object) => this.#onObject(value, epoch),
-        onBlob: (bytes: Uint8Array) => this.#files.hook(bytes, epoch),
-        onError: (error: unknown, path: readonly (string | number)[]) =>
-          this.#warnings.report('value', `a value at ${path.join('.') || '(root)'} could not be read as is; recorded as a marker`, error),
-      };
-      if (o.redact) options.redact = o.redact;
-      if (o.maxDepth !== undefined) options.maxDepth = o.maxDepth;
-      if (o.maxNodes !== undefined) options.maxNodes = o.maxNodes;
-      if (o.maxStringLength !== undefined) options.maxStringLength = o.maxStringLength;
-      if (o.maxArrayLength !== undefined) options.maxArrayLength = o.maxArrayLength;
-      this.#sanitizeOptions.set(epoch, options);
-    }
-    return options;
-  }
-
-  /** What a call records for an object: a dataset's table ref, a file's `File` version, a saved object's ref, or `undefined` to walk it. */
-  #onObject(value: object, epoch: Epoch): string | Promise<string> | undefined {
-    // Asked for every container of every call: a plain object or array can
-    // only be a published value, so skip the brand and class checks for it.
-    const proto: unknown = Object.getPrototypeOf(value);
-    if (proto === Object.prototype || proto === null || Array.isArray(value)) return this.#store.publishedRef(value);
-    const dataset = this.#datasets.hook(value);
-    if (dataset !== undefined) return dataset;
-    if (WeftFile.isInstance(value)) {
-      return this.#files
-        .saveFile(value, epoch)
-        .then((info) => this.#store.save(info, 'File', epoch).stored)
-        .then((stored) => {
-          if (stored === undefined) throw new PublishFailedError('File');
-          return stored.uri;
-        });
-    }
-    return this.#store.hook(value, epoch);
   }
 }
 
