@@ -3,7 +3,7 @@ import { PublishFailedError } from '../errors/index.js';
 import type { FileStore } from '../files/index.js';
 import { WeftFile } from '../files/index.js';
 import type { ObjectStore } from '../objects/index.js';
-import type { Epoch } from '../pipeline/flush-barrier.js';
+import type { Epoch } from '../pipeline/index.js';
 import type { ValueHooks } from './value-rules.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { Epoch } from '../pipeline/flush-barrier.js';
-import type { Warnings } from '../diagnostics/warnings.js';
+import type { Epoch } from '../pipeline/index.js';
+import type { Warnings } from '../diagnostics/index.js';
 import { DEFAULT_REDACT_KEYS, type SanitizeOptions } from '../values/index.js';
 import type { ResolvedOptions } from './options.js';
 
