@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { Outbox } from './index.js';
 import { recordNumber } from './test-fixtures/records.js';
 import { tempDir } from './test-fixtures/temp-dir.js';
+import { seededRandom, testSeed } from '../../test/support/seeded-random.js';
 
 /**
  * One child per policy, one after another in the same folder. A SIGKILL (unlike a power loss) keeps
@@ -18,6 +19,8 @@ const ROUNDS = POLICIES.length;
 const ROUND_BASE = 1_000_000;
 /** The child is killed once at least this many of its records are durable. */
 const KILL_AFTER_RECORDS = 500;
+/** Kill delays drawn from a seeded PRNG (`WEFT_TEST_SEED` replays another sequence), so a run's draws can be repeated. */
+const random = seededRandom(testSeed(2026));
 
 /** Bundles the child (the outbox's TypeScript source, as vitest would compile it) into one runnable file. */
 async function buildChildScript(): Promise<string> {
@@ -68,7 +71,7 @@ async function appendUntilKilled(
     // always in flight: the child keeps several queued.
     if (durable - first >= KILL_AFTER_RECORDS && !killScheduled) {
       killScheduled = true;
-      setTimeout(() => child.kill('SIGKILL'), Math.random() * 40);
+      setTimeout(() => child.kill('SIGKILL'), random() * 40);
     }
   });
   const [code, signal] = await exited;
