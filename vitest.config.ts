@@ -12,6 +12,14 @@ const alias = [
     replacement: fileURLToPath(new URL('./packages/server/src/testing/index.ts', import.meta.url)),
   },
   { find: /^weft$/, replacement: src('weft') },
+  ...['eval', 'errors', 'diagnostics'].map((entry) => ({
+    find: new RegExp(`^weft/${entry}$`),
+    replacement: fileURLToPath(new URL(`./packages/weft/src/${entry}.ts`, import.meta.url)),
+  })),
+  {
+    find: /^weft\/testing$/,
+    replacement: fileURLToPath(new URL('./packages/weft/src/testing/index.ts', import.meta.url)),
+  },
   {
     find: /^weft\/openai$/,
     replacement: fileURLToPath(new URL('./packages/weft/src/integrations/openai/index.ts', import.meta.url)),

@@ -12,7 +12,7 @@ import * as weft from 'weft';
 const client = weft.init({ project: process.env.WEFT_PROJECT ?? 'agent-example' });
 
 /** A prompt template, saved as its own object version; calls record its ref. */
-class Prompt extends weft.Object {
+class Prompt extends weft.WeftObject {
   constructor(template) {
     super();
     this.template = template;

@@ -3,7 +3,8 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: ['src/index.ts', 'src/bin.ts'],
   format: ['esm'],
-  dts: { entry: 'src/index.ts' },
+  // tsconfig.json is composite (for the root `tsc -b`); declaration bundling needs it off.
+  dts: { entry: 'src/index.ts', compilerOptions: { composite: false } },
   clean: true,
   sourcemap: true,
   target: 'node20',

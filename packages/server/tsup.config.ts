@@ -3,7 +3,8 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' },
   format: ['esm'],
-  dts: true,
+  // tsconfig.json is composite (for the root `tsc -b`); declaration bundling needs it off.
+  dts: { compilerOptions: { composite: false } },
   clean: true,
   sourcemap: true,
   target: 'node20',

@@ -1,3 +1,7 @@
+// The root entry: the tracing essentials only (at most 25 values; the API
+// snapshot in api/ holds the list). Evaluation is `weft/eval`, the error
+// classes `weft/errors`, diagnostics channels `weft/diagnostics`, test helpers
+// `weft/testing`, outbox administration `weft/outbox`, integrations their own.
 export { feedback, flush, get, op, publish, setLabel, shutdown, withFlush } from './client/default-functions.js';
 export {
   type Diagnostics,
@@ -11,43 +15,22 @@ export {
 export type { FinishedCall, OpOptions, PromiseSettlers } from './calls/op-spec.js';
 export type { ChunkKind, StreamAccumulator } from './op/stream-accumulator.js';
 export { type CurrentCall, currentCall, withAttributes, withSession } from './context/index.js';
-export { InvalidFeedbackError } from './feedback/index.js';
 export type { FeedbackInput, ObjectLabel } from '@weft/protocol';
-export { PROBLEM_CHANNEL, type PipelineProblem } from './diagnostics/warnings.js';
-export {
-  ClientClosedError,
-  InvalidClientError,
-  InvalidOptionsError,
-  NotInitializedError,
-  PublishFailedError,
-  StreamAbandonedError,
-  WeftError,
-} from './errors/index.js';
-export { EXIT_CHANNEL } from './lifecycle/exit-hooks.js';
-export type { ObjectRef } from './objects/object-ref.js';
-export { WeftObject, WeftObject as Object } from './objects/weft-object.js';
+export { WeftError } from './errors/index.js';
+export type { WeftErrorCode } from './errors/index.js';
+export type { ObjectRef } from './objects/index.js';
+export { WeftObject } from './objects/index.js';
 export type { OpDecorator } from './op/op.js';
 export type { FlushResult } from './pipeline/flush-barrier.js';
 export type { WithFlushOptions } from './serverless/index.js';
 export type { KeepRules, SamplingStats } from './sampling/index.js';
-export type { CallPages, GetCallsOptions } from './read/call-pages.js';
-export { Dataset, type DatasetOptions, type FromCallsOptions, openDataset, RemoteDataset } from './datasets/index.js';
+export type { CallPages, GetCallsOptions } from './read/index.js';
 export {
-  FILE_CHANNEL,
-  type FileInfo,
-  type FileOptions,
-  FileUnreadableError,
-  FileUploadFailedError,
-  WeftFile,
-  WeftFile as File,
-} from './files/index.js';
-export {
-  compareRuns,
-  type EvaluateOptions,
-  Evaluation,
-  type EvaluationOptions,
-  loadRun,
-  Model,
-  type Scorer,
-  scorers,
-} from './eval/index.js';
+  Dataset,
+  type DatasetHost,
+  type DatasetOptions,
+  type FromCallsOptions,
+  openDataset,
+  RemoteDataset,
+} from './datasets/index.js';
+export { type FileInfo, type FileOptions, WeftFile } from './files/index.js';

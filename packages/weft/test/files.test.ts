@@ -227,7 +227,7 @@ describe('file edge cases', () => {
     await expect(client.get(output)).rejects.toMatchObject({ code: 'WEFT_NOT_FOUND' });
   });
 
-  it('publish of a weft.File stores its bytes and a File version; an empty file works too', async () => {
+  it('publish of a weft.WeftFile stores its bytes and a File version; an empty file works too', async () => {
     const client = init();
     const ref = await client.publish(WeftFile.fromBytes(PNG, { name: 'logo' }));
     expect(ref.name).toBe('File');
@@ -266,9 +266,9 @@ describe('a server that keeps failing', () => {
 });
 
 describe('files inside objects', () => {
-  it('a Buffer field of a weft.Object is a file ref inside the object version', async () => {
+  it('a Buffer field of a weft.WeftObject is a file ref inside the object version', async () => {
     const client = init();
-    class Thumbnail extends weft.Object {
+    class Thumbnail extends weft.WeftObject {
       constructor(
         readonly caption: string,
         readonly pixels: Uint8Array,

@@ -96,7 +96,7 @@ describe('flush()', () => {
 
   it('covers chained work: nested objects are stored when it resolves', async () => {
     const client = weft.init({ project: 'flush-objects', url: server.url, outbox: false, handleExit: false, concurrency: 1 });
-    class Doc extends weft.Object {
+    class Doc extends weft.WeftObject {
       constructor(public readonly text: string, public readonly child?: Doc) {
         super();
       }

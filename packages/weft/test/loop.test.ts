@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import * as weft from 'weft';
+import { Evaluation, scorers } from 'weft/eval';
 import { replayOutbox } from '../src/outbox-admin/index.js';
 import { resetWeft } from '../src/testing/index.js';
 import { startTestServer, type TestServer } from './harness/index.js';
@@ -167,7 +168,7 @@ describe('datasets from calls', () => {
     const mapped = await weft.Dataset.fromCalls({ opName: 'double' }, { name: 'mapped', map: (c) => ({ input: c.inputs.x }) });
     expect(mapped.rows.every((r) => typeof r.sourceCall === 'string' && typeof r.input === 'number')).toBe(true);
     expect(await weft.get('kept')).toMatchObject({ rowCount: 2 });
-    const evaluation = new weft.Evaluation({ name: 'kept-eval', dataset, scorers: [weft.scorers.exactMatch()] });
+    const evaluation = new Evaluation({ name: 'kept-eval', dataset, scorers: [scorers.exactMatch()] });
     const summary = await evaluation.evaluate((row: Record<string, unknown>) => (row.x as number) * 2);
     expect(summary).toMatchObject({ rows: 2 });
     expect(JSON.stringify(summary)).toContain('exactMatch');

@@ -14,12 +14,12 @@ afterEach(async () => {
   await resetWeft();
 });
 
-class Prompt extends weft.Object {
+class Prompt extends weft.WeftObject {
   constructor(readonly template: string) {
     super();
   }
 }
-class Named extends weft.Object {
+class Named extends weft.WeftObject {
   override name = 'custom-name';
   constructor(readonly value: number) {
     super();
@@ -62,7 +62,7 @@ it('rejects a bad object name with a typed error, and publish without a client',
 
 it('a WeftObject that contains itself is saved without looping', async () => {
   const client = weft.init({ project: 'objects-cycle', url: server.url, outbox: false, handleExit: false });
-  class Node extends weft.Object {
+  class Node extends weft.WeftObject {
     self: unknown;
     constructor(readonly label: string) {
       super();

@@ -1,6 +1,7 @@
 import type { CallItem } from '@weft/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as weft from 'weft';
+import { InvalidOptionsError } from 'weft/errors';
 import { isTraceSampled } from '../src/sampling/index.js';
 import { createClient, resetWeft } from '../src/testing/index.js';
 import { listServerCalls, startTestServer } from './harness/index.js';
@@ -221,7 +222,7 @@ describe('options', () => {
     } catch (error) {
       thrown = error;
     }
-    expect(weft.InvalidOptionsError.isInstance(thrown)).toBe(true);
+    expect(InvalidOptionsError.isInstance(thrown)).toBe(true);
     expect((thrown as { code: string; option: string }).code).toBe('WEFT_INVALID_OPTIONS');
     expect((thrown as { option: string }).option).toBe(option);
   });

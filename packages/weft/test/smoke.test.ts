@@ -12,7 +12,7 @@ afterAll(async () => {
   await server.close();
 });
 
-class Leaf extends weft.Object {
+class Leaf extends weft.WeftObject {
   constructor(public value: number) {
     super();
   }

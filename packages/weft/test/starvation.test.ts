@@ -1,21 +1,21 @@
 import { objectListResponse, routes } from '@weft/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as weft from 'weft';
-import { resetWeft } from '../src/testing/index.js';
+import { createClient, resetWeft } from '../src/testing/index.js';
 import { type HoldProxy, startHoldProxy } from './support/hold-proxy.js';
 import { startTestServer } from './support/test-server.js';
 
-class Leaf extends weft.Object {
+class Leaf extends weft.WeftObject {
   constructor(public readonly n: number) {
     super();
   }
 }
-class Branch extends weft.Object {
+class Branch extends weft.WeftObject {
   constructor(public readonly n: number, public readonly leaf: Leaf) {
     super();
   }
 }
-class Root extends weft.Object {
+class Root extends weft.WeftObject {
   constructor(public readonly n: number, public readonly branch: Branch) {
     super();
   }
@@ -94,7 +94,7 @@ describe('the deadlock the pipeline avoids', () => {
   it('does not drain when schedule awaits pending digests inside its slot, and does when it chains', async () => {
     proxy = await startHoldProxy(server.url);
     const run = async (awaitPendingInSlot: boolean) => {
-      const client = weft.init({ project: `deadlock-${awaitPendingInSlot}`, url: proxy.url, concurrency: 1, outbox: false, awaitPendingInSlot });
+      const client = createClient({ project: `deadlock-${awaitPendingInSlot}`, url: proxy.url, concurrency: 1, outbox: false, awaitPendingInSlot });
       const make = client.op(async function makeNested(i: number) {
         return nested(i);
       });

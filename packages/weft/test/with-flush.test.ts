@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as weft from 'weft';
+import { InvalidOptionsError } from 'weft/errors';
 import { resetWeft } from '../src/testing/index.js';
 import { listServerCalls, nextMessage, runChild, startTestServer, type TestServer } from './harness/index.js';
 import { type HoldProxy, startHoldProxy } from './support/hold-proxy.js';
@@ -190,7 +191,7 @@ describe('withFlush', () => {
     } catch (error) {
       thrown = error;
     }
-    expect(thrown).toBeInstanceOf(weft.InvalidOptionsError);
+    expect(thrown).toBeInstanceOf(InvalidOptionsError);
     expect(thrown).toMatchObject({ code: 'WEFT_INVALID_OPTIONS', option });
     expect((thrown as Error).message).toContain(option);
   });

@@ -1,5 +1,6 @@
 import { PREDICT_AND_SCORE_OP, routes } from '@weft/protocol';
-import { Dataset, Evaluation, flush, scorers } from 'weft';
+import { Dataset, flush } from 'weft';
+import { Evaluation, scorers } from 'weft/eval';
 import type { ApiSeeder, SeededRun } from './api-seed.js';
 import { QUESTIONS, work } from './seed-program.js';
 

@@ -19,13 +19,20 @@ import { namedInputs } from './input-names.js';
 import type { FinishedCall, OpSpec, PromiseSettlers } from './op-spec.js';
 import { addUsage, usageOf } from './usage.js';
 
+/** What the tracer hands calls to: the client's `Pipeline`. */
+export interface CallSubmitter {
+  submit(call: CallRecord, kind: RecordKind): void;
+}
+
 export interface TracerOptions {
   /** Identity of the owning client: a running call of another client is not a parent. */
   owner: object;
   inFlight: InFlight;
-  submit: (call: CallRecord, kind: RecordKind) => void;
+  /** Where a started or finished call goes: the client's `Pipeline` (O(1) on the caller's turn). */
+  pipeline: CallSubmitter;
   warnings: Warnings;
-  snapshotLimits: () => SnapshotLimits;
+  /** The snapshot limits in force (they gain `keep` once the client has published a value). */
+  snapshot: { readonly limits: SnapshotLimits };
   /** `weft.init({ prices })`: added to or overriding the built-in price table. */
   prices: PriceOverrides | undefined;
   /** `weft.init({ sampleRate, keep })`; `undefined` at rate 1, where nothing is sampled out. */
@@ -159,7 +166,7 @@ export class Tracer {
       // Its start is on the server (or in a dead process's outbox): send the end only.
       startSubmitted: true,
     };
-    this.#o.submit(call, 'end');
+    this.#o.pipeline.submit(call, 'end');
   }
 
   /** Hands the caller a traced stream; the call ends when it does. */
@@ -180,7 +187,7 @@ export class Tracer {
    * kept by reference and mapped when the pipeline's pool reads it.
    */
   submitSpan(span: EndedSpan): void {
-    this.#o.submit(new SpanCall(span, this.#o.owner, this.#o.prices), 'complete');
+    this.#o.pipeline.submit(new SpanCall(span, this.#o.owner, this.#o.prices), 'complete');
   }
 
   /**
@@ -238,7 +245,7 @@ export class Tracer {
       // A root's id is its trace id (drawn early when sampling decided on it); a child's id starts with its trace id's head (see newChildCallId).
       const id = traceId === undefined ? (rootId ?? newCallId()) : newChildCallId(traceId);
       const perf = performance.now();
-      const limits = this.#o.snapshotLimits();
+      const limits = this.#o.snapshot.limits;
       const attributes =
         frame?.attributes === undefined && options.attributes === undefined
           ? undefined
@@ -271,7 +278,7 @@ export class Tracer {
         this.#o.inFlight.add(call);
         if (options.sendStartAtOnce === true) {
           call.startSubmitted = true;
-          this.#o.submit(call, 'start');
+          this.#o.pipeline.submit(call, 'start');
         }
       }
       return call;
@@ -312,7 +319,7 @@ export class Tracer {
       call.failed = failed;
       call.error = error;
       // A failed stream still records what it streamed; a plain throw has no output.
-      call.output = recorded === undefined ? undefined : snapshotTape(recorded, this.#o.snapshotLimits());
+      call.output = recorded === undefined ? undefined : snapshotTape(recorded, this.#o.snapshot.limits);
       // The call's own usage is priced before its children's (already priced) roll into it.
       const usage = addUsage(priceUsage(streamUsage ?? this.#ownUsage(output), this.#o.prices), call.childUsage);
       const status = failed ? 'error' : 'success';
@@ -335,8 +342,8 @@ export class Tracer {
       call.childUsage = undefined;
       this.#o.inFlight.delete(call);
       const held = this.#o.sampler?.heldOf(call);
-      if (held === undefined) this.#o.submit(call, call.startSubmitted ? 'end' : 'complete');
-      else for (const kept of (this.#o.sampler as Sampler).finished(held, call)) this.#o.submit(kept, 'complete');
+      if (held === undefined) this.#o.pipeline.submit(call, call.startSubmitted ? 'end' : 'complete');
+      else for (const kept of (this.#o.sampler as Sampler).finished(held, call)) this.#o.pipeline.submit(kept, 'complete');
     } catch (thrown) {
       this.#o.warnings.report('finish', `finishing call ${call.opName} failed; it is not recorded`, thrown, call.id);
       return;

@@ -1,5 +1,6 @@
 export type { Diagnostics } from './diagnostics.js';
 export { getDefaultClient, setDefaultClient } from './default-client.js';
+export { type LiveClient, liveClients, trackClient } from './live-clients.js';
 export { createClient, init } from './init.js';
-export { resolveOptions, type WeftOptions } from './options.js';
+export { resolveOptions, type TestOnlyOptions, type WeftOptions } from './options.js';
 export { type FlushOptions, WeftClient } from './weft-client.js';

@@ -1,5 +1,5 @@
 import { getDefaultClient, setDefaultClient } from './default-client.js';
-import { resolveOptions, type WeftOptions } from './options.js';
+import { resolveOptions, type TestOnlyOptions, type WeftOptions } from './options.js';
 import { type SinkFactory, WeftClient } from './weft-client.js';
 
 /**
@@ -14,10 +14,11 @@ export function init(options: WeftOptions = {}): WeftClient {
   return createClient(options);
 }
 
-/** @internal `init` with a test sink instead of the HTTP batcher. */
-export function createClient(options: WeftOptions, sink?: SinkFactory): WeftClient {
-  const resolved = resolveOptions(options);
-  const client = new WeftClient(resolved, sink);
+/** `init` for tests: a test sink instead of the HTTP batcher, and the test-only switches. */
+export function createClient(options: WeftOptions & TestOnlyOptions, sink?: SinkFactory): WeftClient {
+  const { awaitPendingInSlot, ...rest } = options;
+  const resolved = resolveOptions(rest);
+  const client = new WeftClient({ ...resolved, awaitPendingInSlot }, sink);
   if (resolved.setDefault) setDefaultClient(client);
   return client;
 }

@@ -44,7 +44,6 @@ const schema = z.strictObject({
   handleExit: z.boolean().default(true),
   setDefault: z.boolean().default(true),
   warningIntervalMs: positiveInt.default(10_000),
-  awaitPendingInSlot: z.boolean().default(false),
   sampleRate: z.number().min(0).max(1).default(1),
   keep: z
     .strictObject({
@@ -151,16 +150,19 @@ export interface WeftOptions {
    * is dropped and counted in `diagnostics().sampling`. No effect at rate 1.
    */
   keep?: KeepRules;
+}
+
+/** Switches only tests set (through `weft/testing`'s `createClient`), never on `WeftOptions`. */
+export interface TestOnlyOptions {
   /**
-   * TEST ONLY. Makes `schedule` await pending digests inside its pool slot — the
+   * Makes `schedule` await pending digests inside its pool slot — the
    * deadlock this design exists to avoid. Used to show the starvation test fails
-   * without the chained continuation. Never set this in real code.
-   * @internal
+   * without the chained continuation.
    */
   awaitPendingInSlot?: boolean;
 }
 
-export type ResolvedOptions = z.output<typeof schema>;
+export type ResolvedOptions = z.output<typeof schema> & TestOnlyOptions;
 
 /**
  * Validates options (after filling `project`, `url`, `apiKey` from the

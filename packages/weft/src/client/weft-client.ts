@@ -13,7 +13,6 @@ import {
   parseRef,
   routes,
 } from '@weft/protocol';
-import type { CallRecord } from '../calls/call-record.js';
 import { Tracer } from '../calls/tracer.js';
 import { ALL_SAMPLED, Sampler } from '../sampling/index.js';
 import { ClientClosedError } from '../errors/client-closed-error.js';
@@ -26,17 +25,14 @@ import type { ObjectRef } from '../objects/object-ref.js';
 import { parseNameSelector } from '../objects/name-selector.js';
 import { ObjectStore } from '../objects/object-store.js';
 import { objectNameOf, WeftObject } from '../objects/weft-object.js';
-import { Dataset } from '../datasets/dataset.js';
-import { DatasetRefs } from '../datasets/dataset-refs.js';
-import type { TableDestination } from '../datasets/table-delivery.js';
-import { openDataset, type RemoteDataset } from '../datasets/remote-dataset.js';
+import { Dataset, DatasetRefs, openDataset, type RemoteDataset, registerDatasetHost } from '../datasets/index.js';
 import { FeedbackSender } from '../feedback/feedback-sender.js';
 import { FileApi } from '../files/file-api.js';
 import { FileStore } from '../files/file-store.js';
 import { WeftFile } from '../files/weft-file.js';
 import { makeOp } from '../op/op.js';
 import { OutboxKeeper } from '../outbox/outbox-keeper.js';
-import { type Epoch, FlushBarrier, type FlushResult } from '../pipeline/flush-barrier.js';
+import { FlushBarrier, type FlushResult } from '../pipeline/flush-barrier.js';
 import { InFlight } from '../pipeline/in-flight.js';
 import { Pipeline, type RecordSink } from '../pipeline/pipeline.js';
 import { Pool } from '../pipeline/pool.js';
@@ -45,11 +41,14 @@ import { ApiClient } from '../transport/api-client.js';
 import { Batcher, type BatcherOptions } from '../transport/batcher.js';
 import { DEFAULT_RETRY_POLICY } from '../transport/delivery-rules.js';
 import { RecordDelivery } from '../transport/record-delivery.js';
-import { DEFAULT_REDACT_KEYS, type SanitizeOptions, type SnapshotLimits } from '../values/index.js';
+import type { SanitizeOptions } from '../values/index.js';
 import type { Diagnostics } from './diagnostics.js';
 import type { ResolvedOptions } from './options.js';
 import { withFlush, type WithFlushOptions } from '../serverless/index.js';
-import { trackClient } from './default-client.js';
+import { trackClient } from './live-clients.js';
+import { ValueRefs } from './value-refs.js';
+import { ValueRules } from './value-rules.js';
+import { SnapshotRules } from './snapshot-rules.js';
 
 /** Options of {@link WeftClient.flush}. */
 export interface FlushOptions {
@@ -57,7 +56,7 @@ export interface FlushOptions {
   timeoutMs?: number;
 }
 
-/** A test-only sink replacing the HTTP batcher. @internal */
+/** A sink replacing the HTTP batcher, for tests (`weft/testing`'s `createClient`). */
 export type SinkFactory = (client: WeftClient) => RecordSink;
 
 /**
@@ -83,7 +82,6 @@ export class WeftClient {
   readonly #store: ObjectStore;
   readonly #fileApi: FileApi;
   readonly #files: FileStore;
-  readonly #datasets: DatasetRefs;
   readonly #pipeline: Pipeline;
   readonly #inFlight: InFlight;
   readonly #tracer: Tracer;
@@ -94,14 +92,12 @@ export class WeftClient {
   readonly #batcher: Batcher | undefined;
   readonly #feedback: FeedbackSender;
   readonly #loopLag = new LoopLagMonitor();
-  readonly #sanitizeOptions = new WeakMap<Epoch, SanitizeOptions>();
-  readonly #redactKeys: ReadonlySet<string>;
-  #valueRules: SanitizeOptions | undefined;
+  readonly #values: ValueRules;
   /** Owns spill and replay: the outbox folders, replay on recovery and drain. */
   readonly #keeper: OutboxKeeper | undefined;
   /** Object versions, files and table chunks: the batcher's retry rules and outbox, one request each. */
   readonly #delivery: RecordDelivery;
-  #snapshotLimits: SnapshotLimits;
+  readonly #snapshot: SnapshotRules;
   #closed = false;
   #shutdown: Promise<FlushResult> | undefined;
   readonly #exit: ExitParticipant;
@@ -119,8 +115,8 @@ export class WeftClient {
     });
     this.url = this.#api.url;
     this.#pool = new Pool(options.concurrency, (error) => this.#warnings.report('pool', 'a pipeline task failed', error));
-    this.#redactKeys = new Set([...DEFAULT_REDACT_KEYS, ...(options.redactKeys ?? []).map((k) => k.toLowerCase())]);
-    this.#snapshotLimits = { maxDepth: options.maxDepth, maxNodes: options.maxNodes };
+    this.#values = new ValueRules(options, this.#warnings);
+    this.#snapshot = new SnapshotRules({ maxDepth: options.maxDepth, maxNodes: options.maxNodes });
     const outboxDir = options.outbox ? resolve(options.outboxDir ?? `.weft/outbox/${options.project}`) : undefined;
     // Test sinks replace the whole transport, the outbox included.
     this.#keeper =
@@ -156,31 +152,32 @@ export class WeftClient {
       barrier: this.#barrier,
       delivery: this.#delivery,
       warnings: this.#warnings,
-      sanitizeOptions: (epoch) => this.#sanitizeOptionsFor(epoch),
+      sanitizeOptions: this.#values.forEpoch,
       sliceBudget: options.sliceBudget,
       uploadConcurrency: options.objectUploadConcurrency,
     });
     this.#fileApi = new FileApi(this.#api);
     this.#files = new FileStore({ project: options.project, delivery: this.#delivery, barrier: this.#barrier, warnings: this.#warnings });
-    this.#datasets = new DatasetRefs(this);
+    registerDatasetHost(this, { project: this.project, api: this.#api, records: this.#delivery });
+    this.#values.useHooks(new ValueRefs({ store: this.#store, files: this.#files, datasets: new DatasetRefs(this) }));
     this.#feedback = new FeedbackSender({ barrier: this.#barrier, sink: this.#sink, warnings: this.#warnings });
     this.#pipeline = new Pipeline({
       pool: this.#pool,
       barrier: this.#barrier,
       warnings: this.#warnings,
       sink: this.#sink,
-      sanitizeOptions: (epoch) => this.#sanitizeOptionsFor(epoch),
+      sanitizeOptions: this.#values.forEpoch,
       sliceBudget: options.sliceBudget,
-      awaitPendingInSlot: options.awaitPendingInSlot,
+      awaitPendingInSlot: options.awaitPendingInSlot === true,
     });
     this.#sampler = options.sampleRate < 1 ? new Sampler(options.sampleRate, options.keep) : undefined;
-    this.#inFlight = new InFlight(options.startDelayMs, (call) => this.#pipeline.submit(call, 'start'));
+    this.#inFlight = new InFlight(options.startDelayMs, this.#pipeline);
     this.#tracer = new Tracer({
       owner: this,
       inFlight: this.#inFlight,
-      submit: (call: CallRecord, kind) => this.#pipeline.submit(call, kind),
+      pipeline: this.#pipeline,
       warnings: this.#warnings,
-      snapshotLimits: () => this.#snapshotLimits,
+      snapshot: this.#snapshot,
       prices: options.prices,
       sampler: this.#sampler,
     });
@@ -202,24 +199,13 @@ export class WeftClient {
     return this.#closed ? undefined : this.#tracer;
   }
 
-  /** @internal Where `Dataset.publish` sends a table: this client's API client and delivery path. */
-  get tables(): TableDestination {
-    return { project: this.project, api: this.#api, records: this.#delivery };
-  }
-
-  /** @internal The bearer token this client sends, for the datasets API's own connections. */
-  get apiKey(): string | undefined {
-    return this.#options.apiKey;
-  }
-
   /**
    * @internal This client's redaction rules and value limits without its
    * object and file hooks: for values written outside calls (evaluation
    * checkpoints), so they are redacted exactly as call records are.
    */
   get valueRules(): SanitizeOptions {
-    this.#valueRules ??= (({ onObject: _o, onBlob: _b, ...rules }) => rules)(this.#sanitizeOptionsFor(this.#barrier.current));
-    return this.#valueRules;
+    return this.#values.withoutHooks;
   }
 
   /** True after `shutdown()`. */
@@ -325,7 +311,7 @@ export class WeftClient {
   /**
    * Saves `value` as a version of the object `name` and returns its ref.
    * A `Dataset` is published as its table plus its object version (see
-   * `Dataset.publish`); a `weft.File` as its bytes plus a `File` version
+   * `Dataset.publish`); a `weft.WeftFile` as its bytes plus a `File` version
    * `{ file, mimeType, size, name }`.
    * Afterwards the same value (by identity) in a call's inputs or output is
    * recorded as that ref. Rejects with a `WeftError` when it could not be stored.
@@ -356,9 +342,7 @@ export class WeftClient {
     if (uri === undefined) throw new PublishFailedError(name);
     const ref: ObjectRef = { uri, project: this.project, name, digest: digestOf(uri) };
     this.#store.remember(value, ref.uri);
-    if (this.#store.hasPublished && this.#snapshotLimits.keep === undefined) {
-      this.#snapshotLimits = { ...this.#snapshotLimits, keep: this.#store.isPublished };
-    }
+    if (this.#store.hasPublished) this.#snapshot.keepPublished(this.#store.isPublished);
     return ref;
   }
 
@@ -505,47 +489,6 @@ export class WeftClient {
       sampling: this.#sampler?.stats ?? { ...ALL_SAMPLED },
       problems: this.#warnings.total,
     };
-  }
-
-  #sanitizeOptionsFor(epoch: Epoch): SanitizeOptions {
-    let options = this.#sanitizeOptions.get(epoch);
-    if (options === undefined) {
-      const o = this.#options;
-      options = {
-        redactKeys: this.#redactKeys,
-        onObject: (value: object) => this.#onObject(value, epoch),
-        onBlob: (bytes: Uint8Array) => this.#files.hook(bytes, epoch),
-        onError: (error: unknown, path: readonly (string | number)[]) =>
-          this.#warnings.report('value', `a value at ${path.join('.') || '(root)'} could not be read as is; recorded as a marker`, error),
-      };
-      if (o.redact) options.redact = o.redact;
-      if (o.maxDepth !== undefined) options.maxDepth = o.maxDepth;
-      if (o.maxNodes !== undefined) options.maxNodes = o.maxNodes;
-      if (o.maxStringLength !== undefined) options.maxStringLength = o.maxStringLength;
-      if (o.maxArrayLength !== undefined) options.maxArrayLength = o.maxArrayLength;
-      this.#sanitizeOptions.set(epoch, options);
-    }
-    return options;
-  }
-
-  /** What a call records for an object: a dataset's table ref, a file's `File` version, a saved object's ref, or `undefined` to walk it. */
-  #onObject(value: object, epoch: Epoch): string | Promise<string> | undefined {
-    // Asked for every container of every call: a plain object or array can
-    // only be a published value, so skip the brand and class checks for it.
-    const proto: unknown = Object.getPrototypeOf(value);
-    if (proto === Object.prototype || proto === null || Array.isArray(value)) return this.#store.publishedRef(value);
-    const dataset = this.#datasets.hook(value);
-    if (dataset !== undefined) return dataset;
-    if (WeftFile.isInstance(value)) {
-      return this.#files
-        .saveFile(value, epoch)
-        .then((info) => this.#store.save(info, 'File', epoch).stored)
-        .then((stored) => {
-          if (stored === undefined) throw new PublishFailedError('File');
-          return stored.uri;
-        });
-    }
-    return this.#store.hook(value, epoch);
   }
 }
 

@@ -1,4 +1,4 @@
-import type { WeftClient } from '../client/weft-client.js';
+import type { DatasetHost } from './dataset-host.js';
 import { Dataset } from './dataset.js';
 
 /**
@@ -11,10 +11,10 @@ import { Dataset } from './dataset.js';
  * error marker in place of the ref.
  */
 export class DatasetRefs {
-  readonly #client: WeftClient;
+  readonly #client: DatasetHost;
   readonly #saving = new WeakMap<Dataset, Promise<string>>();
 
-  constructor(client: WeftClient) {
+  constructor(client: DatasetHost) {
     this.#client = client;
   }
 

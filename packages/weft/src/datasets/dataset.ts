@@ -1,13 +1,11 @@
 import { type Call, formatRef, OBJECT_NAME, tableDigest } from '@weft/protocol';
-import { getDefaultClient } from '../client/default-client.js';
-import type { WeftClient } from '../client/weft-client.js';
-import { NotInitializedError } from '../errors/not-initialized-error.js';
-import type { ObjectRef } from '../objects/object-ref.js';
+import type { ObjectRef } from '../objects/index.js';
+import type { GetCallsOptions } from '../read/index.js';
+import { type DatasetHost, resolveDatasetHost, tableDestinationOf } from './dataset-host.js';
 import { InvalidDatasetOptionsError } from './errors/index.js';
 import { loadRows, type Row, type RowSource, validateRows } from './load.js';
 import { type HashedRows, hashRows } from './row-digests.js';
 import { deliverTable } from './table-delivery.js';
-import type { GetCallsOptions } from '../read/call-pages.js';
 import { rowsFromCalls } from './rows-from-calls.js';
 
 /** Options of {@link Dataset.fromCalls}. */
@@ -21,7 +19,7 @@ export interface FromCallsOptions {
    */
   map?: (call: Call) => Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
   /** @default the default client (`weft.init`) */
-  client?: WeftClient;
+  client?: DatasetHost;
 }
 
 /** Options of `new Dataset`. */
@@ -35,7 +33,7 @@ export interface DatasetOptions {
 /** Options of {@link Dataset.publish}. */
 export interface PublishDatasetOptions {
   /** @default the default client (`weft.init`) */
-  client?: WeftClient;
+  client?: DatasetHost;
   /** Most rows per upload request. @default 5_000 */
   chunkRows?: number;
   /**
@@ -106,8 +104,7 @@ export class Dataset {
    * const good = await weft.Dataset.fromCalls({ feedback: { name: 'thumbs', value: true } }, { name: 'good-answers' });
    */
   static async fromCalls(query: GetCallsOptions = {}, options: FromCallsOptions = {}): Promise<Dataset> {
-    const client = options.client ?? getDefaultClient();
-    if (client === undefined) throw new NotInitializedError('Dataset.fromCalls');
+    const client = resolveDatasetHost(options.client, 'Dataset.fromCalls');
     const dataset = new Dataset({ name: options.name ?? 'calls', rows: await rowsFromCalls(client, query, options.map) });
     await dataset.publish({ client });
     return dataset;
@@ -145,8 +142,7 @@ export class Dataset {
    * @throws {NotInitializedError} without a client.
    */
   async publish(options: PublishDatasetOptions = {}): Promise<PublishedDataset> {
-    const client = options.client ?? getDefaultClient();
-    if (client === undefined) throw new NotInitializedError('Dataset.publish');
+    const client = resolveDatasetHost(options.client, 'Dataset.publish');
     const { chunkRows = 5_000, chunkBytes = 8 * 1024 * 1024 } = options;
     if (!Number.isInteger(chunkRows) || chunkRows < 1 || chunkRows > 100_000) {
       throw new InvalidDatasetOptionsError(
@@ -162,7 +158,7 @@ export class Dataset {
     }
     const hashed = await this.#hash();
     // Through the client's one API client; kept in its outbox when the server cannot take it now.
-    const upload = await deliverTable(client.tables, this.rows, hashed, { chunkRows, chunkBytes });
+    const upload = await deliverTable(tableDestinationOf(client, 'Dataset.publish'), this.rows, hashed, { chunkRows, chunkBytes });
     const table = formatRef({ kind: 'table', project: client.project, digest: upload.digest, path: [] });
     const ref = await client.publish({ rows: table, rowCount: this.rows.length }, { name: this.name });
     return {

@@ -24,3 +24,6 @@ export {
   validateRows,
 } from './load.js';
 export { type OpenDatasetOptions, openDataset, RemoteDataset, type RemoteRow } from './remote-dataset.js';
+export { type DatasetHost, registerDatasetHost, setDefaultDatasetHost } from './dataset-host.js';
+export { DatasetRefs } from './dataset-refs.js';
+export type { TableDestination } from './table-delivery.js';

@@ -1,16 +1,17 @@
 import { formatRef, parseRef, routes, type TableRowsResponse, tableRowsResponse } from '@weft/protocol';
-import { getDefaultClient } from '../client/default-client.js';
-import type { WeftClient } from '../client/weft-client.js';
-import { NotInitializedError } from '../errors/not-initialized-error.js';
-import { ApiClient } from '../transport/api-client.js';
+import { type DatasetHost, resolveDatasetHost, tableDestinationOf } from './dataset-host.js';
 import { Dataset } from './dataset.js';
 import { InvalidDatasetOptionsError } from './errors/index.js';
 import type { Row } from './load.js';
+import type { TableDestination } from './table-delivery.js';
+
+/** How a view reads pages: its client's API client. */
+type RowReader = TableDestination['api'];
 
 /** Options of {@link openDataset}. */
 export interface OpenDatasetOptions {
   /** @default the default client */
-  client?: WeftClient;
+  client?: DatasetHost;
   /** Rows fetched per request while iterating. @default 1_000 */
   pageRows?: number;
 }
@@ -34,13 +35,13 @@ export class RemoteDataset implements AsyncIterable<RemoteRow> {
   /** `weft:///<project>/table/<digest>` */
   readonly table: string;
   readonly length: number;
-  readonly #api: ApiClient;
+  readonly #api: RowReader;
   readonly #project: string;
   readonly #digest: string;
   readonly #pageRows: number;
 
   /** @internal Use {@link openDataset}. */
-  constructor(api: ApiClient, table: string, length: number, name: string | undefined, pageRows: number) {
+  constructor(api: RowReader, table: string, length: number, name: string | undefined, pageRows: number) {
     const ref = parseRef(table);
     if (ref.kind !== 'table')
       throw new InvalidDatasetOptionsError('ref', `expected a table ref, got ${table}`);
@@ -89,9 +90,13 @@ export class RemoteDataset implements AsyncIterable<RemoteRow> {
     return new Dataset({ name, rows });
   }
 
-  /** Closes the HTTP connections of this view. */
+  /**
+   * Nothing to release: the view reads through its client's one API client,
+   * whose connections `client.shutdown()` closes. Kept so code written for
+   * views that held their own connections still runs.
+   */
   close(): Promise<void> {
-    return this.#api.close();
+    return Promise.resolve();
   }
 
   #page(offset: number, limit: number): Promise<TableRowsResponse> {
@@ -122,8 +127,8 @@ export class RemoteDataset implements AsyncIterable<RemoteRow> {
  * @throws {NotInitializedError} without a client.
  */
 export async function openDataset(ref: string, options: OpenDatasetOptions = {}): Promise<RemoteDataset> {
-  const client = options.client ?? getDefaultClient();
-  if (client === undefined) throw new NotInitializedError('open a dataset');
+  const client = resolveDatasetHost(options.client, 'open a dataset');
+  const api = tableDestinationOf(client, 'open a dataset').api;
   const pageRows = options.pageRows ?? 1_000;
   if (!Number.isInteger(pageRows) || pageRows < 1 || pageRows > 10_000) {
     throw new InvalidDatasetOptionsError('pageRows', `must be an integer from 1 to 10,000, got ${pageRows}`);
@@ -144,17 +149,11 @@ export async function openDataset(ref: string, options: OpenDatasetOptions = {})
   } else if (parsed.kind !== 'table') {
     throw new InvalidDatasetOptionsError('ref', `expected a dataset object ref or a table ref, got ${ref}`);
   }
-  const api = new ApiClient({ url: client.url, apiKey: client.apiKey });
-  try {
-    const tableRef = parseRef(table);
-    if (tableRef.kind !== 'table') throw new InvalidDatasetOptionsError('ref', `${table} is not a table ref`);
-    const first = await api.getJson(
-      `${routes.tableRows(tableRef.project, tableRef.digest)}?offset=0&limit=1`,
-      tableRowsResponse,
-    );
-    return new RemoteDataset(api, table, first.rowCount, name, pageRows);
-  } catch (error) {
-    await api.close();
-    throw error;
-  }
+  const tableRef = parseRef(table);
+  if (tableRef.kind !== 'table') throw new InvalidDatasetOptionsError('ref', `${table} is not a table ref`);
+  const first = await api.getJson(
+    `${routes.tableRows(tableRef.project, tableRef.digest)}?offset=0&limit=1`,
+    tableRowsResponse,
+  );
+  return new RemoteDataset(api, table, first.rowCount, name, pageRows);
 }

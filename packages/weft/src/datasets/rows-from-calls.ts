@@ -1,6 +1,6 @@
 import { type Call, formatRef } from '@weft/protocol';
-import type { WeftClient } from '../client/weft-client.js';
-import type { GetCallsOptions } from '../read/call-pages.js';
+import type { GetCallsOptions } from '../read/index.js';
+import type { DatasetHost } from './dataset-host.js';
 import { InvalidDatasetOptionsError } from './errors/index.js';
 import type { Row } from './load.js';
 
@@ -24,7 +24,7 @@ export function defaultCallRow(call: Call): Row {
  * `map` may return `undefined` to leave a call out.
  */
 export async function rowsFromCalls(
-  client: WeftClient,
+  client: Pick<DatasetHost, 'getCalls'>,
   query: GetCallsOptions,
   map: (call: Call) => Row | undefined | Promise<Row | undefined> = defaultCallRow,
 ): Promise<Row[]> {

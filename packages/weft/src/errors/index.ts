@@ -5,3 +5,4 @@ export { InvalidOptionsError } from './invalid-options-error.js';
 export { NotInitializedError } from './not-initialized-error.js';
 export { PublishFailedError } from './publish-failed-error.js';
 export { StreamAbandonedError } from './stream-abandoned-error.js';
+export { WEFT_ERROR_CODES, type WeftErrorCode } from './error-codes.js';

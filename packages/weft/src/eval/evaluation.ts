@@ -8,7 +8,7 @@ import {
   tableDigest,
 } from '@weft/protocol';
 import { z } from 'zod';
-import { getDefaultClient } from '../client/default-client.js';
+import { getDefaultClient } from '../client/index.js';
 import { op as defaultOp } from '../client/default-functions.js';
 import type { WeftClient } from '../client/weft-client.js';
 import { currentCall } from '../context/index.js';

@@ -102,7 +102,7 @@ export class FileStore {
     return formatRef({ kind: 'file', project: this.#o.project, digest, path: [] });
   }
 
-  /** Saves a `weft.File`'s bytes (reading its path first) and describes it. */
+  /** Saves a `weft.WeftFile`'s bytes (reading its path first) and describes it. */
   async saveFile(file: WeftFile, epoch: Epoch): Promise<FileInfo> {
     const bytes = await file.bytes();
     const ref = await this.save(bytes, epoch);

@@ -15,7 +15,7 @@ export interface FileOptions {
   name?: string;
 }
 
-/** What a call records for a `weft.File`: a `File` object version with this value. */
+/** What a call records for a `weft.WeftFile`: a `File` object version with this value. */
 export interface FileInfo {
   /** `weft:///<project>/file/<digest>`: `weft.get` of it gives the bytes. */
   file: string;
@@ -33,8 +33,8 @@ export interface FileInfo {
  * the caller's turn, not when `fromPath` is called.
  *
  * @example
- * const chart = weft.File.fromPath('chart.png'); // mimeType image/png
- * const audio = weft.File.fromBytes(buffer, { mimeType: 'audio/wav', name: 'take-1.wav' });
+ * const chart = weft.WeftFile.fromPath('chart.png'); // mimeType image/png
+ * const audio = weft.WeftFile.fromBytes(buffer, { mimeType: 'audio/wav', name: 'take-1.wav' });
  */
 export class WeftFile {
   /** The display name, when known. */

@@ -8,7 +8,7 @@ const BRAND = Symbol.for('weft.object');
  * turn (see docs/tracing.md, "Objects").
  *
  * @example
- * class Prompt extends weft.Object { constructor(public template: string) { super(); } }
+ * class Prompt extends weft.WeftObject { constructor(public template: string) { super(); } }
  */
 export class WeftObject {
   declare name?: string;

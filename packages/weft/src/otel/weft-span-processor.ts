@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { getDefaultClient } from '../client/default-client.js';
+import { getDefaultClient } from '../client/index.js';
 import type { WeftClient } from '../client/weft-client.js';
 import { warnOnce } from '../diagnostics/warnings.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';

@@ -6,8 +6,8 @@ import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { Outbox } from './index.js';
 import { recordNumber } from './test-fixtures/records.js';
-import { seededRandom, TEST_SEED } from './test-fixtures/seeded-random.js';
 import { tempDir } from './test-fixtures/temp-dir.js';
+import { seededRandom, testSeed } from '../../test/support/seeded-random.js';
 
 /**
  * One child per policy, one after another in the same folder. A SIGKILL (unlike a power loss) keeps
@@ -19,9 +19,8 @@ const ROUNDS = POLICIES.length;
 const ROUND_BASE = 1_000_000;
 /** The child is killed once at least this many of its records are durable. */
 const KILL_AFTER_RECORDS = 500;
-/** Kill delays: seeded, so a failure's delays can be replayed (`WEFT_TEST_SEED`, printed on failure). */
-const random = seededRandom();
-const SEED_NOTE = `kill delays from WEFT_TEST_SEED=${TEST_SEED}`;
+/** Kill delays drawn from a seeded PRNG (`WEFT_TEST_SEED` replays another sequence), so a run's draws can be repeated. */
+const random = seededRandom(testSeed(2026));
 
 /** Bundles the child (the outbox's TypeScript source, as vitest would compile it) into one runnable file. */
 async function buildChildScript(): Promise<string> {
@@ -76,7 +75,7 @@ async function appendUntilKilled(
     }
   });
   const [code, signal] = await exited;
-  expect({ code, signal, stderr }, SEED_NOTE).toEqual({ code: null, signal: 'SIGKILL', stderr: '' });
+  expect({ code, signal, stderr }).toEqual({ code: null, signal: 'SIGKILL', stderr: '' });
   return durable;
 }
 
@@ -104,17 +103,17 @@ describe('outbox after SIGKILL', () => {
     });
     await outbox.close();
     // A tail torn by the kill is the only thing the children and the final open may have found.
-    expect(warnings.filter((w) => w.kind !== 'torn-tail'), SEED_NOTE).toEqual([]);
+    expect(warnings.filter((w) => w.kind !== 'torn-tail')).toEqual([]);
     expect(childWarnings.filter((kind) => kind !== 'torn-tail')).toEqual([]);
 
     for (let round = 0; round < ROUNDS; round++) {
       const base = round * ROUND_BASE;
       const ofRound = numbers.filter((n) => n >= base && n < base + ROUND_BASE);
       // A gapless prefix of what the child appended, at least as long as what it reported durable.
-      expect(ofRound.length, SEED_NOTE).toBeGreaterThanOrEqual(reported[round]!);
-      expect(ofRound, SEED_NOTE).toEqual(Array.from({ length: ofRound.length }, (_, i) => base + i));
+      expect(ofRound.length).toBeGreaterThanOrEqual(reported[round]!);
+      expect(ofRound).toEqual(Array.from({ length: ofRound.length }, (_, i) => base + i));
     }
     // Rounds in order: oldest first.
-    expect(numbers, SEED_NOTE).toEqual([...numbers].sort((a, b) => a - b));
+    expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
   });
 });

@@ -10,15 +10,21 @@ import { outsideCalls } from '../context/call-context.js';
  * runs. The set iterates in start order, so the ticker stops at the first call
  * that is not due yet.
  */
+/** What in-flight calls are handed to when due: the client's `Pipeline`. */
+export interface StartSubmitter {
+  submit(call: CallRecord, kind: 'start'): void;
+}
+
 export class InFlight {
   readonly #calls = new Set<CallRecord>();
   readonly #startDelayMs: number;
-  readonly #onDue: (call: CallRecord) => void;
+  readonly #pipeline: StartSubmitter;
   #ticker: NodeJS.Timeout | undefined;
 
-  constructor(startDelayMs: number, onDue: (call: CallRecord) => void) {
+  /** @param pipeline where the start of a call still running after `startDelayMs` goes. */
+  constructor(startDelayMs: number, pipeline: StartSubmitter) {
     this.#startDelayMs = startDelayMs;
-    this.#onDue = onDue;
+    this.#pipeline = pipeline;
   }
 
   get size(): number {
@@ -57,7 +63,7 @@ export class InFlight {
       if (call.startedAtPerf > due) break;
       if (!call.startSubmitted) {
         call.startSubmitted = true;
-        this.#onDue(call);
+        this.#pipeline.submit(call, 'start');
       }
     }
   }

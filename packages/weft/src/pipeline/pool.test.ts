@@ -10,33 +10,8 @@ function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
   return { promise, resolve };
 }
 
-describe('Pool', () => {
-  it('no deadlock on one slot: a task chains (.then) on a digest that a task queued behind it produces', async () => {
-    const pool = new Pool(1, (error) => {
-      throw error;
-    });
-    const digest = deferred<string>();
-    const record = deferred<string>();
-    const order: string[] = [];
-    // The finalize task needs the digest the hashing task (queued after it) computes. Following the
-    // pool's invariant it chains the rest of its work and returns, releasing the only slot.
-    pool.run(() => {
-      order.push('finalize starts');
-      digest.promise.then((d) => {
-        order.push('finalize continues');
-        record.resolve(`record with ${d}`);
-      });
-    });
-    pool.run(() => {
-      order.push('hash');
-      digest.resolve('sha256:abc');
-    });
-    expect(await record.promise).toBe('record with sha256:abc');
-    expect(order).toEqual(['finalize starts', 'hash', 'finalize continues']);
-    expect(pool.running).toBe(0);
-    expect(pool.waiting).toBe(0);
-  });
-
+// The no-deadlock rule has its own file (pool-no-deadlock.test.ts).
+describe('Pool: slots, order, failures', () => {
   it('a task that returns a promise holds its slot until it settles; the others wait, in order', async () => {
     const pool = new Pool(1, () => {});
     const gate = deferred<void>();

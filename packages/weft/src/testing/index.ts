@@ -1,4 +1,4 @@
-import { liveClients, setDefaultClient } from '../client/default-client.js';
+import { liveClients, setDefaultClient } from '../client/index.js';
 import { resetWarnOnce } from '../diagnostics/warnings.js';
 
 /**
@@ -13,6 +13,7 @@ export async function resetWeft({ timeoutMs = 0 }: { timeoutMs?: number } = {}):
 }
 
 export { createClient } from '../client/init.js';
+export type { TestOnlyOptions } from '../client/options.js';
 export type { SinkFactory } from '../client/weft-client.js';
 export type { RecordSink } from '../pipeline/pipeline.js';
 /** The caller-side structural snapshot, as the tracer takes it, exported for benchmarks that measure it alone. */

@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom as seeded } from '../../test/support/seeded-random.js';
 import { backoffDelayMs } from './backoff.js';
-
-/** mulberry32: a small seeded PRNG, so the draws are the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 describe('backoffDelayMs', () => {
   const options = { baseMs: 100, maxMs: 10_000 };

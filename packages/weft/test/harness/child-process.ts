@@ -8,6 +8,9 @@ import { onTestFinished } from 'vitest';
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const sources: Record<string, string> = {
   weft: join(repoRoot, 'packages/weft/src/index.ts'),
+  'weft/eval': join(repoRoot, 'packages/weft/src/eval.ts'),
+  'weft/errors': join(repoRoot, 'packages/weft/src/errors.ts'),
+  'weft/diagnostics': join(repoRoot, 'packages/weft/src/diagnostics.ts'),
   '@weft/protocol': join(repoRoot, 'packages/protocol/src/index.ts'),
   '@weft/server': join(repoRoot, 'packages/server/src/index.ts'),
 };

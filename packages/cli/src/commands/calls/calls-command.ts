@@ -5,21 +5,9 @@ import { parseCallId, parseNonEmpty, parsePositiveInt } from '../flag-values.js'
 import {
   addServerFlags,
   type ServerFlags,
-  type ServerSettings,
   resolveServerFlags,
 } from '../server-flags.js';
-
-/** Options of `weft calls`. */
-export interface CallsOptions extends ServerSettings {
-  /** Only this trace, printed as a tree in start order. */
-  traceId: string | undefined;
-  opName: string | undefined;
-  status: CallStatus | undefined;
-  /** Most calls to print (the server is asked page by page). */
-  limit: number;
-  /** Print the calls as JSON instead of a table. */
-  json: boolean;
-}
+import type { CallsOptions } from './calls-options.js';
 
 interface CallsFlags extends ServerFlags {
   trace: string;
@@ -56,3 +44,5 @@ export const callsCommand = defineCommand<CallsOptions, CallsFlags>({
   },
   load: async () => (await import('./calls.js')).calls,
 });
+
+export type { CallsOptions } from './calls-options.js';

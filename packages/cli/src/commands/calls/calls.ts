@@ -3,7 +3,7 @@ import type { CliIo } from '../../cli/cli-io.js';
 import { TraceNotFoundError } from '../../errors/trace-not-found-error.js';
 import { ExitCode } from '../../exit/exit-code.js';
 import { formatCallsTable } from './calls-table.js';
-import type { CallsOptions } from './calls-command.js';
+import type { CallsOptions } from './calls-options.js';
 import { fetchCalls } from './fetch-calls.js';
 import { traceOrder } from './trace-order.js';
 

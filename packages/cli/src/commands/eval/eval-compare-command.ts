@@ -3,21 +3,9 @@ import { parseCallId } from '../flag-values.js';
 import {
   addServerFlags,
   type ServerFlags,
-  type ServerSettings,
   resolveServerFlags,
 } from '../server-flags.js';
-
-/** Options of `weft eval compare`. */
-export interface EvalCompareOptions extends ServerSettings {
-  /** Call id of the baseline run (an `Evaluation.evaluate` call). */
-  runA: string;
-  /** Call id of the run compared against it. */
-  runB: string;
-  /** Scores where smaller is better (a cost, a latency). */
-  lowerIsBetter: string[];
-  /** Print the comparison as JSON instead of tables. */
-  json: boolean;
-}
+import type { EvalCompareOptions } from './eval-compare-options.js';
 
 interface EvalCompareFlags extends ServerFlags {
   lowerIsBetter: string;
@@ -53,3 +41,5 @@ export const evalCompareCommand = defineCommand<EvalCompareOptions, EvalCompareF
   },
   load: async () => (await import('./eval-compare.js')).evalCompare,
 });
+
+export type { EvalCompareOptions } from './eval-compare-options.js';

@@ -1,8 +1,8 @@
-import { compareRuns, loadRun } from 'weft';
+import { compareRuns, loadRun } from 'weft/eval';
 import type { CliIo } from '../../cli/cli-io.js';
 import { ExitCode } from '../../exit/exit-code.js';
 import { formatComparisonTables } from './comparison-table.js';
-import type { EvalCompareOptions } from './eval-compare-command.js';
+import type { EvalCompareOptions } from './eval-compare-options.js';
 
 /**
  * `weft eval compare <runA> <runB>`: reads both runs back from the server

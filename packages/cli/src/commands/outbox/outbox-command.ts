@@ -2,29 +2,10 @@ import { DEFAULT_URL } from '@weft/protocol';
 import { defineCommand } from '../define-command.js';
 import { flagOrEnv } from '../env-value.js';
 import { parseHttpUrl, parseNonEmpty, parseProject } from '../flag-values.js';
+import type { OutboxStatusOptions, OutboxReplayOptions } from './outbox-options.js';
 
 /** Where the SDK keeps its outboxes by default: `./.weft/outbox/<project>`. */
 export const DEFAULT_OUTBOX_DIR = './.weft/outbox';
-
-/** Options of `weft outbox status`. */
-export interface OutboxStatusOptions {
-  /** A folder of per-project outbox folders, or one outbox folder. */
-  dir: string;
-  /** Only this project's folder. */
-  project: string | undefined;
-  /** Print the status as JSON instead of a table. */
-  json: boolean;
-}
-
-/** Options of `weft outbox replay`. */
-export interface OutboxReplayOptions {
-  dir: string;
-  project: string | undefined;
-  /** `--url`, else `WEFT_URL`, else `DEFAULT_URL`. */
-  url: string;
-  /** `--token`, else `WEFT_API_KEY`. */
-  token: string | undefined;
-}
 
 interface OutboxFlags {
   dir: string;
@@ -72,3 +53,5 @@ export const outboxReplayCommand = defineCommand<OutboxReplayOptions, OutboxFlag
   }),
   load: async () => (await import('./outbox-replay.js')).outboxReplayCommandRun,
 });
+
+export type { OutboxStatusOptions, OutboxReplayOptions } from './outbox-options.js';

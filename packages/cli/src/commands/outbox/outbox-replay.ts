@@ -2,7 +2,7 @@ import { replayOutbox } from 'weft/outbox';
 import type { CliIo } from '../../cli/cli-io.js';
 import { ExitCode } from '../../exit/exit-code.js';
 import { formatPlainTable } from '../plain-table.js';
-import type { OutboxReplayOptions } from './outbox-command.js';
+import type { OutboxReplayOptions } from './outbox-options.js';
 import { OutboxReplayStoppedError } from './outbox-replay-stopped-error.js';
 
 /**

@@ -1,7 +1,7 @@
 import { outboxStatus } from 'weft/outbox';
 import type { CliIo } from '../../cli/cli-io.js';
 import { ExitCode } from '../../exit/exit-code.js';
-import type { OutboxStatusOptions } from './outbox-command.js';
+import type { OutboxStatusOptions } from './outbox-options.js';
 import { formatOutboxStatusTable } from './outbox-status-table.js';
 
 /**

@@ -2,30 +2,7 @@ import { DEFAULT_PORT } from '@weft/protocol';
 import { defineCommand } from '../define-command.js';
 import { flagOrEnv } from '../env-value.js';
 import { parseNonEmpty, parsePort } from '../flag-values.js';
-
-/** Options of `weft serve`. */
-export interface ServeOptions {
-  /** Interface to listen on. Anything but loopback requires `token`. */
-  host: string;
-  /** 0 picks a free port; the URL printed on start has the real one. */
-  port: number;
-  /** SQLite database file; its folder is created when missing. */
-  dbPath: string;
-  /**
-   * Storage URL (`sqlite:PATH` or `clickhouse://HOST:PORT/DATABASE[?cluster=NAME]`);
-   * from `--storage`, else `WEFT_STORAGE`. Wins over `dbPath` when set.
-   */
-  storage?: string | undefined;
-  /** ClickHouse credentials from `WEFT_CLICKHOUSE_USER` / `WEFT_CLICKHOUSE_PASSWORD` (the URL's own win). */
-  storageCredentials?: { username?: string | undefined; password?: string | undefined } | undefined;
-  /** Admin bearer token (every project); from `--token`, else `WEFT_TOKEN`. */
-  token: string | undefined;
-  /**
-   * JSON file of per-project tokens `{ "<token>": ["project", …] }`; from
-   * `--tokens-file`, else `WEFT_TOKENS_FILE`.
-   */
-  tokensFile?: string | undefined;
-}
+import type { ServeOptions } from './serve-options.js';
 
 interface ServeFlags {
   host: string;
@@ -74,3 +51,5 @@ export const serveCommand = defineCommand<ServeOptions, ServeFlags>({
   },
   load: async () => (await import('./serve.js')).serve,
 });
+
+export type { ServeOptions } from './serve-options.js';

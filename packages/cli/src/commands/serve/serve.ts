@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { parseStorageUrl, redactStorageUrl, startServer } from '@weft/server';
 import type { CliIo } from '../../cli/cli-io.js';
 import { ExitCode } from '../../exit/exit-code.js';
-import type { ServeOptions } from './serve-command.js';
+import type { ServeOptions } from './serve-options.js';
 import { stopOnProcessSignals } from './stop-signal.js';
 
 /**

@@ -19,7 +19,7 @@ import {
 } from './call-columns.js';
 import type { ClickHouseConnection } from './clickhouse-connection.js';
 import type { ClickHouseFeedbackStore } from './feedback-store.js';
-import { sqlLiteral } from './sql-literal.js';
+import { inList, sqlLiteral } from './sql-literal.js';
 import { textSnippet } from './text-snippet.js';
 
 /** A word as `extractAll` cuts the lower-cased search text (the same classes as `searchWords`). */
@@ -187,10 +187,8 @@ function attributeTermKeys(query: CallQueryParsed): string[] {
   return pairs.map(([key, value]) => attributeTermKey(key, ...attributeTerm(value)));
 }
 
-/** `(a, b, …)` of literals for `IN`. */
-export function inList(values: readonly string[]): string {
-  return `(${values.map(sqlLiteral).join(', ')})`;
-}
+// `inList` moved beside `sqlLiteral`; kept exported here for existing importers.
+export { inList };
 
 /** The cursor keeps the key as SQLite would: a number for times and latency, a string for names. */
 function sortKeyValue(value: number | string, field: CallSortField): number | string {

@@ -2,8 +2,7 @@ import type { ClickHouseSettings } from '@clickhouse/client';
 import type { Feedback, FeedbackItem, FeedbackValue } from '@weft/protocol';
 import { attributeTerm } from '../attribute-terms.js';
 import type { ClickHouseConnection, ClickHouseTableTarget } from './clickhouse-connection.js';
-import { inList } from './call-query.js';
-import { sqlLiteral } from './sql-literal.js';
+import { inList, sqlLiteral } from './sql-literal.js';
 import { nextSeq } from './write-sequence.js';
 
 /** Aliases carry an `f_` prefix: an alias equal to a column name would replace it in WHERE. */

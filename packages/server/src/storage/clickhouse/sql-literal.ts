@@ -48,3 +48,8 @@ function numberLiteral(value: number): string {
 
 /** Names the adapter writes into SQL unquoted (database, cluster, tables): checked, never escaped. */
 export const SQL_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+/** `(a, b, …)` of literals for `IN`. */
+export function inList(values: readonly string[]): string {
+  return `(${values.map(sqlLiteral).join(', ')})`;
+}

@@ -1,9 +1,8 @@
 import type { ClickHouseSettings } from '@clickhouse/client';
 import type { TableCreateResponse, TableRowsResponse } from '@weft/protocol';
 import type { TablePut } from '../storage.js';
-import { inList } from './call-query.js';
 import type { ClickHouseConnection } from './clickhouse-connection.js';
-import { sqlLiteral } from './sql-literal.js';
+import { inList, sqlLiteral } from './sql-literal.js';
 
 /** Digests per `IN (…)` query: ~50 bytes each keeps a query near 0.5 MB. */
 const DIGESTS_PER_QUERY = 10_000;

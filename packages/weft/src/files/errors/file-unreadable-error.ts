@@ -1,6 +1,6 @@
 import { WeftError } from '@weft/protocol';
 
-/** A `weft.File` given by path could not be read. */
+/** A `weft.WeftFile` given by path could not be read. */
 export class FileUnreadableError extends WeftError {
   readonly path: string;
 

@@ -1,6 +1,6 @@
 import { WeftError } from '@weft/protocol';
 
-/** `weft.File.fromPath` / `fromBytes` got a bad argument; the message names it. */
+/** `weft.WeftFile.fromPath` / `fromBytes` got a bad argument; the message names it. */
 export class InvalidFileError extends WeftError {
   readonly option: string;
 

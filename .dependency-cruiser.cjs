@@ -1,0 +1,86 @@
+/**
+ * The module map of ARCHITECTURE.md, enforced (`npm run lint:deps`, part of
+ * `npm run lint` and CI). Each rule's comment says why it exists.
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+const SRC = '^packages/([^/]+)/src/';
+const TEST_FILE = '(\\.test\\.ts$|/test-fixtures/|/testing/)';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment:
+        'A cycle means two modules can only be understood (and loaded) together; cut it with a narrow interface.',
+      from: {},
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'no-type-cycles',
+      severity: 'error',
+      comment: 'Type-only cycles too: they tie the declarations of two folders together.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'folder-through-index',
+      severity: 'error',
+      comment:
+        "Across folders only through the folder's index.ts: the index lists what a folder offers, the rest is its own business.",
+      from: { path: `${SRC}([^/]+)/`, pathNot: TEST_FILE },
+      to: { path: `${SRC}`, pathNot: [`${SRC}$2/`, '/index\\.ts$'] },
+    },
+    {
+      name: 'root-file-through-index',
+      severity: 'error',
+      comment: "A package's root files (src/index.ts, its entry points) reach folders through their index.ts too.",
+      from: { path: `${SRC}[^/]+$`, pathNot: TEST_FILE },
+      to: { path: `${SRC}[^/]+/`, pathNot: '/index\\.ts$' },
+    },
+    {
+      name: 'sdk-never-imports-server',
+      severity: 'error',
+      comment: 'Users of the SDK must not install the server (and its native SQLite module).',
+      from: { path: '^packages/weft/src/', pathNot: TEST_FILE },
+      to: { path: ['^packages/(server|cli|ui)/', '^node_modules/@weft/(server|cli|ui)'] },
+    },
+    {
+      name: 'protocol-stands-alone',
+      severity: 'error',
+      comment: '@weft/protocol is the single source of truth for the wire; it imports no other package of the repo.',
+      from: { path: '^packages/protocol/' },
+      to: { path: ['^packages/(weft|server|cli|ui)/', '^node_modules/(weft|@weft/)'] },
+    },
+    {
+      name: 'server-never-imports-sdk-or-cli',
+      severity: 'error',
+      comment: 'The server depends on the protocol only; the CLI and the SDK depend on it, never the reverse.',
+      from: { path: '^packages/server/src/', pathNot: TEST_FILE },
+      to: { path: ['^packages/(weft|cli)/', '^node_modules/(weft|@weft/cli)/'] },
+    },
+    {
+      name: 'ui-imports-only-pure-sources',
+      severity: 'error',
+      comment:
+        'The UI bundle may take pure modules from protocol and the SDK paired comparison by source, nothing else of the repo.',
+      from: { path: '^packages/ui/src/', pathNot: TEST_FILE },
+      to: {
+        path: '^packages/(weft|server|cli)/',
+        pathNot: '^packages/weft/src/eval/(paired-comparison|stats|t-critical)\\.ts$',
+      },
+    },
+  ],
+  options: {
+    doNotFollow: { path: ['node_modules', '/dist/'] },
+    exclude: { path: ['/dist/', '\\.d\\.ts$', 'otlp-proto/'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.base.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'types', 'default'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

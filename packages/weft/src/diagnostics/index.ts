@@ -1,0 +1,2 @@
+export { type LoopLag, LoopLagMonitor } from './loop-lag.js';
+export { PROBLEM_CHANNEL, type PipelineProblem, resetWarnOnce, Warnings, warnOnce } from './warnings.js';

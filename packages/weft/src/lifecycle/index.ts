@@ -1,0 +1,1 @@
+export { EXIT_CHANNEL, type ExitParticipant, registerForExit, unregisterForExit } from './exit-hooks.js';

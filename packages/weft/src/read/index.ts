@@ -1,0 +1,1 @@
+export { CallPages, type GetCallsOptions } from './call-pages.js';
