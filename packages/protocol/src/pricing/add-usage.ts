@@ -1,4 +1,4 @@
-import type { ModelUsage } from '../schemas/calls.js';
+import type { ModelUsage } from '../schemas/index.js';
 import { roundUsd } from './model-cost.js';
 
 type UsageMap = Record<string, ModelUsage>;

@@ -2,7 +2,7 @@ import { MAX_BATCH_ITEMS, spanToCall } from '@weft/protocol';
 import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import { ForbiddenError } from '../middleware/forbidden-error.js';
 import type { ProjectScope } from '../middleware/token-registry.js';
-import type { SpanCallPut } from '../storage/span-usage.js';
+import type { SpanCallPut } from '../storage/index.js';
 import type { Storage } from '../storage/storage.js';
 import type { TraceExportResult } from './otlp-codec.js';
 import type { OtlpResourceSpans } from './otlp-spans.js';
