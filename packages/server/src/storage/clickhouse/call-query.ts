@@ -42,11 +42,16 @@ const RAW_SORT_KEY: Partial<Record<CallSortField, string>> = {
   opName: 'op_plain',
 };
 
-/** Start rows in the first window of a page: the page and room for rejected candidates. */
-const firstWindow = (limit: number) => Math.max(4 * (limit + 1), 200);
+/** How large the windows of a page's walk are (see {@link ClickHouseCallQuery}). */
+export interface CallWindows {
+  /** Start rows in the first window of a page of `limit`. */
+  first(limit: number): number;
+  /** Past this many start rows a window's ids stop travelling as a literal list: the rest is folded at once. */
+  max: number;
+}
 
-/** Past this many start rows a window's ids stop travelling as a literal list: the rest is folded at once. */
-const MAX_WINDOW = 20_000;
+/** The page and room for rejected candidates; lists of up to 20,000 ids. */
+const WINDOWS: CallWindows = { first: (limit) => Math.max(4 * (limit + 1), 200), max: 20_000 };
 
 /** A position in sort order: a sort key and the id that breaks its ties. */
 interface SortPosition {
@@ -73,7 +78,7 @@ interface SortPosition {
  *      matches in that key range, in order;
  *   3. too few (the exact filters rejected candidates, e.g. a search word
  *      that was only a substring)? Walk the next window, eight times larger;
- *      past {@link MAX_WINDOW} rows, fold all the rest at once.
+ *      past {@link CallWindows.max} rows, fold all the rest at once.
  *
  * A latency sort has no such walk (the key mixes both halves), so it folds
  * every call that passes the necessary conditions. Step 3 of the page then
@@ -83,19 +88,19 @@ export class ClickHouseCallQuery {
   readonly #connection: ClickHouseConnection;
   readonly #table: string;
   readonly #feedback: ClickHouseFeedbackStore;
-  readonly #firstWindow: (limit: number) => number;
+  readonly #windows: CallWindows;
 
-  /** `firstWindow` (start rows in a page's first window) is for tests that make windows tiny to walk many. */
+  /** `windows` is for tests that make windows tiny to walk many. */
   constructor({
     connection,
     table,
     feedback,
-    firstWindow: first = firstWindow,
-  }: { connection: ClickHouseConnection; table: string; feedback: ClickHouseFeedbackStore; firstWindow?: (limit: number) => number }) {
+    windows = WINDOWS,
+  }: { connection: ClickHouseConnection; table: string; feedback: ClickHouseFeedbackStore; windows?: CallWindows }) {
     this.#connection = connection;
     this.#table = table;
     this.#feedback = feedback;
-    this.#firstWindow = first;
+    this.#windows = windows;
   }
 
   async run(query: CallQueryParsed): Promise<CallQueryResponse> {
@@ -244,11 +249,11 @@ export class ClickHouseCallQuery {
   ): Promise<FoldedKey[]> {
     const found: FoldedKey[] = [];
     let after = cursor;
-    let size = this.#firstWindow(count - 1);
+    let size = this.#windows.first(count - 1);
     for (let window = 0; found.length < count; window++) {
       const onStart = window < 2 ? always : [...always, ...later];
       const beyond = after === undefined ? [] : [isAfter(rawKey, after, page.direction)];
-      if (size > MAX_WINDOW) {
+      if (size > this.#windows.max) {
         found.push(...(await this.#foldRest(page, count - found.length, after, [this.#idsStarting(page.project, [...onStart, ...beyond])])));
         break;
       }
