@@ -49,6 +49,7 @@ const project = (name: string, extra: Record<string, unknown> = {}) => ({
  */
 const API_SUITE = [
   'auth',
+  'calls-cost',
   'calls-ingest',
   'calls-query',
   'fuzz-endpoints',
@@ -56,6 +57,7 @@ const API_SUITE = [
   'fuzz-requests',
   'loop',
   'objects',
+  'otlp-ingest',
   'security-logs',
   'tables-dedup',
   'tables-files',
