@@ -54,6 +54,7 @@ const API_SUITE = [
   'calls-query',
   'fuzz-endpoints',
   'fuzz-http',
+  'fuzz-otlp',
   'fuzz-requests',
   'loop',
   'objects',
