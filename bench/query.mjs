@@ -80,9 +80,17 @@ const nextBatch = () => {
 const loader = async () => {
   while (n < total) {
     const items = nextBatch();
-    const res = await fetch(servers[sent++ % servers.length].url + routes.callBatch(), {
-      method: 'POST', headers: { 'content-type': 'application/msgpack' }, body: encodeMsgpack({ project: 'big', items }),
-    });
+    const url = servers[sent++ % servers.length].url + routes.callBatch();
+    const body = encodeMsgpack({ project: 'big', items });
+    let res;
+    // A keep-alive socket the server closed as a batch went out (SQLite's in-process writes
+    // delay its timers): send the batch again, writes are idempotent.
+    for (let attempt = 1; res === undefined; attempt++) {
+      res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/msgpack' }, body }).catch((error) => {
+        if (attempt >= 5 || error?.cause?.code !== 'UND_ERR_SOCKET') throw error;
+        return undefined;
+      });
+    }
     if (res.status !== 200) throw new Error(`ingest failed: ${res.status} ${await res.text()}`);
   }
 };
