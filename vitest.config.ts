@@ -57,6 +57,7 @@ const project = (name: string, extra: Record<string, unknown> = {}) => ({
  */
 const API_SUITE = [
   'auth',
+  'calls-cost',
   'calls-ingest',
   'calls-query',
   'fuzz-endpoints',

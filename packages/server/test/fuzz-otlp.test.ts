@@ -1,10 +1,9 @@
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { callIdOfSpan, routes, traceIdOfOtel } from '@weft/protocol';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, decodeRpcStatus, decodeTraceResponse, SqliteStorage } from '../src/index.js';
+import { createApp, decodeRpcStatus, decodeTraceResponse } from '../src/index.js';
 import {
   asJson,
   expectAlive,
@@ -33,6 +32,7 @@ import {
   traceRequest,
 } from './helpers/otlp-bodies.js';
 import { tempDir } from './helpers/test-server.js';
+import { openTestStorage } from './helpers/test-storage.js';
 
 // /v1/traces under hostile input, in-process: protobuf garbage, truncated
 // bodies, wrong content types and encodings, bad ids, huge and deep
@@ -69,7 +69,7 @@ describe('fuzz: OTLP /v1/traces', () => {
   beforeAll(async () => {
     const dir = await tempDir();
     cleanup.push(() => rm(dir, { recursive: true, force: true }));
-    const storage = new SqliteStorage({ path: join(dir, 'weft.db') });
+    const storage = await openTestStorage(dir);
     const app = createApp({ storage, uiDir: false, maxBodyBytes: MAX_BODY_BYTES });
     cleanup.push(async () => {
       await app.close();

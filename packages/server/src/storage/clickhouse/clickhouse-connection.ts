@@ -17,7 +17,7 @@ export interface ClickHouseConnectionOptions {
  * Node error codes and ClickHouse messages that mean "not reachable now",
  * answered with 503 + Retry-After instead of 500.
  */
-const UNAVAILABLE = /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|socket hang up|Timeout error|timed out|Too many simultaneous queries|TOO_MANY_SIMULTANEOUS_QUERIES|Memory limit|other side closed|UND_ERR/i;
+const UNAVAILABLE = /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|socket hang up|Timeout error|timed out|Too many simultaneous queries|TOO_MANY_SIMULTANEOUS_QUERIES|Memory limit|Timeout exceeded|TIMEOUT_EXCEEDED|other side closed|UND_ERR/i;
 
 /** Large `IN (…)` lists (known table rows) need more than the default 256 KiB of query text. */
 const MAX_QUERY_BYTES = 16 * 1024 * 1024;
@@ -45,7 +45,7 @@ export class ClickHouseConnection {
   readonly #retryAfterMs: number;
 
   constructor(options: ClickHouseConnectionOptions) {
-    const client = (url: string) =>
+    const client = (url: string, settings: ClickHouseSettings = {}) =>
       createClient({
         url,
         username: options.username,
@@ -55,12 +55,15 @@ export class ClickHouseConnection {
         // The client logs failed requests to the console; a server library
         // must not. Failures surface as errors (503 or 500) instead.
         log: { level: ClickHouseLogLevel.OFF },
-        clickhouse_settings: { max_query_size: String(MAX_QUERY_BYTES), ...options.settings },
+        clickhouse_settings: { max_query_size: String(MAX_QUERY_BYTES), ...settings, ...options.settings },
       });
     const first = options.hosts[0] as string;
-    this.#reads = client(first);
+    // A read the server gave up on (503) must not run on in ClickHouse: 18.16
+    // keeps a query running after its HTTP client left, so abandoned scans
+    // would pile up and slow every later one.
+    this.#reads = client(first, { max_execution_time: Math.ceil(options.requestTimeoutMs / 1000) });
     this.#writes = client(first);
-    this.#ddl = options.hosts.map(client);
+    this.#ddl = options.hosts.map((url) => client(url));
     this.#retryAfterMs = options.retryAfterMs;
   }
 
