@@ -51,6 +51,7 @@ const API_SUITE = [
   'auth',
   'calls-ingest',
   'calls-query',
+  'calls-values',
   'fuzz-endpoints',
   'fuzz-http',
   'fuzz-requests',

@@ -1,4 +1,4 @@
-import { type TableSpec, TABLES, LOOP_TABLES, LOOP_CALL_COLUMNS, createTableStatements } from './schema.js';
+import { type TableSpec, TABLES, LOOP_TABLES, LOOP_CALL_COLUMNS, VALUE_TABLES, createTableStatements } from './schema.js';
 import type { ClickHouseConnection } from './clickhouse-connection.js';
 import { sqlLiteral } from './sql-literal.js';
 
@@ -33,6 +33,11 @@ export const migrations: readonly Migration[] = [
       ),
       ...LOOP_TABLES.flatMap((table: TableSpec) => createTableStatements(database, table, cluster)),
     ],
+  },
+  {
+    version: 3,
+    name: 'deduplicated call values',
+    statements: (database, cluster) => VALUE_TABLES.flatMap((table: TableSpec) => createTableStatements(database, table, cluster)),
   },
 ];
 

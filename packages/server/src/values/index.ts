@@ -1,0 +1,5 @@
+export { expandCallValues } from './expand-call-values.js';
+export { missingValues } from './missing-values.js';
+export { resolveValues } from './resolve-values.js';
+export type { StoredValue } from './stored-value.js';
+export { verifyValueItem } from './verify-value-item.js';
