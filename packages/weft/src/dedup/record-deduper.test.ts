@@ -1,4 +1,4 @@
-import { arrayDigest, decodeMsgpack, digestBytes, encodeMsgpack, expandValueRefs, isValueRef } from '@weft/protocol';
+import { arrayDigest, decodeMsgpack, digestBytes, encodeMsgpack, isValueRef } from '@weft/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeIfSafe } from '../values/safe-encoder.js';
