@@ -37,6 +37,7 @@ describe('values sent once', () => {
     cleanups.push(() => proxy.close());
     const client = init('dedup-chat', proxy.url);
     const chat = weft.op(function chatTurn(messages: { role: string; content: string }[], turn: number) {
+      void messages;
       return { role: 'assistant', content: text(turn, 1_500) };
     });
     // (Local names differ from the op's parameter names: the test transform renames a parameter that shadows one.)
@@ -66,6 +67,7 @@ describe('values sent once', () => {
   it('any sequence of traced values reads back byte-identical', async () => {
     const client = init('dedup-property', server.url, { dedupThresholdBytes: 64 });
     const echo = weft.op(function echoValue(value: unknown, parts: unknown[]) {
+      void parts;
       return value;
     });
     let run = 0;
@@ -97,6 +99,7 @@ describe('values sent once', () => {
     const wiped = await startTestServer({ register: (cleanup) => cleanups.push(cleanup) });
     const client = init('dedup-wiped', wiped.url);
     const ask = weft.op(function askWiped(system: string, question: string) {
+      void system;
       return `answer to ${question}`;
     });
     const prompt = text(7, 4_000);
@@ -121,6 +124,7 @@ describe('values sent once', () => {
     cleanups.push(() => proxy.close());
     const client = init('dedup-restart', proxy.url);
     const ask = weft.op(function askAgain(system: string, question: string) {
+      void system;
       return question.length;
     });
     const prompt = text(8, 4_000);
