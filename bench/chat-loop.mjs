@@ -16,12 +16,12 @@
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { createServer, request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { bundleSources, src } from './lib/bundle-sources.mjs';
+import { countingProxy } from './lib/counting-proxy.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -42,28 +42,6 @@ if (args.serve) {
   });
 } else {
   await main();
-}
-
-/** A pass-through proxy summing request body bytes. */
-async function countingProxy(upstream) {
-  const target = new URL(upstream);
-  const log = [];
-  const server = createServer((req, res) => {
-    const entry = { method: req.method, path: (req.url ?? '/').split('?')[0], bytes: 0 };
-    log.push(entry);
-    req.on('data', (chunk) => {
-      entry.bytes += chunk.byteLength;
-    });
-    const forward = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    forward.on('error', () => res.destroy());
-    req.pipe(forward);
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return { url: `http://127.0.0.1:${server.address().port}`, log, close: () => server.close() };
 }
 
 /** Deterministic text of `n` characters, different per `seed` (not compressible into repeats of one word). */
