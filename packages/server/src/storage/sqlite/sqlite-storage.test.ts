@@ -15,10 +15,10 @@ describe('SqliteStorage', () => {
   it('creates the folder, uses WAL and records each migration once', async () => {
     const path = await dbPath();
     const first = new SqliteStorage({ path });
-    expect(first.schemaVersion).toBe(3);
+    expect(first.schemaVersion).toBe(4);
     await first.close();
     const second = new SqliteStorage({ path });
-    expect(second.schemaVersion).toBe(3);
+    expect(second.schemaVersion).toBe(4);
     await second.close();
 
     const raw = new Database(path, { readonly: true });
@@ -30,6 +30,7 @@ describe('SqliteStorage', () => {
       { version: 1, name: 'calls, objects, tables, files' },
       { version: 2, name: 'bigint values stored before the body-shape check get their safe form' },
       { version: 3, name: 'sessions, attribute index, full-text search, feedback, labels' },
+      { version: 4, name: 'deduplicated call values' },
     ]);
   });
 
