@@ -1,7 +1,10 @@
-import { rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as weft from 'weft';
+import { replayOutbox } from '../src/outbox-admin/index.js';
 import { resetWeft } from '../src/testing/index.js';
 import { startRequestLogProxy } from './eval/fixtures/request-log-proxy.js';
 import { startTestServer, type TestServer } from './harness/index.js';
@@ -137,5 +140,31 @@ describe('values sent once', () => {
     expect(proxy.requests.reduce((sum, r) => sum + r.bytes, 0) - before).toBeLessThan(1_000);
     const calls = await readAll(client, 'askAgain');
     expect(calls.map((call) => call.inputs.system)).toEqual([prompt, prompt]);
+  });
+
+  it('values spilled to the outbox with their calls while the server is down resolve after replay', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'weft-dedup-outbox-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const down = await startTestServer({ register: (cleanup) => cleanups.push(cleanup) });
+    const client = init('dedup-outbox', down.url, { outbox: true, outboxDir: dir, maxAttempts: 1 });
+    const summarize = weft.op(function summarizeDoc(doc: string, round: number) {
+      return `${round}:${doc.length}`;
+    });
+    const body = text(9, 6_000);
+    weft.withAttributes({ turn: 0 }, () => summarize(body, 0));
+    expect((await client.flush()).failed).toBe(0);
+    await down.stop();
+    // The client believes the document is delivered: these records carry markers only, and go to the outbox.
+    weft.withAttributes({ turn: 1 }, () => summarize(body, 1));
+    weft.withAttributes({ turn: 2 }, () => summarize(`${body}!`, 2));
+    const flushed = await client.flush();
+    expect(flushed.failed).toBe(0);
+    expect(flushed.spilled).toBeGreaterThan(0);
+    await client.shutdown();
+    await down.start();
+    await replayOutbox({ dir, url: down.url, onWarning: () => {} });
+    const reader = init('dedup-outbox', down.url);
+    const calls = await readAll(reader, 'summarizeDoc');
+    expect(calls.map((call) => call.inputs.doc)).toEqual([body, body, `${body}!`]);
   });
 });
