@@ -1,3 +1,4 @@
+export { DigestMemo } from './digest-memo.js';
 export { DedupedDelivery, type ValueSink } from './deduped-delivery.js';
 export { KnownValues } from './known-values.js';
 export { type DedupedRecord, RecordDeduper, type RecordDeduperOptions } from './record-deduper.js';

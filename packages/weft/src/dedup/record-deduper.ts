@@ -1,4 +1,4 @@
-import { digestBytes, nextArrayDigest } from '@weft/protocol';
+import { DigestMemo } from './digest-memo.js';
 import type { KnownValues } from './known-values.js';
 import { Kind, readHeader, skipValue, strHeader } from './msgpack-layout.js';
 import { arrayValueItem, markerBytes, plainValueItem, type ValueSource } from './value-item.js';
@@ -50,8 +50,10 @@ interface Work {
  * Cheap tests first: a record smaller than the threshold is returned
  * untouched without reading it; a value smaller than the threshold is
  * skipped by its length, never hashed. Each byte of a large value is hashed
- * once per record (strings are digested with a normalized header, so the
- * same text encoded by either encoder has one digest).
+ * at most once per record (strings are digested with a normalized header,
+ * so the same text encoded by either encoder has one digest), and not at all
+ * when the same bytes were digested recently ({@link DigestMemo} compares
+ * bytes instead).
  *
  * Arrays of sizeable items are content-addressed as a chain (see
  * `arrayDigest`): the digest of every prefix is known, so a history that
@@ -61,6 +63,7 @@ interface Work {
 export class RecordDeduper {
   readonly #threshold: number;
   readonly #known: KnownValues;
+  readonly #digests = new DigestMemo();
 
   constructor({ thresholdBytes, known }: RecordDeduperOptions) {
     this.#threshold = thresholdBytes;
@@ -155,7 +158,7 @@ export class RecordDeduper {
 
   /** A value sent whole: its marker; the value item too unless the server is known to have it. */
   #plain(parts: Uint8Array[], work: Work): Uint8Array {
-    const digest = digestBytes(parts);
+    const digest = this.#digests.plain(parts);
     work.sources.push({ kind: 'plain', digest, parts });
     if (!this.#known.has(digest)) {
       work.send.push({ digest, bytes: plainValueItem(digest, parts) });
@@ -166,9 +169,8 @@ export class RecordDeduper {
 
   /** An array sent as the items after its longest prefix the server is known to have. */
   #chain(items: Uint8Array[], work: Work): Uint8Array {
-    const digests: string[] = new Array(items.length);
-    let digest = '';
-    for (let i = 0; i < items.length; i++) digests[i] = digest = nextArrayDigest(digest, items[i]!);
+    const digests = this.#digests.chain(items);
+    const digest = digests.at(-1) as string;
     work.sources.push({ kind: 'array', digests, items });
     if (!this.#known.has(digest)) {
       let prefix = items.length - 2;
