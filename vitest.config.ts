@@ -60,6 +60,7 @@ const API_SUITE = [
   'calls-cost',
   'calls-ingest',
   'calls-query',
+  'calls-values',
   'fuzz-endpoints',
   'fuzz-http',
   'fuzz-otlp',

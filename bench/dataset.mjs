@@ -14,13 +14,13 @@
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { bundleSources, src } from './lib/bundle-sources.mjs';
+import { countingProxy } from './lib/counting-proxy.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -48,31 +48,6 @@ if (args.serve) {
   });
 } else {
   await main();
-}
-
-/** A pass-through proxy counting requests and body bytes per request. */
-async function countingProxy(upstream) {
-  const target = new URL(upstream);
-  const log = [];
-  const server = createServer((req, res) => {
-    const entry = { method: req.method, path: (req.url ?? '/').split('?')[0], bytes: 0 };
-    log.push(entry);
-    req.on('data', (chunk) => {
-      entry.bytes += chunk.byteLength;
-    });
-    const forward = request(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    forward.on('error', () => res.destroy());
-    req.pipe(forward);
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return { url: `http://127.0.0.1:${server.address().port}`, log, close: () => server.close() };
 }
 
 async function main() {

@@ -1,4 +1,12 @@
-export { canonicalJson, digestBytes, digestValue, MAX_CANONICAL_DEPTH, tableDigest } from './digest/index.js';
+export {
+  arrayDigest,
+  canonicalJson,
+  digestBytes,
+  digestValue,
+  MAX_CANONICAL_DEPTH,
+  nextArrayDigest,
+  tableDigest,
+} from './digest/index.js';
 export { InvalidRefError, NotCanonicalError, WeftError, type WeftErrorOptions } from './errors/index.js';
 export {
   CALL_ID,
@@ -59,3 +67,4 @@ export {
   PROTOCOL_VERSION,
   routes,
 } from './wire/index.js';
+export { collectValueRefs, expandValueRefs, isValueRef, type ValueRef, valueRef } from './values/index.js';

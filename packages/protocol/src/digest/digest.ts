@@ -6,9 +6,16 @@ export function digestValue(value: unknown): string {
   return digestBytes(canonicalJson(value));
 }
 
-/** `base64url(sha256(bytes))`; strings are hashed as UTF-8. Used for files and canonical text. */
-export function digestBytes(bytes: Uint8Array | string): string {
-  return createHash('sha256').update(bytes).digest('base64url');
+/**
+ * `base64url(sha256(bytes))`; strings are hashed as UTF-8. Used for files,
+ * canonical text and deduplicated values. Bytes given as parts are hashed as
+ * their concatenation (without making it).
+ */
+export function digestBytes(bytes: Uint8Array | string | readonly Uint8Array[]): string {
+  const hash = createHash('sha256');
+  if (typeof bytes === 'string' || bytes instanceof Uint8Array) hash.update(bytes);
+  else for (const part of bytes) hash.update(part);
+  return hash.digest('base64url');
 }
 
 /**

@@ -3,6 +3,7 @@ import { callId, projectName } from '../refs/names.js';
 import { anyValue, timestampMs, valueRecord } from './common.js';
 import { feedback, feedbackItem } from './feedback.js';
 import { sessionId } from './sessions.js';
+import { valueItem } from './values.js';
 
 export interface ExceptionInfo {
   name: string;
@@ -102,8 +103,11 @@ export type CallEnd = z.infer<typeof callEnd>;
 export type CallComplete = z.infer<typeof callComplete>;
 export type CallItem = z.infer<typeof callItem>;
 
-/** What a call batch may carry: call records and feedback on calls (which may arrive before its call). */
-export const batchItem = z.discriminatedUnion('type', [callStart, callEnd, callComplete, feedbackItem]);
+/**
+ * What a call batch may carry: call records, feedback on calls (which may
+ * arrive before its call) and deduplicated values the call records refer to.
+ */
+export const batchItem = z.discriminatedUnion('type', [callStart, callEnd, callComplete, feedbackItem, valueItem]);
 export type BatchItem = z.infer<typeof batchItem>;
 
 /** Largest number of items one batch may carry. */
@@ -118,7 +122,15 @@ export const callBatch = z.object({
   items: z.array(batchItem).min(1).max(MAX_BATCH_ITEMS),
 });
 export type CallBatch = z.infer<typeof callBatch>;
-export const callBatchResponse = z.object({ accepted: z.number().int().nonnegative() });
+/**
+ * `missingValues`: digests this batch refers to (from call records or value
+ * items) that the server does not store; the client sends those values again.
+ * Absent when none are missing.
+ */
+export const callBatchResponse = z.object({
+  accepted: z.number().int().nonnegative(),
+  missingValues: z.array(z.string()).optional(),
+});
 export type CallBatchResponse = z.infer<typeof callBatchResponse>;
 
 /** A call as stored and returned by the read API. */

@@ -9,3 +9,4 @@ export * from './feedback.js';
 export * from './labels.js';
 export * from './sessions.js';
 export * from './datasets.js';
+export * from './values.js';

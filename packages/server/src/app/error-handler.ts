@@ -55,6 +55,7 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorRe
       body.path = error.path;
       body.expected = error.expected;
       body.actual = error.actual;
+      if (error.index !== undefined) body.index = error.index;
     } else if ('path' in error && Array.isArray(error.path)) {
       body.path = error.path.join('.');
     }

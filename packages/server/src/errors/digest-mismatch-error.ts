@@ -6,8 +6,10 @@ export class DigestMismatchError extends WeftError {
   readonly actual: string;
   /** The request field that carried the wrong digest. */
   readonly path: string;
+  /** For a batch item: its index in the batch, so the client drops exactly that item. */
+  readonly index: number | undefined;
 
-  constructor({ expected, actual, path = 'digest' }: { expected: string; actual: string; path?: string }) {
+  constructor({ expected, actual, path = 'digest', index }: { expected: string; actual: string; path?: string; index?: number }) {
     super({
       code: 'WEFT_DIGEST_MISMATCH',
       message: `Digest mismatch at ${path}: the server computed ${expected} but the request says ${actual}. Compute it with digestValue() from @weft/protocol over the exact value sent.`,
@@ -15,6 +17,7 @@ export class DigestMismatchError extends WeftError {
     this.expected = expected;
     this.actual = actual;
     this.path = path;
+    this.index = index;
   }
 
   /** True for this error from any copy of the package (checks the brand and the code). */

@@ -1,11 +1,12 @@
-import { type BatchItem, type CallItem, callBatch, callQuery, type FeedbackItem, routes } from '@weft/protocol';
+import { type BatchItem, type CallItem, callBatch, callQuery, type FeedbackItem, routes, type ValueItem } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
 import { routePattern } from '../app/route-pattern.js';
 import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import { NotFoundError } from '../errors/not-found-error.js';
 import { NotSupportedError } from '../errors/not-supported-error.js';
 import { validate } from '../middleware/validate.js';
-import type { Storage } from '../storage/storage.js';
+import type { Storage, StoredValue } from '../storage/index.js';
+import { expandCallValues, missingValues, verifyValueItem } from '../values/index.js';
 import { callParams } from './params.js';
 
 const parseBatch = validate(callBatch, 'body');
@@ -16,7 +17,21 @@ const parseCallParams = validate(callParams, 'params');
 export function registerCallRoutes(app: FastifyInstance, { storage }: { storage: Storage }): void {
   app.post(routes.callBatch(), async (request) => {
     const batch = parseBatch(request.body);
-    const { calls, callIndexes, feedback } = splitBatch(batch.items);
+    const { calls, callIndexes, feedback, values } = splitBatch(batch.items);
+    // Values first: a digest mismatch rejects that item only, after the rest
+    // of the batch is stored (the client drops it by its index and re-sends
+    // the rest, which is an idempotent upsert).
+    const verified: StoredValue[] = [];
+    const rejected = [];
+    for (const { item, index } of values) {
+      const result = verifyValueItem(item, index);
+      if (result instanceof Error) rejected.push(result);
+      else verified.push(result);
+    }
+    if (verified.length > 0) {
+      if (storage.putValues === undefined) throw new NotSupportedError('deduplicated values');
+      await storage.putValues(batch.project, verified);
+    }
     if (feedback.length > 0) {
       if (storage.putFeedback === undefined) throw new NotSupportedError('feedback');
       await storage.putFeedback(batch.project, feedback);
@@ -28,10 +43,15 @@ export function registerCallRoutes(app: FastifyInstance, { storage }: { storage:
         throw InvalidRequestError.isInstance(error) ? atBatchIndexes(error, callIndexes) : error;
       }
     }
-    return { accepted: batch.items.length };
+    if (rejected.length > 0) throw rejected[0];
+    const missing = await missingValues(storage, batch.project, calls, verified);
+    return missing.length > 0 ? { accepted: batch.items.length, missingValues: missing } : { accepted: batch.items.length };
   });
 
-  app.post(routes.callQuery(), async (request) => storage.queryCalls(parseQuery(request.body)));
+  app.post(routes.callQuery(), async (request) => {
+    const page = await storage.queryCalls(parseQuery(request.body));
+    return { ...page, calls: await expandCallValues(storage, page.calls) };
+  });
 
   app.get(routePattern(routes.call, 'project', 'id'), async (request) => {
     const { project, id } = parseCallParams(request.params);
@@ -39,23 +59,31 @@ export function registerCallRoutes(app: FastifyInstance, { storage }: { storage:
     if (call === undefined) {
       throw new NotFoundError(`No call ${id} in project ${project} (or its start has not arrived yet).`);
     }
-    return call;
+    const [expanded] = await expandCallValues(storage, [call]);
+    return expanded;
   });
 }
 
-/** A batch's call records and feedback items, with each call record's index in the batch. */
-function splitBatch(items: readonly BatchItem[]): { calls: CallItem[]; callIndexes: number[]; feedback: FeedbackItem[] } {
+/** A batch's call records, feedback items and value items, with each call record's and value item's index in the batch. */
+function splitBatch(items: readonly BatchItem[]): {
+  calls: CallItem[];
+  callIndexes: number[];
+  feedback: FeedbackItem[];
+  values: { item: ValueItem; index: number }[];
+} {
   const calls: CallItem[] = [];
   const callIndexes: number[] = [];
   const feedback: FeedbackItem[] = [];
+  const values: { item: ValueItem; index: number }[] = [];
   items.forEach((item, index) => {
     if (item.type === 'feedback') feedback.push(item);
+    else if (item.type === 'value') values.push({ item, index });
     else {
       calls.push(item);
       callIndexes.push(index);
     }
   });
-  return { calls, callIndexes, feedback };
+  return { calls, callIndexes, feedback, values };
 }
 
 /** Storage names items by their index among the call records; the client needs their index in its batch. */

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../errors/not-found-error.js';
 import { validate } from '../middleware/validate.js';
 import type { Storage } from '../storage/storage.js';
+import { expandCallValues } from '../values/index.js';
 import { canonicalOrReject } from './canonical-or-reject.js';
 
 const parseFromCalls = validate(datasetFromCalls, 'body');
@@ -13,11 +14,12 @@ export function registerDatasetRoutes(app: FastifyInstance, { storage }: { stora
     const { project, name, callIds, append } = parseFromCalls(request.body);
     const rows = [];
     for (const [i, id] of callIds.entries()) {
-      const call = await storage.readCall(project, id);
-      if (call === undefined) throw new NotFoundError(`No call ${id} (callIds.${i}) in project ${project}.`);
+      const stored = await storage.readCall(project, id);
+      if (stored === undefined) throw new NotFoundError(`No call ${id} (callIds.${i}) in project ${project}.`);
+      const [call] = await expandCallValues(storage, [stored]);
       const sourceCall = formatRef({ kind: 'call', project, id, path: [] });
       // The row `Dataset.fromCalls` makes by default.
-      const canonicalValue = canonicalOrReject({ ...call.inputs, expected: call.output, sourceCall }, `callIds.${i}`);
+      const canonicalValue = canonicalOrReject({ ...call!.inputs, expected: call!.output, sourceCall }, `callIds.${i}`);
       rows.push({ digest: digestBytes(canonicalValue), canonicalValue });
     }
     const before = append ? await previousRowDigests(storage, project, name) : [];

@@ -7,3 +7,4 @@ export { decodeSpanUsage, encodeSpanUsage, type SpanCallPut, type SpanUsage, spa
 export { SqliteStorage, type SqliteStorageOptions } from './sqlite/sqlite-storage.js';
 export type { ObjectPut, Storage, TablePut, VersionSelector } from './storage.js';
 export { rollUpUsage, summaryWithUsage, type UsageNode, type UsageTree } from './usage-rollup.js';
+export type { StoredValue } from './stored-value.js';

@@ -18,6 +18,7 @@ import type {
   TableRowsResponse,
 } from '@weft/protocol';
 import type { SpanCallPut } from './span-usage.js';
+import type { StoredValue } from './stored-value.js';
 
 /** Which version of a named object to read: by digest, the newest, by number, or the one a label points at. */
 export type VersionSelector = { digest: string } | { latest: true } | { version: number } | { label: string };
@@ -107,6 +108,19 @@ export interface Storage {
   ): Promise<ObjectLabel | undefined>;
   /** The labels of an object name, by label. */
   listObjectLabels?(project: string, name: string): Promise<ObjectLabel[]>;
+
+  /**
+   * Deduplicated call values (issue 13), verified against their digests
+   * before these are called. Optional like the capabilities above: without
+   * them a batch carrying value items is answered `WEFT_NOT_SUPPORTED`.
+   */
+
+  /** Stores values once per (project, digest); returns how many were new. */
+  putValues?(project: string, values: readonly StoredValue[]): Promise<{ stored: number }>;
+  /** The stored values among `digests`, by digest; never another project's. */
+  readValues?(project: string, digests: readonly string[]): Promise<Map<string, StoredValue>>;
+  /** The subset of `digests` this project stores. */
+  knownValues?(project: string, digests: readonly string[]): Promise<string[]>;
 
   /** Stores a version (numbered from 1 per name); a known digest is a no-op returning it. */
   putObject(object: ObjectPut): Promise<ObjectCreateResponse>;

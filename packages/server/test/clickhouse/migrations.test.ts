@@ -25,10 +25,10 @@ describe('ClickHouse schema', () => {
     const replicas = await Promise.all(
       Array.from({ length: 4 }, () => ClickHouseStorage.open({ hosts: [host()], database })),
     );
-    expect(replicas.map((r) => r.schemaVersion)).toEqual([3, 3, 3, 3]);
+    expect(replicas.map((r) => r.schemaVersion)).toEqual([4, 4, 4, 4]);
     await Promise.all(replicas.map((r) => r.close()));
     const again = await ClickHouseStorage.open({ hosts: [host()], database });
-    expect(again.schemaVersion).toBe(3);
+    expect(again.schemaVersion).toBe(4);
     await again.close();
     const versions = await connection.rows<{ version: number; name: string }>(
       `SELECT DISTINCT version, name FROM ${database}.weft_migrations ORDER BY version`,
@@ -37,6 +37,7 @@ describe('ClickHouse schema', () => {
       { version: 1, name: 'calls, objects, tables, files' },
       { version: 2, name: 'sessions, attribute terms, search text, feedback, object labels' },
       { version: 3, name: 'own usage of calls made from OTLP spans' },
+      { version: 4, name: 'deduplicated call values' },
     ]);
     // Migration 2's ALTERs ran from four replicas at once: each column once.
     const added = await connection.rows<{ name: string }>(
@@ -47,6 +48,7 @@ describe('ClickHouse schema', () => {
       `SELECT name FROM system.tables WHERE database = '${database}' ORDER BY name`,
     );
     expect(tables.map((t) => t.name)).toEqual([
+      'call_values',
       'calls',
       'feedback',
       'files',
@@ -90,7 +92,7 @@ describe('ClickHouse schema', () => {
     await connection.commandOnEveryHost(`INSERT INTO ${database}.calls (project, id, half, seq, event_ms, trace_id, op_name, op_plain, started_at, status)
       VALUES ('p', '${id}', 1, 1, 5, '${id}', 'old', 'old', 5, 'running')`);
     const storage = await ClickHouseStorage.open({ hosts: [host()], database });
-    expect(storage.schemaVersion).toBe(3);
+    expect(storage.schemaVersion).toBe(4);
     const call = await storage.readCall('p', id);
     expect(call).toMatchObject({ opName: 'old', startedAt: 5, feedback: [] });
     expect(call?.sessionId).toBeUndefined();

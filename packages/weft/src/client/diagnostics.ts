@@ -31,6 +31,14 @@ export interface Diagnostics {
   outbox: OutboxStats | undefined;
   /** Sampling: the rate, calls sampled out, calls held for tail rules, traces kept / dropped / dropped past the bound. */
   sampling: SamplingStats;
+  /**
+   * Values sent once (undefined when off): records that had large values,
+   * value items sent, the records' bytes before and after (value items
+   * included), digests remembered as delivered.
+   */
+  dedup:
+    | { records: number; valuesSent: number; bytesBefore: number; bytesAfter: number; knownValues: number }
+    | undefined;
   /** Pipeline problems reported (each logged; see the `weft:problem` diagnostics channel). */
   problems: number;
 }

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { DEFAULT_URL, type ModelPrice, PROJECT_NAME } from '@weft/protocol';
 import { z } from 'zod';
+import { DEFAULT_DEDUP_THRESHOLD_BYTES, DEFAULT_MAX_KNOWN_VALUES } from '../dedup/index.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { KeepRules } from '../sampling/index.js';
 
@@ -44,6 +45,8 @@ const schema = z.strictObject({
   handleExit: z.boolean().default(true),
   setDefault: z.boolean().default(true),
   warningIntervalMs: positiveInt.default(10_000),
+  dedupThresholdBytes: nonNegativeInt.default(DEFAULT_DEDUP_THRESHOLD_BYTES),
+  maxKnownValues: positiveInt.default(DEFAULT_MAX_KNOWN_VALUES),
   sampleRate: z.number().min(0).max(1).default(1),
   keep: z
     .strictObject({
@@ -133,6 +136,17 @@ export interface WeftOptions {
    * @example { 'my-finetune': { input: 3, output: 12, cachedInput: 1.5 } }
    */
   prices?: Record<string, ModelPrice>;
+  /**
+   * Values sent once: a value in a call's inputs or output whose encoding is
+   * at least this many bytes (a chat history, a system prompt, a document)
+   * is sent to the server once and referred to by digest afterwards; readers
+   * get the full value back (see docs/values.md, "Values sent once"). 0
+   * sends every record whole.
+   * @default 1024
+   */
+  dedupThresholdBytes?: number;
+  /** Digests of values remembered as delivered to the server (LRU, ~100 bytes each). @default 100000 */
+  maxKnownValues?: number;
   /**
    * Head sampling: the share of traces recorded, 0..1. Decided once per trace
    * at its root from the trace id's last 32 bits (deterministic, see

@@ -18,6 +18,7 @@ import { ALL_SAMPLED, Sampler } from '../sampling/index.js';
 import { ClientClosedError } from '../errors/client-closed-error.js';
 import { PublishFailedError } from '../errors/publish-failed-error.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { ValueDedup } from '../dedup/index.js';
 import { LoopLagMonitor } from '../diagnostics/loop-lag.js';
 import { Warnings } from '../diagnostics/warnings.js';
 import { type ExitParticipant, registerForExit, unregisterForExit } from '../lifecycle/exit-hooks.js';
@@ -98,6 +99,8 @@ export class WeftClient {
   /** Object versions, files and table chunks: the batcher's retry rules and outbox, one request each. */
   readonly #delivery: RecordDelivery;
   readonly #snapshot: SnapshotRules;
+  /** Large repeated values sent once (undefined with a test sink or `dedupThresholdBytes: 0`). */
+  readonly #dedup: ValueDedup | undefined;
   #closed = false;
   #shutdown: Promise<FlushResult> | undefined;
   readonly #exit: ExitParticipant;
@@ -161,6 +164,10 @@ export class WeftClient {
     registerDatasetHost(this, { project: this.project, api: this.#api, records: this.#delivery });
     this.#values.useHooks(new ValueRefs({ store: this.#store, files: this.#files, datasets: new DatasetRefs(this) }));
     this.#feedback = new FeedbackSender({ barrier: this.#barrier, sink: this.#sink, warnings: this.#warnings });
+    this.#dedup =
+      sinkFactory || options.dedupThresholdBytes === 0
+        ? undefined
+        : new ValueDedup({ thresholdBytes: options.dedupThresholdBytes, maxKnownValues: options.maxKnownValues });
     this.#pipeline = new Pipeline({
       pool: this.#pool,
       barrier: this.#barrier,
@@ -169,6 +176,8 @@ export class WeftClient {
       sanitizeOptions: this.#values.forEpoch,
       sliceBudget: options.sliceBudget,
       awaitPendingInSlot: options.awaitPendingInSlot === true,
+      // Test sinks read records as the pipeline made them; dedup needs a server's `missingValues`.
+      dedup: this.#dedup,
     });
     this.#sampler = options.sampleRate < 1 ? new Sampler(options.sampleRate, options.keep) : undefined;
     this.#inFlight = new InFlight(options.startDelayMs, this.#pipeline);
@@ -487,6 +496,7 @@ export class WeftClient {
       objects: this.#store.stats,
       outbox: this.#keeper?.stats,
       sampling: this.#sampler?.stats ?? { ...ALL_SAMPLED },
+      dedup: this.#dedup?.stats,
       problems: this.#warnings.total,
     };
   }

@@ -2,6 +2,7 @@ import { encodeMsgpack, type ExceptionInfo } from '@weft/protocol';
 import type { CallRecord } from '../calls/call-record.js';
 import { exceptionInfo } from '../calls/exception-info.js';
 import { outsideCalls } from '../context/call-context.js';
+import type { ValueDedup } from '../dedup/index.js';
 import type { Warnings } from '../diagnostics/warnings.js';
 import type { RecordOutcome } from '../transport/batcher.js';
 import { Sanitizer, type SanitizeOptions } from '../values/index.js';
@@ -41,6 +42,8 @@ export interface PipelineOptions {
   sliceBudget: number;
   /** TEST ONLY: await pending digests inside the slot (the deadlock the design forbids). */
   awaitPendingInSlot: boolean;
+  /** Sends large repeated values once (undefined: every record is sent whole). */
+  dedup?: ValueDedup | undefined;
 }
 
 interface Job {
@@ -274,18 +277,34 @@ export class Pipeline {
     // during a burst copied thousands of such snapshots, 10–20 ms each).
     const { id, opName } = call;
     const unit = kind === 'start' ? 'other' : 'call';
-    this.#o.sink.add({
+    const record = {
       callId: id,
       bytes,
-      done: (outcome) => {
+      done: (outcome: RecordOutcome) => {
         releaseEncoded(bytes);
         if (outcome.status === 'failed') {
           this.#o.warnings.report('transport', `call ${opName} was not delivered`, outcome.error, id);
         }
         this.#o.barrier.settle(epoch, outcome.status, unit);
       },
-    });
+    };
+    // Deduplicated, the record's bytes stay in use (its values are read from
+    // them) until its last value item settles; `done` is called after that.
+    if (!this.#dedup(record)) this.#o.sink.add(record);
     if (this.#urgent > 0) this.#flushSinkSoon();
+  }
+
+  /** Hands `record` to the sink deduplicated; false when it is to be added as it is. */
+  #dedup(record: { callId: string; bytes: Uint8Array; done: (outcome: RecordOutcome) => void }): boolean {
+    const { dedup } = this.#o;
+    if (dedup === undefined) return false;
+    try {
+      return dedup.deliver(this.#o.sink, record);
+    } catch (error) {
+      // A record the deduplicator cannot read is sent whole: nothing is lost.
+      this.#o.warnings.report('dedup', 'deduplicating a record failed; it is sent whole', error, record.callId);
+      return false;
+    }
   }
 
   /** At most one sink flush per turn while a flush waits. */

@@ -36,9 +36,13 @@ export interface CallRecord {
   done: (outcome: RecordOutcome) => void;
 }
 
-/** `sent`: the server acknowledged it. `spilled`: it is durably in the outbox. `failed`: it is lost, and `error` says why. */
+/**
+ * `sent`: the server acknowledged it (`missingValues`: deduplicated values
+ * the batch referred to that the server lacks, from its answer). `spilled`:
+ * it is durably in the outbox. `failed`: it is lost, and `error` says why.
+ */
 export type RecordOutcome =
-  | { status: 'sent' }
+  | { status: 'sent'; missingValues?: readonly string[] }
   | { status: 'spilled' }
   | { status: 'failed'; error: WeftError };
 
@@ -327,11 +331,13 @@ export class Batcher {
         );
         const result = await client.post(routes.callBatch(), body);
         switch (result.status) {
-          case 'sent':
+          case 'sent': {
             this.#bodyMemory.release(body);
             this.#circuit.recordSuccess();
-            for (const entry of batch.entries) this.#settle(entry, SENT);
+            const outcome = sentOutcome(result.body);
+            for (const entry of batch.entries) this.#settle(entry, outcome);
             break;
+          }
           case 'retryable': {
             this.#circuit.recordFailure();
             batch.attempts += 1;
@@ -555,7 +561,7 @@ export class Batcher {
     if (entry.held) this.#heldBytes -= entry.record.bytes.byteLength;
     this.#counts[outcome.status] += 1;
     this.#outstanding -= 1;
-    if (this.#outstanding === 0 && outcome === SENT) this.#notify('queueDrained');
+    if (this.#outstanding === 0 && outcome.status === 'sent') this.#notify('queueDrained');
     if (outcome.status === 'failed') {
       publishTransportEvent({
         type: 'failed',
@@ -644,6 +650,13 @@ export class Batcher {
 
 function defaultWarning(message: string, details: Record<string, unknown>): void {
   process.emitWarning(message, { type: 'WeftWarning', detail: JSON.stringify(details) });
+}
+
+/** `sent`, with the `missingValues` of the server's answer when it names any. */
+function sentOutcome(body: unknown): RecordOutcome {
+  const missing = (body as { missingValues?: unknown } | null | undefined)?.missingValues;
+  if (!Array.isArray(missing) || missing.length === 0) return SENT;
+  return { status: 'sent', missingValues: missing.filter((digest): digest is string => typeof digest === 'string') };
 }
 
 /** How many leading records of a refused append the outbox did write (`OutboxWriteFailedError.recordsWritten`). */

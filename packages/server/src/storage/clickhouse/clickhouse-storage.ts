@@ -37,6 +37,8 @@ import { ClickHouseSessionQuery } from './session-query.js';
 import { ClickHouseSpanUsageStore } from './span-usage-store.js';
 import { ClickHouseTableStore } from './table-store.js';
 import { nextSeq } from './write-sequence.js';
+import { ClickHouseValueStore } from './value-store.js';
+import type { StoredValue } from '../stored-value.js';
 
 /**
  * The scale-out storage engine: ClickHouse over HTTP, same contract as
@@ -52,6 +54,7 @@ export class ClickHouseStorage implements Storage {
   readonly #insertSettings: ClickHouseSettings;
   readonly #objects: ClickHouseObjectStore;
   readonly #tables: ClickHouseTableStore;
+  readonly #values: ClickHouseValueStore;
   readonly #files: ClickHouseFileStore;
   readonly #feedback: ClickHouseFeedbackStore;
   readonly #labels: ClickHouseLabelStore;
@@ -81,6 +84,7 @@ export class ClickHouseStorage implements Storage {
     });
     this.#files = new ClickHouseFileStore({ connection, table: name('files'), insertSettings });
     this.#spanUsage = new ClickHouseSpanUsageStore({ connection, table: this.#callsTable, insertSettings });
+    this.#values = new ClickHouseValueStore({ connection, table: name('call_values'), insertSettings });
   }
 
   /**
@@ -266,6 +270,21 @@ export class ClickHouseStorage implements Storage {
   ): Promise<TableRowsResponse | undefined> {
     this.#open();
     return this.#tables.rows(project, digest, offset, limit);
+  }
+
+  async putValues(project: string, values: readonly StoredValue[]): Promise<{ stored: number }> {
+    this.#open();
+    return { stored: await this.#values.put(project, values) };
+  }
+
+  async readValues(project: string, digests: readonly string[]): Promise<Map<string, StoredValue>> {
+    this.#open();
+    return this.#values.read(project, digests);
+  }
+
+  async knownValues(project: string, digests: readonly string[]): Promise<string[]> {
+    this.#open();
+    return this.#values.known(project, digests);
   }
 
   async putFile(project: string, digest: string, bytes: Uint8Array): Promise<{ created: boolean }> {

@@ -1,4 +1,4 @@
-import { type TableSpec, TABLES, LOOP_TABLES, LOOP_CALL_COLUMNS, SPAN_USAGE_COLUMN, createTableStatements } from './schema.js';
+import { type TableSpec, TABLES, LOOP_TABLES, LOOP_CALL_COLUMNS, SPAN_USAGE_COLUMN, VALUE_TABLES, createTableStatements } from './schema.js';
 import type { ClickHouseConnection } from './clickhouse-connection.js';
 import { sqlLiteral } from './sql-literal.js';
 
@@ -41,6 +41,11 @@ export const migrations: readonly Migration[] = [
       (cluster === undefined ? ['calls'] : ['calls_local', 'calls']).map(
         (table) => `ALTER TABLE ${database}.${table} ADD COLUMN ${SPAN_USAGE_COLUMN}`,
       ),
+  },
+  {
+    version: 4,
+    name: 'deduplicated call values',
+    statements: (database, cluster) => VALUE_TABLES.flatMap((table: TableSpec) => createTableStatements(database, table, cluster)),
   },
 ];
 

@@ -121,6 +121,19 @@ export const LOOP_TABLES: readonly TableSpec[] = [
 ];
 
 /**
+ * Tables added by migration 3: deduplicated call values, once per (project,
+ * digest); `prev` is empty unless an array extends another.
+ */
+export const VALUE_TABLES: readonly TableSpec[] = [
+  {
+    name: 'call_values',
+    columns: 'project String, digest String, is_array UInt8, prev String, bytes_base64 String, created_at Float64',
+    orderBy: '(project, digest)',
+    shardBy: 'cityHash64(project, digest)',
+  },
+];
+
+/**
  * DDL of one table: on a single server the ReplacingMergeTree itself; in a
  * cluster a `<name>_local` ReplacingMergeTree on every shard plus a
  * `Distributed` table `<name>` over them, so queries name `<name>` either way.

@@ -202,6 +202,23 @@ export const migrations: readonly Migration[] = [
     // these after every OTLP ingest (`SqliteSpanUsageStore`).
     sql: 'ALTER TABLE calls ADD COLUMN span_usage TEXT;',
   },
+  {
+    version: 5,
+    name: 'deduplicated call values',
+    // One row per (project, digest): a value many calls refer to is stored
+    // once. `prev` is set only for an array that extends another (`is_array`).
+    sql: `
+      CREATE TABLE call_values (
+        project TEXT NOT NULL,
+        digest TEXT NOT NULL,
+        is_array INTEGER NOT NULL,
+        prev TEXT,
+        bytes BLOB NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (project, digest)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /**

@@ -34,6 +34,8 @@ import { SqliteObjectStore } from './object-store.js';
 import { SqliteSessionQuery } from './session-query.js';
 import { SqliteSpanUsageStore } from './span-usage-store.js';
 import { SqliteTableStore } from './table-store.js';
+import { SqliteValueStore } from './value-store.js';
+import type { StoredValue } from '../stored-value.js';
 
 export interface SqliteStorageOptions {
   /** Database file; its folder is created. `:memory:` for a throwaway database. */
@@ -82,6 +84,7 @@ export class SqliteStorage implements Storage {
   readonly #query: SqliteCallQuery;
   readonly #objects: SqliteObjectStore;
   readonly #tables: SqliteTableStore;
+  readonly #values: SqliteValueStore;
   readonly #files: SqliteFileStore;
   readonly #feedback: SqliteFeedbackStore;
   readonly #labels: SqliteLabelStore;
@@ -110,6 +113,7 @@ export class SqliteStorage implements Storage {
     this.#spanUsage = new SqliteSpanUsageStore(this.#db);
     this.#tables = new SqliteTableStore(this.#db);
     this.#files = new SqliteFileStore(this.#db);
+    this.#values = new SqliteValueStore(this.#db);
   }
 
   /** The schema version after migrations, for diagnostics. */
@@ -245,6 +249,21 @@ export class SqliteStorage implements Storage {
   ): Promise<TableRowsResponse | undefined> {
     this.#open();
     return this.#tables.rows(project, digest, offset, limit);
+  }
+
+  async putValues(project: string, values: readonly StoredValue[]): Promise<{ stored: number }> {
+    this.#open();
+    return { stored: this.#values.put(project, values) };
+  }
+
+  async readValues(project: string, digests: readonly string[]): Promise<Map<string, StoredValue>> {
+    this.#open();
+    return this.#values.read(project, digests);
+  }
+
+  async knownValues(project: string, digests: readonly string[]): Promise<string[]> {
+    this.#open();
+    return this.#values.known(project, digests);
   }
 
   async putFile(project: string, digest: string, bytes: Uint8Array): Promise<{ created: boolean }> {

@@ -1,0 +1,1 @@
+export { collectValueRefs, expandValueRefs, isValueRef, type ValueRef, valueRef } from './value-ref.js';

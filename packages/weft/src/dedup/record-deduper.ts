@@ -1,0 +1,201 @@
+import { DigestMemo } from './digest-memo.js';
+import type { KnownValues } from './known-values.js';
+import { Kind, readHeader, skipValue, strHeader } from './msgpack-layout.js';
+import { arrayValueItem, markerBytes, plainValueItem, type ValueSource } from './value-item.js';
+
+/** Options of {@link RecordDeduper}. */
+export interface RecordDeduperOptions {
+  /** Encoded size from which a value is sent once and referred to by a marker. */
+  thresholdBytes: number;
+  /** What this client already delivered to its server. */
+  known: KnownValues;
+}
+
+/** A record after deduplication. */
+export interface DedupedRecord {
+  /** The call record with each large value replaced by its marker. */
+  bytes: Uint8Array;
+  /** `value` batch items to send before the record: the values the server is not known to have. */
+  send: { digest: string; bytes: Uint8Array }[];
+  /** Every value the record refers to, to send again if the server says it lacks one. */
+  sources: ValueSource[];
+}
+
+/**
+ * Average encoded bytes per item from which a large array is sent as a
+ * chain (only its new items after a prefix already delivered) instead of
+ * whole: one hash per item buys sending a growing chat history as its new
+ * messages only; an array of many tiny items (an embedding) is hashed once
+ * as a whole instead.
+ */
+const MIN_CHAIN_ITEM_BYTES = 64;
+
+const INPUTS_KEY = Uint8Array.from([0xa6, ...Array.from('inputs', (c) => c.charCodeAt(0))]);
+const OUTPUT_KEY = Uint8Array.from([0xa6, ...Array.from('output', (c) => c.charCodeAt(0))]);
+
+interface Work {
+  send: { digest: string; bytes: Uint8Array }[];
+  sources: ValueSource[];
+}
+
+/**
+ * Sends each large value once: rewrites an encoded call record so that every
+ * value in its `inputs` members and its `output` whose encoding is at least
+ * `thresholdBytes` is replaced by a `{ _weft: 'value', digest }` marker,
+ * bottom-up (a message whose long text became a marker may itself be small
+ * enough to stay inline). Works on the encoded bytes, so a value's bytes are
+ * exactly the bytes the record held and both encoders (the one-pass safe
+ * encoder and the Sanitizer's) are served by one rule.
+ *
+ * Cheap tests first: a record smaller than the threshold is returned
+ * untouched without reading it; a value smaller than the threshold is
+ * skipped by its length, never hashed. Each byte of a large value is hashed
+ * at most once per record (strings are digested with a normalized header,
+ * so the same text encoded by either encoder has one digest), and not at all
+ * when the same bytes were digested recently ({@link DigestMemo} compares
+ * bytes instead).
+ *
+ * Arrays of sizeable items are content-addressed as a chain (see
+ * `arrayDigest`): the digest of every prefix is known, so a history that
+ * grew by two messages since the last call is sent as "the delivered array
+ * plus these two items".
+ */
+export class RecordDeduper {
+  readonly #threshold: number;
+  readonly #known: KnownValues;
+  readonly #digests = new DigestMemo();
+
+  constructor({ thresholdBytes, known }: RecordDeduperOptions) {
+    this.#threshold = thresholdBytes;
+    this.#known = known;
+  }
+
+  /** The record with large values replaced, or `undefined` when nothing in it is large. */
+  dedup(item: Uint8Array): DedupedRecord | undefined {
+    if (item.byteLength < this.#threshold) return undefined;
+    const h = readHeader(item, 0);
+    if (h.kind !== Kind.Map) return undefined;
+    const count = h.size;
+    let pos = h.headerLength;
+    const parts: Uint8Array[] = [item.subarray(0, pos)];
+    const work: Work = { send: [], sources: [] };
+    let changed = false;
+    for (let i = 0; i < count; i++) {
+      const keyEnd = skipValue(item, pos);
+      const valueEnd = skipValue(item, keyEnd);
+      parts.push(item.subarray(pos, keyEnd));
+      let replaced: Uint8Array | undefined;
+      if (equalBytes(item, pos, keyEnd, INPUTS_KEY)) replaced = this.#members(item, keyEnd, valueEnd, work);
+      else if (equalBytes(item, pos, keyEnd, OUTPUT_KEY)) replaced = this.#node(item, keyEnd, valueEnd, work);
+      if (replaced !== undefined) changed = true;
+      parts.push(replaced ?? item.subarray(keyEnd, valueEnd));
+      pos = valueEnd;
+    }
+    if (!changed) return undefined;
+    return { bytes: concat(parts), send: work.send, sources: work.sources };
+  }
+
+  /** A map whose members are deduplicated but which itself stays (the record's `inputs`). */
+  #members(b: Uint8Array, start: number, end: number, work: Work): Uint8Array | undefined {
+    if (end - start < this.#threshold) return undefined;
+    const { kind, headerLength, size } = readHeader(b, start);
+    if (kind !== Kind.Map) return this.#node(b, start, end, work);
+    const headerEnd = start + headerLength;
+    const children = this.#children(b, headerEnd, size, true, work);
+    return children.changed ? concat([b.subarray(start, headerEnd), ...children.pieces]) : undefined;
+  }
+
+  /** The value at `start…end` rewritten (a marker when it is large), or `undefined` when unchanged. */
+  #node(b: Uint8Array, start: number, end: number, work: Work): Uint8Array | undefined {
+    if (end - start < this.#threshold) return undefined;
+    // `readHeader` shares one object: take its fields before reading children.
+    const { kind, headerLength, size } = readHeader(b, start);
+    const headerEnd = start + headerLength;
+    switch (kind) {
+      case Kind.Str:
+        return this.#plain([strHeader(end - headerEnd), b.subarray(headerEnd, end)], work);
+      case Kind.Bin:
+      case Kind.Scalar:
+        return this.#plain([b.subarray(start, end)], work);
+      case Kind.Map: {
+        const { pieces, length, changed } = this.#children(b, headerEnd, size, true, work);
+        if (!changed) return this.#plain([b.subarray(start, end)], work);
+        const parts = [b.subarray(start, headerEnd), ...pieces];
+        return headerLength + length >= this.#threshold ? this.#plain(parts, work) : concat(parts);
+      }
+      case Kind.Array: {
+        const count = size;
+        const { pieces, length, changed } = this.#children(b, headerEnd, count, false, work);
+        if (headerLength + length < this.#threshold) return changed ? concat([b.subarray(start, headerEnd), ...pieces]) : undefined;
+        if (count >= 2 && length / count >= MIN_CHAIN_ITEM_BYTES) return this.#chain(pieces, work);
+        return this.#plain(changed ? [b.subarray(start, headerEnd), ...pieces] : [b.subarray(start, end)], work);
+      }
+    }
+  }
+
+  /** The children of a container (a map's keys as they are, its values and an array's items rewritten). */
+  #children(b: Uint8Array, pos: number, count: number, isMap: boolean, work: Work): { pieces: Uint8Array[]; length: number; changed: boolean } {
+    const pieces: Uint8Array[] = [];
+    let length = 0;
+    let changed = false;
+    for (let i = 0; i < count; i++) {
+      if (isMap) {
+        const keyEnd = skipValue(b, pos);
+        pieces.push(b.subarray(pos, keyEnd));
+        length += keyEnd - pos;
+        pos = keyEnd;
+      }
+      const end = skipValue(b, pos);
+      const replaced = this.#node(b, pos, end, work);
+      if (replaced !== undefined) changed = true;
+      const piece = replaced ?? b.subarray(pos, end);
+      pieces.push(piece);
+      length += piece.byteLength;
+      pos = end;
+    }
+    return { pieces, length, changed };
+  }
+
+  /** A value sent whole: its marker; the value item too unless the server is known to have it. */
+  #plain(parts: Uint8Array[], work: Work): Uint8Array {
+    const digest = this.#digests.plain(parts);
+    work.sources.push({ kind: 'plain', digest, parts });
+    if (!this.#known.has(digest)) {
+      work.send.push({ digest, bytes: plainValueItem(digest, parts) });
+      this.#known.add(digest);
+    }
+    return markerBytes(digest);
+  }
+
+  /** An array sent as the items after its longest prefix the server is known to have. */
+  #chain(items: Uint8Array[], work: Work): Uint8Array {
+    const digests = this.#digests.chain(items);
+    const digest = digests.at(-1) as string;
+    work.sources.push({ kind: 'array', digests, items });
+    if (!this.#known.has(digest)) {
+      let prefix = items.length - 2;
+      while (prefix >= 0 && !this.#known.has(digests[prefix]!)) prefix--;
+      work.send.push({ digest, bytes: arrayValueItem(digest, prefix >= 0 ? digests[prefix] : undefined, items.slice(prefix + 1)) });
+      this.#known.add(digest);
+    }
+    return markerBytes(digest);
+  }
+}
+
+function equalBytes(b: Uint8Array, start: number, end: number, expected: Uint8Array): boolean {
+  if (end - start !== expected.byteLength) return false;
+  for (let i = 0; i < expected.byteLength; i++) if (b[start + i] !== expected[i]) return false;
+  return true;
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const part of parts) length += part.byteLength;
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.byteLength;
+  }
+  return out;
+}

@@ -1,0 +1,128 @@
+/**
+ * The bytes the deduplicator writes: the marker left in a call record, and
+ * the `value` batch items (see `valueItem` in `@weft/protocol`). Written by
+ * concatenation, so a value's bytes travel exactly as the record held them.
+ */
+
+const ascii = (s: string): number[] => Array.from(s, (c) => c.charCodeAt(0));
+const fixstr = (s: string): number[] => [0xa0 | s.length, ...ascii(s)];
+const DIGEST_LENGTH = 43;
+
+/** `{ _weft: 'value', digest: ` … (then str8 header and the digest). */
+const MARKER_HEAD = Uint8Array.from([0x82, ...fixstr('_weft'), ...fixstr('value'), ...fixstr('digest'), 0xd9, DIGEST_LENGTH]);
+/** Bytes of a marker. */
+export const MARKER_BYTES = MARKER_HEAD.byteLength + DIGEST_LENGTH;
+
+/** The msgpack of `{ _weft: 'value', digest }`. */
+export function markerBytes(digest: string): Uint8Array {
+  const out = new Uint8Array(MARKER_BYTES);
+  out.set(MARKER_HEAD, 0);
+  writeAscii(out, MARKER_HEAD.byteLength, digest);
+  return out;
+}
+
+/** What a record refers to, kept until the record is delivered so any of it can be sent again. */
+export type ValueSource =
+  /** A value whose bytes are `parts` concatenated. */
+  | { readonly kind: 'plain'; readonly digest: string; readonly parts: readonly Uint8Array[] }
+  /** An array: its encoded items and the digest of each prefix (`digests[i]` covers items 0..i). */
+  | { readonly kind: 'array'; readonly digests: readonly string[]; readonly items: readonly Uint8Array[] };
+
+/** The digest a source stands for in its record. */
+export function sourceDigest(source: ValueSource): string {
+  return source.kind === 'plain' ? source.digest : (source.digests.at(-1) as string);
+}
+
+/**
+ * The value item that delivers `digest` from `source`, or undefined when the
+ * source does not hold it. An array prefix is sent whole (no `prev`): the
+ * server may have lost every earlier part of the chain.
+ */
+export function valueItemFor(source: ValueSource, digest: string): Uint8Array | undefined {
+  if (source.kind === 'plain') return source.digest === digest ? plainValueItem(digest, source.parts) : undefined;
+  const i = source.digests.lastIndexOf(digest);
+  return i === -1 ? undefined : arrayValueItem(digest, undefined, source.items.slice(0, i + 1));
+}
+
+/** `{ type: 'value', digest, bytes }` with the value's bytes given as parts. */
+export function plainValueItem(digest: string, parts: readonly Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const part of parts) length += part.byteLength;
+  const w = new Writer(ITEM_HEAD.byteLength + 2 + DIGEST_LENGTH + BYTES_KEY.byteLength + 5 + length);
+  w.bytes(ITEM_HEAD_3);
+  w.digest(digest);
+  w.bytes(BYTES_KEY);
+  w.binHeader(length);
+  for (const part of parts) w.bytes(part);
+  return w.done();
+}
+
+/** `{ type: 'value', digest, prev?, items }`: an array as the items after `prev`. */
+export function arrayValueItem(digest: string, prev: string | undefined, items: readonly Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const item of items) length += 5 + item.byteLength;
+  const w = new Writer(ITEM_HEAD.byteLength + 2 * (2 + DIGEST_LENGTH) + PREV_KEY.byteLength + ITEMS_KEY.byteLength + 5 + length);
+  w.bytes(prev === undefined ? ITEM_HEAD_3 : ITEM_HEAD_4);
+  w.digest(digest);
+  if (prev !== undefined) {
+    w.bytes(PREV_KEY);
+    w.digest(prev);
+  }
+  w.bytes(ITEMS_KEY);
+  w.arrayHeader(items.length);
+  for (const item of items) {
+    w.binHeader(item.byteLength);
+    w.bytes(item);
+  }
+  return w.done();
+}
+
+/** `type: 'value', digest:` after a map header. */
+const ITEM_HEAD = Uint8Array.from([...fixstr('type'), ...fixstr('value'), ...fixstr('digest')]);
+const ITEM_HEAD_3 = Uint8Array.from([0x83, ...ITEM_HEAD]);
+const ITEM_HEAD_4 = Uint8Array.from([0x84, ...ITEM_HEAD]);
+const BYTES_KEY = Uint8Array.from(fixstr('bytes'));
+const PREV_KEY = Uint8Array.from(fixstr('prev'));
+const ITEMS_KEY = Uint8Array.from(fixstr('items'));
+
+class Writer {
+  readonly #out: Uint8Array;
+  #pos = 0;
+
+  constructor(capacity: number) {
+    this.#out = new Uint8Array(capacity);
+  }
+
+  bytes(b: Uint8Array): void {
+    this.#out.set(b, this.#pos);
+    this.#pos += b.byteLength;
+  }
+
+  /** A digest as str8. */
+  digest(digest: string): void {
+    this.#out[this.#pos] = 0xd9;
+    this.#out[this.#pos + 1] = DIGEST_LENGTH;
+    writeAscii(this.#out, this.#pos + 2, digest);
+    this.#pos += 2 + DIGEST_LENGTH;
+  }
+
+  binHeader(n: number): void {
+    if (n < 0x100) this.bytes(Uint8Array.of(0xc4, n));
+    else if (n < 0x10000) this.bytes(Uint8Array.of(0xc5, n >>> 8, n & 0xff));
+    else this.bytes(Uint8Array.of(0xc6, n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff));
+  }
+
+  arrayHeader(n: number): void {
+    if (n < 16) this.bytes(Uint8Array.of(0x90 | n));
+    else if (n < 0x10000) this.bytes(Uint8Array.of(0xdc, n >>> 8, n & 0xff));
+    else this.bytes(Uint8Array.of(0xdd, n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff));
+  }
+
+  done(): Uint8Array {
+    return this.#out.subarray(0, this.#pos);
+  }
+}
+
+function writeAscii(out: Uint8Array, offset: number, s: string): void {
+  for (let i = 0; i < s.length; i++) out[offset + i] = s.charCodeAt(i);
+}
