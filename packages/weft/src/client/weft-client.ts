@@ -171,6 +171,7 @@ export class WeftClient {
       sink: this.#sink,
       sanitizeOptions: (epoch) => this.#sanitizeOptionsFor(epoch),
       sliceBudget: options.sliceBudget,
+      maxWaitingBytes: options.maxWaitingBytes,
       awaitPendingInSlot: options.awaitPendingInSlot,
     });
     this.#sampler = options.sampleRate < 1 ? new Sampler(options.sampleRate, options.keep) : undefined;

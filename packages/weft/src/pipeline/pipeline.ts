@@ -18,6 +18,7 @@ import {
 import { callItem, failureMarker, type RecordKind, type RecordText, type WalkedParts } from './call-item.js';
 import type { Epoch, FlushBarrier } from './flush-barrier.js';
 import { type Pool, yieldTurn } from './pool.js';
+import { intakeVerdict, recordBytes } from './backpressure.js';
 
 /**
  * Where finished records go: the transport's Batcher (or, in tests, any sink
@@ -28,6 +29,10 @@ import { type Pool, yieldTurn } from './pool.js';
 export interface RecordSink {
   add(record: { callId: string; bytes: Uint8Array; done: (outcome: RecordOutcome) => void }): void;
   flush(): Promise<void>;
+  /** Bytes the sink still wants; without it the sink never pushes back (see `backpressure.ts`). */
+  readonly roomBytes?: number;
+  /** Calls `listener` once, on a later turn, when `roomBytes` is above 0 again. */
+  onRoom?(listener: () => void): void;
 }
 
 export interface PipelineOptions {
@@ -39,6 +44,8 @@ export interface PipelineOptions {
   /** Sanitizer options (one object per epoch, so its validation is cached) whose `onObject` saves objects in `epoch`. */
   sanitizeOptions: (epoch: Epoch) => SanitizeOptions;
   sliceBudget: number;
+  /** Bound on the estimated bytes of calls waiting in the pipeline while the sink has no room (see `backpressure.ts`). */
+  maxWaitingBytes: number;
   /** TEST ONLY: await pending digests inside the slot (the deadlock the design forbids). */
   awaitPendingInSlot: boolean;
 }
@@ -47,12 +54,18 @@ interface Job {
   readonly call: CallRecord;
   readonly kind: RecordKind;
   readonly epoch: Epoch;
+  /** Estimated bytes the job holds (see `recordBytes`), counted until it reaches the sink. */
+  readonly bytes: number;
   exception?: ExceptionInfo;
   /** For a failed call's end record: strings redaction removes from its inputs, which its exception may quote. */
   inputSecrets?: readonly string[];
 }
 
 const NO_SECRETS: readonly string[] = [];
+
+/** Above this fraction of `maxWaitingBytes` the pool takes longer slices (see `BEHIND_SLICE_MS`), below the second one it is back to short ones. */
+const BEHIND_FRACTION = 1 / 8;
+const CAUGHT_UP_FRACTION = 1 / 16;
 
 /**
  * The deferred half of tracing:
@@ -68,7 +81,14 @@ const NO_SECRETS: readonly string[] = [];
  */
 export class Pipeline {
   readonly #o: PipelineOptions;
+  /** Jobs not yet handed to the pool are `#intake[#intakeHead…]` (no `shift()` copying). */
   #intake: Job[] = [];
+  #intakeHead = 0;
+  /** Estimated bytes of every job not yet handed to the sink, and of those among them in the pool. */
+  #waitingBytes = 0;
+  #movingBytes = 0;
+  #waitingForRoom = false;
+  #behind = false;
   #drainScheduled = false;
   #urgent = 0;
   #sinkFlushScheduled = false;
@@ -80,7 +100,12 @@ export class Pipeline {
   }
 
   get stats() {
-    return { intake: this.#intake.length, scheduled: this.#scheduled, finalized: this.#finalized };
+    return {
+      intake: this.#intake.length - this.#intakeHead,
+      waitingBytes: this.#waitingBytes,
+      scheduled: this.#scheduled,
+      finalized: this.#finalized,
+    };
   }
 
   /**
@@ -90,12 +115,23 @@ export class Pipeline {
    */
   submit(call: CallRecord, kind: RecordKind): void {
     const epoch = this.#o.barrier.register();
-    this.#intake.push({ call, kind, epoch });
-    if (!this.#drainScheduled) {
-      this.#drainScheduled = true;
-      outsideCalls(() => setImmediate(this.#drain));
-    }
+    const bytes = recordBytes(call, kind);
+    this.#waitingBytes += bytes;
+    if (!this.#behind && this.#waitingBytes > this.#o.maxWaitingBytes * BEHIND_FRACTION) this.#setBehind(true);
+    this.#intake.push({ call, kind, epoch, bytes });
+    this.#drainSoon();
   }
+
+  #drainSoon(): void {
+    if (this.#drainScheduled || this.#waitingForRoom) return;
+    this.#drainScheduled = true;
+    outsideCalls(() => setImmediate(this.#drain));
+  }
+
+  readonly #roomOpened = (): void => {
+    this.#waitingForRoom = false;
+    this.#drain();
+  };
 
   /** While a flush waits, records are pushed to the server as they are finalized instead of waiting for the batch interval. */
   beginUrgent(): void {
@@ -109,12 +145,55 @@ export class Pipeline {
 
   readonly #scheduleJob = (job: Job): Promise<void> | undefined => this.#schedule(job);
 
+  /**
+   * Hands waiting jobs to the pool while the sink has room for them; holds
+   * the rest as snapshots until it has (see `backpressure.ts`).
+   */
   #drain = (): void => {
     this.#drainScheduled = false;
-    const jobs = this.#intake;
-    this.#intake = [];
-    for (const job of jobs) this.#o.pool.run(this.#scheduleJob, job);
+    const { sink, pool, maxWaitingBytes } = this.#o;
+    const room = sink.roomBytes ?? Number.POSITIVE_INFINITY;
+    const intake = this.#intake;
+    let head = this.#intakeHead;
+    while (head < intake.length) {
+      const job = intake[head] as Job;
+      const state = { room, moving: this.#movingBytes, waiting: this.#waitingBytes, maxWaitingBytes };
+      if (intakeVerdict(job.bytes, state) === 'hold') {
+        // Jobs in the pool drain on their own (each one reaching the sink drains again);
+        // with none there, wait for the sink to make room.
+        if (this.#movingBytes === 0 && sink.onRoom !== undefined) {
+          this.#waitingForRoom = true;
+          sink.onRoom(this.#roomOpened);
+        }
+        break;
+      }
+      intake[head++] = undefined as unknown as Job; // the intake must not retain a moved job
+      this.#movingBytes += job.bytes;
+      pool.run(this.#scheduleJob, job);
+    }
+    if (head === intake.length) {
+      this.#intake = [];
+      this.#intakeHead = 0;
+    } else if (head > 1_024 && head * 2 > intake.length) {
+      this.#intake = intake.slice(head);
+      this.#intakeHead = 0;
+    } else {
+      this.#intakeHead = head;
+    }
   };
+
+  #setBehind(behind: boolean): void {
+    this.#behind = behind;
+    this.#o.pool.behind = behind;
+  }
+
+  /** A job reached the sink (or was lost): it no longer counts, and held jobs may move. */
+  #left(job: Job): void {
+    this.#waitingBytes -= job.bytes;
+    this.#movingBytes -= job.bytes;
+    if (this.#behind && this.#waitingBytes < this.#o.maxWaitingBytes * CAUGHT_UP_FRACTION) this.#setBehind(false);
+    if (this.#intakeHead < this.#intake.length) this.#drainSoon();
+  }
 
   /**
    * Walks the record's values. Synchronous when the walk fits one slice (a
@@ -258,6 +337,7 @@ export class Pipeline {
       }
     } catch (error) {
       this.#o.warnings.report('encode', `call ${call.opName} could not be encoded at all; it is lost`, error, call.id);
+      this.#left(job);
       this.#o.barrier.settle(epoch, 'failed', kind === 'start' ? 'other' : 'call');
       return;
     }
@@ -268,6 +348,7 @@ export class Pipeline {
   #deliver(job: Job, bytes: Uint8Array): void {
     const { call, kind, epoch } = job;
     this.#finalized++;
+    this.#left(job);
     // The record waits in the batcher until the server acknowledges it: it
     // must hold only its bytes and these few strings, not the call (whose
     // snapshot would then outlive the young generation — every minor GC

@@ -11,6 +11,17 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 export const SLICE_MS = 1;
 
 /**
+ * Longest stretch (ms) while the pipeline is behind (see `backpressure.ts`).
+ * The pool shares the loop with the user's code: with 1 ms slices, a burst of
+ * 64 concurrent agent steps (about 6 ms of the user's own work per turn) got
+ * a seventh of the loop, so calls were made many times faster than they were
+ * encoded and sent, and waited in memory. A longer slice while behind gives
+ * the pipeline an even share: the user's calls are never blocked, each loop
+ * turn simply carries more of the pipeline's work.
+ */
+export const BEHIND_SLICE_MS = 4;
+
+/**
  * The pool of deferred work: `concurrency` slots sharing the event loop with
  * the user's code.
  *
@@ -35,6 +46,8 @@ export class Pool {
   #head = 0;
   /** Slots taken: running a task, waiting for a task's promise, or yielding between slices. */
   #busy = 0;
+  /** The current slice length, {@link SLICE_MS} or, while the pipeline is behind, {@link BEHIND_SLICE_MS}. */
+  #sliceMs = SLICE_MS;
   /** When the pool started holding the loop without a turn in between; undefined once the loop turned. */
   #busySince: number | undefined;
   readonly #turned = (): void => {
@@ -83,6 +96,11 @@ export class Pool {
     return this.#concurrency;
   }
 
+  /** Whether the work behind the pool is behind the user's code (longer slices; see {@link BEHIND_SLICE_MS}). */
+  set behind(behind: boolean) {
+    this.#sliceMs = behind ? BEHIND_SLICE_MS : SLICE_MS;
+  }
+
   /**
    * One taken slot runs tasks until the queue is empty (the slot is freed), a
    * task returns a promise (the slot waits for it), or the pool has held the
@@ -104,7 +122,7 @@ export class Pool {
       if (this.#busySince === undefined) {
         this.#busySince = now;
         setImmediate(this.#turned);
-      } else if (now - this.#busySince > SLICE_MS) {
+      } else if (now - this.#busySince > this.#sliceMs) {
         setImmediate(this.#resume);
         return;
       }

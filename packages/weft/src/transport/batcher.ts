@@ -4,7 +4,7 @@ import type { SendResult } from './api-client.js';
 import { backoffDelayMs } from './backoff.js';
 import { rejectionVerdict, type RetryPolicy, retryVerdict, splitInHalves } from './delivery-rules.js';
 import { ReusableBytes } from '../memory/reusable-bytes.js';
-import { batchBodyPrefix, batchOverheadBytes, encodeBatchBody } from './batch-body.js';
+import { batchBodyParts, batchBodyPrefix, batchOverheadBytes } from './batch-body.js';
 import { type BatcherOptions, type BatcherOptionsParsed, batcherOptionsSchema } from './batcher-options.js';
 import { CircuitBreaker, type CircuitState } from './circuit-breaker.js';
 import { outboxRecordPrefix } from './outbox-records.js';
@@ -19,6 +19,7 @@ import {
   RecordTooLargeError,
 } from './transport-errors.js';
 import { publishTransportEvent } from './transport-events.js';
+import { admissionVerdict, roomBytes } from './queue-rules.js';
 
 
 /** Most record bytes spilled to the outbox in one turn when the in-memory queue is full. */
@@ -108,6 +109,8 @@ export class Batcher {
   #unparkTimer: unknown;
   #unparkAttempts = 0;
   #overflowScheduled = false;
+  /** Called once, on a later turn, when room opens again (see {@link Batcher.onRoom}). */
+  #roomListener: (() => void) | undefined;
 
   #seq = 0;
   #outstanding = 0;
@@ -157,8 +160,10 @@ export class Batcher {
       return;
     }
     const size = record.bytes.byteLength;
-    if (this.#heldBytes + size > this.#options.maxQueueBytes) {
-      // Over the memory bound: to disk, in one append per turn, never on the caller's turn.
+    if (admissionVerdict(size, this.#heldBytes, this.#options.maxQueueBytes) === 'spill') {
+      // Over the memory bound (the pipeline's bound on held calls is used up
+      // too, or the record is larger than the queue): to disk, in one append
+      // per turn, never on the caller's turn.
       this.#overflow.push(entry);
       if (!this.#overflowScheduled) {
         this.#overflowScheduled = true;
@@ -193,6 +198,28 @@ export class Batcher {
     );
     this.#pump();
     return promise;
+  }
+
+  /**
+   * Bytes the batcher still wants (see `queue-rules.ts`): the pipeline hands
+   * over records while there is room and holds calls back when there is none,
+   * so a healthy server that is slower than a burst never makes records spill.
+   */
+  get roomBytes(): number {
+    return roomBytes(this.#heldBytes, this.#options.maxQueueBytes);
+  }
+
+  /** Calls `listener` once, on a later turn, when {@link roomBytes} is above 0 again (replacing an earlier listener). */
+  onRoom(listener: () => void): void {
+    this.#roomListener = listener;
+    if (this.roomBytes > 0) this.#roomOpened();
+  }
+
+  #roomOpened(): void {
+    const listener = this.#roomListener;
+    if (listener === undefined) return;
+    this.#roomListener = undefined;
+    setImmediate(listener);
   }
 
   /** Diagnostics gauges and counters. */
@@ -320,15 +347,16 @@ export class Batcher {
           this.#activeBatches += 1;
           holdingSlot = true;
         }
-        const body = encodeBatchBody(
+        // Large records are parts of the body as they are; only small ones are copied (see `batchBodyParts`).
+        const body = batchBodyParts(
           this.#prefix,
           batch.entries.map((entry) => entry.record.bytes),
           this.#bodyMemory.take,
         );
-        const result = await client.post(routes.callBatch(), body);
+        const result = await client.postParts(routes.callBatch(), body.parts, body.length);
         switch (result.status) {
           case 'sent':
-            this.#bodyMemory.release(body);
+            this.#bodyMemory.release(body.copied);
             this.#circuit.recordSuccess();
             for (const entry of batch.entries) this.#settle(entry, SENT);
             break;
@@ -552,7 +580,10 @@ export class Batcher {
   #settle(entry: Entry, outcome: RecordOutcome): void {
     if (entry.settled) return;
     entry.settled = true;
-    if (entry.held) this.#heldBytes -= entry.record.bytes.byteLength;
+    if (entry.held) {
+      this.#heldBytes -= entry.record.bytes.byteLength;
+      if (this.#roomListener !== undefined && this.roomBytes > 0) this.#roomOpened();
+    }
     this.#counts[outcome.status] += 1;
     this.#outstanding -= 1;
     if (this.#outstanding === 0 && outcome === SENT) this.#notify('queueDrained');
