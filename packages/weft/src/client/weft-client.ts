@@ -492,6 +492,8 @@ export class WeftClient {
       queue: {
         records: batcher?.queuedRecords ?? 0,
         bytes: batcher?.queuedBytes ?? 0,
+        heldBytes: batcher?.heldBytes ?? 0,
+        peakHeldBytes: batcher?.peakHeldBytes ?? 0,
         inFlightBatches: batcher?.inFlightBatches ?? 0,
         circuit: batcher?.circuit ?? 'closed',
       },

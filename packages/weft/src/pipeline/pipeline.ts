@@ -87,6 +87,7 @@ export class Pipeline {
   /** Estimated bytes of every job not yet handed to the sink, and of those among them in the pool. */
   #waitingBytes = 0;
   #movingBytes = 0;
+  #peakWaitingBytes = 0;
   #waitingForRoom = false;
   #behind = false;
   #drainScheduled = false;
@@ -103,6 +104,7 @@ export class Pipeline {
     return {
       intake: this.#intake.length - this.#intakeHead,
       waitingBytes: this.#waitingBytes,
+      peakWaitingBytes: this.#peakWaitingBytes,
       scheduled: this.#scheduled,
       finalized: this.#finalized,
     };
@@ -117,6 +119,7 @@ export class Pipeline {
     const epoch = this.#o.barrier.register();
     const bytes = recordBytes(call, kind);
     this.#waitingBytes += bytes;
+    if (this.#waitingBytes > this.#peakWaitingBytes) this.#peakWaitingBytes = this.#waitingBytes;
     if (!this.#behind && this.#waitingBytes > this.#o.maxWaitingBytes * BEHIND_FRACTION) this.#setBehind(true);
     this.#intake.push({ call, kind, epoch, bytes });
     this.#drainSoon();
@@ -152,11 +155,12 @@ export class Pipeline {
   #drain = (): void => {
     this.#drainScheduled = false;
     const { sink, pool, maxWaitingBytes } = this.#o;
-    const room = sink.roomBytes ?? Number.POSITIVE_INFINITY;
     const intake = this.#intake;
     let head = this.#intakeHead;
     while (head < intake.length) {
       const job = intake[head] as Job;
+      // Read on every step: a small job is encoded and handed over within `pool.run`, taking room at once.
+      const room = sink.roomBytes ?? Number.POSITIVE_INFINITY;
       const state = { room, moving: this.#movingBytes, waiting: this.#waitingBytes, maxWaitingBytes };
       if (intakeVerdict(job.bytes, state) === 'hold') {
         // Jobs in the pool drain on their own (each one reaching the sink drains again);

@@ -103,6 +103,7 @@ export class Batcher {
   #head = 0;
   #queuedBytes = 0;
   #heldBytes = 0;
+  #peakHeldBytes = 0;
   #overflow: Entry[] = [];
   /** Records the outbox refused (disk full) while they still fit in memory; retried after a backoff. */
   #parked: Entry[] = [];
@@ -173,6 +174,7 @@ export class Batcher {
     }
     entry.held = true;
     this.#heldBytes += size;
+    if (this.#heldBytes > this.#peakHeldBytes) this.#peakHeldBytes = this.#heldBytes;
     this.#queuedBytes += size;
     this.#queue.push(entry);
     if (this.#queue.length - this.#head === 1) this.#armInterval();
@@ -226,6 +228,8 @@ export class Batcher {
   get stats(): {
     queuedRecords: number;
     queuedBytes: number;
+    heldBytes: number;
+    peakHeldBytes: number;
     inFlightBatches: number;
     sent: number;
     spilled: number;
@@ -236,6 +240,8 @@ export class Batcher {
     return {
       queuedRecords: this.#queue.length - this.#head,
       queuedBytes: this.#queuedBytes,
+      heldBytes: this.#heldBytes,
+      peakHeldBytes: this.#peakHeldBytes,
       inFlightBatches: this.#activeBatches + this.#retrying,
       ...this.#counts,
       circuit: this.#circuit.state,
