@@ -208,7 +208,7 @@ export class Batcher {
    * so a healthy server that is slower than a burst never makes records spill.
    */
   get roomBytes(): number {
-    return roomBytes(this.#heldBytes, this.#options.maxQueueBytes);
+    return roomBytes(this.#heldBytes, this.#options);
   }
 
   /** Calls `listener` once, on a later turn, when {@link roomBytes} is above 0 again (replacing an earlier listener). */

@@ -3,6 +3,7 @@
  *
  * ```
  * held bytes:  0 ─────────────── backpressure mark ──────── maxQueueBytes ──►
+ *              (in flight too)    (see roomBytes)
  *              │  room: the pipeline│ full: the pipeline   │ over: records go
  *              │  hands records over│ holds calls as       │ to the outbox (or
  *              │                    │ snapshots (bounded)  │ fail without one)
@@ -17,12 +18,31 @@
  * encoding when the room ran out, and records of other kinds (feedback).
  */
 
-/** Fraction of `maxQueueBytes` at which the batcher stops asking the pipeline for records. */
+/** Fraction of `maxQueueBytes` at which the batcher stops asking the pipeline for records, at the latest. */
 export const BACKPRESSURE_FRACTION = 0.75;
 
-/** Bytes the batcher still wants before it asks the pipeline to hold back (0 when full). */
-export function roomBytes(heldBytes: number, maxQueueBytes: number): number {
-  return Math.max(0, Math.floor(maxQueueBytes * BACKPRESSURE_FRACTION) - heldBytes);
+/**
+ * Bytes the batcher still wants before it asks the pipeline to hold back (0
+ * when full). It wants what keeps every send slot busy with a full batch and
+ * the next batch of each ready, and one filling —
+ * `(2 × maxConcurrentBatches + 1) × maxBatchBytes`, in flight included — and
+ * never more than 3/4 of `maxQueueBytes`.
+ * More encoded bytes in memory would not send any faster: on a healthy server
+ * the calls wait as snapshots instead, which share the caller's strings (an
+ * agent's history is sent with every call but held once), while their encoded
+ * records would each hold a copy.
+ */
+export function roomBytes(heldBytes: number, limits: QueueLimits): number {
+  const { maxQueueBytes, maxBatchBytes, maxConcurrentBatches } = limits;
+  const want = Math.min(Math.floor(maxQueueBytes * BACKPRESSURE_FRACTION), (2 * maxConcurrentBatches + 1) * maxBatchBytes);
+  return Math.max(0, want - heldBytes);
+}
+
+/** The batcher options the memory decisions read. */
+export interface QueueLimits {
+  maxQueueBytes: number;
+  maxBatchBytes: number;
+  maxConcurrentBatches: number;
 }
 
 /**
