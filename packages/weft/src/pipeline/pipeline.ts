@@ -17,7 +17,7 @@ import {
 } from '../values/free-text.js';
 import { callItem, failureMarker, type RecordKind, type RecordText, type WalkedParts } from './call-item.js';
 import type { Epoch, FlushBarrier } from './flush-barrier.js';
-import { type Pool, yieldTurn } from './pool.js';
+import { type Pool, type PoolPressure, yieldTurn } from './pool.js';
 import { intakeVerdict, recordBytes } from './backpressure.js';
 
 /**
@@ -89,7 +89,9 @@ export class Pipeline {
   #movingBytes = 0;
   #peakWaitingBytes = 0;
   #waitingForRoom = false;
-  #behind = false;
+  /** The pool's slice length follows the waiting bytes; these are the next thresholds up and down (with hysteresis). */
+  #pressureUp = 0;
+  #pressureDown = -1;
   #drainScheduled = false;
   #urgent = 0;
   #sinkFlushScheduled = false;
@@ -120,7 +122,7 @@ export class Pipeline {
     const bytes = recordBytes(call, kind);
     this.#waitingBytes += bytes;
     if (this.#waitingBytes > this.#peakWaitingBytes) this.#peakWaitingBytes = this.#waitingBytes;
-    if (!this.#behind && this.#waitingBytes > this.#o.maxWaitingBytes * BEHIND_FRACTION) this.#setBehind(true);
+    if (this.#waitingBytes > this.#pressureUp) this.#updatePressure();
     this.#intake.push({ call, kind, epoch, bytes });
     this.#drainSoon();
   }
@@ -186,16 +188,31 @@ export class Pipeline {
     }
   };
 
-  #setBehind(behind: boolean): void {
-    this.#behind = behind;
-    this.#o.pool.behind = behind;
+  #updatePressure(): void {
+    const max = this.#o.maxWaitingBytes;
+    const waiting = this.#waitingBytes;
+    let pressure: PoolPressure;
+    if (waiting > max) {
+      pressure = 'over-bound';
+      this.#pressureUp = Number.POSITIVE_INFINITY;
+      this.#pressureDown = max * BEHIND_FRACTION * 4;
+    } else if (waiting > max * BEHIND_FRACTION) {
+      pressure = 'behind';
+      this.#pressureUp = max;
+      this.#pressureDown = max * CAUGHT_UP_FRACTION;
+    } else {
+      pressure = 'normal';
+      this.#pressureUp = max * BEHIND_FRACTION;
+      this.#pressureDown = -1;
+    }
+    this.#o.pool.pressure = pressure;
   }
 
   /** A job reached the sink (or was lost): it no longer counts, and held jobs may move. */
   #left(job: Job): void {
     this.#waitingBytes -= job.bytes;
     this.#movingBytes -= job.bytes;
-    if (this.#behind && this.#waitingBytes < this.#o.maxWaitingBytes * CAUGHT_UP_FRACTION) this.#setBehind(false);
+    if (this.#waitingBytes < this.#pressureDown) this.#updatePressure();
     if (this.#intakeHead < this.#intake.length) this.#drainSoon();
   }
 

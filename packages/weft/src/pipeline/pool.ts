@@ -22,6 +22,18 @@ export const SLICE_MS = 1;
 export const BEHIND_SLICE_MS = 4;
 
 /**
+ * Longest stretch (ms) while the calls waiting for the pipeline are past
+ * their byte bound (`maxWaitingBytes`). The bound can hold without blocking a
+ * caller only if the pipeline processes calls as fast as they are made; here
+ * the pool takes most of each loop turn until it is back under the bound,
+ * trading loop lag (only in that overload) for memory.
+ */
+export const OVER_BOUND_SLICE_MS = 16;
+
+/** How far behind the work behind the pool is: sets the slice length. */
+export type PoolPressure = 'normal' | 'behind' | 'over-bound';
+
+/**
  * The pool of deferred work: `concurrency` slots sharing the event loop with
  * the user's code.
  *
@@ -96,9 +108,9 @@ export class Pool {
     return this.#concurrency;
   }
 
-  /** Whether the work behind the pool is behind the user's code (longer slices; see {@link BEHIND_SLICE_MS}). */
-  set behind(behind: boolean) {
-    this.#sliceMs = behind ? BEHIND_SLICE_MS : SLICE_MS;
+  /** How far behind the user's code the work behind the pool is (longer slices; see {@link BEHIND_SLICE_MS}). */
+  set pressure(pressure: PoolPressure) {
+    this.#sliceMs = pressure === 'normal' ? SLICE_MS : pressure === 'behind' ? BEHIND_SLICE_MS : OVER_BOUND_SLICE_MS;
   }
 
   /**
