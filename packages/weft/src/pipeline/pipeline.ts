@@ -18,7 +18,7 @@ import {
 import { callItem, failureMarker, type RecordKind, type RecordText, type WalkedParts } from './call-item.js';
 import type { Epoch, FlushBarrier } from './flush-barrier.js';
 import { type Pool, type PoolPressure, yieldTurn } from './pool.js';
-import { intakeVerdict, recordBytes } from './backpressure.js';
+import { type IntakeState, intakeVerdict, recordBytes } from './backpressure.js';
 
 /**
  * Where finished records go: the transport's Batcher (or, in tests, any sink
@@ -63,6 +63,9 @@ interface Job {
 
 const NO_SECRETS: readonly string[] = [];
 
+/** Intake slots kept for the next burst once it empties (see the pool's `KEPT_SLOTS`). */
+const KEPT_INTAKE_SLOTS = 16_384;
+
 /** Above this fraction of `maxWaitingBytes` the pool takes longer slices (see `BEHIND_SLICE_MS`), below the second one it is back to short ones. */
 const BEHIND_FRACTION = 1 / 8;
 const CAUGHT_UP_FRACTION = 1 / 16;
@@ -81,13 +84,18 @@ const CAUGHT_UP_FRACTION = 1 / 16;
  */
 export class Pipeline {
   readonly #o: PipelineOptions;
-  /** Jobs not yet handed to the pool are `#intake[#intakeHead…]` (no `shift()` copying). */
-  #intake: Job[] = [];
+  /**
+   * Jobs not yet handed to the pool are `#intake[#intakeHead…#intakeTail)`
+   * (no `shift()` copying); the array is kept for the next burst, like the pool's.
+   */
+  #intake: (Job | undefined)[] = [];
   #intakeHead = 0;
+  #intakeTail = 0;
   /** Estimated bytes of every job not yet handed to the sink, and of those among them in the pool. */
   #waitingBytes = 0;
   #movingBytes = 0;
   #peakWaitingBytes = 0;
+  readonly #intakeState: IntakeState;
   #waitingForRoom = false;
   /** The pool's slice length follows the waiting bytes; these are the next thresholds up and down (with hysteresis). */
   #pressureUp = 0;
@@ -100,11 +108,12 @@ export class Pipeline {
 
   constructor(options: PipelineOptions) {
     this.#o = options;
+    this.#intakeState = { room: 0, moving: 0, waiting: 0, maxWaitingBytes: options.maxWaitingBytes };
   }
 
   get stats() {
     return {
-      intake: this.#intake.length - this.#intakeHead,
+      intake: this.#intakeTail - this.#intakeHead,
       waitingBytes: this.#waitingBytes,
       peakWaitingBytes: this.#peakWaitingBytes,
       scheduled: this.#scheduled,
@@ -123,7 +132,7 @@ export class Pipeline {
     this.#waitingBytes += bytes;
     if (this.#waitingBytes > this.#peakWaitingBytes) this.#peakWaitingBytes = this.#waitingBytes;
     if (this.#waitingBytes > this.#pressureUp) this.#updatePressure();
-    this.#intake.push({ call, kind, epoch, bytes });
+    this.#intake[this.#intakeTail++] = { call, kind, epoch, bytes };
     this.#drainSoon();
   }
 
@@ -156,14 +165,17 @@ export class Pipeline {
    */
   #drain = (): void => {
     this.#drainScheduled = false;
-    const { sink, pool, maxWaitingBytes } = this.#o;
+    const { sink, pool } = this.#o;
     const intake = this.#intake;
     let head = this.#intakeHead;
-    while (head < intake.length) {
+    while (head < this.#intakeTail) {
       const job = intake[head] as Job;
       // Read on every step: a small job is encoded and handed over within `pool.run`, taking room at once.
-      const room = sink.roomBytes ?? Number.POSITIVE_INFINITY;
-      const state = { room, moving: this.#movingBytes, waiting: this.#waitingBytes, maxWaitingBytes };
+      // (One state object, updated in place: no allocation per call.)
+      const state = this.#intakeState;
+      state.room = sink.roomBytes ?? Number.POSITIVE_INFINITY;
+      state.moving = this.#movingBytes;
+      state.waiting = this.#waitingBytes;
       if (intakeVerdict(job.bytes, state) === 'hold') {
         // Jobs in the pool drain on their own (each one reaching the sink drains again);
         // with none there, wait for the sink to make room.
@@ -173,16 +185,20 @@ export class Pipeline {
         }
         break;
       }
-      intake[head++] = undefined as unknown as Job; // the intake must not retain a moved job
+      intake[head++] = undefined; // the intake must not retain a moved job
       this.#movingBytes += job.bytes;
       pool.run(this.#scheduleJob, job);
     }
-    if (head === intake.length) {
-      this.#intake = [];
+    const tail = this.#intakeTail;
+    if (head === tail) {
+      this.#intakeHead = this.#intakeTail = 0;
+      if (intake.length > KEPT_INTAKE_SLOTS) this.#intake = [];
+    } else if (head > 1_024 && head * 2 > tail) {
+      // Held jobs to the front, in place (the slots of moved jobs are already cleared).
+      intake.copyWithin(0, head, tail);
+      intake.fill(undefined, tail - head, tail);
       this.#intakeHead = 0;
-    } else if (head > 1_024 && head * 2 > intake.length) {
-      this.#intake = intake.slice(head);
-      this.#intakeHead = 0;
+      this.#intakeTail = tail - head;
     } else {
       this.#intakeHead = head;
     }
@@ -213,7 +229,7 @@ export class Pipeline {
     this.#waitingBytes -= job.bytes;
     this.#movingBytes -= job.bytes;
     if (this.#waitingBytes < this.#pressureDown) this.#updatePressure();
-    if (this.#intakeHead < this.#intake.length) this.#drainSoon();
+    if (this.#intakeHead < this.#intakeTail) this.#drainSoon();
   }
 
   /**
