@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { CallRecord } from '../calls/call-record.js';
 import { snapshotTape } from '../values/index.js';
 import { SnapshotTape } from '../values/snapshot-tape.js';
-import { intakeVerdict, RECORD_OVERHEAD_BYTES, recordBytes, snapshotBytes } from './backpressure.js';
+import { intakeVerdict, MAX_SPILL_BACKLOG_BYTES, RECORD_OVERHEAD_BYTES, recordBytes, snapshotBytes } from './backpressure.js';
 
-const state = { room: 1_000, moving: 0, waiting: 0, maxWaitingBytes: 10_000 };
+const state = { room: 1_000, moving: 0, waiting: 0, spillBacklog: 0, maxWaitingBytes: 10_000 };
 
 describe('intakeVerdict', () => {
   it('moves a call on while the batcher has room for it and the calls already moving', () => {
@@ -22,8 +22,9 @@ describe('intakeVerdict', () => {
     expect(intakeVerdict(5_000, { ...state, room: 10, moving: 1 })).toBe('hold');
   });
 
-  it('holds nothing past maxWaitingBytes: the bound holds and the batcher decides (the outbox)', () => {
+  it('past maxWaitingBytes moves calls on (the batcher sends the excess to the outbox) as fast as the outbox takes them', () => {
     expect(intakeVerdict(400, { ...state, room: 0, waiting: 10_001 })).toBe('move');
+    expect(intakeVerdict(400, { ...state, room: 0, waiting: 10_001, spillBacklog: MAX_SPILL_BACKLOG_BYTES })).toBe('hold');
   });
 });
 

@@ -47,19 +47,29 @@ export interface IntakeState {
   moving: number;
   /** Bytes of all calls in the pipeline (held, moving). */
   waiting: number;
+  /** Encoded records past the batcher's bound, waiting for their turn to go to the outbox. */
+  spillBacklog: number;
   /** The bound on `waiting`. */
   maxWaitingBytes: number;
 }
 
 /**
+ * Past `maxWaitingBytes`, calls move on only while fewer encoded bytes than
+ * this wait to be spilled: the outbox takes a bounded slice per turn, and a
+ * call encoded faster than that would wait as an encoded copy (no longer
+ * sharing the caller's strings) instead of as its snapshot.
+ */
+export const MAX_SPILL_BACKLOG_BYTES = 8 * 1024 * 1024;
+
+/**
  * `move` the next call (of `bytes`) on to the pool, or `hold` it until the
- * batcher has room. Past `maxWaitingBytes` nothing is held (the bound holds:
- * the batcher's own bound then sends the excess to the outbox); one call at a
- * time always moves while there is any room, so a call larger than the room
- * is not held forever.
+ * batcher has room. Past `maxWaitingBytes` calls move on as fast as the
+ * outbox takes the excess (the batcher's own bound sends it there); one call
+ * at a time always moves while there is any room, so a call larger than the
+ * room is not held forever.
  */
 export function intakeVerdict(bytes: number, state: IntakeState): 'move' | 'hold' {
-  if (state.waiting > state.maxWaitingBytes) return 'move';
+  if (state.waiting > state.maxWaitingBytes && state.spillBacklog < MAX_SPILL_BACKLOG_BYTES) return 'move';
   if (state.moving + bytes <= state.room) return 'move';
   if (state.moving === 0 && state.room > 0) return 'move';
   return 'hold';

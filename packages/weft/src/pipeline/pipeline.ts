@@ -31,7 +31,9 @@ export interface RecordSink {
   flush(): Promise<void>;
   /** Bytes the sink still wants; without it the sink never pushes back (see `backpressure.ts`). */
   readonly roomBytes?: number;
-  /** Calls `listener` once, on a later turn, when `roomBytes` is above 0 again. */
+  /** Encoded records waiting to be spilled (past the sink's own bound); the pipeline moves calls past its bound only while this is small. */
+  readonly spillBacklogBytes?: number;
+  /** Calls `listener` once, on a later turn, when `roomBytes` is above 0 again or the spill backlog shrank. */
   onRoom?(listener: () => void): void;
 }
 
@@ -108,7 +110,7 @@ export class Pipeline {
 
   constructor(options: PipelineOptions) {
     this.#o = options;
-    this.#intakeState = { room: 0, moving: 0, waiting: 0, maxWaitingBytes: options.maxWaitingBytes };
+    this.#intakeState = { room: 0, moving: 0, waiting: 0, spillBacklog: 0, maxWaitingBytes: options.maxWaitingBytes };
   }
 
   get stats() {
@@ -176,6 +178,7 @@ export class Pipeline {
       state.room = sink.roomBytes ?? Number.POSITIVE_INFINITY;
       state.moving = this.#movingBytes;
       state.waiting = this.#waitingBytes;
+      state.spillBacklog = sink.spillBacklogBytes ?? 0;
       if (intakeVerdict(job.bytes, state) === 'hold') {
         // Jobs in the pool drain on their own (each one reaching the sink drains again);
         // with none there, wait for the sink to make room.

@@ -105,6 +105,8 @@ export class Batcher {
   #heldBytes = 0;
   #peakHeldBytes = 0;
   #overflow: Entry[] = [];
+  /** Bytes of `#overflow`: encoded records waiting for their turn to be spilled. */
+  #overflowBytes = 0;
   /** Records the outbox refused (disk full) while they still fit in memory; retried after a backoff. */
   #parked: Entry[] = [];
   #unparkTimer: unknown;
@@ -166,6 +168,7 @@ export class Batcher {
       // too, or the record is larger than the queue): to disk, in one append
       // per turn, never on the caller's turn.
       this.#overflow.push(entry);
+      this.#overflowBytes += size;
       if (!this.#overflowScheduled) {
         this.#overflowScheduled = true;
         setImmediate(() => this.#spillOverflow());
@@ -211,7 +214,12 @@ export class Batcher {
     return roomBytes(this.#heldBytes, this.#options);
   }
 
-  /** Calls `listener` once, on a later turn, when {@link roomBytes} is above 0 again (replacing an earlier listener). */
+  /** Encoded records past `maxQueueBytes` still waiting for their turn to go to the outbox. */
+  get spillBacklogBytes(): number {
+    return this.#overflowBytes;
+  }
+
+  /** Calls `listener` once, on a later turn, when {@link roomBytes} is above 0 again or the spill backlog shrank (replacing an earlier listener). */
   onRoom(listener: () => void): void {
     this.#roomListener = listener;
     if (this.roomBytes > 0) this.#roomOpened();
@@ -573,6 +581,9 @@ export class Batcher {
     }
     const entries = n === overflow.length ? overflow : overflow.slice(0, n);
     this.#overflow = n === overflow.length ? [] : overflow.slice(n);
+    this.#overflowBytes -= bytes;
+    // Past its own bound the pipeline hands over only what the outbox keeps pace with (see `backpressure.ts`).
+    if (this.#roomListener !== undefined) this.#roomOpened();
     if (this.#overflow.length > 0) setImmediate(() => this.#spillOverflow());
     else this.#overflowScheduled = false;
     this.#spill(entries, `the in-memory queue is full (maxQueueBytes = ${this.#options.maxQueueBytes})`);
