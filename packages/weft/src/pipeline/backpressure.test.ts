@@ -25,6 +25,7 @@ describe('intakeVerdict', () => {
   it('past maxWaitingBytes moves calls on (the batcher sends the excess to the outbox) as fast as the outbox takes them', () => {
     expect(intakeVerdict(400, { ...state, room: 0, waiting: 10_001 })).toBe('move');
     expect(intakeVerdict(400, { ...state, room: 0, waiting: 10_001, spillBacklog: MAX_SPILL_BACKLOG_BYTES })).toBe('hold');
+    expect(intakeVerdict(400, { ...state, room: 0, waiting: 10_001, moving: MAX_SPILL_BACKLOG_BYTES / 2, spillBacklog: MAX_SPILL_BACKLOG_BYTES / 2 })).toBe('hold');
   });
 });
 
