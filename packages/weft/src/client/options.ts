@@ -25,7 +25,7 @@ const schema = z.strictObject({
   maxAttempts: positiveInt.optional(),
   maxConcurrentBatches: positiveInt.optional(),
   maxQueueBytes: positiveInt.optional(),
-  maxWaitingBytes: positiveInt.default(128 * 1024 * 1024),
+  maxWaitingBytes: positiveInt.default(512 * 1024 * 1024),
   requestTimeoutMs: positiveInt.optional(),
   connections: positiveInt.optional(),
   objectUploadConcurrency: positiveInt.default(8),
@@ -102,7 +102,7 @@ export interface WeftOptions {
   /**
    * Estimated bytes of calls held as snapshots while the transport is behind
    * (string lengths and slots, read in O(1)); past it they are encoded anyway
-   * and what the queue cannot hold goes to the outbox. @default 128 MiB
+   * and what the queue cannot hold goes to the outbox. @default 512 MiB
    */
   maxWaitingBytes?: number;
   /** HTTP request timeout. */
