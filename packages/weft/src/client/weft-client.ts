@@ -175,6 +175,7 @@ export class WeftClient {
       sink: this.#sink,
       sanitizeOptions: this.#values.forEpoch,
       sliceBudget: options.sliceBudget,
+      maxWaitingBytes: options.maxWaitingBytes,
       awaitPendingInSlot: options.awaitPendingInSlot === true,
       // Test sinks read records as the pipeline made them; dedup needs a server's `missingValues`.
       dedup: this.#dedup,
@@ -484,6 +485,8 @@ export class WeftClient {
       queue: {
         records: batcher?.queuedRecords ?? 0,
         bytes: batcher?.queuedBytes ?? 0,
+        heldBytes: batcher?.heldBytes ?? 0,
+        peakHeldBytes: batcher?.peakHeldBytes ?? 0,
         inFlightBatches: batcher?.inFlightBatches ?? 0,
         circuit: batcher?.circuit ?? 'closed',
       },
