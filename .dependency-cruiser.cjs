@@ -34,7 +34,8 @@ module.exports = {
     {
       name: 'root-file-through-index',
       severity: 'error',
-      comment: "A package's root files (src/index.ts, its entry points) reach folders through their index.ts too.",
+      comment:
+        "A package's root files (src/index.ts, its entry points) reach folders through their index.ts too.",
       from: { path: `${SRC}[^/]+$`, pathNot: TEST_FILE },
       to: { path: `${SRC}[^/]+/`, pathNot: '/index\\.ts$' },
     },
@@ -48,14 +49,16 @@ module.exports = {
     {
       name: 'protocol-stands-alone',
       severity: 'error',
-      comment: '@weft/protocol is the single source of truth for the wire; it imports no other package of the repo.',
+      comment:
+        '@weft/protocol is the single source of truth for the wire; it imports no other package of the repo.',
       from: { path: '^packages/protocol/' },
       to: { path: ['^packages/(weft|server|cli|ui)/', '^node_modules/(weft|@weft/)'] },
     },
     {
       name: 'server-never-imports-sdk-or-cli',
       severity: 'error',
-      comment: 'The server depends on the protocol only; the CLI and the SDK depend on it, never the reverse.',
+      comment:
+        'The server depends on the protocol only; the CLI and the SDK depend on it, never the reverse.',
       from: { path: '^packages/server/src/', pathNot: TEST_FILE },
       to: { path: ['^packages/(weft|cli)/', '^node_modules/(weft|@weft/cli)/'] },
     },

@@ -93,7 +93,9 @@ export default defineConfig({
     projects: [
       project('protocol'),
       project('weft'),
-      project('server', { exclude: ['test/clickhouse/**', 'src/storage/clickhouse/**', '**/node_modules/**'] }),
+      project('server', {
+        exclude: ['test/clickhouse/**', 'src/storage/clickhouse/**', '**/node_modules/**'],
+      }),
       serverOnClickHouse,
       project('cli'),
       project('ui'),

@@ -33,8 +33,16 @@ const { values: args } = parseArgs({
 });
 
 if (args.serve) {
-  const { startServer } = await bundleSources('chat-loop-server', `export { startServer } from ${src('packages/server/src/index.ts')};`);
-  const server = await startServer({ host: '127.0.0.1', port: 0, uiDir: false, dbPath: join(args.serve, 'weft.db') });
+  const { startServer } = await bundleSources(
+    'chat-loop-server',
+    `export { startServer } from ${src('packages/server/src/index.ts')};`,
+  );
+  const server = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    uiDir: false,
+    dbPath: join(args.serve, 'weft.db'),
+  });
   process.send?.({ url: server.url });
   process.on('message', async () => {
     await server.close();
@@ -46,7 +54,20 @@ if (args.serve) {
 
 /** Deterministic text of `n` characters, different per `seed` (not compressible into repeats of one word). */
 function text(seed, n) {
-  const words = ['model', 'tool', 'answer', 'token', 'trace', 'value', 'server', 'history', 'prompt', 'agent', 'call', 'digest'];
+  const words = [
+    'model',
+    'tool',
+    'answer',
+    'token',
+    'trace',
+    'value',
+    'server',
+    'history',
+    'prompt',
+    'agent',
+    'call',
+    'digest',
+  ];
   let out = `${seed}:`;
   let x = seed * 7919 + 17;
   while (out.length < n) {
@@ -62,10 +83,24 @@ async function run(sdk, { turns, replyBytes, userBytes, dedup }) {
   const { url } = await new Promise((resolve) => child.once('message', resolve));
   const proxy = await countingProxy(url);
   const project = `chat-${dedup ? 'dedup' : 'whole'}`;
-  const client = sdk.init({ project, url: proxy.url, outbox: false, setDefault: false, handleExit: false, ...(dedup ? {} : { dedupThresholdBytes: 0 }) });
+  const client = sdk.init({
+    project,
+    url: proxy.url,
+    outbox: false,
+    setDefault: false,
+    handleExit: false,
+    ...(dedup ? {} : { dedupThresholdBytes: 0 }),
+  });
   const tools = Array.from({ length: 4 }, (_, i) => ({
     type: 'function',
-    function: { name: `tool_${i}`, description: text(100 + i, 300), parameters: { type: 'object', properties: { query: { type: 'string', description: text(200 + i, 80) } } } },
+    function: {
+      name: `tool_${i}`,
+      description: text(100 + i, 300),
+      parameters: {
+        type: 'object',
+        properties: { query: { type: 'string', description: text(200 + i, 80) } },
+      },
+    },
   }));
   const chat = client.op(
     function chatCompletion(request) {
@@ -89,7 +124,9 @@ async function run(sdk, { turns, replyBytes, userBytes, dedup }) {
   // Every call reads back with its whole history (the read API expands the values).
   const calls = await client.getCalls({ opName: 'chat' }).toArray();
   calls.sort((a, b) => a.inputs.request.messages.length - b.inputs.request.messages.length);
-  const intact = calls.length === turns && calls.every((call, turn) => JSON.stringify(call.inputs.request.messages) === expected[turn]);
+  const intact =
+    calls.length === turns &&
+    calls.every((call, turn) => JSON.stringify(call.inputs.request.messages) === expected[turn]);
   const dedupStats = client.diagnostics().dedup;
   await client.shutdown();
   proxy.close();
@@ -117,7 +154,10 @@ async function main() {
   const replyBytes = Number(args['reply-bytes']);
   const userBytes = Number(args['user-bytes']);
   const loadBefore = loadavg()[0];
-  const sdk = await bundleSources('chat-loop-sdk', `export { init } from ${src('packages/weft/src/client/init.ts')};`);
+  const sdk = await bundleSources(
+    'chat-loop-sdk',
+    `export { init } from ${src('packages/weft/src/client/init.ts')};`,
+  );
   const results = [];
   // Alternate, so both modes see the same machine conditions.
   for (const dedup of [false, true, false, true]) {
@@ -128,8 +168,12 @@ async function main() {
   console.log(
     `\n\`node bench/chat-loop.mjs --turns ${turns}\` — ${new Date().toISOString()}, Node ${process.version}, ${cpus().length} CPUs, load average ${loadBefore.toFixed(2)} → ${loadavg()[0].toFixed(2)}.`,
   );
-  console.log(`${turns} turns; user messages ${userBytes} B, replies ${replyBytes} B, a 2,000 B system prompt and 4 tool definitions (~1.9 KB) in every call's input.\n`);
-  console.log('| Mode | Sent KB (all routes) | Unique KB | Sent / unique | Requests | SQLite file KB | SDK CPU µs per call | Read back intact |');
+  console.log(
+    `${turns} turns; user messages ${userBytes} B, replies ${replyBytes} B, a 2,000 B system prompt and 4 tool definitions (~1.9 KB) in every call's input.\n`,
+  );
+  console.log(
+    '| Mode | Sent KB (all routes) | Unique KB | Sent / unique | Requests | SQLite file KB | SDK CPU µs per call | Read back intact |',
+  );
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
   for (const r of results) {
     console.log(

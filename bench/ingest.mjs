@@ -28,7 +28,11 @@ import { clickHouseRow, storageTarget } from './lib/storage-target.mjs';
 import { ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
 import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { encodeMsgpack } from '@weft/protocol';
 import Database from 'better-sqlite3';
 import { Pool } from 'undici';
@@ -74,7 +78,13 @@ if (args.serve) {
 /** Child mode: run the built server on port 0 until told to close. */
 async function serve(dbPath, storage) {
   const { startServer } = await import(serverEntry.href);
-  const server = await startServer({ host: '127.0.0.1', port: 0, dbPath, uiDir: false, ...(storage ? { storage } : {}) });
+  const server = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    dbPath,
+    uiDir: false,
+    ...(storage ? { storage } : {}),
+  });
   process.on('message', async (message) => {
     if (message !== 'close') return;
     await server.close();
@@ -149,7 +159,10 @@ async function runCase({ label, format, recordBytes, records, batchSize, connect
 
     // Durability check: open the file the server wrote, after it closed.
     const db = new Database(dbPath, { readonly: true });
-    const stored = db.prepare('SELECT count(*) FROM calls WHERE project = ? AND has_start = 1 AND has_end = 1').pluck().get(project);
+    const stored = db
+      .prepare('SELECT count(*) FROM calls WHERE project = ? AND has_start = 1 AND has_end = 1')
+      .pluck()
+      .get(project);
     db.close();
     if (stored !== records) throw new Error(`expected ${records} stored calls, found ${stored}`);
 
@@ -188,7 +201,12 @@ function benchCases() {
   return [
     { label: '1 KB', format: 'native', recordBytes: 1024, records: Number(args['records-1k']) },
     { label: '20 KB', format: 'native', recordBytes: 20 * 1024, records: Number(args['records-20k']) },
-    { label: 'OTLP protobuf 1 KB spans', format: 'otlp-proto', recordBytes: 1024, records: Number(args.spans) },
+    {
+      label: 'OTLP protobuf 1 KB spans',
+      format: 'otlp-proto',
+      recordBytes: 1024,
+      records: Number(args.spans),
+    },
     { label: 'OTLP JSON 1 KB spans', format: 'otlp-json', recordBytes: 1024, records: Number(args.spans) },
   ].filter((c) => c.records > 0);
 }
@@ -246,8 +264,12 @@ function otlpBodies({ format, project, records, recordBytes, batchSize }) {
         attributes: {
           'gen_ai.operation.name': 'chat',
           'gen_ai.request.model': 'gpt-4o',
-          'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'q'.repeat(pad) }] }]),
-          'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'a'.repeat(pad) }] }]),
+          'gen_ai.input.messages': JSON.stringify([
+            { role: 'user', parts: [{ type: 'text', content: 'q'.repeat(pad) }] },
+          ]),
+          'gen_ai.output.messages': JSON.stringify([
+            { role: 'assistant', parts: [{ type: 'text', content: 'a'.repeat(pad) }] },
+          ]),
           'gen_ai.usage.input_tokens': 120,
           'gen_ai.usage.output_tokens': 80,
         },
@@ -289,9 +311,15 @@ async function sendAll(urls, { path, contentType, otlp, bodies }, connections) {
   const worker = async (pool) => {
     while (cursor < bodies.length) {
       const { body, items } = bodies[cursor++];
-      const res = await pool.request({ path, method: 'POST', body, headers: { 'content-type': contentType } });
+      const res = await pool.request({
+        path,
+        method: 'POST',
+        body,
+        headers: { 'content-type': contentType },
+      });
       const answer = Buffer.from(await res.body.arrayBuffer()).toString('utf8');
-      if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode} from ${path}: ${answer.slice(0, 500)}`);
+      if (res.statusCode !== 200)
+        throw new Error(`HTTP ${res.statusCode} from ${path}: ${answer.slice(0, 500)}`);
       if (!otlp) accepted += JSON.parse(answer).accepted;
       else if (answer === '' || answer === '{}') accepted += items;
       else throw new Error(`OTLP partial success from ${path}: ${answer.slice(0, 500)}`);
@@ -338,7 +366,11 @@ async function main() {
       ...median,
       runs: runs.length,
       acceptedPerSecRange: [sorted[0].acceptedPerSec, sorted.at(-1).acceptedPerSec],
-      allRuns: runs.map((r) => ({ acceptedPerSec: r.acceptedPerSec, storedPerSec: r.storedPerSec, serverCpuMs: r.serverCpuMs })),
+      allRuns: runs.map((r) => ({
+        acceptedPerSec: r.acceptedPerSec,
+        storedPerSec: r.storedPerSec,
+        serverCpuMs: r.serverCpuMs,
+      })),
     });
   }
   const meta = {
@@ -412,13 +444,21 @@ async function mainOnStorage() {
       const runs = [];
       for (let run = 0; run < Number(args.runs); run++) {
         const { storage, database } = target.fresh();
-        const children = Array.from({ length: replicas }, () => startChild(undefined, ['--serve-storage', storage]));
+        const children = Array.from({ length: replicas }, () =>
+          startChild(undefined, ['--serve-storage', storage]),
+        );
         try {
           // The first replica migrates alone; the others start once the schema exists.
           const first = await children[0].next();
           const rest = await Promise.all(children.slice(1).map((child) => child.next()));
           const urls = [first, ...rest].map((m) => m.url);
-          const load = encodeBodies({ format: c.format, project, records: c.records, recordBytes: c.recordBytes, batchSize });
+          const load = encodeBodies({
+            format: c.format,
+            project,
+            records: c.records,
+            recordBytes: c.recordBytes,
+            batchSize,
+          });
           const { bodyBytes } = load;
           const started = performance.now();
           const accepted = await sendAll(urls, load, connections);
@@ -440,22 +480,36 @@ async function mainOnStorage() {
             mbPerSec: Math.round((bodyBytes / 1e6 / (acceptedMs / 1000)) * 10) / 10,
           };
           runs.push(result);
-          process.stdout.write(`${c.label} run ${run + 1} (${replicas} replica(s)): ${result.acceptedPerSec.toLocaleString('en-US')} records/s, ${stored} verified\n`);
+          process.stdout.write(
+            `${c.label} run ${run + 1} (${replicas} replica(s)): ${result.acceptedPerSec.toLocaleString('en-US')} records/s, ${stored} verified\n`,
+          );
         } finally {
           for (const { child } of children) if (child.exitCode === null) child.kill();
         }
       }
       const sorted = [...runs].sort((a, b) => a.acceptedPerSec - b.acceptedPerSec);
-      results.push({ ...sorted[Math.floor((sorted.length - 1) / 2)], range: [sorted[0].acceptedPerSec, sorted.at(-1).acceptedPerSec], runs: runs.length });
+      results.push({
+        ...sorted[Math.floor((sorted.length - 1) / 2)],
+        range: [sorted[0].acceptedPerSec, sorted.at(-1).acceptedPerSec],
+        runs: runs.length,
+      });
     }
   } finally {
     await target.dispose();
   }
   const os = await import('node:os');
-  const meta = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, load: Math.round(os.loadavg()[0] * 10) / 10 };
+  const meta = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    load: Math.round(os.loadavg()[0] * 10) / 10,
+  };
   if (!args['no-results']) {
     await mkdir(join(here, 'out'), { recursive: true });
-    await writeFile(join(here, 'out', `ingest-clickhouse-${replicas}.json`), `${JSON.stringify({ ...meta, storage: target.label, replicas, results }, null, 2)}\n`);
+    await writeFile(
+      join(here, 'out', `ingest-clickhouse-${replicas}.json`),
+      `${JSON.stringify({ ...meta, storage: target.label, replicas, results }, null, 2)}\n`,
+    );
   }
   const title = `Server ingest on ClickHouse, ${replicas} replica${replicas === 1 ? '' : 's'}`;
   await saveSection(

@@ -23,7 +23,12 @@ const sdk = await bundleSources(
    export { startFakeProvider, chatCompletionBody, chatCompletionEvents } from ${src('packages/weft/test/fixtures/fake-provider/index.ts')};`,
 );
 
-const nullSink = () => ({ add(r) { setImmediate(() => r.done({ status: 'sent' })); }, flush: async () => {} });
+const nullSink = () => ({
+  add(r) {
+    setImmediate(() => r.done({ status: 'sent' }));
+  },
+  flush: async () => {},
+});
 const weftClient = sdk.createClient({ project: 'bench', outbox: false, handleExit: false }, nullSink);
 const provider = await sdk.startFakeProvider();
 const text = (n) => 'lorem ipsum dolor sit amet '.repeat(Math.ceil(n / 27)).slice(0, n);
@@ -34,8 +39,14 @@ const messages = [{ role: 'user', content: 'Write it.' }];
 const openaiOptions = { apiKey: 'bench', baseURL: `${provider.url}/v1`, maxRetries: 0 };
 const anthropicOptions = { apiKey: 'bench', baseURL: provider.url, maxRetries: 0 };
 const clients = {
-  openai: { plain: new OpenAI(openaiOptions), wrapped: sdk.wrapOpenAI(new OpenAI(openaiOptions), { weft: weftClient }) },
-  anthropic: { plain: new Anthropic(anthropicOptions), wrapped: sdk.wrapAnthropic(new Anthropic(anthropicOptions), { weft: weftClient }) },
+  openai: {
+    plain: new OpenAI(openaiOptions),
+    wrapped: sdk.wrapOpenAI(new OpenAI(openaiOptions), { weft: weftClient }),
+  },
+  anthropic: {
+    plain: new Anthropic(anthropicOptions),
+    wrapped: sdk.wrapAnthropic(new Anthropic(anthropicOptions), { weft: weftClient }),
+  },
 };
 
 async function request(kind, client, completion, stream, n) {
@@ -45,7 +56,12 @@ async function request(kind, client, completion, stream, n) {
       const reply = await client.chat.completions.create({ model: 'gpt-4o', messages, stream });
       if (stream) for await (const _ of reply);
     } else {
-      const reply = await client.messages.create({ model: 'claude-haiku-4-5', max_tokens: 1_000, messages, stream });
+      const reply = await client.messages.create({
+        model: 'claude-haiku-4-5',
+        max_tokens: 1_000,
+        messages,
+        stream,
+      });
       if (stream) for await (const _ of reply);
     }
   }
@@ -82,8 +98,21 @@ async function endToEnd(kind, completion, stream, { calls, rounds = 15, warmup =
  * wrapped and unwrapped.
  */
 async function perChunk(chunkChars, chunks, rounds = 31) {
-  const events = sdk.chatCompletionEvents({ text: text(chunkChars * chunks), chunkChars }, 'gpt-4o', false).filter((e) => e.data !== '[DONE]').map((e) => e.data);
-  const fake = () => ({ chat: { completions: { create: async () => ({ async *[Symbol.asyncIterator]() { yield* events; } }) } } });
+  const events = sdk
+    .chatCompletionEvents({ text: text(chunkChars * chunks), chunkChars }, 'gpt-4o', false)
+    .filter((e) => e.data !== '[DONE]')
+    .map((e) => e.data);
+  const fake = () => ({
+    chat: {
+      completions: {
+        create: async () => ({
+          async *[Symbol.asyncIterator]() {
+            yield* events;
+          },
+        }),
+      },
+    },
+  });
   const plain = fake();
   const wrapped = sdk.wrapOpenAI(fake(), { weft: weftClient });
   const once = async (client) => {
@@ -135,12 +164,18 @@ async function perCall(bytes, calls = 200, rounds = 31) {
 }
 
 const rows = { calls: [], streams: [], chunks: [], isolated: [] };
-for (const [label, bytes] of [['1 KB', 1_000], ['80 KB', 80_000]]) {
+for (const [label, bytes] of [
+  ['1 KB', 1_000],
+  ['80 KB', 80_000],
+]) {
   const r = await perCall(bytes);
   rows.isolated.push({ label, ...r });
   console.log('isolated call', label, r);
 }
-for (const [label, bytes] of [['1 KB', 1_000], ['80 KB', 80_000]]) {
+for (const [label, bytes] of [
+  ['1 KB', 1_000],
+  ['80 KB', 80_000],
+]) {
   for (const kind of ['openai', 'anthropic']) {
     const r = await endToEnd(kind, { text: text(bytes) }, false, { calls: bytes > 10_000 ? 40 : 100 });
     rows.calls.push({ label, kind, ...r });
@@ -151,7 +186,14 @@ for (const [label, bytes] of [['1 KB', 1_000], ['80 KB', 80_000]]) {
     const completion = { text: text(bytes), chunkChars };
     const r = await endToEnd(kind, completion, true, { calls: bytes > 10_000 ? 4 : 60 });
     const chunks = Math.ceil(bytes / chunkChars);
-    rows.streams.push({ label, kind, chunks, ...r, perChunkUs: r.wallUs / chunks, cpuPerChunkUs: r.cpuUs / chunks });
+    rows.streams.push({
+      label,
+      kind,
+      chunks,
+      ...r,
+      perChunkUs: r.wallUs / chunks,
+      cpuPerChunkUs: r.cpuUs / chunks,
+    });
     console.log('stream', label, kind, chunks, r);
   }
 }

@@ -23,7 +23,9 @@ const messages = JSON.stringify([
   { role: 'system', content: 'You are a helpful agent. '.repeat(8) },
   { role: 'user', content: 'Plan the trip and book the hotel. '.repeat(12) },
 ]);
-const output = JSON.stringify([{ role: 'assistant', content: 'Booked the hotel in Paris for two nights. '.repeat(6) }]);
+const output = JSON.stringify([
+  { role: 'assistant', content: 'Booked the hotel in Paris for two nights. '.repeat(6) },
+]);
 const attributes = {
   'gen_ai.operation.name': 'chat',
   'gen_ai.request.model': 'gpt-4o',

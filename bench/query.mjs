@@ -36,7 +36,14 @@ if (where.storage) where.storage += '?timeoutMs=120000';
 const replicas = target.kind === 'sqlite' ? 1 : Number(args.replicas);
 const servers = [];
 for (let r = 0; r < replicas; r++) {
-  servers.push(await startServer({ port: 0, dbPath: where.dbPath ?? join(dir, 'weft.db'), uiDir: false, ...(where.storage ? { storage: where.storage } : {}) }));
+  servers.push(
+    await startServer({
+      port: 0,
+      dbPath: where.dbPath ?? join(dir, 'weft.db'),
+      uiDir: false,
+      ...(where.storage ? { storage: where.storage } : {}),
+    }),
+  );
 }
 const ingestStarted = performance.now();
 const load = [loadavg()[0]];
@@ -67,11 +74,23 @@ const nextBatch = () => {
     const id = randomUUID();
     const op = n % 1000 === 0 ? 'rare.op' : ops[n % 4];
     items.push({
-      type: 'complete', id, traceId: id, parentId: null, opName: op, displayName: `${op} #${n}`,
-      startedAt: t0 + n, endedAt: t0 + n + (n % 50),
-      inputs: { q: `${sentence(20)} ${'x'.repeat(80)}` }, output: { a: `${sentence(30)} ${'y'.repeat(100)}` },
+      type: 'complete',
+      id,
+      traceId: id,
+      parentId: null,
+      opName: op,
+      displayName: `${op} #${n}`,
+      startedAt: t0 + n,
+      endedAt: t0 + n + (n % 50),
+      inputs: { q: `${sentence(20)} ${'x'.repeat(80)}` },
+      output: { a: `${sentence(30)} ${'y'.repeat(100)}` },
       summary: { latencyMs: n % 50 },
-      attributes: { env: n % 2 ? 'prod' : 'dev', tier: n % 3, 'user.id': `u${n % 1000}`, tags: n % 20 === 0 ? ['vip', 'eu'] : ['eu'] },
+      attributes: {
+        env: n % 2 ? 'prod' : 'dev',
+        tier: n % 3,
+        'user.id': `u${n % 1000}`,
+        tags: n % 20 === 0 ? ['vip', 'eu'] : ['eu'],
+      },
       sessionId: `s${Math.floor(n / 10)}`,
     });
   }
@@ -86,7 +105,11 @@ const loader = async () => {
     // A keep-alive socket the server closed as a batch went out (SQLite's in-process writes
     // delay its timers): send the batch again, writes are idempotent.
     for (let attempt = 1; res === undefined; attempt++) {
-      res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/msgpack' }, body }).catch((error) => {
+      res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/msgpack' },
+        body,
+      }).catch((error) => {
         if (attempt >= 5 || error?.cause?.code !== 'UND_ERR_SOCKET') throw error;
         return undefined;
       });
@@ -127,7 +150,8 @@ for (const [label, filter] of cases) {
   for (let i = 0; i < RUNS; i++) {
     const started = performance.now();
     const res = await fetch(servers[i % servers.length].url + routes.callQuery(), {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ project: 'big', limit: 50, ...filter }),
     });
     const text = await res.text();
@@ -139,49 +163,75 @@ for (const [label, filter] of cases) {
   }
   times.sort((a, b) => a - b);
   const at = (q) => Number(times[Math.min(RUNS - 1, Math.ceil(q * RUNS) - 1)].toFixed(1));
-  results.push({ label, medianMs: at(0.5), p95Ms: at(0.95), maxMs: Number(times[RUNS - 1].toFixed(1)), rows });
+  results.push({
+    label,
+    medianMs: at(0.5),
+    p95Ms: at(0.95),
+    maxMs: Number(times[RUNS - 1].toFixed(1)),
+    rows,
+  });
 }
 await Promise.all(servers.map((s) => s.close()));
 await target.dispose();
 await rm(dir, { recursive: true, force: true });
 load.push(loadavg()[0]);
 
-const meta = { date: new Date().toISOString(), node: process.version, calls: total, loadAverage: load.map((l) => Number(l.toFixed(2))) };
+const meta = {
+  date: new Date().toISOString(),
+  node: process.version,
+  calls: total,
+  loadAverage: load.map((l) => Number(l.toFixed(2))),
+};
 await mkdir(join(here, 'out'), { recursive: true });
 const onSqlite = target.kind === 'sqlite';
 const count = total.toLocaleString('en-US');
 const loading = `loading the ${count} calls (batches of ${BATCH.toLocaleString('en-US')}, ${IN_FLIGHT} in flight) took ${ingestSeconds.toFixed(0)} s`;
 const sqliteTitle = total === 100_000 ? 'Query' : `Query, ${count} calls`;
-const title = onSqlite ? sqliteTitle : `Query on ClickHouse, ${count} calls, ${replicas} replica${replicas === 1 ? '' : 's'}`;
+const title = onSqlite
+  ? sqliteTitle
+  : `Query on ClickHouse, ${count} calls, ${replicas} replica${replicas === 1 ? '' : 's'}`;
 await writeFile(
-  join(here, 'out', onSqlite ? `query${total === 100_000 ? '' : `-${total}`}.json` : `query-clickhouse-${total}-${replicas}.json`),
+  join(
+    here,
+    'out',
+    onSqlite
+      ? `query${total === 100_000 ? '' : `-${total}`}.json`
+      : `query-clickhouse-${total}-${replicas}.json`,
+  ),
   `${JSON.stringify({ ...meta, storage: target.label, replicas, ingestSeconds, results }, null, 2)}\n`,
 );
 if (!onSqlite) {
-  await writeResultsSection(title, [
-    `## ${title}`,
-    '',
-    `\`node bench/query.mjs --storage clickhouse --calls ${total} --replicas ${replicas}\` — ${meta.date}, Node ${meta.node}, 1-minute load average ${meta.loadAverage[0]} before / ${meta.loadAverage[1]} after;`,
-    `${target.label} on the same machine, ${replicas} in-process server(s) sharing one database, queries alternating between them; ${loading}.`,
-    `The calls and queries of the SQLite section; \`limit: 50\`, each query ${RUNS} times: median, p95 and max.`,
-    '',
-    '| Query | Median ms | p95 ms | Max ms | Rows |',
-    '| --- | ---: | ---: | ---: | ---: |',
-    ...results.map((r) => `| ${r.label} | ${r.medianMs} | ${r.p95Ms} | ${r.maxMs} | ${r.rows} |`),
-    '',
-  ].join('\n'));
-} else await writeResultsSection(sqliteTitle, [
-  `## ${sqliteTitle}`,
-  '',
-  `\`node bench/query.mjs${total === 100_000 ? '' : ` --calls ${total}`}\` — ${meta.date}, Node ${meta.node}, 1-minute load average ${meta.loadAverage[0]} before / ${meta.loadAverage[1]} after.`,
-  `A project of ${count} root calls in the built server (SQLite, in-process), queried over HTTP with`,
-  `\`limit: 50\` as the web UI and \`weft calls\` do; each query ${RUNS} times: median, p95 and max. Calls carry`,
-  'attributes (env, tier, user.id, tags), a session id per 10 calls, and inputs/outputs of 20/30 words from a',
-  `5,000-word vocabulary (Zipf-like) for the full-text search; ${loading}.`,
-  '',
-  '| Query | Median ms | p95 ms | Max ms | Rows |',
-  '| --- | ---: | ---: | ---: | ---: |',
-  ...results.map((r) => `| ${r.label} | ${r.medianMs} | ${r.p95Ms} | ${r.maxMs} | ${r.rows} |`),
-  '',
-].join('\n'));
+  await writeResultsSection(
+    title,
+    [
+      `## ${title}`,
+      '',
+      `\`node bench/query.mjs --storage clickhouse --calls ${total} --replicas ${replicas}\` — ${meta.date}, Node ${meta.node}, 1-minute load average ${meta.loadAverage[0]} before / ${meta.loadAverage[1]} after;`,
+      `${target.label} on the same machine, ${replicas} in-process server(s) sharing one database, queries alternating between them; ${loading}.`,
+      `The calls and queries of the SQLite section; \`limit: 50\`, each query ${RUNS} times: median, p95 and max.`,
+      '',
+      '| Query | Median ms | p95 ms | Max ms | Rows |',
+      '| --- | ---: | ---: | ---: | ---: |',
+      ...results.map((r) => `| ${r.label} | ${r.medianMs} | ${r.p95Ms} | ${r.maxMs} | ${r.rows} |`),
+      '',
+    ].join('\n'),
+  );
+} else
+  await writeResultsSection(
+    sqliteTitle,
+    [
+      `## ${sqliteTitle}`,
+      '',
+      `\`node bench/query.mjs${total === 100_000 ? '' : ` --calls ${total}`}\` — ${meta.date}, Node ${meta.node}, 1-minute load average ${meta.loadAverage[0]} before / ${meta.loadAverage[1]} after.`,
+      `A project of ${count} root calls in the built server (SQLite, in-process), queried over HTTP with`,
+      `\`limit: 50\` as the web UI and \`weft calls\` do; each query ${RUNS} times: median, p95 and max. Calls carry`,
+      'attributes (env, tier, user.id, tags), a session id per 10 calls, and inputs/outputs of 20/30 words from a',
+      `5,000-word vocabulary (Zipf-like) for the full-text search; ${loading}.`,
+      '',
+      '| Query | Median ms | p95 ms | Max ms | Rows |',
+      '| --- | ---: | ---: | ---: | ---: |',
+      ...results.map((r) => `| ${r.label} | ${r.medianMs} | ${r.p95Ms} | ${r.maxMs} | ${r.rows} |`),
+      '',
+    ].join('\n'),
+  );
 process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);

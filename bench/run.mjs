@@ -22,10 +22,15 @@ for (const script of scripts) {
   const started = Date.now();
   process.stdout.write(`\n=== ${script}\n`);
   const code = await new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--expose-gc', join(here, script)], { stdio: 'inherit', cwd: join(here, '..') });
+    const child = spawn(process.execPath, ['--expose-gc', join(here, script)], {
+      stdio: 'inherit',
+      cwd: join(here, '..'),
+    });
     child.on('exit', (c, signal) => resolve(signal ? 1 : (c ?? 1)));
   });
-  process.stdout.write(`=== ${script}: ${code === 0 ? 'ok' : `failed (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  process.stdout.write(
+    `=== ${script}: ${code === 0 ? 'ok' : `failed (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+  );
   if (code !== 0) failed.push(script);
 }
 if (failed.length > 0) {

@@ -21,7 +21,10 @@ const CALLS = 200_000;
 const ROUNDS = 15;
 
 const nullSink = () => ({ add: (record) => record.done({ status: 'sent' }), flush: async () => {} });
-const client = createClient({ project: 'bench-sampling', outbox: false, handleExit: false, sampleRate: 0 }, nullSink);
+const client = createClient(
+  { project: 'bench-sampling', outbox: false, handleExit: false, sampleRate: 0 },
+  nullSink,
+);
 
 let sink = 0;
 function work(request) {
@@ -64,7 +67,8 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const m = Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, median(xs)]));
 const stats = client.diagnostics().sampling;
 await client.shutdown();
-if (stats.sampledOutCalls !== (ROUNDS + 2) * CALLS * 2 + (ROUNDS + 2)) throw new Error(`unexpected sampled-out count ${stats.sampledOutCalls}`);
+if (stats.sampledOutCalls !== (ROUNDS + 2) * CALLS * 2 + (ROUNDS + 2))
+  throw new Error(`unexpected sampled-out count ${stats.sampledOutCalls}`);
 
 const fmt = (x) => x.toFixed(1);
 const load = os.loadavg()[0].toFixed(2);

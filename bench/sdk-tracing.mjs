@@ -38,7 +38,6 @@ function countNodes(value) {
 const here = fileURLToPath(new URL('.', import.meta.url));
 const serverEntry = new URL('../packages/server/dist/index.js', import.meta.url);
 
-
 /** An LLM-like response: 3 choices × (message + 4 tool calls), strings sized to reach about `bytes`. */
 function llmOutput(bytes) {
   const text = (n) => 'lorem ipsum dolor sit amet '.repeat(Math.ceil(n / 27)).slice(0, n);
@@ -52,7 +51,11 @@ function llmOutput(bytes) {
       message: {
         role: 'assistant',
         content: text(per * 2),
-        tool_calls: [0, 1, 2, 3].map((k) => ({ id: `call_${k}`, type: 'function', function: { name: `tool_${k}`, arguments: text(per) } })),
+        tool_calls: [0, 1, 2, 3].map((k) => ({
+          id: `call_${k}`,
+          type: 'function',
+          function: { name: `tool_${k}`, arguments: text(per) },
+        })),
       },
     })),
     usage: { prompt_tokens: 120, completion_tokens: 40, total_tokens: 160 },
@@ -84,7 +87,12 @@ function makeOps(output, traced) {
   return { llmCallSync, llmCall, agentStep };
 }
 
-const nullSink = () => ({ add(r) { setImmediate(() => r.done({ status: 'sent' })); }, flush: async () => {} });
+const nullSink = () => ({
+  add(r) {
+    setImmediate(() => r.done({ status: 'sent' }));
+  },
+  flush: async () => {},
+});
 
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
@@ -120,7 +128,13 @@ async function callerOverhead(output) {
   const overhead = median(tracedUs.slice(3)) - median(plainUs.slice(3));
   const snap = median(snapUs.slice(3));
   const counted = countNodes({ inputs: { msgs: messages, options: { temperature: 0 } }, output });
-  return { overheadUs: round2(overhead), snapshotUs: round2(snap), overheadMinusSnapshotUs: round2(overhead - snap), snapshotNodes: counted.nodes, snapshotContainers: counted.containers };
+  return {
+    overheadUs: round2(overhead),
+    snapshotUs: round2(snap),
+    overheadMinusSnapshotUs: round2(overhead - snap),
+    snapshotNodes: counted.nodes,
+    snapshotContainers: counted.containers,
+  };
 }
 
 /** Main-thread CPU per traced call (everything: caller, pool, encode; null sink) vs one msgpackr encode of inputs + output. */
@@ -144,7 +158,8 @@ async function cpuPerCall(output) {
     c = process.cpuUsage(c0);
     plainRuns.push((c.user + c.system) / N);
     c0 = process.cpuUsage();
-    for (let i = 0; i < N; i++) encodeMsgpack({ inputs: { msgs: messages, options: { temperature: 0 } }, output });
+    for (let i = 0; i < N; i++)
+      encodeMsgpack({ inputs: { msgs: messages, options: { temperature: 0 } }, output });
     c = process.cpuUsage(c0);
     encodeRuns.push((c.user + c.system) / N);
   }
@@ -185,7 +200,11 @@ async function burst(output, url, traced, project, STEPS, outboxDir) {
   if (client) {
     // Records spilled to the outbox (the server could not keep up) are replayed; wait for that before counting.
     const replayDeadline = performance.now() + 120_000;
-    while ((client.diagnostics().outbox?.records ?? 0) + (client.diagnostics().outbox?.pendingRecords ?? 0) > 0 && performance.now() < replayDeadline) await sleep(100);
+    while (
+      (client.diagnostics().outbox?.records ?? 0) + (client.diagnostics().outbox?.pendingRecords ?? 0) > 0 &&
+      performance.now() < replayDeadline
+    )
+      await sleep(100);
     result.replayedMs = Math.round(performance.now() - t0 - tAll);
     let stored = 0;
     for await (const page of client.getCalls({ pageSize: 1_000 }).pages()) stored += page.length;
@@ -216,7 +235,9 @@ function range(runs, pick) {
 
 async function startServerProcess() {
   const dir = await mkdtemp(join(os.tmpdir(), 'weft-bench-sdk-'));
-  const child = fork(fileURLToPath(import.meta.url), ['--server', join(dir, 'weft.db')], { stdio: 'inherit' });
+  const child = fork(fileURLToPath(import.meta.url), ['--server', join(dir, 'weft.db')], {
+    stdio: 'inherit',
+  });
   const { url } = await new Promise((resolve, reject) => {
     child.once('message', resolve);
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
@@ -271,7 +292,10 @@ async function main() {
         tracedRuns.push(await tracedBurst(output, steps, name(run)));
       }
       const untraced = medianRun(untracedRuns);
-      const traced = { ...medianRun(tracedRuns), lostAllRuns: tracedRuns.reduce((sum, r) => sum + r.lost, 0) };
+      const traced = {
+        ...medianRun(tracedRuns),
+        lostAllRuns: tracedRuns.reduce((sum, r) => sum + r.lost, 0),
+      };
       results.push({ label, outputBytes: bytes, overhead, cpu, untraced, traced, untracedRuns, tracedRuns });
       console.log(JSON.stringify(results.at(-1)));
     }
@@ -285,7 +309,10 @@ async function main() {
     loadAverage: [round2(loadBefore), round2(os.loadavg()[0])],
   };
   await mkdir(join(here, 'out'), { recursive: true });
-  await writeFile(join(here, 'out', 'sdk-tracing.json'), `${JSON.stringify({ ...meta, results }, null, 2)}\n`);
+  await writeFile(
+    join(here, 'out', 'sdk-tracing.json'),
+    `${JSON.stringify({ ...meta, results }, null, 2)}\n`,
+  );
   await writeSection(results, meta);
 }
 
@@ -304,7 +331,10 @@ async function writeSection(results, meta) {
     '',
     '| Output | msgpack bytes | Snapshot nodes (containers) | Overhead µs | Snapshot µs | Overhead − snapshot µs |',
     '| --- | ---: | ---: | ---: | ---: | ---: |',
-    ...results.map((r) => `| ${r.label} | ${n(r.outputBytes)} | ${r.overhead.snapshotNodes} (${r.overhead.snapshotContainers}) | ${r.overhead.overheadUs} | ${r.overhead.snapshotUs} | ${r.overhead.overheadMinusSnapshotUs} |`),
+    ...results.map(
+      (r) =>
+        `| ${r.label} | ${n(r.outputBytes)} | ${r.overhead.snapshotNodes} (${r.overhead.snapshotContainers}) | ${r.overhead.overheadUs} | ${r.overhead.snapshotUs} | ${r.overhead.overheadMinusSnapshotUs} |`,
+    ),
     '',
     '**Main-thread CPU per traced call** (caller + pool: walk, redaction, encode; records to a null sink) against one',
     'msgpackr encode of the same inputs + output, rounds interleaved in one process. Target: ≤ 2×.',
@@ -334,7 +364,7 @@ async function writeSection(results, meta) {
     '**How the work is done.** The caller takes the structural snapshot as one flat token array (a *tape*: containers as',
     'tag + count, leaves and identity-kept values as themselves; strings are referenced, never copied), so a waiting call',
     'holds one array instead of dozens of small objects the minor GCs would copy. The pool walks the record once with',
-    '`encodeIfSafe`, which checks the Sanitizer\'s rules and writes msgpack in the same pass into reused arenas, and falls',
+    "`encodeIfSafe`, which checks the Sanitizer's rules and writes msgpack in the same pass into reused arenas, and falls",
     'back to the Sanitizer + msgpackr only when a value needs changing. That is why traced CPU per call lands near one',
     'msgpackr encode: the snapshot and the fused check-and-encode together cost about what msgpackr alone does on the same',
     'value. Batch bodies and outbox frames are assembled into reused memory, spills are bounded per turn, and batches',
@@ -342,13 +372,12 @@ async function writeSection(results, meta) {
     '',
     '**What the lag figures are made of.** The traced bursts are CPU-bound (compare "Steps ms" with the untraced row), so',
     'the event loop is always busy and p99 is set by the longest single pauses: minor and major GCs (3–11 ms on this',
-    'VM with a 20 MB heap), a timers phase that runs all 64 agents\' continuations at once after a long turn, and the',
+    "VM with a 20 MB heap), a timers phase that runs all 64 agents' continuations at once after a long turn, and the",
     'process being descheduled while the co-located server ingests on the other core. The 80 KB burst moves ~175 MB of',
     'record bytes and spills about half of them to the outbox (the server cannot ingest that fast), all on a 2-core',
     'machine shared with the server. Run-to-run spread on this machine is large (see "p99, all runs"): compare within',
-    'one run of the script, not across runs. Caller overhead beyond the snapshot includes the minor GCs that the loop\'s',
+    "one run of the script, not across runs. Caller overhead beyond the snapshot includes the minor GCs that the loop's",
     '2,000 records-in-waiting cause; measured alone, the constant work with a small inputs snapshot is about 2 µs.',
-
   ].join('\n');
   await writeResultsSection('SDK', section);
 }

@@ -52,7 +52,8 @@ const { values: args } = parseArgs({
 });
 
 if (args.serve) await serve(args.serve, Number(args.port));
-else if (args['report-only']) await writeSection(JSON.parse(await readFile(join(here, 'out/soak.json'), 'utf8')));
+else if (args['report-only'])
+  await writeSection(JSON.parse(await readFile(join(here, 'out/soak.json'), 'utf8')));
 else await main();
 
 /** Child mode: the built server on `port` until killed (SIGTERM closes it gracefully). */
@@ -82,7 +83,8 @@ async function main() {
   const outputBytes = Number(args['output-bytes']);
   const downMs = Number(args['down-ms']);
   const signal = args.signal;
-  if (!(calls > 0 && rate > 0 && outputBytes >= 0 && downMs >= 0)) throw new Error('--calls, --rate, --output-bytes, --down-ms must be positive numbers');
+  if (!(calls > 0 && rate > 0 && outputBytes >= 0 && downMs >= 0))
+    throw new Error('--calls, --rate, --output-bytes, --down-ms must be positive numbers');
 
   const dir = await mkdtemp(join(tmpdir(), 'weft-soak-'));
   const dbPath = join(dir, 'weft.db');
@@ -147,7 +149,13 @@ async function main() {
             const exit = await server.exited;
             await sleep(downMs);
             server = await startServerChild(dbPath, port);
-            restartInfo = { signal, exit, atCall: half, atS: +((killedAt - t0) / 1000).toFixed(1), downMs: Math.round(performance.now() - killedAt) };
+            restartInfo = {
+              signal,
+              exit,
+              atCall: half,
+              atS: +((killedAt - t0) / 1000).toFixed(1),
+              downMs: Math.round(performance.now() - killedAt),
+            };
           })();
         }
       }
@@ -181,8 +189,13 @@ async function main() {
   server.child.kill('SIGTERM');
   await server.exited;
   const db = new Database(dbPath, { readonly: true });
-  const stored = db.prepare('SELECT count(*) AS rows, count(DISTINCT id) AS ids FROM calls WHERE project = ?').get(project);
-  const complete = db.prepare('SELECT count(*) FROM calls WHERE project = ? AND has_start = 1 AND has_end = 1').pluck().get(project);
+  const stored = db
+    .prepare('SELECT count(*) AS rows, count(DISTINCT id) AS ids FROM calls WHERE project = ?')
+    .get(project);
+  const complete = db
+    .prepare('SELECT count(*) FROM calls WHERE project = ? AND has_start = 1 AND has_end = 1')
+    .pluck()
+    .get(project);
   db.close();
   await rm(dir, { recursive: true, force: true });
 

@@ -40,11 +40,24 @@ const llm = weft.op(async function chatCompletion(messages, options) {
     choices: [
       {
         message: wantsTool
-          ? { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', function: { name: 'searchHotels', arguments: '{"city":"Lisbon"}' } }] }
-          : { role: 'assistant', content: `Turn ${messages.length}: the best value is ${cheapest(messages)}.` },
+          ? {
+              role: 'assistant',
+              content: null,
+              tool_calls: [
+                { id: 'call_1', function: { name: 'searchHotels', arguments: '{"city":"Lisbon"}' } },
+              ],
+            }
+          : {
+              role: 'assistant',
+              content: `Turn ${messages.length}: the best value is ${cheapest(messages)}.`,
+            },
       },
     ],
-    usage: { prompt_tokens: 40 * messages.length, completion_tokens: 12, total_tokens: 40 * messages.length + 12 },
+    usage: {
+      prompt_tokens: 40 * messages.length,
+      completion_tokens: 12,
+      total_tokens: 40 * messages.length + 12,
+    },
   };
 });
 

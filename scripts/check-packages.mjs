@@ -14,10 +14,14 @@ const FORBIDDEN = /(\.test\.|\/test\/|test-fixtures|__tests__|\.tsbuildinfo$)/;
 const REQUIRED_META = ['description', 'license', 'repository', 'keywords', 'files', 'engines', 'exports'];
 
 const packages = readdirSync(join(root, 'packages'))
-  .map((dir) => ({ dir: join(root, 'packages', dir), json: JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')) }))
+  .map((dir) => ({
+    dir: join(root, 'packages', dir),
+    json: JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')),
+  }))
   .filter((p) => p.json.private !== true);
 
-const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const run = (cmd, args, cwd) =>
+  execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 let problems = 0;
 const fail = (pkg, message) => {
   problems++;
@@ -25,7 +29,8 @@ const fail = (pkg, message) => {
 };
 
 for (const { dir, json } of packages) {
-  for (const key of REQUIRED_META) if (json[key] === undefined) fail(json.name, `package.json has no "${key}"`);
+  for (const key of REQUIRED_META)
+    if (json[key] === undefined) fail(json.name, `package.json has no "${key}"`);
   const [packed] = JSON.parse(run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], dir));
   const files = packed.files.map((f) => f.path);
   for (const file of files) {
@@ -35,8 +40,11 @@ for (const { dir, json } of packages) {
   for (const needed of ['README.md', 'CHANGELOG.md', 'LICENSE']) {
     if (!files.includes(needed)) fail(json.name, `${needed} is missing from the package`);
   }
-  for (const target of Object.values(json.exports).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e)))) {
-    if (!files.includes(target.replace(/^\.\//, ''))) fail(json.name, `exports names ${target}, which is not packed`);
+  for (const target of Object.values(json.exports).flatMap((e) =>
+    typeof e === 'string' ? [e] : Object.values(e),
+  )) {
+    if (!files.includes(target.replace(/^\.\//, '')))
+      fail(json.name, `exports names ${target}, which is not packed`);
   }
   try {
     run('npx', ['publint', '--strict'], dir);
@@ -48,7 +56,9 @@ for (const { dir, json } of packages) {
   } catch (error) {
     fail(json.name, `@arethetypeswrong/cli:\n${error.stdout}${error.stderr}`);
   }
-  console.log(`✓ ${json.name}: ${files.length} files, ${(packed.unpackedSize / 1024).toFixed(0)} KiB unpacked`);
+  console.log(
+    `✓ ${json.name}: ${files.length} files, ${(packed.unpackedSize / 1024).toFixed(0)} KiB unpacked`,
+  );
 }
 if (problems > 0) {
   console.error(`${problems} package problem(s)`);

@@ -28,7 +28,9 @@ export async function bundleSources(name, contents) {
       {
         name: 'weft-sources',
         setup(b) {
-          b.onResolve({ filter: /^@weft\/protocol$/ }, () => ({ path: join(root, 'packages/protocol/src/index.ts') }));
+          b.onResolve({ filter: /^@weft\/protocol$/ }, () => ({
+            path: join(root, 'packages/protocol/src/index.ts'),
+          }));
           b.onResolve({ filter: /^[^./]/ }, (a) => ({ path: a.path, external: true }));
           // version.ts reads `../package.json` relative to its own file, which a bundle elsewhere cannot.
           b.onLoad({ filter: /packages[\\/]server[\\/]src[\\/]version\.ts$/ }, () => ({

@@ -13,7 +13,12 @@ const testing = new URL('../../packages/server/dist/testing/index.js', import.me
  */
 export async function storageTarget(spec = 'sqlite') {
   if (spec === 'sqlite') {
-    return { kind: 'sqlite', label: 'SQLite', fresh: (dir) => ({ dbPath: join(dir, 'weft.db') }), dispose: async () => {} };
+    return {
+      kind: 'sqlite',
+      label: 'SQLite',
+      fresh: (dir) => ({ dbPath: join(dir, 'weft.db') }),
+      dispose: async () => {},
+    };
   }
   let base;
   let dispose = async () => {};

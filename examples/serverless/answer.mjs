@@ -9,7 +9,11 @@ export const answer = weft.op(
     return {
       model: 'gpt-4o-mini',
       text: `You asked: ${question}`,
-      usage: { prompt_tokens: 12 + question.length, completion_tokens: 5, total_tokens: 17 + question.length },
+      usage: {
+        prompt_tokens: 12 + question.length,
+        completion_tokens: 5,
+        total_tokens: 17 + question.length,
+      },
     };
   },
   { name: 'answer' },

@@ -20,7 +20,13 @@ const TRACE_B = id(100);
 // Trace B: one failed call. Plus one call still running.
 // `generate` used a priced model (the SDK set its cost); the failed call an unpriced one (no cost field).
 const usage = (total: number) => ({
-  'gpt-4o-mini': { requests: 1, inputTokens: total - 34, outputTokens: 34, totalTokens: total, costUsd: 0.0123 },
+  'gpt-4o-mini': {
+    requests: 1,
+    inputTokens: total - 34,
+    outputTokens: 34,
+    totalTokens: total,
+    costUsd: 0.0123,
+  },
 });
 const unpriced = { 'local-llama': { requests: 1, inputTokens: 480, outputTokens: 20, totalTokens: 500 } };
 const items: CallItem[] = [

@@ -28,7 +28,11 @@ const PROJECT = 'replicas';
  */
 interface Layout {
   name: string;
-  start(): Promise<{ storageFor(replica: number): string; shards: ClickHouseProcess[]; dispose(): Promise<void> }>;
+  start(): Promise<{
+    storageFor(replica: number): string;
+    shards: ClickHouseProcess[];
+    dispose(): Promise<void>;
+  }>;
 }
 
 const LAYOUTS: Layout[] = [
@@ -46,7 +50,10 @@ const LAYOUTS: Layout[] = [
   {
     name: 'a two-shard ClickHouse cluster',
     async start() {
-      const cluster: ClickHouseCluster = await startClickHouseCluster({ name: 'weft_cluster', shardCount: 2 });
+      const cluster: ClickHouseCluster = await startClickHouseCluster({
+        name: 'weft_cluster',
+        shardCount: 2,
+      });
       const hosts = cluster.shards.map((s) => `127.0.0.1:${s.httpPort}`);
       return {
         // Each replica asks a different shard first, so both act as query initiators.
@@ -77,7 +84,10 @@ describe.each(LAYOUTS)('weft serve replicas on $name', (layout) => {
   });
 
   async function replica(index: number): Promise<{ process: ServeProcess; url: string }> {
-    const process = spawnWeft(['serve', '--port', '0'], { cwd, env: { WEFT_STORAGE: env.storageFor(index) } });
+    const process = spawnWeft(['serve', '--port', '0'], {
+      cwd,
+      env: { WEFT_STORAGE: env.storageFor(index) },
+    });
     children.push(process);
     return { process, url: await listeningUrl(process) };
   }
@@ -128,7 +138,10 @@ describe.each(LAYOUTS)('weft serve replicas on $name', (layout) => {
     let page = 0;
     do {
       const base = page % 2 === 0 ? a.url : c.url;
-      const body: { calls: { inputs: { i: number } }[]; nextCursor: string | null } = await query(base, cursor);
+      const body: { calls: { inputs: { i: number } }[]; nextCursor: string | null } = await query(
+        base,
+        cursor,
+      );
       for (const call of body.calls) seen.set(call.inputs.i, (seen.get(call.inputs.i) ?? 0) + 1);
       cursor = body.nextCursor;
       page++;

@@ -65,7 +65,9 @@ describe('without a token', () => {
   });
 
   it.each(['0.0.0.0', '::', '192.168.1.10', 'example.com'])('refuses to start on %s', async (host) => {
-    const error = await startServer({ host, port: 0, dbPath: ':memory:', uiDir: false }).catch((e: unknown) => e);
+    const error = await startServer({ host, port: 0, dbPath: ':memory:', uiDir: false }).catch(
+      (e: unknown) => e,
+    );
     expect(TokenRequiredError.isInstance(error)).toBe(true);
     expect((error as TokenRequiredError).code).toBe('WEFT_TOKEN_REQUIRED');
     expect((error as Error).message).toContain(host);

@@ -167,7 +167,8 @@ describe.each(PLANS)('call query plan: $name', ({ bounds, textForm, snippetForm 
           const page = query.run(parsed);
           ids.push(...page.calls.map((c) => c.id));
           // Every full-text hit comes with its highlighted passage.
-          if (filter.text !== undefined) for (const call of page.calls) expect(call.snippet?.some((p) => p.match)).toBe(true);
+          if (filter.text !== undefined)
+            for (const call of page.calls) expect(call.snippet?.some((p) => p.match)).toBe(true);
           cursor = page.nextCursor ?? undefined;
         } while (cursor);
         expect(ids, `${sort.field} ${sort.direction}`).toEqual(

@@ -11,7 +11,8 @@ beforeAll(async () => {
 afterAll(() => server.dispose());
 
 const project = 'cost';
-const ingest = (items: unknown[], format: BodyFormat) => post(server.url, routes.callBatch(), { project, items }, { format });
+const ingest = (items: unknown[], format: BodyFormat) =>
+  post(server.url, routes.callBatch(), { project, items }, { format });
 
 // What the SDK sends: the child priced one model; the parent's usage is its
 // own (unpriced) model plus the child's, and its costUsd the sum of the priced entries.
@@ -73,7 +74,10 @@ describe('cost through ingest and the read API', () => {
   });
 
   it('a call with only unpriced usage comes back with no costUsd anywhere', async () => {
-    const summary: CallSummary = { status: 'success', usage: { mystery: { requests: 1, inputTokens: 3, outputTokens: 4, totalTokens: 7 } } };
+    const summary: CallSummary = {
+      status: 'success',
+      usage: { mystery: { requests: 1, inputTokens: 3, outputTokens: 4, totalTokens: 7 } },
+    };
     await ingest([completeOf(20, { summary })], 'json');
     const { body } = await get(server.url, routes.call(project, callIdOf(20)));
     expect(body.summary).toEqual(summary);
@@ -82,11 +86,18 @@ describe('cost through ingest and the read API', () => {
 
   it.each([
     ['a negative summary.costUsd', { costUsd: -1 }, 'costUsd'],
-    ['a cost that is not a number', { usage: { m: { requests: 1, inputTokens: 1, outputTokens: 1, totalTokens: 2, costUsd: '0.1' } } }, 'costUsd'],
-  ])('rejects %s with a 400 naming the field, and stores nothing of the batch', async (_case, summary, field) => {
-    const reply = await ingest([completeOf(30, { summary: summary as never })], 'json');
-    expect(reply.status).toBe(400);
-    expect(JSON.stringify(reply.body)).toContain(field);
-    expect((await get(server.url, routes.call(project, callIdOf(30)))).status).toBe(404);
-  });
+    [
+      'a cost that is not a number',
+      { usage: { m: { requests: 1, inputTokens: 1, outputTokens: 1, totalTokens: 2, costUsd: '0.1' } } },
+      'costUsd',
+    ],
+  ])(
+    'rejects %s with a 400 naming the field, and stores nothing of the batch',
+    async (_case, summary, field) => {
+      const reply = await ingest([completeOf(30, { summary: summary as never })], 'json');
+      expect(reply.status).toBe(400);
+      expect(JSON.stringify(reply.body)).toContain(field);
+      expect((await get(server.url, routes.call(project, callIdOf(30)))).status).toBe(404);
+    },
+  );
 });

@@ -17,7 +17,9 @@ const readCall = (n: number) => get(server.url, routes.call(project, callIdOf(n)
 
 describe('call ingest', () => {
   it('merges an end that arrives before its start, and hides the call until the start arrives', async () => {
-    expect((await ingest([endOf(1, { summary: { latencyMs: 10, status: 'success' } })])).body).toEqual({ accepted: 1 });
+    expect((await ingest([endOf(1, { summary: { latencyMs: 10, status: 'success' } })])).body).toEqual({
+      accepted: 1,
+    });
     expect((await readCall(1)).status).toBe(404);
     const listed = await post(server.url, routes.callQuery(), { project, traceId: callIdOf(1) });
     expect(listed.body.calls).toEqual([]);
@@ -45,7 +47,12 @@ describe('call ingest', () => {
     await ingest([startOf(2, { displayName: 'two' }), endOf(2)]);
     await ingest([startOf(2, { displayName: 'two' })]);
     const { body } = await readCall(2);
-    expect(body).toMatchObject({ displayName: 'two', status: 'success', endedAt: 1_700_000_000_012, output: { doubled: 4 } });
+    expect(body).toMatchObject({
+      displayName: 'two',
+      status: 'success',
+      endedAt: 1_700_000_000_012,
+      output: { doubled: 4 },
+    });
     expect(body.inputs).toEqual({ n: 2 });
   });
 
@@ -91,7 +98,10 @@ describe('call ingest', () => {
   });
 
   it('keeps projects apart: the same call id in two projects is two calls', async () => {
-    await post(server.url, routes.callBatch(), { project: 'other', items: [completeOf(9, { opName: 'elsewhere' })] });
+    await post(server.url, routes.callBatch(), {
+      project: 'other',
+      items: [completeOf(9, { opName: 'elsewhere' })],
+    });
     await ingest([completeOf(9, { opName: 'here' })]);
     expect((await get(server.url, routes.call('other', callIdOf(9)))).body.opName).toBe('elsewhere');
     expect((await readCall(9)).body.opName).toBe('here');

@@ -80,17 +80,29 @@ function dataset(count: number, project: string): { items: CallItem[]; expected:
 
 async function ingestAll(project: string, items: CallItem[]): Promise<void> {
   for (let i = 0; i < items.length; i += 500) {
-    const reply = await post(server.url, routes.callBatch(), { project, items: items.slice(i, i + 500) }, { format: 'msgpack' });
+    const reply = await post(
+      server.url,
+      routes.callBatch(),
+      { project, items: items.slice(i, i + 500) },
+      { format: 'msgpack' },
+    );
     expect(reply.status).toBe(200);
   }
 }
 
-async function pageAll(body: Record<string, unknown>, limit: number): Promise<{ ids: string[]; pages: number }> {
+async function pageAll(
+  body: Record<string, unknown>,
+  limit: number,
+): Promise<{ ids: string[]; pages: number }> {
   const ids: string[] = [];
   let cursor: string | undefined;
   let pages = 0;
   do {
-    const reply = await post(server.url, routes.callQuery(), { ...body, limit, ...(cursor ? { cursor } : {}) });
+    const reply = await post(server.url, routes.callQuery(), {
+      ...body,
+      limit,
+      ...(cursor ? { cursor } : {}),
+    });
     expect(reply.status).toBe(200);
     pages++;
     for (const call of reply.body.calls) ids.push(call.id);
@@ -105,7 +117,8 @@ const keyOf: Record<CallSortField, (e: Expected) => number | string> = {
   opName: (e) => e.opPlain,
 };
 
-const sortedIdsOf = (rows: Expected[], field: CallSortField, direction: 'asc' | 'desc') => sortedIds(rows, keyOf[field], direction);
+const sortedIdsOf = (rows: Expected[], field: CallSortField, direction: 'asc' | 'desc') =>
+  sortedIds(rows, keyOf[field], direction);
 
 describe('paging 10,000 calls', () => {
   const project = 'paging';
@@ -132,7 +145,11 @@ describe('paging 10,000 calls', () => {
     let cursor: string | undefined;
     let n = 20_000;
     do {
-      const reply = await post(server.url, routes.callQuery(), { project: live, limit: 97, ...(cursor ? { cursor } : {}) });
+      const reply = await post(server.url, routes.callQuery(), {
+        project: live,
+        limit: 97,
+        ...(cursor ? { cursor } : {}),
+      });
       for (const call of reply.body.calls) seen.push(call.id);
       cursor = reply.body.nextCursor ?? undefined;
       // Between pages: one call newer than everything (before the cursor in
@@ -178,7 +195,11 @@ describe('filters', () => {
     { name: 'traceId', filter: { traceId: callIdOf(40) }, keep: (e) => e.traceId === callIdOf(40) },
     { name: 'parentId', filter: { parentId: callIdOf(120) }, keep: (e) => e.parentId === callIdOf(120) },
     { name: 'parentId null (roots)', filter: { parentId: null }, keep: (e) => e.parentId === null },
-    { name: 'opName plain (matches refs of that name)', filter: { opName: 'embed' }, keep: (e) => e.opPlain === 'embed' },
+    {
+      name: 'opName plain (matches refs of that name)',
+      filter: { opName: 'embed' },
+      keep: (e) => e.opPlain === 'embed',
+    },
     {
       name: 'opName list',
       filter: { opName: ['embed', 'rank'] },
@@ -211,7 +232,10 @@ describe('filters', () => {
     {
       name: 'several filters together',
       filter: { parentId: callIdOf(50), status: 'success', opName: ['chat', 'rank', 'embed'] },
-      keep: (e) => e.parentId === callIdOf(50) && e.status === 'success' && ['chat', 'rank', 'embed'].includes(e.opPlain),
+      keep: (e) =>
+        e.parentId === callIdOf(50) &&
+        e.status === 'success' &&
+        ['chat', 'rank', 'embed'].includes(e.opPlain),
     },
   ];
 
@@ -224,8 +248,22 @@ describe('filters', () => {
   });
 
   it('returns calls in the wire shape, with op refs kept as sent', async () => {
-    const reply = await post(server.url, routes.callQuery(), { project, traceId: callIdOf(0), limit: 2, sort: { field: 'startedAt', direction: 'asc' } });
-    expect(reply.body.calls[0]).toMatchObject({ project, id: callIdOf(0), parentId: null, opName: 'chat', status: 'running' });
-    expect(reply.body.calls[1]).toMatchObject({ id: callIdOf(1), opName: `weft:///${project}/op/embed:${OP_DIGEST}` });
+    const reply = await post(server.url, routes.callQuery(), {
+      project,
+      traceId: callIdOf(0),
+      limit: 2,
+      sort: { field: 'startedAt', direction: 'asc' },
+    });
+    expect(reply.body.calls[0]).toMatchObject({
+      project,
+      id: callIdOf(0),
+      parentId: null,
+      opName: 'chat',
+      status: 'running',
+    });
+    expect(reply.body.calls[1]).toMatchObject({
+      id: callIdOf(1),
+      opName: `weft:///${project}/op/embed:${OP_DIGEST}`,
+    });
   });
 });

@@ -11,7 +11,8 @@ beforeAll(async () => {
 afterAll(() => server.dispose());
 
 const project = 'values';
-const ingest = (items: unknown[]) => post(server.url, routes.callBatch(), { project, items }, { format: 'msgpack' });
+const ingest = (items: unknown[]) =>
+  post(server.url, routes.callBatch(), { project, items }, { format: 'msgpack' });
 const readCall = (n: number) => get(server.url, routes.call(project, callIdOf(n)));
 
 /** A plain value item and its marker. */
@@ -34,7 +35,13 @@ describe('deduplicated values', () => {
   it('expands plain values, nested markers and chained arrays on every read path', async () => {
     const prompt = plain(system);
     const first = array([prompt.ref, { role: 'user', content: 'hi' }]);
-    const second = array([{ role: 'assistant', content: 'hello' }, { role: 'user', content: 'bye' }], first.digest);
+    const second = array(
+      [
+        { role: 'assistant', content: 'hello' },
+        { role: 'user', content: 'bye' },
+      ],
+      first.digest,
+    );
     const response = await ingest([
       prompt.item,
       first.item,
@@ -45,7 +52,12 @@ describe('deduplicated values', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ accepted: 5 });
 
-    const history = [system, { role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }, { role: 'user', content: 'bye' }];
+    const history = [
+      system,
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'hello' },
+      { role: 'user', content: 'bye' },
+    ];
     expect((await readCall(1)).body.inputs).toEqual({ messages: history.slice(0, 2) });
     const two = (await readCall(2)).body;
     expect(two.inputs).toEqual({ messages: history });
@@ -75,10 +87,18 @@ describe('deduplicated values', () => {
 
   it('rejects a value whose bytes do not match its digest, naming it, and stores the rest of the batch', async () => {
     const good = plain({ text: 'good '.repeat(300) });
-    const bad = { ...plain({ text: 'bad' }).item, digest: good.ref.digest.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')) };
+    const bad = {
+      ...plain({ text: 'bad' }).item,
+      digest: good.ref.digest.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')),
+    };
     const response = await ingest([good.item, bad, completeOf(5, { inputs: { v: good.ref } })]);
     expect(response.status).toBe(400);
-    expect(response.body.error).toMatchObject({ code: 'WEFT_DIGEST_MISMATCH', index: 1, path: 'items.1.digest', actual: bad.digest });
+    expect(response.body.error).toMatchObject({
+      code: 'WEFT_DIGEST_MISMATCH',
+      index: 1,
+      path: 'items.1.digest',
+      actual: bad.digest,
+    });
     expect((await readCall(5)).body.inputs).toEqual({ v: { text: 'good '.repeat(300) } });
     const chain = array([{ a: 1 }]);
     const forged = await ingest([{ ...chain.item, items: [encodeMsgpack({ a: 2 })] }]);

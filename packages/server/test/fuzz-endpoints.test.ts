@@ -37,11 +37,16 @@ async function readBack(send: Send, url: string, body: unknown): Promise<void> {
   const reads: string[] = [];
   if (url === routes.callBatch()) {
     for (const item of items ?? []) reads.push(routes.call(project, String(item.id)));
-    const query = await send({ method: 'POST', url: routes.callQuery(), ...encodeBody({ project, limit: 1000 }, 'json') });
+    const query = await send({
+      method: 'POST',
+      url: routes.callQuery(),
+      ...encodeBody({ project, limit: 1000 }, 'json'),
+    });
     expectHandled(query, `read back query of ${project}`);
     expect(query.status).toBe(200);
   }
-  if (url === routes.objectCreate()) reads.push(routes.objectRead(project, String(name), 'latest'), routes.objectList(project));
+  if (url === routes.objectCreate())
+    reads.push(routes.objectRead(project, String(name), 'latest'), routes.objectList(project));
   for (const path of reads) {
     const reply = await send({ method: 'GET', url: path });
     expectHandled(reply, `read back ${path}`);
@@ -83,7 +88,10 @@ describe('fuzz: every POST route, structured hostile bodies, in-process', () => 
         if (reply.status === 200) await readBack(send, url, body);
         await expectAlive(send);
       }),
-      { numRuns: RUNS * Object.keys(bodies).length, seed: Number(process.env.WEFT_FUZZ_SEED ?? Date.now() % 2 ** 31) },
+      {
+        numRuns: RUNS * Object.keys(bodies).length,
+        seed: Number(process.env.WEFT_FUZZ_SEED ?? Date.now() % 2 ** 31),
+      },
     );
     // The fuzz reached the handlers: some cases were accepted, many refused.
     expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
@@ -92,7 +100,11 @@ describe('fuzz: every POST route, structured hostile bodies, in-process', () => 
   });
 
   it('regression: a msgpack uint64 in a call output was stored, then every read of the project answered 500', async () => {
-    for (const [i, over] of [{ output: 2n ** 64n - 1n }, { inputs: { n: -(2n ** 63n) } }, { summary: { big: 1n } }].entries()) {
+    for (const [i, over] of [
+      { output: 2n ** 64n - 1n },
+      { inputs: { n: -(2n ** 63n) } },
+      { summary: { big: 1n } },
+    ].entries()) {
       const n = 500 + i;
       const batch = { project: 'bigint', items: [completeOf(n, over as object)] };
       const reply = await send({ method: 'POST', url: routes.callBatch(), ...encodeBody(batch, 'msgpack') });
@@ -100,7 +112,11 @@ describe('fuzz: every POST route, structured hostile bodies, in-process', () => 
       expect(reply.status).toBe(400);
       expect(JSON.parse(reply.text).error.path).toMatch(/^items\.0\.(output|inputs\.n|summary\.big)$/);
     }
-    const query = await send({ method: 'POST', url: routes.callQuery(), ...encodeBody({ project: 'bigint' }, 'json') });
+    const query = await send({
+      method: 'POST',
+      url: routes.callQuery(),
+      ...encodeBody({ project: 'bigint' }, 'json'),
+    });
     expect(query.status).toBe(200);
   });
 
@@ -109,14 +125,30 @@ describe('fuzz: every POST route, structured hostile bodies, in-process', () => 
     const deepMsgpack = Buffer.concat([Buffer.alloc(10_000, 0x91), Buffer.from([0x01])]);
     const ids = { id: callIdOf(9), traceId: callIdOf(9) };
     const templates: [string, (deep: string) => string][] = [
-      [routes.callBatch(), (d) => `{"project":"fuzz","items":[{"type":"complete","id":"${ids.id}","traceId":"${ids.traceId}","parentId":null,"opName":"op","startedAt":1,"endedAt":2,"inputs":{"a":${d}},"output":${d}}]}`],
-      [routes.callBatch(), (d) => `{"project":"fuzz","items":[{"type":"end","id":"${ids.id}","endedAt":2,"exception":${'{"name":"E","message":"m","cause":'.repeat(1_200)}${d}${'}'.repeat(1_200)}}]}`],
+      [
+        routes.callBatch(),
+        (d) =>
+          `{"project":"fuzz","items":[{"type":"complete","id":"${ids.id}","traceId":"${ids.traceId}","parentId":null,"opName":"op","startedAt":1,"endedAt":2,"inputs":{"a":${d}},"output":${d}}]}`,
+      ],
+      [
+        routes.callBatch(),
+        (d) =>
+          `{"project":"fuzz","items":[{"type":"end","id":"${ids.id}","endedAt":2,"exception":${'{"name":"E","message":"m","cause":'.repeat(1_200)}${d}${'}'.repeat(1_200)}}]}`,
+      ],
       [routes.callQuery(), (d) => `{"project":"fuzz","opName":${d},"sort":${d}}`],
-      [routes.objectCreate(), (d) => `{"project":"fuzz","name":"deep","value":${d},"digest":"${'A'.repeat(43)}"}`],
+      [
+        routes.objectCreate(),
+        (d) => `{"project":"fuzz","name":"deep","value":${d},"digest":"${'A'.repeat(43)}"}`,
+      ],
       [routes.tableCreate(), (d) => `{"project":"fuzz","rows":[${d}]}`],
     ];
     for (const [url, template] of templates) {
-      const json = await send({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body: Buffer.from(template(deepJson)) });
+      const json = await send({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.from(template(deepJson)),
+      });
       expectHandled(json, `${url} deep JSON`);
       expect(json.status).toBe(400);
       // The same body as msgpack: the envelope encoded with a marker string
@@ -131,7 +163,12 @@ describe('fuzz: every POST route, structured hostile bodies, in-process', () => 
       }
       parts.push(envelope.subarray(from));
       expect(parts.length).toBeGreaterThan(1);
-      const msgpack = await send({ method: 'POST', url, headers: { 'content-type': 'application/msgpack' }, body: Buffer.concat(parts) });
+      const msgpack = await send({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/msgpack' },
+        body: Buffer.concat(parts),
+      });
       expectHandled(msgpack, `${url} deep msgpack`);
       expect(msgpack.status).toBe(400);
       await expectAlive(send);

@@ -33,7 +33,12 @@ export type Send = (request: RawRequest) => Promise<RawReply>;
 /** Sends through `app.inject`: the whole stack but the socket. */
 export function injectSender(app: FastifyInstance): Send {
   return async ({ method, url, headers = {}, body }) => {
-    const reply = await app.inject({ method, url, headers, ...(body === undefined ? {} : { payload: body }) });
+    const reply = await app.inject({
+      method,
+      url,
+      headers,
+      ...(body === undefined ? {} : { payload: body }),
+    });
     return {
       status: reply.statusCode,
       contentType: String(reply.headers['content-type'] ?? ''),
@@ -54,7 +59,13 @@ export function httpSender(baseUrl: string): Send {
     new Promise((resolve, reject) => {
       let answered = false;
       const req = httpRequest(
-        { host: hostname, port, method, path: url, headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) } },
+        {
+          host: hostname,
+          port,
+          method,
+          path: url,
+          headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) },
+        },
         (res) => {
           answered = true;
           const chunks: Buffer[] = [];
@@ -71,7 +82,12 @@ export function httpSender(baseUrl: string): Send {
         },
       );
       req.on('error', (error: NodeJS.ErrnoException) => {
-        if (!answered) reject(new Error(`${method} ${url.slice(0, 200)} (${body?.length ?? 0} bytes): ${error.code ?? error.message}`));
+        if (!answered)
+          reject(
+            new Error(
+              `${method} ${url.slice(0, 200)} (${body?.length ?? 0} bytes): ${error.code ?? error.message}`,
+            ),
+          );
       });
       req.end(body);
     });
@@ -111,10 +127,18 @@ export async function seedVictim(send: Send): Promise<VictimSeed> {
   ];
   await ok(send, { method: 'POST', url: routes.callBatch(), ...asMsgpack({ project: VICTIM, items }) });
   for (const value of [{ v: 1 }, { v: 2, nested: [1, 'two'] }]) {
-    await ok(send, { method: 'POST', url: routes.objectCreate(), ...asJson({ project: VICTIM, name: 'prompt', value, digest: digestValue(value) }) });
+    await ok(send, {
+      method: 'POST',
+      url: routes.objectCreate(),
+      ...asJson({ project: VICTIM, name: 'prompt', value, digest: digestValue(value) }),
+    });
   }
   const rows = [{ a: 1 }, { a: "'; DROP TABLE rows; --" }];
-  const table = (await ok(send, { method: 'POST', url: routes.tableCreate(), ...asJson({ project: VICTIM, rows }) })) as { digest: string };
+  const table = (await ok(send, {
+    method: 'POST',
+    url: routes.tableCreate(),
+    ...asJson({ project: VICTIM, rows }),
+  })) as { digest: string };
   expect(table.digest).toBe(tableDigest(rows.map((r) => digestValue(r))));
   const bytes = Buffer.from('victim file bytes');
   await ok(send, {
@@ -132,7 +156,11 @@ export async function snapshotVictim(send: Send, seed: VictimSeed): Promise<unkn
     const reply = await send({ method: 'GET', url });
     return { status: reply.status, body: reply.text };
   };
-  const query = await ok(send, { method: 'POST', url: routes.callQuery(), ...asJson({ project: VICTIM, limit: 1000 }) });
+  const query = await ok(send, {
+    method: 'POST',
+    url: routes.callQuery(),
+    ...asJson({ project: VICTIM, limit: 1000 }),
+  });
   const calls = [];
   for (const n of [1, 2, 3, 4]) calls.push(await read(routes.call(VICTIM, callIdOf(n))));
   return {
@@ -260,7 +288,10 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   // recursive encoder in the test itself (fuzz-endpoints splices 10,000 levels by hand).
   { weight: 1, arbitrary: fc.constantFrom(1_000, 1_010, 1_050).map((d) => nested(d)) },
   { weight: 1, arbitrary: fc.constantFrom(999, 1_050).map((d) => nested(d, 'object')) },
-  { weight: 1, arbitrary: fc.constantFrom(JSON.parse('{"__proto__":{"polluted":1}}'), { constructor: { prototype: 1 } }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(JSON.parse('{"__proto__":{"polluted":1}}'), { constructor: { prototype: 1 } }),
+  },
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
   { weight: 1, arbitrary: fc.array(hostileString, { maxLength: 4 }) },
 );
@@ -310,13 +341,31 @@ function override(base: Record<string, unknown>, fields: readonly string[], valu
 function mutated(base: fc.Arbitrary<Record<string, unknown>>, fields: string[]) {
   // Mostly one field at a time, so the rest stays valid and the hostile value
   // reaches storage and the read API instead of stopping at validation.
-  const chosen = fc.oneof({ weight: 3, arbitrary: fc.subarray(fields, { minLength: 1, maxLength: 1 }) }, fc.subarray(fields, { maxLength: Math.min(3, fields.length) }));
+  const chosen = fc.oneof(
+    { weight: 3, arbitrary: fc.subarray(fields, { minLength: 1, maxLength: 1 }) },
+    fc.subarray(fields, { maxLength: Math.min(3, fields.length) }),
+  );
   return fc
     .tuple(base, chosen, fc.array(hostileValue, { minLength: 1, maxLength: 3 }))
     .map(([b, picked, values]) => override(b, picked, values));
 }
 
-const itemFields = ['type', 'id', 'traceId', 'parentId', 'opName', 'displayName', 'startedAt', 'endedAt', 'inputs', 'output', 'exception', 'summary', 'attributes', 'extra'];
+const itemFields = [
+  'type',
+  'id',
+  'traceId',
+  'parentId',
+  'opName',
+  'displayName',
+  'startedAt',
+  'endedAt',
+  'inputs',
+  'output',
+  'exception',
+  'summary',
+  'attributes',
+  'extra',
+];
 const callItem = mutated(
   fc.tuple(fc.nat(1000), fc.constantFrom('start', 'end', 'complete')).map(([n, type]) => {
     const item = type === 'start' ? startOf(n + 100) : type === 'end' ? endOf(n + 100) : completeOf(n + 100);
@@ -330,14 +379,26 @@ export const bodies: Record<string, fc.Arbitrary<unknown>> = {
     fc.record({ project: hostileProject, items: fc.array(callItem, { minLength: 1, maxLength: 3 }) }),
     ['project', 'items'],
   ),
-  [routes.callQuery()]: mutated(
-    fc.record({ project: hostileProject }),
-    ['traceId', 'parentId', 'opName', 'status', 'startedAfter', 'startedBefore', 'text', 'sort', 'limit', 'cursor', 'project'],
-  ).chain((query) =>
+  [routes.callQuery()]: mutated(fc.record({ project: hostileProject }), [
+    'traceId',
+    'parentId',
+    'opName',
+    'status',
+    'startedAfter',
+    'startedBefore',
+    'text',
+    'sort',
+    'limit',
+    'cursor',
+    'project',
+  ]).chain((query) =>
     // Text and op filters get SQL metacharacters and unicode far more often than other values.
-    fc.record({ text: hostileString, opName: fc.oneof(hostileString, fc.array(hostileString, { maxLength: 3 })) }, { requiredKeys: [] }).map(
-      (filters) => ({ ...query, ...filters }),
-    ),
+    fc
+      .record(
+        { text: hostileString, opName: fc.oneof(hostileString, fc.array(hostileString, { maxLength: 3 })) },
+        { requiredKeys: [] },
+      )
+      .map((filters) => ({ ...query, ...filters })),
   ),
   [routes.objectCreate()]: mutated(
     fc.tuple(hostileProject, fuzzName, fc.jsonValue({ maxDepth: 2 })).map(([project, name, value]) => ({
@@ -354,27 +415,44 @@ export const bodies: Record<string, fc.Arbitrary<unknown>> = {
     ['project', 'rows', 'digest'],
   ),
   [routes.tableAppend()]: mutated(
-    fc.record({ project: hostileProject, base: hostileString, rows: fc.array(hostileValue, { minLength: 1, maxLength: 3 }) }),
+    fc.record({
+      project: hostileProject,
+      base: hostileString,
+      rows: fc.array(hostileValue, { minLength: 1, maxLength: 3 }),
+    }),
     ['project', 'base', 'rows', 'digest'],
   ),
   // Row-dedup routes (answer 404 where a build lacks them; still no 5xx).
-  '/v1/tables/rows/known': mutated(fc.record({ project: hostileProject, digests: fc.array(hostileString, { maxLength: 3 }) }), ['project', 'digests']),
+  '/v1/tables/rows/known': mutated(
+    fc.record({ project: hostileProject, digests: fc.array(hostileString, { maxLength: 3 }) }),
+    ['project', 'digests'],
+  ),
   '/v1/tables/rows': mutated(
-    fc.record({ project: hostileProject, rows: fc.array(fc.record({ digest: hostileString, value: hostileValue }), { maxLength: 3 }) }),
+    fc.record({
+      project: hostileProject,
+      rows: fc.array(fc.record({ digest: hostileString, value: hostileValue }), { maxLength: 3 }),
+    }),
     ['project', 'rows'],
   ),
   '/v1/tables/by-digests': mutated(
-    fc.record({ project: hostileProject, rowDigests: fc.array(hostileString, { maxLength: 3 }), rows: fc.array(hostileValue, { maxLength: 2 }) }),
+    fc.record({
+      project: hostileProject,
+      rowDigests: fc.array(hostileString, { maxLength: 3 }),
+      rows: fc.array(hostileValue, { maxLength: 2 }),
+    }),
     ['project', 'rowDigests', 'rows', 'digest'],
   ),
 };
 
 export const postCase = fc.oneof(
   ...Object.entries(bodies).map(([url, body]) =>
-    fc.record({ url: fc.constant(url), body: fc.oneof({ weight: 5, arbitrary: body }, { weight: 1, arbitrary: hostileValue }), format: fc.constantFrom('json', 'msgpack') as fc.Arbitrary<'json' | 'msgpack'> }),
+    fc.record({
+      url: fc.constant(url),
+      body: fc.oneof({ weight: 5, arbitrary: body }, { weight: 1, arbitrary: hostileValue }),
+      format: fc.constantFrom('json', 'msgpack') as fc.Arbitrary<'json' | 'msgpack'>,
+    }),
   ),
 );
-
 
 // ── Raw bodies, paths and headers ───────────────────────────────────────────
 
@@ -402,7 +480,22 @@ export const contentType = fc.constantFrom(
 export const rawBytes = fc.oneof(
   fc.uint8Array({ maxLength: 64 }),
   fc.string({ unit: 'binary', maxLength: 64 }).map((s) => new TextEncoder().encode(s)),
-  fc.constantFrom('', '{', '[', '{"project":', 'null', '1e400', '-0', 'NaN', '"\\ud800"', '\ufeff{}', '{"__proto__":{"a":1}}', '{"project":"fuzz","items":[{}]}').map((s) => new TextEncoder().encode(s)),
+  fc
+    .constantFrom(
+      '',
+      '{',
+      '[',
+      '{"project":',
+      'null',
+      '1e400',
+      '-0',
+      'NaN',
+      '"\\ud800"',
+      '\ufeff{}',
+      '{"__proto__":{"a":1}}',
+      '{"project":"fuzz","items":[{}]}',
+    )
+    .map((s) => new TextEncoder().encode(s)),
   // Valid envelopes cut short or with one byte flipped.
   fc.tuple(fc.constantFrom(...POST_URLS), fc.nat(), fc.nat(255)).map(([url, cut, flip]) => {
     const bytes = encodeMsgpack({ project: 'fuzz', items: [completeOf(1)], url, rows: [{ a: 1 }] });
@@ -412,18 +505,20 @@ export const rawBytes = fc.oneof(
     return copy;
   }),
   // msgpack types JSON has no word for: ext types, timestamps, uint64, bin, str8 with invalid UTF-8.
-  fc.constantFrom(
-    [0xd4, 0x05, 0x00],
-    [0xd6, 0xff, 0, 0, 0, 1],
-    [0xc7, 0x00, 0x72],
-    [0xcf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff],
-    [0xc4, 0x03, 1, 2, 3],
-    [0x81, 0xa7, 0x70, 0x72, 0x6f, 0x6a, 0x65, 0x63, 0x74, 0xa2, 0xff, 0xfe],
-    [0xdf, 0xff, 0xff, 0xff, 0xff],
-    [0xdd, 0xff, 0xff, 0xff, 0xff],
-    [0xdb, 0xff, 0xff, 0xff, 0xff, 0x61],
-    [0xc1],
-  ).map((b) => Uint8Array.from(b)),
+  fc
+    .constantFrom(
+      [0xd4, 0x05, 0x00],
+      [0xd6, 0xff, 0, 0, 0, 1],
+      [0xc7, 0x00, 0x72],
+      [0xcf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff],
+      [0xc4, 0x03, 1, 2, 3],
+      [0x81, 0xa7, 0x70, 0x72, 0x6f, 0x6a, 0x65, 0x63, 0x74, 0xa2, 0xff, 0xfe],
+      [0xdf, 0xff, 0xff, 0xff, 0xff],
+      [0xdd, 0xff, 0xff, 0xff, 0xff],
+      [0xdb, 0xff, 0xff, 0xff, 0xff, 0x61],
+      [0xc1],
+    )
+    .map((b) => Uint8Array.from(b)),
 );
 
 export const rawBodyCase = fc.record({
@@ -440,7 +535,9 @@ function percentEncode(text: string, keep: RegExp): string {
   let out = '';
   for (const c of text) {
     if (keep.test(c)) out += c;
-    else for (const byte of Buffer.from(c, 'utf8')) out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    else
+      for (const byte of Buffer.from(c, 'utf8'))
+        out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return out;
 }
@@ -456,7 +553,25 @@ function spell(value: string, how: 'encoded' | 'raw' | 'double'): string {
 
 const pathParam = fc.oneof(
   { weight: 3, arbitrary: hostileString },
-  { weight: 1, arbitrary: fc.constantFrom('latest', 'v1', 'v0', 'v99999999999', 'A'.repeat(43), 'a'.repeat(42), '%2F', '%2e%2e', '..', '.', '%00', '%ff', '%', '%zz') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'latest',
+      'v1',
+      'v0',
+      'v99999999999',
+      'A'.repeat(43),
+      'a'.repeat(42),
+      '%2F',
+      '%2e%2e',
+      '..',
+      '.',
+      '%00',
+      '%ff',
+      '%',
+      '%zz',
+    ),
+  },
 );
 
 /** GET routes (and file upload) with hostile path parameters and query strings. */
@@ -473,21 +588,44 @@ export const pathCase = fc
       { method: 'GET', pattern: '/v1/{a}' },
       { method: 'GET', pattern: '/{a}/{b}' },
     ),
-    p: fc.oneof({ weight: 2, arbitrary: fc.constantFrom('fuzz', 'Victim') }, { weight: 3, arbitrary: pathParam }),
+    p: fc.oneof(
+      { weight: 2, arbitrary: fc.constantFrom('fuzz', 'Victim') },
+      { weight: 3, arbitrary: pathParam },
+    ),
     a: pathParam,
     b: pathParam,
     how: fc.constantFrom('encoded', 'raw', 'double') as fc.Arbitrary<'encoded' | 'raw' | 'double'>,
     query: fc.oneof(
       fc.constant(''),
-      fc.tuple(fc.constantFrom('offset', 'limit', 'offset[]', 'limit[x]', '__proto__', 'constructor'), fc.oneof(hostileString, hostileNumber.map(String))).map(
-        ([k, v]) => `?${k}=${spell(v, 'encoded')}`,
+      fc
+        .tuple(
+          fc.constantFrom('offset', 'limit', 'offset[]', 'limit[x]', '__proto__', 'constructor'),
+          fc.oneof(hostileString, hostileNumber.map(String)),
+        )
+        .map(([k, v]) => `?${k}=${spell(v, 'encoded')}`),
+      fc.constantFrom(
+        '?offset=1&offset=2',
+        '?limit=1e308',
+        '?limit=-0',
+        '?offset=-1',
+        '?limit=NaN',
+        '?limit=0x10',
+        '?limit=10001',
+        '?offset=99999999999999999999',
+        '?%=%',
+        '?limit',
       ),
-      fc.constantFrom('?offset=1&offset=2', '?limit=1e308', '?limit=-0', '?offset=-1', '?limit=NaN', '?limit=0x10', '?limit=10001', '?offset=99999999999999999999', '?%=%', '?limit'),
     ),
   })
   .filter(({ p }) => p !== VICTIM)
-  .map(({ template: { method, pattern }, p, a, b, how, query }): RawRequest => ({
-    method: method as RawRequest['method'],
-    url: pattern.replace('{p}', spell(p, how)).replace('{a}', spell(a, how)).replace('{b}', spell(b, how)) + query,
-    ...(method === 'POST' ? { headers: { 'content-type': 'application/octet-stream' }, body: Buffer.from('fuzz bytes') } : {}),
-  }));
+  .map(
+    ({ template: { method, pattern }, p, a, b, how, query }): RawRequest => ({
+      method: method as RawRequest['method'],
+      url:
+        pattern.replace('{p}', spell(p, how)).replace('{a}', spell(a, how)).replace('{b}', spell(b, how)) +
+        query,
+      ...(method === 'POST'
+        ? { headers: { 'content-type': 'application/octet-stream' }, body: Buffer.from('fuzz bytes') }
+        : {}),
+    }),
+  );

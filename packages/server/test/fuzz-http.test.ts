@@ -27,12 +27,14 @@ const seed = Number(process.env.WEFT_FUZZ_SEED ?? Date.now() % 2 ** 31);
 
 const anyRequest: fc.Arbitrary<RawRequest> = fc.oneof(
   postCase.map(({ url, body, format }): RawRequest => ({ method: 'POST', url, ...encodeBody(body, format) })),
-  rawBodyCase.map(({ url, contentType, body }): RawRequest => ({
-    method: 'POST',
-    url,
-    headers: contentType === '' ? {} : { 'content-type': contentType },
-    body: Buffer.from(body),
-  })),
+  rawBodyCase.map(
+    ({ url, contentType, body }): RawRequest => ({
+      method: 'POST',
+      url,
+      headers: contentType === '' ? {} : { 'content-type': contentType },
+      body: Buffer.from(body),
+    }),
+  ),
   pathCase,
 );
 
@@ -83,7 +85,12 @@ describe('fuzz over real HTTP', () => {
   });
 
   it('answers paths the in-process fuzz cannot inject (backslashes, protocol-relative) with JSON', async () => {
-    for (const url of ['/\\/?offset=1&offset=2', '/\\/', '/\\\\evil/v1/calls/victim/x', '//v1/files/victim/x']) {
+    for (const url of [
+      '/\\/?offset=1&offset=2',
+      '/\\/',
+      '/\\\\evil/v1/calls/victim/x',
+      '//v1/files/victim/x',
+    ]) {
       const reply = await send({ method: 'GET', url });
       expectHandled(reply, url);
       expect(reply.text).not.toContain('victim file bytes');
@@ -91,8 +98,12 @@ describe('fuzz over real HTTP', () => {
     await expectAlive(send);
   });
 
-  it('answers an oversized body with 413 and the client\'s next requests still work', async () => {
-    const big = await send({ method: 'POST', url: routes.callBatch(), ...encodeBody({ project: 'fuzz', pad: 'x'.repeat(200_000) }, 'json') });
+  it("answers an oversized body with 413 and the client's next requests still work", async () => {
+    const big = await send({
+      method: 'POST',
+      url: routes.callBatch(),
+      ...encodeBody({ project: 'fuzz', pad: 'x'.repeat(200_000) }, 'json'),
+    });
     expectHandled(big, 'oversized body');
     expect(big.status).toBe(413);
     await expectAlive(send);

@@ -38,7 +38,12 @@ describe('fuzz: raw bodies, paths and headers, in-process', () => {
     cleanup.push(() => rm(dir, { recursive: true, force: true }));
     const storage = await openTestStorage(dir);
     const open = createApp({ storage, uiDir: false });
-    const guarded = createApp({ storage, uiDir: false, token, projectTokens: { 'fuzz-scoped-token': ['fuzz'] } });
+    const guarded = createApp({
+      storage,
+      uiDir: false,
+      token,
+      projectTokens: { 'fuzz-scoped-token': ['fuzz'] },
+    });
     cleanup.push(async () => {
       await open.close();
       await guarded.close();
@@ -77,7 +82,8 @@ describe('fuzz: raw bodies, paths and headers, in-process', () => {
         statuses.add(reply.status);
         expectHandled(reply, `${request.method} ${request.url}`);
         // Whatever the spelling, nothing under another project name is the victim's.
-        if (reply.status === 200 && request.method === 'GET') expect(reply.text).not.toContain('victim file bytes');
+        if (reply.status === 200 && request.method === 'GET')
+          expect(reply.text).not.toContain('victim file bytes');
         await expectAlive(send);
       }),
       { numRuns: 800, seed },
@@ -87,8 +93,13 @@ describe('fuzz: raw bodies, paths and headers, in-process', () => {
     expect(await snapshotVictim(send, victim)).toEqual(before);
   });
 
-  it('regression: a path with broken percent-encoding got Fastify\'s own error body, not errorResponse', async () => {
-    for (const url of ['/v1/calls/%ff/x', '/v1/objects/a/%zz/versions', '/v1/files/%/x', '/v1/calls//%_%?offset=1']) {
+  it("regression: a path with broken percent-encoding got Fastify's own error body, not errorResponse", async () => {
+    for (const url of [
+      '/v1/calls/%ff/x',
+      '/v1/objects/a/%zz/versions',
+      '/v1/files/%/x',
+      '/v1/calls//%_%?offset=1',
+    ]) {
       const reply = await send({ method: 'GET', url });
       expectHandled(reply, url);
       expect(reply.status).toBe(400);
@@ -100,7 +111,15 @@ describe('fuzz: raw bodies, paths and headers, in-process', () => {
     const header = fc.oneof(
       hostileString.map((s) => `Bearer ${s}`),
       fc.string({ unit: 'binary-ascii', maxLength: 80 }),
-      fc.constantFrom(`Bearer ${token.slice(0, -1)}`, `Bearer ${token}\u0000`, `bearer  ${token}x`, `Basic ${token}`, 'Bearer', 'Bearer ', `Bearer ${'A'.repeat(10_000)}`),
+      fc.constantFrom(
+        `Bearer ${token.slice(0, -1)}`,
+        `Bearer ${token}\u0000`,
+        `bearer  ${token}x`,
+        `Basic ${token}`,
+        'Bearer',
+        'Bearer ',
+        `Bearer ${'A'.repeat(10_000)}`,
+      ),
     );
     await fc.assert(
       fc.asyncProperty(header, fc.constantFrom('fuzz', 'victim'), async (authorization, project) => {

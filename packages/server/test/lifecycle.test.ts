@@ -18,10 +18,23 @@ describe('restart', () => {
   it('keeps calls, objects, tables and files when started again on the same database file', async () => {
     const dbPath = await tempDb();
     const first = await startServer({ port: 0, dbPath, uiDir: false });
-    await post(first.url, routes.callBatch(), { project: 'keep', items: [completeOf(1)] }, { format: 'msgpack' });
+    await post(
+      first.url,
+      routes.callBatch(),
+      { project: 'keep', items: [completeOf(1)] },
+      { format: 'msgpack' },
+    );
     const value = { prompt: 'kept' };
-    await post(first.url, routes.objectCreate(), { project: 'keep', name: 'p', value, digest: digestValue(value) });
-    const table = await post(first.url, routes.tableCreate(), { project: 'keep', rows: [{ a: 1 }, { a: 2 }] });
+    await post(first.url, routes.objectCreate(), {
+      project: 'keep',
+      name: 'p',
+      value,
+      digest: digestValue(value),
+    });
+    const table = await post(first.url, routes.tableCreate(), {
+      project: 'keep',
+      rows: [{ a: 1 }, { a: 2 }],
+    });
     const file = await send(first.url, routes.fileCreate('keep'), {
       method: 'POST',
       body: Buffer.from('bytes'),
@@ -31,14 +44,25 @@ describe('restart', () => {
 
     const second = await startServer({ port: 0, dbPath, uiDir: false });
     onTestFinished(() => second.close());
-    expect((await get(second.url, routes.call('keep', callIdOf(1)))).body).toMatchObject({ status: 'success', inputs: { n: 1 } });
-    expect((await get(second.url, routes.objectRead('keep', 'p', 'latest'))).body).toMatchObject({ version: 1, value });
+    expect((await get(second.url, routes.call('keep', callIdOf(1)))).body).toMatchObject({
+      status: 'success',
+      inputs: { n: 1 },
+    });
+    expect((await get(second.url, routes.objectRead('keep', 'p', 'latest'))).body).toMatchObject({
+      version: 1,
+      value,
+    });
     expect((await get(second.url, routes.tableRows('keep', table.body.digest))).body.rowCount).toBe(2);
     const bytes = await fetch(new URL(routes.fileRead('keep', file.body.digest), second.url));
     expect(await bytes.text()).toBe('bytes');
     // The next version continues the numbering rather than restarting it.
     const next = { prompt: 'next' };
-    const created = await post(second.url, routes.objectCreate(), { project: 'keep', name: 'p', value: next, digest: digestValue(next) });
+    const created = await post(second.url, routes.objectCreate(), {
+      project: 'keep',
+      name: 'p',
+      value: next,
+      digest: digestValue(next),
+    });
     expect(created.body.version).toBe(2);
   });
 });
@@ -47,7 +71,9 @@ describe('shutdown', () => {
   it('finishes a request in flight before closing the database', async () => {
     const dbPath = await tempDb();
     const server = await startServer({ port: 0, dbPath, uiDir: false });
-    const items = Array.from({ length: 2_000 }, (_, i) => completeOf(i, { inputs: { text: 'x'.repeat(500) } }));
+    const items = Array.from({ length: 2_000 }, (_, i) =>
+      completeOf(i, { inputs: { text: 'x'.repeat(500) } }),
+    );
     let closing: Promise<void> | undefined;
     const onRequestStart = () => {
       // A microtask later, so the server has begun handling the request.
@@ -60,7 +86,12 @@ describe('shutdown', () => {
       unsubscribe('http.server.request.start', onRequestStart);
     });
 
-    const reply = await post(server.url, routes.callBatch(), { project: 'drain', items }, { format: 'msgpack' });
+    const reply = await post(
+      server.url,
+      routes.callBatch(),
+      { project: 'drain', items },
+      { format: 'msgpack' },
+    );
     expect(closing).toBeDefined();
     await closing;
     expect(reply.status).toBe(200);
@@ -85,7 +116,9 @@ describe('shutdown', () => {
 
   it('reports a taken port as WEFT_LISTEN_FAILED', async () => {
     const taken = await startTestServerForTest();
-    const error = await startServer({ port: taken.port, dbPath: await tempDb(), uiDir: false }).catch((e: unknown) => e);
+    const error = await startServer({ port: taken.port, dbPath: await tempDb(), uiDir: false }).catch(
+      (e: unknown) => e,
+    );
     expect(ListenError.isInstance(error)).toBe(true);
     expect((error as ListenError).code).toBe('WEFT_LISTEN_FAILED');
     expect((error as Error).message).toContain('EADDRINUSE');

@@ -11,7 +11,8 @@ beforeAll(async () => {
 afterAll(() => server.dispose());
 
 const feedbackId = (n: number) => callIdOf(n, 0xfb);
-const ingest = (project: string, items: unknown[]) => post(server.url, routes.callBatch(), { project, items }, { format: 'msgpack' });
+const ingest = (project: string, items: unknown[]) =>
+  post(server.url, routes.callBatch(), { project, items }, { format: 'msgpack' });
 const query = (body: Record<string, unknown>) => post(server.url, routes.callQuery(), body);
 const ids = (reply: { body: { calls: { id: string }[] } }) => reply.body.calls.map((c) => c.id).sort();
 
@@ -19,13 +20,23 @@ describe('feedback', () => {
   const project = 'loop-feedback';
 
   it('keeps feedback that arrives before its call and attaches it when the call arrives', async () => {
-    const early = { type: 'feedback', id: feedbackId(1), callId: callIdOf(1), name: 'thumbs', value: true, createdAt: 5, source: 'user' };
+    const early = {
+      type: 'feedback',
+      id: feedbackId(1),
+      callId: callIdOf(1),
+      name: 'thumbs',
+      value: true,
+      createdAt: 5,
+      source: 'user',
+    };
     expect((await ingest(project, [early])).status).toBe(200);
     expect((await get(server.url, routes.call(project, callIdOf(1)))).status).toBe(404);
     // The same item again (a retry) is stored once.
     expect((await ingest(project, [early, completeOf(1)])).status).toBe(200);
     const call = await get(server.url, routes.call(project, callIdOf(1)));
-    expect(call.body.feedback).toEqual([{ id: feedbackId(1), name: 'thumbs', value: true, source: 'user', createdAt: 5 }]);
+    expect(call.body.feedback).toEqual([
+      { id: feedbackId(1), name: 'thumbs', value: true, source: 'user', createdAt: 5 },
+    ]);
   });
 
   it('gives and lists feedback by route, keeping booleans, numbers and labels apart', async () => {
@@ -51,7 +62,12 @@ describe('feedback', () => {
     expect(ids(await query({ project, feedback: { value: true } }))).toEqual([callIdOf(1)]);
     expect(ids(await query({ project, feedback: { name: 'thumbs', value: false } }))).toEqual([callIdOf(4)]);
     expect(ids(await query({ project, feedback: { name: 'score' } }))).toEqual([callIdOf(2), callIdOf(3)]);
-    expect(ids(await query({ project, feedback: {} }))).toEqual([callIdOf(1), callIdOf(2), callIdOf(3), callIdOf(4)]);
+    expect(ids(await query({ project, feedback: {} }))).toEqual([
+      callIdOf(1),
+      callIdOf(2),
+      callIdOf(3),
+      callIdOf(4),
+    ]);
     const page = await query({ project, feedback: { name: 'tone' } });
     expect(page.body.calls[0].feedback).toHaveLength(2);
   });
@@ -68,7 +84,10 @@ describe('feedback', () => {
       expect(reply.status).toBe(400);
       expect(reply.body.error.path).toBe(field);
     }
-    const batch = await ingest(project, [completeOf(9), { type: 'feedback', id: feedbackId(9), callId: callIdOf(9), name: 'x', value: null, createdAt: 1 }]);
+    const batch = await ingest(project, [
+      completeOf(9),
+      { type: 'feedback', id: feedbackId(9), callId: callIdOf(9), name: 'x', value: null, createdAt: 1 },
+    ]);
     expect(batch.status).toBe(400);
     expect(batch.body.error).toMatchObject({ index: 1, path: 'items.1.value' });
   });
@@ -79,20 +98,46 @@ describe('sessions', () => {
 
   it('stores sessionId, filters by it, and lists sessions with their totals', async () => {
     const usage = (tokens: number, costUsd?: number) => ({
-      usage: { m: { requests: 1, inputTokens: tokens, outputTokens: 0, totalTokens: tokens, ...(costUsd === undefined ? {} : { costUsd }) } },
+      usage: {
+        m: {
+          requests: 1,
+          inputTokens: tokens,
+          outputTokens: 0,
+          totalTokens: tokens,
+          ...(costUsd === undefined ? {} : { costUsd }),
+        },
+      },
       ...(costUsd === undefined ? {} : { costUsd }),
     });
     await ingest(project, [
       completeOf(1, { sessionId: 's-a', summary: usage(10, 0.5) }),
-      completeOf(2, { sessionId: 's-a', traceId: callIdOf(1), parentId: callIdOf(1), summary: usage(10, 0.5) }),
-      completeOf(3, { sessionId: 's-a', startedAt: 1_700_000_000_100, endedAt: 1_700_000_000_110, summary: { ...usage(5), status: 'error' }, exception: { name: 'E', message: 'x' } }),
+      completeOf(2, {
+        sessionId: 's-a',
+        traceId: callIdOf(1),
+        parentId: callIdOf(1),
+        summary: usage(10, 0.5),
+      }),
+      completeOf(3, {
+        sessionId: 's-a',
+        startedAt: 1_700_000_000_100,
+        endedAt: 1_700_000_000_110,
+        summary: { ...usage(5), status: 'error' },
+        exception: { name: 'E', message: 'x' },
+      }),
       startOf(4, { sessionId: 's-b', startedAt: 1_700_000_001_000 }),
       completeOf(5),
     ]);
     const reply = await post(server.url, routes.sessionQuery(), { project });
     expect(reply.status).toBe(200);
     expect(reply.body.sessions).toEqual([
-      { sessionId: 's-b', turns: 1, firstStartedAt: 1_700_000_001_000, lastActivityAt: 1_700_000_001_000, totalTokens: 0, errors: 0 },
+      {
+        sessionId: 's-b',
+        turns: 1,
+        firstStartedAt: 1_700_000_001_000,
+        lastActivityAt: 1_700_000_001_000,
+        totalTokens: 0,
+        errors: 0,
+      },
       {
         sessionId: 's-a',
         turns: 2,
@@ -103,19 +148,34 @@ describe('sessions', () => {
         errors: 1,
       },
     ]);
-    const turns = await query({ project, sessionId: 's-a', parentId: null, sort: { field: 'startedAt', direction: 'asc' } });
+    const turns = await query({
+      project,
+      sessionId: 's-a',
+      parentId: null,
+      sort: { field: 'startedAt', direction: 'asc' },
+    });
     expect(turns.body.calls.map((c: { id: string; sessionId: string }) => [c.id, c.sessionId])).toEqual([
       [callIdOf(1), 's-a'],
       [callIdOf(3), 's-a'],
     ]);
     const paged = await post(server.url, routes.sessionQuery(), { project, limit: 1 });
-    const next = await post(server.url, routes.sessionQuery(), { project, limit: 1, cursor: paged.body.nextCursor });
-    expect([paged.body.sessions[0].sessionId, next.body.sessions[0].sessionId, next.body.nextCursor]).toEqual(['s-b', 's-a', null]);
+    const next = await post(server.url, routes.sessionQuery(), {
+      project,
+      limit: 1,
+      cursor: paged.body.nextCursor,
+    });
+    expect([paged.body.sessions[0].sessionId, next.body.sessions[0].sessionId, next.body.nextCursor]).toEqual(
+      ['s-b', 's-a', null],
+    );
   });
 
   it('lists projects', async () => {
     const reply = await get(server.url, routes.projectList());
-    expect(reply.body.projects).toContainEqual({ name: 'loop-sessions', callCount: 5, lastCallAt: 1_700_000_001_000 });
+    expect(reply.body.projects).toContainEqual({
+      name: 'loop-sessions',
+      callCount: 5,
+      lastCallAt: 1_700_000_001_000,
+    });
   });
 });
 
@@ -138,7 +198,11 @@ describe('attribute, user and tag filters', () => {
     expect(ids(await query({ project, tag: ['a', 'b'] }))).toEqual([callIdOf(1)]);
     // The end arrived first; the start brings the attributes.
     await ingest(project, [startOf(4, { attributes: { env: 'prod' } })]);
-    expect(ids(await query({ project, attributes: { env: 'prod' } }))).toEqual([callIdOf(1), callIdOf(2), callIdOf(4)]);
+    expect(ids(await query({ project, attributes: { env: 'prod' } }))).toEqual([
+      callIdOf(1),
+      callIdOf(2),
+      callIdOf(4),
+    ]);
     const bad = await query({ project, attributes: { env: { nested: 1 } } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.path).toBe('attributes.env');
@@ -150,7 +214,11 @@ describe('full-text search', () => {
 
   it('searches inputs, outputs and names, highlights the match, and treats FTS syntax as text', async () => {
     await ingest(project, [
-      completeOf(1, { displayName: 'greeting', inputs: { messages: [{ role: 'user', content: 'Where is the Eiffel tower?' }] }, output: 'In Paris.' }),
+      completeOf(1, {
+        displayName: 'greeting',
+        inputs: { messages: [{ role: 'user', content: 'Where is the Eiffel tower?' }] },
+        output: 'In Paris.',
+      }),
       completeOf(2, { inputs: { q: 'weather in Oslo' }, output: { text: 'Cold and "snowy" AND dark' } }),
       completeOf(3, { opName: 'summarize', inputs: { doc: 'nothing here' }, output: 'ok' }),
     ]);
@@ -161,7 +229,18 @@ describe('full-text search', () => {
     expect(ids(await query({ project, text: 'summarize' }))).toEqual([callIdOf(3)]);
     const hit = await query({ project, text: 'Oslo' });
     expect(hit.body.calls[0].snippet).toContainEqual({ text: 'Oslo', match: true });
-    for (const text of ['"snowy" AND', 'NEAR(cold dark)', 'cold*', '-dark', 'snowy"', 'col:d', '(', '***', 'AND', 'OR NOT']) {
+    for (const text of [
+      '"snowy" AND',
+      'NEAR(cold dark)',
+      'cold*',
+      '-dark',
+      'snowy"',
+      'col:d',
+      '(',
+      '***',
+      'AND',
+      'OR NOT',
+    ]) {
       const reply = await query({ project, text });
       expect(reply.status, text).toBe(200);
     }
@@ -176,18 +255,45 @@ describe('labels', () => {
   it('sets, moves and reads labels, and reads a version by label', async () => {
     const { digestValue } = await import('@weft/protocol');
     for (const text of ['v one', 'v two']) {
-      await post(server.url, routes.objectCreate(), { project, name: 'Prompt', value: { text }, digest: digestValue({ text }) });
+      await post(server.url, routes.objectCreate(), {
+        project,
+        name: 'Prompt',
+        value: { text },
+        digest: digestValue({ text }),
+      });
     }
-    const set = await post(server.url, routes.objectLabelSet(), { project, name: 'Prompt', label: 'production', version: 1 });
+    const set = await post(server.url, routes.objectLabelSet(), {
+      project,
+      name: 'Prompt',
+      label: 'production',
+      version: 1,
+    });
     expect(set.body).toMatchObject({ label: 'production', version: 1 });
-    expect((await get(server.url, routes.objectRead(project, 'Prompt', 'production'))).body.value).toEqual({ text: 'v one' });
-    await post(server.url, routes.objectLabelSet(), { project, name: 'Prompt', label: 'production', digest: digestValue({ text: 'v two' }) });
-    expect((await get(server.url, routes.objectRead(project, 'Prompt', 'production'))).body.value).toEqual({ text: 'v two' });
+    expect((await get(server.url, routes.objectRead(project, 'Prompt', 'production'))).body.value).toEqual({
+      text: 'v one',
+    });
+    await post(server.url, routes.objectLabelSet(), {
+      project,
+      name: 'Prompt',
+      label: 'production',
+      digest: digestValue({ text: 'v two' }),
+    });
+    expect((await get(server.url, routes.objectRead(project, 'Prompt', 'production'))).body.value).toEqual({
+      text: 'v two',
+    });
     const labels = await get(server.url, routes.objectLabels(project, 'Prompt'));
     expect(labels.body.labels).toMatchObject([{ label: 'production', version: 2 }]);
     expect((await get(server.url, routes.objectRead(project, 'Prompt', 'staging'))).status).toBe(404);
-    expect((await post(server.url, routes.objectLabelSet(), { project, name: 'Prompt', label: 'x', version: 9 })).status).toBe(404);
-    const bad = await post(server.url, routes.objectLabelSet(), { project, name: 'Prompt', label: 'latest', version: 1 });
+    expect(
+      (await post(server.url, routes.objectLabelSet(), { project, name: 'Prompt', label: 'x', version: 9 }))
+        .status,
+    ).toBe(404);
+    const bad = await post(server.url, routes.objectLabelSet(), {
+      project,
+      name: 'Prompt',
+      label: 'latest',
+      version: 1,
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.path).toBe('label');
   });
@@ -197,10 +303,22 @@ describe('datasets from calls', () => {
   const project = 'loop-datasets';
 
   it('publishes the calls as a dataset version whose rows point back to them, appending when asked', async () => {
-    await ingest(project, [completeOf(1, { inputs: { q: 'a' }, output: 'A' }), completeOf(2, { inputs: { q: 'b' }, output: 'B' })]);
-    const first = await post(server.url, routes.datasetFromCalls(), { project, name: 'picked', callIds: [callIdOf(2)] });
+    await ingest(project, [
+      completeOf(1, { inputs: { q: 'a' }, output: 'A' }),
+      completeOf(2, { inputs: { q: 'b' }, output: 'B' }),
+    ]);
+    const first = await post(server.url, routes.datasetFromCalls(), {
+      project,
+      name: 'picked',
+      callIds: [callIdOf(2)],
+    });
     expect(first.body).toMatchObject({ name: 'picked', version: 1, rowCount: 1, created: true });
-    const second = await post(server.url, routes.datasetFromCalls(), { project, name: 'picked', callIds: [callIdOf(1)], append: true });
+    const second = await post(server.url, routes.datasetFromCalls(), {
+      project,
+      name: 'picked',
+      callIds: [callIdOf(1)],
+      append: true,
+    });
     expect(second.body).toMatchObject({ version: 2, rowCount: 2 });
     const version = await get(server.url, routes.objectRead(project, 'picked', 'latest'));
     const tableDigest = String(version.body.value.rows).split('/').pop() as string;
@@ -209,7 +327,11 @@ describe('datasets from calls', () => {
       { q: 'b', expected: 'B', sourceCall: `weft:///${project}/call/${callIdOf(2)}` },
       { q: 'a', expected: 'A', sourceCall: `weft:///${project}/call/${callIdOf(1)}` },
     ]);
-    const missing = await post(server.url, routes.datasetFromCalls(), { project, name: 'picked', callIds: [callIdOf(77)] });
+    const missing = await post(server.url, routes.datasetFromCalls(), {
+      project,
+      name: 'picked',
+      callIds: [callIdOf(77)],
+    });
     expect(missing.status).toBe(404);
   });
 });

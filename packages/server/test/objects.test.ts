@@ -11,7 +11,12 @@ afterAll(() => server.dispose());
 
 const project = 'objects';
 const create = (name: string, value: unknown, extra: Record<string, unknown> = {}) =>
-  post(server.url, routes.objectCreate(), { project, name, value, digest: digestValue(value), ...extra }, { format: 'msgpack' });
+  post(
+    server.url,
+    routes.objectCreate(),
+    { project, name, value, digest: digestValue(value), ...extra },
+    { format: 'msgpack' },
+  );
 
 describe('objects', () => {
   it('rejects a digest that does not match the value, naming both', async () => {
@@ -29,7 +34,10 @@ describe('objects', () => {
   });
 
   it('stores a value with an own "__proto__" key as data: the digest matches and it reads back unchanged', async () => {
-    const value = JSON.parse('{"__proto__": {"role": "admin"}, "a": [{"__proto__": 1}]}') as Record<string, unknown>;
+    const value = JSON.parse('{"__proto__": {"role": "admin"}, "a": [{"__proto__": 1}]}') as Record<
+      string,
+      unknown
+    >;
     const created = await create('proto', value);
     expect(created.status).toBe(200);
     expect(created.body.digest).toBe(digestValue(value));
@@ -48,11 +56,19 @@ describe('objects', () => {
 
     const byDigest = await get(server.url, routes.objectRead(project, 'prompt', digestValue(values[1])));
     expect(byDigest.body).toMatchObject({ version: 2, value: { v: 'two' }, kind: 'object' });
-    expect((await get(server.url, routes.objectRead(project, 'prompt', 'latest'))).body).toMatchObject({ version: 3, value: { v: 'three' } });
-    expect((await get(server.url, routes.objectRead(project, 'prompt', 'v1'))).body).toMatchObject({ version: 1, value: { v: 'one' } });
+    expect((await get(server.url, routes.objectRead(project, 'prompt', 'latest'))).body).toMatchObject({
+      version: 3,
+      value: { v: 'three' },
+    });
+    expect((await get(server.url, routes.objectRead(project, 'prompt', 'v1'))).body).toMatchObject({
+      version: 1,
+      value: { v: 'one' },
+    });
 
     const versions = await get(server.url, routes.objectVersions(project, 'prompt'));
-    expect(versions.body.versions.map((v: { digest: string }) => v.digest)).toEqual(values.map((v) => digestValue(v)));
+    expect(versions.body.versions.map((v: { digest: string }) => v.digest)).toEqual(
+      values.map((v) => digestValue(v)),
+    );
   });
 
   it('treats re-creating an existing digest as a no-op returning that version', async () => {
@@ -75,7 +91,10 @@ describe('objects', () => {
     const names = list.body.objects.map((o: { name: string }) => o.name);
     expect(names).toEqual([...names].sort());
     expect(names).toEqual(expect.arrayContaining(['my_op', 'prompt', 'stable']));
-    expect(list.body.objects.find((o: { name: string }) => o.name === 'prompt')).toMatchObject({ versionCount: 3, kind: 'object' });
+    expect(list.body.objects.find((o: { name: string }) => o.name === 'prompt')).toMatchObject({
+      versionCount: 3,
+      kind: 'object',
+    });
   });
 
   it('answers 404 for unknown names and versions, 400 for a malformed selector', async () => {

@@ -207,9 +207,14 @@ describe.each(['protobuf', 'json'] as ExporterKind[])('OTLP ingest with the real
       expect(summary.costUsd).toBe(totalCostUsd(expected));
       expect(summary.costUsd).toBeGreaterThan(0);
       // The root (no usage of its own) totals its model call, as the SDK shows an agent op.
-      expect(byId.get(idOf(root))?.summary).toMatchObject({ usage: expected, costUsd: totalCostUsd(expected) });
+      expect(byId.get(idOf(root))?.summary).toMatchObject({
+        usage: expected,
+        costUsd: totalCostUsd(expected),
+      });
       // A conversation / session id on the span makes the call part of that session.
-      const sessionOf = (convention.root as Record<string, unknown>)['gen_ai.conversation.id'] ?? (convention.root as Record<string, unknown>)['session.id'];
+      const sessionOf =
+        (convention.root as Record<string, unknown>)['gen_ai.conversation.id'] ??
+        (convention.root as Record<string, unknown>)['session.id'];
       expect(byId.get(idOf(root))?.sessionId ?? undefined).toBe(sessionOf);
     },
   );
@@ -260,7 +265,7 @@ describe.each(['protobuf', 'json'] as ExporterKind[])('OTLP ingest with the real
     });
   });
 
-  it('keeps span links as otel.links with the linked calls\' Weft ids', async () => {
+  it("keeps span links as otel.links with the linked calls' Weft ids", async () => {
     const project = `links-${kind}`;
     const { tracer, spans } = recordingTracer({ 'service.name': project });
     const producer = startChild(tracer, 'produce', undefined, {});

@@ -47,7 +47,9 @@ async function send(project: string, spans: ReadableSpan[]): Promise<void> {
 
 /** A model call's own usage, priced as the SDK and the mapping price it. */
 function own(model: string, inputTokens: number, outputTokens: number): UsageMap {
-  return priceUsage({ [model]: { requests: 1, inputTokens, outputTokens, totalTokens: inputTokens + outputTokens } });
+  return priceUsage({
+    [model]: { requests: 1, inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
+  });
 }
 
 /** What the SDK's tracer shows for a parent: its own usage, then each child's total added as the child ends. */
@@ -102,7 +104,11 @@ describe('usage roll-up of OTLP-ingested calls', () => {
     expect(calls.get('step')?.summary?.usage).toEqual(stepTotal);
     const root = calls.get('agent');
     expect(root?.summary?.usage).toEqual(agentTotal);
-    expect(root?.summary?.usage?.['gpt-4o']).toMatchObject({ requests: 2, inputTokens: 1_500, outputTokens: 260 });
+    expect(root?.summary?.usage?.['gpt-4o']).toMatchObject({
+      requests: 2,
+      inputTokens: 1_500,
+      outputTokens: 260,
+    });
     expect(root?.summary?.costUsd).toBe(totalCostUsd(agentTotal));
     expect(root?.summary?.costUsd).toBeGreaterThan(0);
 
@@ -133,7 +139,10 @@ describe('usage roll-up of OTLP-ingested calls', () => {
       'ai.operationId': 'ai.generateText.doGenerate',
       ...sdkUsage(30, 8),
     });
-    const tool = startChild(tracer, 'ai.toolCall', outer, { 'ai.operationId': 'ai.toolCall', 'ai.toolCall.name': 'ask' });
+    const tool = startChild(tracer, 'ai.toolCall', outer, {
+      'ai.operationId': 'ai.toolCall',
+      'ai.toolCall.name': 'ask',
+    });
     const inner = startChild(tracer, 'inner.generateText', tool, {
       'ai.operationId': 'ai.generateText',
       ...sdkUsage(20, 2),
@@ -155,7 +164,9 @@ describe('usage roll-up of OTLP-ingested calls', () => {
     const calls = await callsOf(project);
     expect(calls.get('inner.generateText')?.summary?.usage).toEqual(own('gpt-4o', 20, 2));
     expect(calls.get('ai.toolCall')?.summary?.usage).toEqual(own('gpt-4o', 20, 2));
-    expect(calls.get('ai.generateText')?.summary?.usage).toEqual(sdkTotal(own('gpt-4o', 70, 9), own('gpt-4o', 20, 2)));
+    expect(calls.get('ai.generateText')?.summary?.usage).toEqual(
+      sdkTotal(own('gpt-4o', 70, 9), own('gpt-4o', 20, 2)),
+    );
   });
 
   it('adds an SDK-recorded call under a span with its own totals, and never changes an SDK-recorded parent', async () => {
@@ -171,7 +182,12 @@ describe('usage roll-up of OTLP-ingested calls', () => {
     // totals its own descendants) and an op whose children are spans.
     const sdkChildUsage = own('gpt-4o-mini', 1_000, 100);
     const sdkParentId = callIdOfSpan(traceHex, 'a1a2a3a4a5a6a7a8');
-    const sdkParentSummary = { latencyMs: 5, status: 'success', usage: own('gpt-4o-mini', 7, 7), costUsd: totalCostUsd(own('gpt-4o-mini', 7, 7)) };
+    const sdkParentSummary = {
+      latencyMs: 5,
+      status: 'success',
+      usage: own('gpt-4o-mini', 7, 7),
+      costUsd: totalCostUsd(own('gpt-4o-mini', 7, 7)),
+    };
     const native = await post(server.url, routes.callBatch(), {
       project,
       items: [
@@ -184,7 +200,12 @@ describe('usage roll-up of OTLP-ingested calls', () => {
           startedAt: 1,
           endedAt: 2,
           inputs: {},
-          summary: { latencyMs: 1, status: 'success', usage: sdkChildUsage, costUsd: totalCostUsd(sdkChildUsage) },
+          summary: {
+            latencyMs: 1,
+            status: 'success',
+            usage: sdkChildUsage,
+            costUsd: totalCostUsd(sdkChildUsage),
+          },
         },
         {
           type: 'complete',

@@ -40,9 +40,12 @@ function writeOldFormatDb(path: string): void {
   const db = new Database(path);
   try {
     db.exec(migrations[0]?.sql as string);
-    db.exec('CREATE TABLE weft_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)');
+    db.exec(
+      'CREATE TABLE weft_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)',
+    );
     db.prepare('INSERT INTO weft_migrations VALUES (1, ?, 0)').run(migrations[0]?.name);
-    const insert = db.prepare(`INSERT INTO calls (project, id, has_start, has_end, trace_id, parent_id, op_name, op_plain,
+    const insert =
+      db.prepare(`INSERT INTO calls (project, id, has_start, has_end, trace_id, parent_id, op_name, op_plain,
       started_at, inputs, attributes, ended_at, output, summary, status)
       VALUES ('p', ?, 1, 1, ?, NULL, 'op', 'op', ?, ?, ?, ?, ?, ?, 'success')`);
     const big = 2n ** 63n - 1n;
@@ -56,7 +59,16 @@ function writeOldFormatDb(path: string): void {
       encodeMsgpack(big),
       encodeMsgpack({ latencyMs: 10, status: 'success', extra: 2n ** 60n }),
     );
-    insert.run(callIdOf(2), callIdOf(2), 1_700_000_000_001, encodeMsgpack({ n: 2 }), null, 1_700_000_000_011, encodeMsgpack('ok'), null);
+    insert.run(
+      callIdOf(2),
+      callIdOf(2),
+      1_700_000_000_001,
+      encodeMsgpack({ n: 2 }),
+      null,
+      1_700_000_000_011,
+      encodeMsgpack('ok'),
+      null,
+    );
   } finally {
     db.close();
   }
@@ -76,10 +88,16 @@ describe('rows stored before the bigint fix', () => {
       nested: [{ id: { _weft: 'bigint', value: String(2n ** 63n - 1n) } }],
     });
     expect(one.body.output).toEqual({ _weft: 'bigint', value: String(2n ** 63n - 1n) });
-    expect(one.body.summary).toMatchObject({ latencyMs: 10, extra: { _weft: 'bigint', value: String(2n ** 60n) } });
+    expect(one.body.summary).toMatchObject({
+      latencyMs: 10,
+      extra: { _weft: 'bigint', value: String(2n ** 60n) },
+    });
     expect(one.body.attributes).toEqual({ tag: 'a' });
 
-    const listed = await post(server.url, routes.callQuery(), { project: 'p', sort: { field: 'startedAt', direction: 'asc' } });
+    const listed = await post(server.url, routes.callQuery(), {
+      project: 'p',
+      sort: { field: 'startedAt', direction: 'asc' },
+    });
     expect(listed.status).toBe(200);
     expect(listed.body.calls.map((c: { id: string }) => c.id)).toEqual([callIdOf(1), callIdOf(2)]);
     expect(listed.body.calls[1].output).toBe('ok');
@@ -87,7 +105,9 @@ describe('rows stored before the bigint fix', () => {
     const db = new Database(dbPath, { readonly: true });
     try {
       // Every migration ran, the bigint one (2) and those after it.
-      expect(db.prepare('SELECT MAX(version) AS v FROM weft_migrations').get()).toEqual({ v: migrations.at(-1)?.version });
+      expect(db.prepare('SELECT MAX(version) AS v FROM weft_migrations').get()).toEqual({
+        v: migrations.at(-1)?.version,
+      });
     } finally {
       db.close();
     }

@@ -30,11 +30,21 @@ describe('secrets never reach logs or error messages', () => {
     };
     const json = { 'content-type': 'application/json' };
     // Wrong tokens that contain the real ones, in every spelling of the header.
-    for (const authorization of [`Bearer ${admin}x`, `bearer ${scoped.slice(0, -1)}`, `Basic ${admin}`, admin, `Bearer  ${scoped}0`]) {
-      expect(keep(await post(server.url, routes.callQuery(), { project: 'mine' }, { headers: { authorization } }))).toBe(401);
+    for (const authorization of [
+      `Bearer ${admin}x`,
+      `bearer ${scoped.slice(0, -1)}`,
+      `Basic ${admin}`,
+      admin,
+      `Bearer  ${scoped}0`,
+    ]) {
+      expect(
+        keep(await post(server.url, routes.callQuery(), { project: 'mine' }, { headers: { authorization } })),
+      ).toBe(401);
     }
     // A scoped token on another project, a malformed body and an invalid one carrying a secret.
-    expect(keep(await post(server.url, routes.callQuery(), { project: 'theirs' }, { token: scoped }))).toBe(403);
+    expect(keep(await post(server.url, routes.callQuery(), { project: 'theirs' }, { token: scoped }))).toBe(
+      403,
+    );
     expect(
       keep(
         await send(server.url, routes.callBatch(), {
@@ -45,12 +55,23 @@ describe('secrets never reach logs or error messages', () => {
       ),
     ).toBe(400);
     const badBatch = { project: 'mine', items: [{ ...completeOf(1), startedAt: bodySecret }] };
-    expect(keep(await post(server.url, routes.callBatch(), badBatch, { token: scoped, format: 'msgpack' }))).toBe(400);
+    expect(
+      keep(await post(server.url, routes.callBatch(), badBatch, { token: scoped, format: 'msgpack' })),
+    ).toBe(400);
     const value = { note: bodySecret };
     const mismatch = { project: 'mine', name: 'o', kind: 'object', value, digest: digestValue({ other: 1 }) };
     expect(keep(await post(server.url, routes.objectCreate(), mismatch, { token: admin }))).toBe(400);
     // Successes log too.
-    expect(keep(await post(server.url, routes.callBatch(), { project: 'mine', items: [completeOf(2)] }, { token: scoped }))).toBe(200);
+    expect(
+      keep(
+        await post(
+          server.url,
+          routes.callBatch(),
+          { project: 'mine', items: [completeOf(2)] },
+          { token: scoped },
+        ),
+      ),
+    ).toBe(200);
     expect(keep(await get(server.url, routes.objectList('mine'), { token: admin }))).toBe(200);
 
     const text = log.text();

@@ -64,7 +64,9 @@ describe('per-project tokens', () => {
           // OTLP ingest (/v1/traces) names its project in this header.
           'x-weft-project': 'victim',
         },
-        ...(route.method === 'POST' ? { payload: isFileUpload ? Buffer.from('bytes') : { project: 'victim' } } : {}),
+        ...(route.method === 'POST'
+          ? { payload: isFileUpload ? Buffer.from('bytes') : { project: 'victim' } }
+          : {}),
       });
       expect(reply.statusCode, `${route.method} ${route.url}`).toBe(403);
       if (route.method !== 'HEAD') {
@@ -80,12 +82,21 @@ describe('per-project tokens', () => {
   it('lets a scoped token reach its own projects and the admin token reach all, over HTTP', async () => {
     const server = await startTestServerForTest({ token: admin, projectTokens });
     const batch = (project: string, n: number) => ({ project, items: [completeOf(n)] });
-    expect((await post(server.url, routes.callBatch(), batch('projA', 1), { token: tokenA })).status).toBe(200);
-    expect((await post(server.url, routes.callBatch(), batch('projB', 2), { token: tokenAB })).status).toBe(200);
-    expect((await post(server.url, routes.callBatch(), batch('other', 3), { token: admin })).status).toBe(200);
+    expect((await post(server.url, routes.callBatch(), batch('projA', 1), { token: tokenA })).status).toBe(
+      200,
+    );
+    expect((await post(server.url, routes.callBatch(), batch('projB', 2), { token: tokenAB })).status).toBe(
+      200,
+    );
+    expect((await post(server.url, routes.callBatch(), batch('other', 3), { token: admin })).status).toBe(
+      200,
+    );
     expect((await get(server.url, routes.call('projA', callIdOf(1)), { token: tokenAB })).status).toBe(200);
 
-    const denied = await post(server.url, routes.callBatch(), batch('other', 4), { token: tokenAB, format: 'msgpack' });
+    const denied = await post(server.url, routes.callBatch(), batch('other', 4), {
+      token: tokenAB,
+      format: 'msgpack',
+    });
     expect(denied.status).toBe(403);
     expect(denied.body.error).toMatchObject({ code: 'WEFT_FORBIDDEN' });
     expect((await get(server.url, routes.call('other', callIdOf(3)), { token: tokenA })).status).toBe(403);
@@ -102,14 +113,25 @@ describe('per-project tokens', () => {
     const value = { secret: 1 };
     const object = { project: 'victim', name: 'o', kind: 'object', value, digest: digestValue(value) };
     expect((await post(server.url, routes.objectCreate(), object, { token: tokenA })).status).toBe(403);
-    expect((await post(server.url, routes.tableCreate(), { project: 'victim', rows: [{ a: 1 }] }, { token: tokenA })).status).toBe(403);
+    expect(
+      (
+        await post(
+          server.url,
+          routes.tableCreate(),
+          { project: 'victim', rows: [{ a: 1 }] },
+          { token: tokenA },
+        )
+      ).status,
+    ).toBe(403);
     const file = await send(server.url, routes.fileCreate('victim'), {
       method: 'POST',
       body: 'bytes',
       headers: { 'content-type': 'application/octet-stream', authorization: `Bearer ${tokenA}` },
     });
     expect(file.status).toBe(403);
-    expect((await get(server.url, routes.objectList('victim'), { token: admin })).body).toEqual({ objects: [] });
+    expect((await get(server.url, routes.objectList('victim'), { token: admin })).body).toEqual({
+      objects: [],
+    });
   });
 
   it('validates the project name before the scope: a malformed one is a 400 naming the field', async () => {
@@ -144,7 +166,13 @@ describe('tokens file and binding', () => {
     const dir = await tempDirForTest();
     const file = join(dir, 'tokens.json');
     await writeFile(file, JSON.stringify({ [tokenA]: ['projA'] }));
-    const server = await startServer({ host: '0.0.0.0', port: 0, dbPath: join(dir, 'w.db'), tokensFile: file, uiDir: false });
+    const server = await startServer({
+      host: '0.0.0.0',
+      port: 0,
+      dbPath: join(dir, 'w.db'),
+      tokensFile: file,
+      uiDir: false,
+    });
     onTestFinished(() => server.close());
     const local = `http://127.0.0.1:${server.port}`;
     expect((await post(local, routes.callQuery(), { project: 'projA' })).status).toBe(401);

@@ -17,13 +17,20 @@ describe('tables', () => {
   it('creates a table whose digests derive from its rows, and pages through them', async () => {
     const rows = rowsOf(0, 250);
     const rowDigests = rows.map((r) => digestValue(r));
-    const created = await post(server.url, routes.tableCreate(), { project, rows, digest: tableDigest(rowDigests) });
+    const created = await post(server.url, routes.tableCreate(), {
+      project,
+      rows,
+      digest: tableDigest(rowDigests),
+    });
     expect(created.status).toBe(200);
     expect(created.body).toEqual({ digest: tableDigest(rowDigests), rowDigests, rowCount: 250 });
 
     const seen: unknown[] = [];
     for (let offset = 0; offset < 250; offset += 60) {
-      const page = await get(server.url, `${routes.tableRows(project, created.body.digest)}?offset=${offset}&limit=60`);
+      const page = await get(
+        server.url,
+        `${routes.tableRows(project, created.body.digest)}?offset=${offset}&limit=60`,
+      );
       expect(page.body).toMatchObject({ digest: created.body.digest, rowCount: 250, offset });
       for (const row of page.body.rows) {
         expect(row.digest).toBe(digestValue(row.value));
@@ -35,7 +42,12 @@ describe('tables', () => {
 
   it('appends rows as a new table, leaving the base unchanged, and stores shared rows once', async () => {
     const base = await post(server.url, routes.tableCreate(), { project, rows: rowsOf(0, 3) });
-    const appended = await post(server.url, routes.tableAppend(), { project, base: base.body.digest, rows: rowsOf(3, 5) }, { format: 'msgpack' });
+    const appended = await post(
+      server.url,
+      routes.tableAppend(),
+      { project, base: base.body.digest, rows: rowsOf(3, 5) },
+      { format: 'msgpack' },
+    );
     expect(appended.body.rowCount).toBe(5);
     expect(appended.body.digest).toBe(tableDigest(rowsOf(0, 5).map((r) => digestValue(r))));
     // Same rows as creating the longer table directly: same digest, a no-op.
@@ -60,17 +72,30 @@ describe('tables', () => {
   });
 
   it('rejects a mismatched table digest, an unknown base, a bad page and an unknown table', async () => {
-    const mismatch = await post(server.url, routes.tableCreate(), { project, rows: rowsOf(0, 2), digest: digestValue('x') });
+    const mismatch = await post(server.url, routes.tableCreate(), {
+      project,
+      rows: rowsOf(0, 2),
+      digest: digestValue('x'),
+    });
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.error.code).toBe('WEFT_DIGEST_MISMATCH');
-    const unknownBase = await post(server.url, routes.tableAppend(), { project, base: digestValue('nope'), rows: [1] });
+    const unknownBase = await post(server.url, routes.tableAppend(), {
+      project,
+      base: digestValue('nope'),
+      rows: [1],
+    });
     expect(unknownBase.status).toBe(404);
     const real = await post(server.url, routes.tableCreate(), { project, rows: [1] });
     const badPage = await get(server.url, `${routes.tableRows(project, real.body.digest)}?limit=0`);
     expect(badPage.status).toBe(400);
     expect(badPage.body.error.path).toBe('limit');
     expect((await get(server.url, routes.tableRows(project, digestValue('ghost')))).status).toBe(404);
-    const notCanonical = await post(server.url, routes.tableCreate(), { project, rows: [1, { when: new Date(0) }] }, { format: 'msgpack' });
+    const notCanonical = await post(
+      server.url,
+      routes.tableCreate(),
+      { project, rows: [1, { when: new Date(0) }] },
+      { format: 'msgpack' },
+    );
     expect(notCanonical.status).toBe(400);
     expect(notCanonical.body.error).toMatchObject({ path: 'rows.1.when' });
   });

@@ -15,19 +15,53 @@ const digest = 'B'.repeat(43);
 
 const invalid: { name: string; route: string; body: unknown; path: string; index?: number }[] = [
   { name: 'missing project', route: routes.callBatch(), body: { items: [startOf(1)] }, path: 'project' },
-  { name: 'bad project name', route: routes.callBatch(), body: { project: '../x', items: [startOf(1)] }, path: 'project' },
+  {
+    name: 'bad project name',
+    route: routes.callBatch(),
+    body: { project: '../x', items: [startOf(1)] },
+    path: 'project',
+  },
   { name: 'empty batch', route: routes.callBatch(), body: batch([]), path: 'items' },
   {
     name: 'startedAt as a string in item 3',
     route: routes.callBatch(),
-    body: batch([startOf(1), startOf(2), endOf(2), startOf(3, { startedAt: 'yesterday' as unknown as number })]),
+    body: batch([
+      startOf(1),
+      startOf(2),
+      endOf(2),
+      startOf(3, { startedAt: 'yesterday' as unknown as number }),
+    ]),
     path: 'items.3.startedAt',
     index: 3,
   },
-  { name: 'unknown item type', route: routes.callBatch(), body: batch([startOf(1), { ...startOf(2), type: 'begin' }]), path: 'items.1.type', index: 1 },
-  { name: 'call id not a UUID', route: routes.callBatch(), body: batch([startOf(1, { id: 'abc' })]), path: 'items.0.id', index: 0 },
-  { name: 'negative endedAt', route: routes.callBatch(), body: batch([endOf(1, { endedAt: -5 })]), path: 'items.0.endedAt', index: 0 },
-  { name: 'inputs not a record', route: routes.callBatch(), body: batch([startOf(1, { inputs: [1, 2] as unknown as Record<string, unknown> })]), path: 'items.0.inputs', index: 0 },
+  {
+    name: 'unknown item type',
+    route: routes.callBatch(),
+    body: batch([startOf(1), { ...startOf(2), type: 'begin' }]),
+    path: 'items.1.type',
+    index: 1,
+  },
+  {
+    name: 'call id not a UUID',
+    route: routes.callBatch(),
+    body: batch([startOf(1, { id: 'abc' })]),
+    path: 'items.0.id',
+    index: 0,
+  },
+  {
+    name: 'negative endedAt',
+    route: routes.callBatch(),
+    body: batch([endOf(1, { endedAt: -5 })]),
+    path: 'items.0.endedAt',
+    index: 0,
+  },
+  {
+    name: 'inputs not a record',
+    route: routes.callBatch(),
+    body: batch([startOf(1, { inputs: [1, 2] as unknown as Record<string, unknown> })]),
+    path: 'items.0.inputs',
+    index: 0,
+  },
   {
     name: 'exception without message',
     route: routes.callBatch(),
@@ -37,15 +71,60 @@ const invalid: { name: string; route: string; body: unknown; path: string; index
   },
   { name: 'body is not an object', route: routes.callBatch(), body: [1, 2, 3], path: '' },
   { name: 'query limit 0', route: routes.callQuery(), body: { project: 'valid', limit: 0 }, path: 'limit' },
-  { name: 'query unknown sort field', route: routes.callQuery(), body: { project: 'valid', sort: { field: 'cost' } }, path: 'sort.field' },
-  { name: 'query bad status', route: routes.callQuery(), body: { project: 'valid', status: 'done' }, path: 'status' },
-  { name: 'query bad traceId', route: routes.callQuery(), body: { project: 'valid', traceId: 7 }, path: 'traceId' },
-  { name: 'object without digest', route: routes.objectCreate(), body: { project: 'valid', name: 'o', value: 1 }, path: 'digest' },
-  { name: 'object bad name', route: routes.objectCreate(), body: { project: 'valid', name: '-o', digest, value: 1 }, path: 'name' },
-  { name: 'object bad kind', route: routes.objectCreate(), body: { project: 'valid', name: 'o', kind: 'blob', digest, value: 1 }, path: 'kind' },
-  { name: 'table rows not a list', route: routes.tableCreate(), body: { project: 'valid', rows: {} }, path: 'rows' },
-  { name: 'append without base', route: routes.tableAppend(), body: { project: 'valid', rows: [1] }, path: 'base' },
-  { name: 'append with no rows', route: routes.tableAppend(), body: { project: 'valid', base: digest, rows: [] }, path: 'rows' },
+  {
+    name: 'query unknown sort field',
+    route: routes.callQuery(),
+    body: { project: 'valid', sort: { field: 'cost' } },
+    path: 'sort.field',
+  },
+  {
+    name: 'query bad status',
+    route: routes.callQuery(),
+    body: { project: 'valid', status: 'done' },
+    path: 'status',
+  },
+  {
+    name: 'query bad traceId',
+    route: routes.callQuery(),
+    body: { project: 'valid', traceId: 7 },
+    path: 'traceId',
+  },
+  {
+    name: 'object without digest',
+    route: routes.objectCreate(),
+    body: { project: 'valid', name: 'o', value: 1 },
+    path: 'digest',
+  },
+  {
+    name: 'object bad name',
+    route: routes.objectCreate(),
+    body: { project: 'valid', name: '-o', digest, value: 1 },
+    path: 'name',
+  },
+  {
+    name: 'object bad kind',
+    route: routes.objectCreate(),
+    body: { project: 'valid', name: 'o', kind: 'blob', digest, value: 1 },
+    path: 'kind',
+  },
+  {
+    name: 'table rows not a list',
+    route: routes.tableCreate(),
+    body: { project: 'valid', rows: {} },
+    path: 'rows',
+  },
+  {
+    name: 'append without base',
+    route: routes.tableAppend(),
+    body: { project: 'valid', rows: [1] },
+    path: 'base',
+  },
+  {
+    name: 'append with no rows',
+    route: routes.tableAppend(),
+    body: { project: 'valid', base: digest, rows: [] },
+    path: 'rows',
+  },
 ];
 
 describe('invalid requests', () => {
@@ -61,7 +140,12 @@ describe('invalid requests', () => {
   });
 
   it('lists every bad item of a batch, so a client can drop them all at once', async () => {
-    const items = [startOf(1), startOf(2, { id: 'x' }), startOf(3), endOf(4, { endedAt: Number.NaN as number })];
+    const items = [
+      startOf(1),
+      startOf(2, { id: 'x' }),
+      startOf(3),
+      endOf(4, { endedAt: Number.NaN as number }),
+    ];
     const reply = await post(server.url, routes.callBatch(), batch(items), { format: 'msgpack' });
     expect(reply.body.error.index).toBe(1);
     expect(reply.body.error.issues.map((i: { index: number }) => i.index)).toEqual([1, 3]);

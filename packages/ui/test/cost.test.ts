@@ -19,7 +19,13 @@ describe('cost in the web UI', () => {
   beforeAll(async () => {
     server = await startTempServer((c) => cleanups.push(c));
     // Recorded by the SDK, which prices each call from the built-in table.
-    const client = init({ project: PROJECT, url: server.url, outbox: false, handleExit: false, startDelayMs: 0 });
+    const client = init({
+      project: PROJECT,
+      url: server.url,
+      outbox: false,
+      handleExit: false,
+      startDelayMs: 0,
+    });
     cleanups.push(async () => {
       await client.shutdown();
     });
@@ -40,7 +46,10 @@ describe('cost in the web UI', () => {
       },
       { name: 'research', onFinish: (c) => (pricedTrace = c.traceId) },
     );
-    const local = op(async () => llm('local-llama', 500, 50), { name: 'local', onFinish: (c) => (unpricedTrace = c.traceId) });
+    const local = op(async () => llm('local-llama', 500, 50), {
+      name: 'local',
+      onFinish: (c) => (unpricedTrace = c.traceId),
+    });
     await research();
     await local();
     const flushed = await client.flush();

@@ -100,7 +100,9 @@ describe('web UI end to end', () => {
     await page.press('input[name="q"]', 'Enter');
     await expect.poll(() => rows.count()).toBe(1);
     // The name, then the search's highlighted passage below it.
-    expect(await rows.first().locator('td.col-name .call-name').textContent()).toBe(`answer: ${QUESTIONS[1].question}`);
+    expect(await rows.first().locator('td.col-name .call-name').textContent()).toBe(
+      `answer: ${QUESTIONS[1].question}`,
+    );
     expect(await rows.first().locator('td.col-name .snippet mark').first().textContent()).toBe('spider');
     await page.fill('input[name="q"]', '');
     await page.press('input[name="q"]', 'Enter');

@@ -30,7 +30,13 @@ describe('web UI: feedback, sessions, filters, search, datasets, compare with in
 
   beforeAll(async () => {
     server = await startTempServer((c) => cleanups.push(c));
-    const client = init({ project: PROJECT, url: server.url, outbox: false, handleExit: false, startDelayMs: 0 });
+    const client = init({
+      project: PROJECT,
+      url: server.url,
+      outbox: false,
+      handleExit: false,
+      startDelayMs: 0,
+    });
     cleanups.push(async () => {
       await client.shutdown();
     });
@@ -50,7 +56,9 @@ describe('web UI: feedback, sessions, filters, search, datasets, compare with in
       }),
     );
     await withSession('support-43', () =>
-      withAttributes({ env: 'dev', 'user.id': 'bo' }, () => chatOp([{ role: 'user', content: 'Volcanoes?' }])),
+      withAttributes({ env: 'dev', 'user.id': 'bo' }, () =>
+        chatOp([{ role: 'user', content: 'Volcanoes?' }]),
+      ),
     );
     feedback(turnIds[0] as string, { name: 'thumbs', value: true, comment: 'clear answer', source: 'sdk' });
     const v1 = await publish({ template: 'Answer briefly: {q}' }, { name: 'AnswerPrompt' });
@@ -97,10 +105,14 @@ describe('web UI: feedback, sessions, filters, search, datasets, compare with in
     await page.fill('input[name=attribute]', 'user.id=ana');
     await page.press('input[name=attribute]', 'Enter');
     await page.locator('.chip[data-attribute="user.id"]').waitFor();
-    await page.waitForFunction(() => document.querySelectorAll('.calls-table:not(.stale) .call-row').length === 2);
+    await page.waitForFunction(
+      () => document.querySelectorAll('.calls-table:not(.stale) .call-row').length === 2,
+    );
     await shot('attribute-chips');
     await page.click('button[aria-label="Remove user.id filter"]');
-    await page.waitForFunction(() => document.querySelectorAll('.calls-table:not(.stale) .call-row').length === 3);
+    await page.waitForFunction(
+      () => document.querySelectorAll('.calls-table:not(.stale) .call-row').length === 3,
+    );
   });
 
   it('gives thumbs, a score and a comment on a call, and lists the feedback', async () => {
@@ -127,7 +139,9 @@ describe('web UI: feedback, sessions, filters, search, datasets, compare with in
     await shot('sessions');
     await row.locator('a').click();
     await page.locator('.chat-turn').nth(1).waitFor();
-    const roles = await page.locator('.chat-message').evaluateAll((els) => els.map((e) => e.getAttribute('data-role')));
+    const roles = await page
+      .locator('.chat-message')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-role')));
     expect(roles).toEqual(['user', 'assistant', 'user', 'assistant']);
     expect(await page.locator('.chat-user').nth(1).textContent()).toContain('Who keeps it running?');
     await shot('session-chat');

@@ -2,7 +2,16 @@
 // snapshot in api/ holds the list). Evaluation is `weft/eval`, the error
 // classes `weft/errors`, diagnostics channels `weft/diagnostics`, test helpers
 // `weft/testing`, outbox administration `weft/outbox`, integrations their own.
-export { feedback, flush, get, op, publish, setLabel, shutdown, withFlush } from './client/default-functions.js';
+export {
+  feedback,
+  flush,
+  get,
+  op,
+  publish,
+  setLabel,
+  shutdown,
+  withFlush,
+} from './client/default-functions.js';
 export {
   type Diagnostics,
   type FlushOptions,

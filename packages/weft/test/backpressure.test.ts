@@ -41,7 +41,14 @@ describe('a healthy server slower than the burst', () => {
   it('holds calls as counted snapshots while the queue is full: nothing spilled, nothing lost, both bounds held', async () => {
     const { server, proxy, outboxDir } = await slowServer(25);
     const maxWaitingBytes = 32 * 1024 * 1024;
-    const client = weft.init({ project: 'backpressure-slow', url: proxy.url, outboxDir, handleExit: false, ...bounds, maxWaitingBytes });
+    const client = weft.init({
+      project: 'backpressure-slow',
+      url: proxy.url,
+      outboxDir,
+      handleExit: false,
+      ...bounds,
+      maxWaitingBytes,
+    });
     await burst(client);
     const result = await client.flush();
     expect(result).toMatchObject({ sent: CALLS, spilled: 0, failed: 0, pending: 0 });
@@ -61,7 +68,14 @@ describe('a healthy server slower than the burst', () => {
   it('past maxWaitingBytes sends the excess to the outbox instead of growing; every call still arrives once', async () => {
     const { server, proxy, outboxDir } = await slowServer(25);
     const maxWaitingBytes = 1024 * 1024;
-    const client = weft.init({ project: 'backpressure-bound', url: proxy.url, outboxDir, handleExit: false, ...bounds, maxWaitingBytes });
+    const client = weft.init({
+      project: 'backpressure-bound',
+      url: proxy.url,
+      outboxDir,
+      handleExit: false,
+      ...bounds,
+      maxWaitingBytes,
+    });
     await burst(client);
     const result = await client.flush();
     expect(result).toMatchObject({ failed: 0, pending: 0 });

@@ -17,7 +17,8 @@ function sinkClient(project = 'contract') {
   return { client, sink };
 }
 
-const completes = (items: CallItem[]) => items.filter((i): i is Extract<CallItem, { type: 'complete' }> => i.type === 'complete');
+const completes = (items: CallItem[]) =>
+  items.filter((i): i is Extract<CallItem, { type: 'complete' }> => i.type === 'complete');
 
 type Outcome = { kind: 'return'; value: unknown } | { kind: 'throw'; error: unknown };
 
@@ -38,7 +39,13 @@ async function captureAsync(run: () => Promise<unknown>): Promise<Outcome> {
 }
 
 /** A stack of `depth` nested functions; the one at `throwAt` (if any) throws `thrown`, the innermost returns `value`. */
-function nest(depth: number, throwAt: number, value: unknown, thrown: unknown, wrap: <F extends (...a: never[]) => unknown>(f: F) => F) {
+function nest(
+  depth: number,
+  throwAt: number,
+  value: unknown,
+  thrown: unknown,
+  wrap: <F extends (...a: never[]) => unknown>(f: F) => F,
+) {
   let fn: (x: unknown) => unknown = () => value;
   for (let level = depth - 1; level >= 0; level--) {
     const inner = fn;
@@ -50,7 +57,13 @@ function nest(depth: number, throwAt: number, value: unknown, thrown: unknown, w
   return fn;
 }
 
-function nestAsync(depth: number, throwAt: number, value: unknown, thrown: unknown, wrap: <F extends (...a: never[]) => unknown>(f: F) => F) {
+function nestAsync(
+  depth: number,
+  throwAt: number,
+  value: unknown,
+  thrown: unknown,
+  wrap: <F extends (...a: never[]) => unknown>(f: F) => F,
+) {
   let fn: (x: unknown) => Promise<unknown> = async () => value;
   for (let level = depth - 1; level >= 0; level--) {
     const inner = fn;
@@ -66,10 +79,17 @@ function nestAsync(depth: number, throwAt: number, value: unknown, thrown: unkno
 describe('the caller contract', () => {
   it('returns and throws exactly what the function does, sync and async, at random throw points', async () => {
     const { client } = sinkClient();
-    const identity = <F,>(f: F) => f;
+    const identity = <F>(f: F) => f;
     await fc.assert(
       fc.asyncProperty(
-        fc.anything({ withBigInt: true, withMap: true, withSet: true, withTypedArray: true, withDate: true, withNullPrototype: true }),
+        fc.anything({
+          withBigInt: true,
+          withMap: true,
+          withSet: true,
+          withTypedArray: true,
+          withDate: true,
+          withNullPrototype: true,
+        }),
         fc.anything(),
         fc.integer({ min: 1, max: 6 }),
         fc.integer({ min: -1, max: 5 }),
@@ -79,13 +99,17 @@ describe('the caller contract', () => {
           const plain = capture(() => nest(depth, throwAt, value, thrown, identity)(1));
           const traced = capture(() => nest(depth, throwAt, value, thrown, client.op)(1));
           expect(traced.kind).toBe(plain.kind);
-          if (plain.kind === 'return') expect(Object.is((traced as typeof plain).value, plain.value)).toBe(true);
+          if (plain.kind === 'return')
+            expect(Object.is((traced as typeof plain).value, plain.value)).toBe(true);
           else expect(Object.is((traced as { error: unknown }).error, plain.error)).toBe(true);
 
           const plainAsync = await captureAsync(() => nestAsync(depth, throwAt, value, thrown, identity)(1));
-          const tracedAsync = await captureAsync(() => nestAsync(depth, throwAt, value, thrown, client.op)(1));
+          const tracedAsync = await captureAsync(() =>
+            nestAsync(depth, throwAt, value, thrown, client.op)(1),
+          );
           expect(tracedAsync.kind).toBe(plainAsync.kind);
-          if (plainAsync.kind === 'return') expect(Object.is((tracedAsync as typeof plainAsync).value, plainAsync.value)).toBe(true);
+          if (plainAsync.kind === 'return')
+            expect(Object.is((tracedAsync as typeof plainAsync).value, plainAsync.value)).toBe(true);
           else expect(Object.is((tracedAsync as { error: unknown }).error, plainAsync.error)).toBe(true);
         },
       ),
@@ -146,10 +170,13 @@ describe('the caller contract', () => {
       ['resolved at once', async () => 1],
       ['one await', async () => await Promise.resolve(2)],
       ['one turn', () => new Promise((r) => setImmediate(() => r(3)))],
-      ['three turns', async () => {
-        for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
-        return 4;
-      }],
+      [
+        'three turns',
+        async () => {
+          for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+          return 4;
+        },
+      ],
       ['nested traced calls', async () => (await Promise.all([1, 2, 3].map(async (n) => n))).length],
     ];
     for (const [label, body] of bodies) {
@@ -174,7 +201,11 @@ describe('the caller contract', () => {
     await client.flush();
     const calls = completes(sink.items);
     expect(calls.map((c) => (c.inputs.messages as unknown[]).length)).toEqual([1, 2, 3]);
-    expect(calls.map((c) => (c.inputs.messages as { content: string }[])[0]?.content)).toEqual(['hi', 'changed 0', 'changed 1']);
+    expect(calls.map((c) => (c.inputs.messages as { content: string }[])[0]?.content)).toEqual([
+      'hi',
+      'changed 0',
+      'changed 1',
+    ]);
     expect(calls.map((c) => (c.output as { tags: string[] }).tags)).toEqual([['a'], ['a'], ['a']]);
   });
 
@@ -215,9 +246,18 @@ describe('the caller contract', () => {
     expect(finished[0]?.summary.status).toBe('success');
     await client.flush();
     const [call] = completes(sink.items);
-    expect(call).toMatchObject({ inputs: { q: 'hello' }, output: { answer: 'HELLO' }, displayName: 'ask hello', attributes: { user: 'u1', env: 'test' } });
+    expect(call).toMatchObject({
+      inputs: { q: 'hello' },
+      output: { answer: 'HELLO' },
+      displayName: 'ask hello',
+      attributes: { user: 'u1', env: 'test' },
+    });
     const hookError = new Error('hook failed');
-    const g = client.op(() => 1, { onFinish: () => { throw hookError; } });
+    const g = client.op(() => 1, {
+      onFinish: () => {
+        throw hookError;
+      },
+    });
     expect(() => g()).toThrow(hookError);
   });
 
@@ -231,7 +271,11 @@ describe('the caller contract', () => {
     await expect(f()).rejects.toBe(error);
     await client.flush();
     const [call] = completes(sink.items);
-    expect(call?.exception).toMatchObject({ name: 'Error', message: 'outer', cause: { name: 'RangeError', message: 'middle', cause: { name: 'TypeError', message: 'root cause' } } });
+    expect(call?.exception).toMatchObject({
+      name: 'Error',
+      message: 'outer',
+      cause: { name: 'RangeError', message: 'middle', cause: { name: 'TypeError', message: 'root cause' } },
+    });
     expect(call?.exception?.stack).toContain('outer');
     expect(call?.summary?.status).toBe('error');
   });
@@ -262,9 +306,15 @@ describe('the caller contract', () => {
       }
     };
     expect(codeOf({ project: 'has space' })).toEqual({ code: 'WEFT_INVALID_OPTIONS', option: 'project' });
-    expect(codeOf({ project: 'p', concurrency: 0 })).toEqual({ code: 'WEFT_INVALID_OPTIONS', option: 'concurrency' });
+    expect(codeOf({ project: 'p', concurrency: 0 })).toEqual({
+      code: 'WEFT_INVALID_OPTIONS',
+      option: 'concurrency',
+    });
     expect(codeOf({ project: 'p', url: 'ftp://x' })).toEqual({ code: 'WEFT_INVALID_OPTIONS', option: 'url' });
-    expect(codeOf({ project: 'p', concurency: 2 } as weft.WeftOptions)).toEqual({ code: 'WEFT_INVALID_OPTIONS', option: 'concurency' });
+    expect(codeOf({ project: 'p', concurency: 2 } as weft.WeftOptions)).toEqual({
+      code: 'WEFT_INVALID_OPTIONS',
+      option: 'concurency',
+    });
   });
 });
 
@@ -292,10 +342,29 @@ describe('hostile values and a failing server never reach user code', () => {
       big: 10n ** 30n,
       sym: Symbol('s'),
       fn: () => 1,
-      getter: Object.defineProperty({}, 'boom', { enumerable: true, get: () => { throw new Error('getter'); } }),
-      trap: new Proxy({}, { ownKeys: () => { throw new Error('trap'); }, get: () => { throw new Error('trap'); } }),
+      getter: Object.defineProperty({}, 'boom', {
+        enumerable: true,
+        get: () => {
+          throw new Error('getter');
+        },
+      }),
+      trap: new Proxy(
+        {},
+        {
+          ownKeys: () => {
+            throw new Error('trap');
+          },
+          get: () => {
+            throw new Error('trap');
+          },
+        },
+      ),
       revoked,
-      toJSON: { toJSON: () => { throw new Error('toJSON'); } },
+      toJSON: {
+        toJSON: () => {
+          throw new Error('toJSON');
+        },
+      },
       date: new Date(0),
       error: new Error('e', { cause: new Error('c') }),
       bytes: Buffer.from('hello'),
@@ -326,15 +395,25 @@ describe('hostile values and a failing server never reach user code', () => {
   });
 
   it('a server that is down, slow or answers 500 never throws into user code, and flush returns by its deadline', async () => {
-    const f = (client: weft.WeftClient) => client.op(async function step(i: number) {
-      return { i };
-    });
+    const f = (client: weft.WeftClient) =>
+      client.op(async function step(i: number) {
+        return { i };
+      });
     // Down: nothing listens on that port.
-    const down = weft.init({ project: 'down', url: 'http://127.0.0.1:9', outbox: false, handleExit: false, maxAttempts: 2 });
+    const down = weft.init({
+      project: 'down',
+      url: 'http://127.0.0.1:9',
+      outbox: false,
+      handleExit: false,
+      maxAttempts: 2,
+    });
     // Slow: the proxy holds every request.
     proxy.pause();
     const slow = weft.init({ project: 'slow', url: proxy.url, outbox: false, handleExit: false });
-    const results = await Promise.all([...Array.from({ length: 50 }, (_, i) => f(down)(i)), ...Array.from({ length: 50 }, (_, i) => f(slow)(i))]);
+    const results = await Promise.all([
+      ...Array.from({ length: 50 }, (_, i) => f(down)(i)),
+      ...Array.from({ length: 50 }, (_, i) => f(slow)(i)),
+    ]);
     expect(results).toHaveLength(100);
     const slowFlush = await slow.flush({ timeoutMs: 300 });
     expect(slowFlush.pending).toBeGreaterThan(0);
@@ -343,7 +422,13 @@ describe('hostile values and a failing server never reach user code', () => {
     proxy.resume();
     // 500: every request is answered with an error.
     proxy.respond(500);
-    const failing = weft.init({ project: 'failing', url: proxy.url, outbox: false, handleExit: false, maxAttempts: 2 });
+    const failing = weft.init({
+      project: 'failing',
+      url: proxy.url,
+      outbox: false,
+      handleExit: false,
+      maxAttempts: 2,
+    });
     const values = await Promise.all(Array.from({ length: 20 }, (_, i) => f(failing)(i)));
     expect(values.map((v) => v.i)).toEqual(Array.from({ length: 20 }, (_, i) => i));
     const failed = await failing.flush({ timeoutMs: 20_000 });

@@ -12,7 +12,11 @@ afterEach(async () => {
 const llm = weft.op(
   async function llm(model: string, input: number, output: number) {
     await null;
-    return { model, text: 'ok', usage: { prompt_tokens: input, completion_tokens: output, total_tokens: input + output } };
+    return {
+      model,
+      text: 'ok',
+      usage: { prompt_tokens: input, completion_tokens: output, total_tokens: input + output },
+    };
   },
   { name: 'llm' },
 );
@@ -36,7 +40,8 @@ const agent = weft.op(
 async function traced(url: string, project: string) {
   const calls = await listServerCalls(url, project);
   const root = calls.find((c) => c.parentId === null) as Call;
-  const byModel = (model: string) => calls.find((c) => c.opName === 'llm' && c.inputs.model === model) as Call;
+  const byModel = (model: string) =>
+    calls.find((c) => c.opName === 'llm' && c.inputs.model === model) as Call;
   const byOp = (op: string) => calls.find((c) => c.opName === op) as Call;
   return { calls, root, byModel, byOp };
 }
@@ -60,7 +65,12 @@ describe('cost from the SDK through the server and its read API', () => {
 
     // An unpriced model: usage kept, no cost field anywhere — not 0.
     const llama = byModel('local-llama');
-    expect(llama.summary?.usage?.['local-llama']).toEqual({ requests: 1, inputTokens: 500, outputTokens: 50, totalTokens: 550 });
+    expect(llama.summary?.usage?.['local-llama']).toEqual({
+      requests: 1,
+      inputTokens: 500,
+      outputTokens: 50,
+      totalTokens: 550,
+    });
     expect(Object.hasOwn(llama.summary ?? {}, 'costUsd')).toBe(false);
     expect(Object.hasOwn(root.summary?.usage?.['local-llama'] ?? {}, 'costUsd')).toBe(false);
 
@@ -69,8 +79,16 @@ describe('cost from the SDK through the server and its read API', () => {
     expect(costOf(byOp('plan'))).toBeCloseTo(planCost, 12);
     const children = calls.filter((c) => c.parentId === root.id);
     expect(children).toHaveLength(3);
-    expect(costOf(root)).toBeCloseTo(children.reduce((sum, c) => sum + (costOf(c) ?? 0), 0), 12);
-    expect(Object.keys(root.summary?.usage ?? {}).sort()).toEqual(['claude-sonnet-4-20250514', 'gpt-4o', 'gpt-4o-mini', 'local-llama']);
+    expect(costOf(root)).toBeCloseTo(
+      children.reduce((sum, c) => sum + (costOf(c) ?? 0), 0),
+      12,
+    );
+    expect(Object.keys(root.summary?.usage ?? {}).sort()).toEqual([
+      'claude-sonnet-4-20250514',
+      'gpt-4o',
+      'gpt-4o-mini',
+      'local-llama',
+    ]);
   });
 
   it('weft.init({ prices }) overrides and adds prices, and the server keeps what they give', async () => {

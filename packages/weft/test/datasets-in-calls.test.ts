@@ -74,7 +74,9 @@ it('a Dataset in an op input is published once and recorded as its table ref; ge
   expect(await client.get(`${rowRef}/question`)).toBe('q0');
   const last = (await view.row(2_499)).ref;
   expect(await client.get(last)).toEqual(rows[2_499]);
-  await expect(client.get(`${table}/row/${'A'.repeat(43)}`)).rejects.toMatchObject({ code: 'WEFT_INVALID_OPTIONS' });
+  await expect(client.get(`${table}/row/${'A'.repeat(43)}`)).rejects.toMatchObject({
+    code: 'WEFT_INVALID_OPTIONS',
+  });
   await expect(client.get(`${table}/nope`)).rejects.toMatchObject({ code: 'WEFT_INVALID_OPTIONS' });
 });
 
@@ -89,7 +91,12 @@ it('one pool slot, 500 calls holding a dataset and blobs, server paused: the poo
   });
   proxy.pause();
   const stepOp = weft.op(function step(data: Dataset, i: number) {
-    return { i, rows: data.length, blob: Buffer.from(`blob ${i % 10} ${unique}`), floats: new Float32Array([i % 3]) };
+    return {
+      i,
+      rows: data.length,
+      blob: Buffer.from(`blob ${i % 10} ${unique}`),
+      floats: new Float32Array([i % 3]),
+    };
   });
   for (let i = 0; i < 500; i++) stepOp(dataset, i);
 
@@ -98,7 +105,8 @@ it('one pool slot, 500 calls holding a dataset and blobs, server paused: the poo
   // With those uploads unanswered, the one slot still finishes every walk: no slot waits on an upload.
   // (Counted in loop turns, not time; a slot stuck on an upload would never free.)
   for (let turn = 0; client.diagnostics().pool.running + client.diagnostics().pool.waiting > 0; turn++) {
-    if (turn > 200_000) throw new Error(`the pool did not drain: ${JSON.stringify(client.diagnostics().pool)}`);
+    if (turn > 200_000)
+      throw new Error(`the pool did not drain: ${JSON.stringify(client.diagnostics().pool)}`);
     await nextTurn();
   }
   expect(client.diagnostics().pool).toMatchObject({ running: 0, waiting: 0 });
@@ -153,8 +161,13 @@ it('publish of a Dataset through the client gives its object ref; a different na
   const dataset = new Dataset({ name: 'published', rows: [{ a: 1 }] });
   const ref = await client.publish(dataset);
   expect(ref.name).toBe('published');
-  expect(await client.get(ref)).toEqual({ rows: `weft:///dsc-publish/table/${await dataset.digest()}`, rowCount: 1 });
-  await expect(client.publish(dataset, { name: 'other' })).rejects.toMatchObject({ code: 'WEFT_INVALID_OPTIONS' });
+  expect(await client.get(ref)).toEqual({
+    rows: `weft:///dsc-publish/table/${await dataset.digest()}`,
+    rowCount: 1,
+  });
+  await expect(client.publish(dataset, { name: 'other' })).rejects.toMatchObject({
+    code: 'WEFT_INVALID_OPTIONS',
+  });
 });
 
 it('against a token-protected server, the apiKey given to init carries datasets and files (not only WEFT_API_KEY)', async () => {

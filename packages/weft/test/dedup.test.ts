@@ -26,12 +26,15 @@ function init(project: string, url: string, extra: Partial<weft.WeftOptions> = {
 }
 
 /** Text of `n` characters that differs per `seed`. */
-const text = (seed: number, n: number) => `${seed}:${'lorem ipsum dolor sit amet '.repeat(Math.ceil(n / 27))}`.slice(0, n);
+const text = (seed: number, n: number) =>
+  `${seed}:${'lorem ipsum dolor sit amet '.repeat(Math.ceil(n / 27))}`.slice(0, n);
 
 /** Every call of the client's project, oldest first, as the read API returns them. */
 async function readAll(client: weft.WeftClient, opName: string) {
   const calls = await client.getCalls({ opName }).toArray();
-  return calls.sort((a, b) => a.startedAt - b.startedAt || (a.attributes.turn as number) - (b.attributes.turn as number));
+  return calls.sort(
+    (a, b) => a.startedAt - b.startedAt || (a.attributes.turn as number) - (b.attributes.turn as number),
+  );
 }
 
 describe('values sent once', () => {
@@ -75,25 +78,35 @@ describe('values sent once', () => {
     });
     let run = 0;
     const big = fc.string({ minLength: 0, maxLength: 400 });
-    const valueArb = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.array(fc.record({ role: fc.constantFrom('user', 'assistant'), content: big }), { maxLength: 6 }), big);
+    const valueArb = fc.oneof(
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.array(fc.record({ role: fc.constantFrom('user', 'assistant'), content: big }), { maxLength: 6 }),
+      big,
+    );
     await fc.assert(
-      fc.asyncProperty(fc.array(valueArb, { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { minLength: 1, maxLength: 8 }), async (pool, picks) => {
-        run++;
-        const sent: string[] = [];
-        const prefix: unknown[] = [];
-        for (const [turn, pick] of picks.entries()) {
-          const value = pool[pick % pool.length];
-          prefix.push(value);
-          weft.withAttributes({ run, turn }, () => echo(value, prefix));
-          sent.push(JSON.stringify({ value, parts: prefix }));
-        }
-        expect((await client.flush()).failed).toBe(0);
-        const calls = (await client.getCalls({ opName: 'echoValue', attributes: { run } }).toArray()).sort(
-          (a, b) => (a.attributes.turn as number) - (b.attributes.turn as number),
-        );
-        expect(calls.map((call) => JSON.stringify(call.inputs))).toEqual(sent);
-        expect(calls.map((call) => JSON.stringify(call.output))).toEqual(picks.map((pick) => JSON.stringify(pool[pick % pool.length])));
-      }),
+      fc.asyncProperty(
+        fc.array(valueArb, { minLength: 1, maxLength: 5 }),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 8 }),
+        async (pool, picks) => {
+          run++;
+          const sent: string[] = [];
+          const prefix: unknown[] = [];
+          for (const [turn, pick] of picks.entries()) {
+            const value = pool[pick % pool.length];
+            prefix.push(value);
+            weft.withAttributes({ run, turn }, () => echo(value, prefix));
+            sent.push(JSON.stringify({ value, parts: prefix }));
+          }
+          expect((await client.flush()).failed).toBe(0);
+          const calls = (await client.getCalls({ opName: 'echoValue', attributes: { run } }).toArray()).sort(
+            (a, b) => (a.attributes.turn as number) - (b.attributes.turn as number),
+          );
+          expect(calls.map((call) => JSON.stringify(call.inputs))).toEqual(sent);
+          expect(calls.map((call) => JSON.stringify(call.output))).toEqual(
+            picks.map((pick) => JSON.stringify(pool[pick % pool.length])),
+          );
+        },
+      ),
       { numRuns: 25 },
     );
   });

@@ -20,7 +20,9 @@ import { waitForOutboxDrained } from './faults/outbox-drained.js';
 import { FaultProxy, startTestServer, type TestServer } from './harness/index.js';
 
 const FILE_REF = /^weft:\/\/\/files\/file\/[A-Za-z0-9_-]{43}$/;
-const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+const PNG = Buffer.from([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
+]);
 
 let server: TestServer;
 let dir: string;
@@ -75,7 +77,9 @@ describe('blobs in calls', () => {
     expect(Buffer.from(got).equals(buffer)).toBe(true);
     // The server's own route answers the same bytes (not only the SDK's reading of them).
     const floatRef = parseRef(output.floats as string);
-    const raw = await fetch(`${server.url}/v1/files/files/${floatRef.kind === 'file' ? floatRef.digest : ''}`);
+    const raw = await fetch(
+      `${server.url}/v1/files/files/${floatRef.kind === 'file' ? floatRef.digest : ''}`,
+    );
     expect(raw.status).toBe(200);
     expect(new Float32Array(await raw.arrayBuffer())).toEqual(floats);
   });
@@ -168,23 +172,42 @@ describe('blobs in calls', () => {
     const inputRef = call.inputs.file as string;
     expect(inputRef).toMatch(/^weft:\/\/\/files\/object\/File:/);
     const info = (await client.get(inputRef)) as Record<string, unknown>;
-    expect(info).toEqual({ file: `weft:///files/file/${digestBytes(PNG)}`, mimeType: 'image/png', size: PNG.byteLength, name: 'chart' });
+    expect(info).toEqual({
+      file: `weft:///files/file/${digestBytes(PNG)}`,
+      mimeType: 'image/png',
+      size: PNG.byteLength,
+      name: 'chart',
+    });
     expect(Buffer.from((await client.get(info.file as string)) as Uint8Array).equals(PNG)).toBe(true);
     // The same file in the output is the same version.
     const output = call.output as Record<string, string>;
     expect(output.chart).toBe(inputRef);
-    expect(await client.get(output.gif as string)).toMatchObject({ mimeType: 'image/gif', name: 'mislabelled.jpg' });
+    expect(await client.get(output.gif as string)).toMatchObject({
+      mimeType: 'image/gif',
+      name: 'mislabelled.jpg',
+    });
     expect(await client.get(output.note as string)).toMatchObject({ mimeType: 'text/plain', size: 11 });
-    expect(await client.get(output.given as string)).toMatchObject({ mimeType: 'audio/wav', name: 'take.wav', size: 3 });
+    expect(await client.get(output.given as string)).toMatchObject({
+      mimeType: 'audio/wav',
+      name: 'take.wav',
+      size: 3,
+    });
   });
 
   it('a file the server refuses is reported (its ref never resolves to other bytes); a path that cannot be read is a marker', async () => {
-    const proxy = await FaultProxy.start({ upstream: server.url, match: ({ path }) => path.startsWith('/v1/files/') });
+    const proxy = await FaultProxy.start({
+      upstream: server.url,
+      match: ({ path }) => path.startsWith('/v1/files/'),
+    });
     afterAll(() => proxy.close());
     proxy.respond(400);
     const client = init(proxy.url);
     const refuseOp = weft.op(function refuse() {
-      return { blob: Buffer.from('refused bytes'), missing: WeftFile.fromPath(join(dir, 'does-not-exist.png')), kept: 1 };
+      return {
+        blob: Buffer.from('refused bytes'),
+        missing: WeftFile.fromPath(join(dir, 'does-not-exist.png')),
+        kept: 1,
+      };
     });
     const problems = client.diagnostics().problems;
     refuseOp();
@@ -231,20 +254,34 @@ describe('file edge cases', () => {
     const client = init();
     const ref = await client.publish(WeftFile.fromBytes(PNG, { name: 'logo' }));
     expect(ref.name).toBe('File');
-    expect(await client.get(ref)).toEqual({ file: `weft:///files/file/${digestBytes(PNG)}`, mimeType: 'image/png', size: PNG.byteLength, name: 'logo' });
+    expect(await client.get(ref)).toEqual({
+      file: `weft:///files/file/${digestBytes(PNG)}`,
+      mimeType: 'image/png',
+      size: PNG.byteLength,
+      name: 'logo',
+    });
     const empty = await client.publish(WeftFile.fromBytes(new Uint8Array(0)), { name: 'empty-file' });
     const info = (await client.get(empty)) as { file: string; size: number; mimeType: string };
     expect(info).toMatchObject({ size: 0, mimeType: 'application/octet-stream' });
     expect((await client.get(info.file)) as Uint8Array).toHaveLength(0);
-    await expect(client.publish(WeftFile.fromPath(join(dir, 'absent.bin')))).rejects.toMatchObject({ code: 'WEFT_FILE_UNREADABLE' });
+    await expect(client.publish(WeftFile.fromPath(join(dir, 'absent.bin')))).rejects.toMatchObject({
+      code: 'WEFT_FILE_UNREADABLE',
+    });
   });
 });
 
 describe('a server that keeps failing', () => {
-  it('an upload is retried by the batches\' policy, then kept in the outbox and replayed: the call\'s file ref resolves', async () => {
-    const proxy = await FaultProxy.start({ upstream: server.url, match: ({ path }) => path.startsWith('/v1/files/') });
+  it("an upload is retried by the batches' policy, then kept in the outbox and replayed: the call's file ref resolves", async () => {
+    const proxy = await FaultProxy.start({
+      upstream: server.url,
+      match: ({ path }) => path.startsWith('/v1/files/'),
+    });
     afterAll(() => proxy.close());
-    const client = init(proxy.url, { outbox: true, outboxDir: join(dir, 'outbox-keeps-failing'), maxAttempts: 3 });
+    const client = init(proxy.url, {
+      outbox: true,
+      outboxDir: join(dir, 'outbox-keeps-failing'),
+      maxAttempts: 3,
+    });
     const blobOp = weft.op(function blobOut(tag: string) {
       return Buffer.from(`down ${tag} ${process.pid}`);
     });
@@ -324,6 +361,8 @@ describe('file values', () => {
 
   it('get of a file ref the server lacks is WEFT_NOT_FOUND', async () => {
     const client = init();
-    await expect(client.get(`weft:///files/file/${'A'.repeat(43)}`)).rejects.toMatchObject({ code: 'WEFT_NOT_FOUND' });
+    await expect(client.get(`weft:///files/file/${'A'.repeat(43)}`)).rejects.toMatchObject({
+      code: 'WEFT_NOT_FOUND',
+    });
   });
 });

@@ -19,7 +19,10 @@ afterEach(async () => {
   await resetWeft();
 });
 
-async function countCalls(client: weft.WeftClient, options: Parameters<weft.WeftClient['getCalls']>[0] = {}): Promise<number> {
+async function countCalls(
+  client: weft.WeftClient,
+  options: Parameters<weft.WeftClient['getCalls']>[0] = {},
+): Promise<number> {
   let n = 0;
   for await (const page of client.getCalls({ pageSize: 1_000, ...options }).pages()) n += page.length;
   return n;
@@ -83,7 +86,12 @@ describe('flush()', () => {
   });
 
   it('reports each call to exactly one of several concurrent flushes', async () => {
-    const client = weft.init({ project: 'flush-concurrent', url: server.url, outbox: false, handleExit: false });
+    const client = weft.init({
+      project: 'flush-concurrent',
+      url: server.url,
+      outbox: false,
+      handleExit: false,
+    });
     const step = client.op((i: number) => i, { name: 'step' });
     for (let i = 0; i < 300; i++) step(i);
     const first = client.flush();
@@ -95,9 +103,18 @@ describe('flush()', () => {
   });
 
   it('covers chained work: nested objects are stored when it resolves', async () => {
-    const client = weft.init({ project: 'flush-objects', url: server.url, outbox: false, handleExit: false, concurrency: 1 });
+    const client = weft.init({
+      project: 'flush-objects',
+      url: server.url,
+      outbox: false,
+      handleExit: false,
+      concurrency: 1,
+    });
     class Doc extends weft.WeftObject {
-      constructor(public readonly text: string, public readonly child?: Doc) {
+      constructor(
+        public readonly text: string,
+        public readonly child?: Doc,
+      ) {
         super();
       }
     }
@@ -114,7 +131,12 @@ describe('flush()', () => {
   });
 
   it('shutdown flushes, is idempotent, and later calls run untraced', async () => {
-    const client = weft.init({ project: 'flush-shutdown', url: server.url, outbox: false, handleExit: false });
+    const client = weft.init({
+      project: 'flush-shutdown',
+      url: server.url,
+      outbox: false,
+      handleExit: false,
+    });
     const step = client.op((i: number) => i * 2, { name: 'step' });
     for (let i = 0; i < 10; i++) step(i);
     const [a, b] = await Promise.all([client.shutdown(), client.shutdown()]);

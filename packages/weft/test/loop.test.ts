@@ -33,9 +33,13 @@ describe('sessions', () => {
     const inThread1 = await client.getCalls({ sessionId: 'thread-1' }).toArray();
     expect(inThread1.map((c) => c.opName).sort()).toEqual(['child', 'turn']);
     expect(await client.getCalls({ sessionId: 'thread-2', parentId: null }).toArray()).toHaveLength(1);
-    const loose = (await client.getCalls({ parentId: null }).toArray()).find((c) => c.inputs.message === 'none');
+    const loose = (await client.getCalls({ parentId: null }).toArray()).find(
+      (c) => c.inputs.message === 'none',
+    );
     expect(loose?.sessionId).toBeUndefined();
-    expect(() => weft.withSession('', () => 1)).toThrow(expect.objectContaining({ code: 'WEFT_INVALID_OPTIONS' }));
+    expect(() => weft.withSession('', () => 1)).toThrow(
+      expect.objectContaining({ code: 'WEFT_INVALID_OPTIONS' }),
+    );
   });
 });
 
@@ -56,7 +60,13 @@ describe('feedback', () => {
     expect(await weft.flush()).toMatchObject({ failed: 0, pending: 0 });
     const call = await client.getCall(id);
     expect(call?.feedback).toEqual([
-      expect.objectContaining({ id: feedbackId, name: 'thumbs', value: true, comment: 'good', source: 'user' }),
+      expect.objectContaining({
+        id: feedbackId,
+        name: 'thumbs',
+        value: true,
+        comment: 'good',
+        source: 'user',
+      }),
       expect.objectContaining({ name: 'score', value: 0.8 }),
     ]);
     const liked = await client.getCalls({ feedback: { name: 'thumbs', value: true } }).toArray();
@@ -74,7 +84,9 @@ describe('feedback', () => {
     ];
     for (const [field, args] of cases) {
       const [c, f] = args as [string, weft.FeedbackInput];
-      expect(() => weft.feedback(c, f)).toThrow(expect.objectContaining({ code: 'WEFT_INVALID_FEEDBACK', field }));
+      expect(() => weft.feedback(c, f)).toThrow(
+        expect.objectContaining({ code: 'WEFT_INVALID_FEEDBACK', field }),
+      );
     }
     expect(await weft.flush()).toMatchObject({ sent: 0, failed: 0 });
   });
@@ -103,7 +115,12 @@ describe('feedback', () => {
     await local.start();
     const replay = await replayOutbox({ dir, url: local.url, onWarning: () => {} });
     expect(replay.folders.reduce((n, f) => n + f.sent, 0)).toBe(1);
-    const reader = weft.init({ project: 'sdk-feedback-outbox', url: local.url, outbox: false, handleExit: false });
+    const reader = weft.init({
+      project: 'sdk-feedback-outbox',
+      url: local.url,
+      outbox: false,
+      handleExit: false,
+    });
     expect((await reader.getCall(id))?.feedback).toMatchObject([{ name: 'thumbs', value: false }]);
   });
 });
@@ -114,7 +131,9 @@ describe('attributes and search from the SDK', () => {
     const chat = weft.op(async function chat(prompt: string) {
       return `Answer about ${prompt}`;
     });
-    await weft.withAttributes({ env: 'prod', 'user.id': 'ana', tags: ['vip', 'eu'] }, () => chat('lighthouses'));
+    await weft.withAttributes({ env: 'prod', 'user.id': 'ana', tags: ['vip', 'eu'] }, () =>
+      chat('lighthouses'),
+    );
     await weft.withAttributes({ env: 'dev' }, () => chat('volcanoes'));
     await weft.flush();
     const names = async (options: weft.GetCallsOptions) =>
@@ -141,7 +160,10 @@ describe('objects by name and labels', () => {
     await weft.setLabel('Greeting:v2', 'production');
     expect(await weft.get('Greeting:production')).toEqual({ template: 'Hi {name}!' });
     await expect(weft.get('Greeting:staging')).rejects.toMatchObject({ code: 'WEFT_NOT_FOUND' });
-    await expect(weft.setLabel(v1, 'v2')).rejects.toMatchObject({ code: 'WEFT_INVALID_OPTIONS', option: 'label' });
+    await expect(weft.setLabel(v1, 'v2')).rejects.toMatchObject({
+      code: 'WEFT_INVALID_OPTIONS',
+      option: 'label',
+    });
   });
 });
 
@@ -158,15 +180,24 @@ describe('datasets from calls', () => {
     weft.feedback(ids[2] as string, { name: 'keep', value: true });
     await weft.flush();
     const dataset = await weft.Dataset.fromCalls(
-      { feedback: { name: 'keep', value: true }, opName: 'double', sort: { field: 'startedAt', direction: 'asc' } },
+      {
+        feedback: { name: 'keep', value: true },
+        opName: 'double',
+        sort: { field: 'startedAt', direction: 'asc' },
+      },
       { name: 'kept' },
     );
     expect(dataset.rows).toEqual([
       { x: 1, expected: 2, sourceCall: `weft:///sdk-from-calls/call/${ids[0]}` },
       { x: 3, expected: 6, sourceCall: `weft:///sdk-from-calls/call/${ids[2]}` },
     ]);
-    const mapped = await weft.Dataset.fromCalls({ opName: 'double' }, { name: 'mapped', map: (c) => ({ input: c.inputs.x }) });
-    expect(mapped.rows.every((r) => typeof r.sourceCall === 'string' && typeof r.input === 'number')).toBe(true);
+    const mapped = await weft.Dataset.fromCalls(
+      { opName: 'double' },
+      { name: 'mapped', map: (c) => ({ input: c.inputs.x }) },
+    );
+    expect(mapped.rows.every((r) => typeof r.sourceCall === 'string' && typeof r.input === 'number')).toBe(
+      true,
+    );
     expect(await weft.get('kept')).toMatchObject({ rowCount: 2 });
     const evaluation = new Evaluation({ name: 'kept-eval', dataset, scorers: [scorers.exactMatch()] });
     const summary = await evaluation.evaluate((row: Record<string, unknown>) => (row.x as number) * 2);

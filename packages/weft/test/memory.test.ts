@@ -19,7 +19,9 @@ it('200,000 calls through the pipeline: registry empties, caches stay bounded, h
     pool: { running: number; waiting: number };
     objects: { knownDigests: number; knownDigestsMax: number };
   };
-  console.log(`memory: heap growth after GC ${(report.growth / 1024 / 1024).toFixed(2)} MiB over 200,000 calls`);
+  console.log(
+    `memory: heap growth after GC ${(report.growth / 1024 / 1024).toFixed(2)} MiB over 200,000 calls`,
+  );
   expect(await child.exited).toMatchObject({ code: 0 });
   expect(report.acked).toBe(220_000);
   expect(report).toMatchObject({ inFlight: 0, pendingUnits: 0, intake: 0, pool: { running: 0, waiting: 0 } });

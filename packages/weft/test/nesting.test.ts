@@ -54,7 +54,8 @@ describe('nesting through AsyncLocalStorage', () => {
       const parent = byId.get(call.parentId as string);
       expect(parent?.opName).toBe(call.opName === 'middleOp' ? 'topOp' : 'middleOp');
       expect(parent?.inputs.root).toBe(root);
-      if (call.opName === 'leafOp') expect([call.inputs.i, (call.inputs.i as number) - 1000]).toContain(parent?.inputs.i);
+      if (call.opName === 'leafOp')
+        expect([call.inputs.i, (call.inputs.i as number) - 1000]).toContain(parent?.inputs.i);
       expect(call.traceId).toBe(parent?.traceId);
     }
   });
@@ -65,7 +66,9 @@ describe('nesting through AsyncLocalStorage', () => {
       return weft.currentCall()?.attributes;
     });
     expect(weft.currentCall()).toBeUndefined();
-    const seen = await weft.withAttributes({ session: 's1' }, () => weft.withAttributes({ user: 'u' }, () => f()));
+    const seen = await weft.withAttributes({ session: 's1' }, () =>
+      weft.withAttributes({ user: 'u' }, () => f()),
+    );
     expect(seen).toEqual({ session: 's1', user: 'u' });
     await client.flush();
     expect(ended()[0]?.attributes).toEqual({ session: 's1', user: 'u' });
@@ -107,8 +110,14 @@ describe('streams', () => {
     await client.flush();
     const calls = ended();
     expect(calls).toHaveLength(2);
-    expect(calls[0]?.output).toEqual([{ delta: 'Hel' }, { delta: 'lo', usage: { input_tokens: 5, output_tokens: 2 }, model: 'claude' }, { delta: '!' }]);
-    expect(calls[0]?.summary?.usage).toEqual({ claude: { requests: 1, inputTokens: 5, outputTokens: 2, totalTokens: 7 } });
+    expect(calls[0]?.output).toEqual([
+      { delta: 'Hel' },
+      { delta: 'lo', usage: { input_tokens: 5, output_tokens: 2 }, model: 'claude' },
+      { delta: '!' },
+    ]);
+    expect(calls[0]?.summary?.usage).toEqual({
+      claude: { requests: 1, inputTokens: 5, outputTokens: 2, totalTokens: 7 },
+    });
     expect(calls[1]?.output).toEqual([{ delta: 'Hel' }]);
     expect(calls[1]?.summary?.status).toBe('success');
   });
@@ -128,7 +137,11 @@ describe('streams', () => {
     await expect(consume()).rejects.toBe(boom);
     await client.flush();
     // What was streamed before the error is kept with the exception.
-    expect(ended()[0]).toMatchObject({ output: 'a', summary: { status: 'error' }, exception: { message: 'stream broke' } });
+    expect(ended()[0]).toMatchObject({
+      output: 'a',
+      summary: { status: 'error' },
+      exception: { message: 'stream broke' },
+    });
   });
 
   it('an async function resolving to an async iterable (an LLM SDK stream) is traced until the stream ends', async () => {
@@ -182,7 +195,10 @@ describe('decorators and usage', () => {
   it('sums token usage per model and rolls it up from children into parents', async () => {
     const { client, ended } = sinkClient();
     const openai = weft.op(async function gpt(n: number) {
-      return { model: 'gpt-4o', usage: { prompt_tokens: 10 * n, completion_tokens: n, total_tokens: 11 * n } };
+      return {
+        model: 'gpt-4o',
+        usage: { prompt_tokens: 10 * n, completion_tokens: n, total_tokens: 11 * n },
+      };
     });
     const anthropic = weft.op(async function claude() {
       return { model: 'claude-3', usage: { input_tokens: 7, output_tokens: 3 } };
@@ -232,7 +248,10 @@ describe('decorators and usage', () => {
       add(record);
       if (sink.items.at(-1)?.type === 'start') startSeen();
     };
-    const client = createClient({ project: 'nesting', outbox: false, handleExit: false, startDelayMs: 30 }, () => sink);
+    const client = createClient(
+      { project: 'nesting', outbox: false, handleExit: false, startDelayMs: 30 },
+      () => sink,
+    );
     const long = client.op(async function longRun(task: string) {
       await gate;
       return `${task} done`;
@@ -243,12 +262,17 @@ describe('decorators and usage', () => {
     const result = long('research');
     quick();
     await started; // the start arrived while the call still runs
-    expect(sink.items.filter((i) => i.type === 'start')).toMatchObject([{ opName: 'longRun', inputs: { task: 'research' } }]);
+    expect(sink.items.filter((i) => i.type === 'start')).toMatchObject([
+      { opName: 'longRun', inputs: { task: 'research' } },
+    ]);
     release();
     expect(await result).toBe('research done');
     await client.flush();
     const types = sink.items.map((i) => `${i.type}`);
     expect(types.sort()).toEqual(['complete', 'end', 'start']);
-    expect(sink.items.find((i) => i.type === 'end')).toMatchObject({ output: 'research done', summary: { status: 'success' } });
+    expect(sink.items.find((i) => i.type === 'end')).toMatchObject({
+      output: 'research done',
+      summary: { status: 'success' },
+    });
   });
 });

@@ -34,7 +34,9 @@ it('publish returns a ref, get reads it back, and calls containing the value rec
   expect(ref.uri).toBe(`weft:///objects/object/guidelines:${ref.digest}`);
   expect(await weft.get(ref)).toEqual(guidelines);
   // Publishing equal contents again is the same version.
-  expect((await weft.publish({ version: 2, rules: ['be brief', 'cite sources'] }, { name: 'guidelines' })).digest).toBe(ref.digest);
+  expect(
+    (await weft.publish({ version: 2, rules: ['be brief', 'cite sources'] }, { name: 'guidelines' })).digest,
+  ).toBe(ref.digest);
 
   const answer = weft.op(function answerWith(rules: typeof guidelines, prompt: Prompt, named: Named) {
     void named; // only recorded: the call's inputs name it
@@ -57,7 +59,10 @@ it('publish returns a ref, get reads it back, and calls containing the value rec
 it('rejects a bad object name with a typed error, and publish without a client', async () => {
   await expect(weft.publish({ a: 1 }, { name: 'x' })).rejects.toMatchObject({ code: 'WEFT_NOT_INITIALIZED' });
   weft.init({ project: 'objects', url: server.url, outbox: false, handleExit: false });
-  await expect(weft.publish({ a: 1 }, { name: 'has space' })).rejects.toMatchObject({ code: 'WEFT_INVALID_OPTIONS', option: 'name' });
+  await expect(weft.publish({ a: 1 }, { name: 'has space' })).rejects.toMatchObject({
+    code: 'WEFT_INVALID_OPTIONS',
+    option: 'name',
+  });
 });
 
 it('a WeftObject that contains itself is saved without looping', async () => {

@@ -16,7 +16,10 @@ type Ended = Extract<CallItem, { type: 'complete' }>;
 
 function sinkClient(extra: weft.WeftOptions) {
   const sink = memorySink();
-  const client = createClient({ project: 'sampling', outbox: false, handleExit: false, ...extra }, () => sink);
+  const client = createClient(
+    { project: 'sampling', outbox: false, handleExit: false, ...extra },
+    () => sink,
+  );
   const recorded = () => sink.items.filter((i): i is Ended => i.type === 'complete');
   return { client, sink, recorded };
 }
@@ -39,7 +42,10 @@ function agent() {
 }
 
 /** Every recorded call's parent is recorded too, and every trace is whole (4 calls). */
-function expectWholeTraces(calls: readonly { id: string; parentId: string | null; traceId: string }[], perTrace = 4): number {
+function expectWholeTraces(
+  calls: readonly { id: string; parentId: string | null; traceId: string }[],
+  perTrace = 4,
+): number {
   const ids = new Set(calls.map((c) => c.id));
   const traces = new Map<string, number>();
   for (const call of calls) {
@@ -61,7 +67,11 @@ describe('head sampling', () => {
     await expect(failing()).rejects.toThrow(RangeError);
     await client.flush();
     expect(recorded()).toHaveLength(0);
-    expect(client.diagnostics().sampling).toMatchObject({ sampleRate: 0, sampledOutCalls: 50 * 4 + 1, heldCalls: 0 });
+    expect(client.diagnostics().sampling).toMatchObject({
+      sampleRate: 0,
+      sampledOutCalls: 50 * 4 + 1,
+      heldCalls: 0,
+    });
     expect(client.diagnostics().inFlightCalls).toBe(0);
   });
 
@@ -104,7 +114,13 @@ describe('head sampling', () => {
 
   it('leaves no orphan child on the real server at a fractional rate', async () => {
     const server = await startTestServer();
-    const client = weft.init({ project: 'sampling-server', url: server.url, outbox: false, handleExit: false, sampleRate: 0.3 });
+    const client = weft.init({
+      project: 'sampling-server',
+      url: server.url,
+      outbox: false,
+      handleExit: false,
+      sampleRate: 0.3,
+    });
     const root = agent();
     await Promise.all(Array.from({ length: 200 }, (_, i) => root(i)));
     await client.flush();
@@ -140,7 +156,12 @@ describe('tail rules', () => {
     expect(failed).toHaveLength(1);
     expect(failed[0]?.inputs).toEqual({ fail: true });
     expect(calls.find((c) => c.parentId === null)?.inputs).toEqual({ fail: true });
-    expect(client.diagnostics().sampling).toMatchObject({ tailKeptTraces: 1, tailDroppedTraces: 9, sampledOutCalls: 27, heldCalls: 0 });
+    expect(client.diagnostics().sampling).toMatchObject({
+      tailKeptTraces: 1,
+      tailDroppedTraces: 9,
+      sampledOutCalls: 27,
+      heldCalls: 0,
+    });
   });
 
   it('keeps a trace whose root was slower than slowerThanMs, driven by a fake clock', async () => {
@@ -166,7 +187,11 @@ describe('tail rules', () => {
     const calls = recorded();
     expectWholeTraces(calls, 2);
     expect(calls.find((c) => c.parentId === null)?.summary?.latencyMs).toBeGreaterThanOrEqual(1_500);
-    expect(client.diagnostics().sampling).toMatchObject({ tailKeptTraces: 1, tailDroppedTraces: 1, sampledOutCalls: 2 });
+    expect(client.diagnostics().sampling).toMatchObject({
+      tailKeptTraces: 1,
+      tailDroppedTraces: 1,
+      sampledOutCalls: 2,
+    });
   });
 
   it('drops a held trace past maxCallsPerTrace and records none of it, even when it errs', async () => {
@@ -181,7 +206,12 @@ describe('tail rules', () => {
     await root();
     await client.flush();
     expect(recorded()).toHaveLength(0);
-    expect(client.diagnostics().sampling).toMatchObject({ tailOverflowTraces: 1, tailKeptTraces: 0, sampledOutCalls: 11, heldCalls: 0 });
+    expect(client.diagnostics().sampling).toMatchObject({
+      tailOverflowTraces: 1,
+      tailKeptTraces: 0,
+      sampledOutCalls: 11,
+      heldCalls: 0,
+    });
   });
 
   it('bounds calls held over all traces with maxHeldCalls; traces under the bound are still kept', async () => {
@@ -203,7 +233,12 @@ describe('tail rules', () => {
     await client.flush();
     expectWholeTraces(recorded(), 3);
     expect(recorded()).toHaveLength(6);
-    expect(client.diagnostics().sampling).toMatchObject({ tailOverflowTraces: 1, tailKeptTraces: 2, heldCalls: 0, sampledOutCalls: 3 });
+    expect(client.diagnostics().sampling).toMatchObject({
+      tailOverflowTraces: 1,
+      tailKeptTraces: 2,
+      heldCalls: 0,
+      sampledOutCalls: 3,
+    });
   });
 });
 

@@ -11,12 +11,18 @@ class Leaf extends weft.WeftObject {
   }
 }
 class Branch extends weft.WeftObject {
-  constructor(public readonly n: number, public readonly leaf: Leaf) {
+  constructor(
+    public readonly n: number,
+    public readonly leaf: Leaf,
+  ) {
     super();
   }
 }
 class Root extends weft.WeftObject {
-  constructor(public readonly n: number, public readonly branch: Branch) {
+  constructor(
+    public readonly n: number,
+    public readonly branch: Branch,
+  ) {
     super();
   }
 }
@@ -76,10 +82,21 @@ describe.each([1, 2])('starvation with a pool of %i slot(s)', (concurrency) => {
 
     proxy.resume();
     const flushed = await client.flush();
-    expect(flushed).toMatchObject({ sent: CALLS, failed: 0, spilled: 0, pending: 0, objects: 3 * CALLS, objectsFailed: 0 });
+    expect(flushed).toMatchObject({
+      sent: CALLS,
+      failed: 0,
+      spilled: 0,
+      pending: 0,
+      objects: 3 * CALLS,
+      objectsFailed: 0,
+    });
     expect(await countCalls(client)).toBe(CALLS);
     expect(await objectVersions(project)).toEqual({ Root: 500, Branch: 50, Leaf: 5 });
-    expect(client.diagnostics()).toMatchObject({ inFlightCalls: 0, pendingUnits: 0, pool: { running: 0, waiting: 0 } });
+    expect(client.diagnostics()).toMatchObject({
+      inFlightCalls: 0,
+      pendingUnits: 0,
+      pool: { running: 0, waiting: 0 },
+    });
     const [call] = await client.getCalls({ limit: 1 }).toArray();
     expect(call?.output).toMatch(/^weft:\/\/\/starve-\d\/object\/Root:/);
     const root = (await client.get(call?.output as string)) as { branch: string };
@@ -94,7 +111,13 @@ describe('the deadlock the pipeline avoids', () => {
   it('does not drain when schedule awaits pending digests inside its slot, and does when it chains', async () => {
     proxy = await startHoldProxy(server.url);
     const run = async (awaitPendingInSlot: boolean) => {
-      const client = createClient({ project: `deadlock-${awaitPendingInSlot}`, url: proxy.url, concurrency: 1, outbox: false, awaitPendingInSlot });
+      const client = createClient({
+        project: `deadlock-${awaitPendingInSlot}`,
+        url: proxy.url,
+        concurrency: 1,
+        outbox: false,
+        awaitPendingInSlot,
+      });
       const make = client.op(async function makeNested(i: number) {
         return nested(i);
       });

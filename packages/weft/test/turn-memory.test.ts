@@ -10,7 +10,11 @@ const BOUND_BYTES = 64 * 1024 * 1024;
 it('20,000 calls started on one turn retain at most 64 MiB of heap beyond their own values while they wait for the pipeline', async () => {
   const child = await runChild(script, { args: ['20000', '4096'], execArgv: ['--expose-gc'] });
   const line = await child.waitForLine(/^\{/);
-  const result = JSON.parse(line) as { retainedBeyondValues: number; acked: number; drained: { sent: number; pending: number } };
+  const result = JSON.parse(line) as {
+    retainedBeyondValues: number;
+    acked: number;
+    drained: { sent: number; pending: number };
+  };
   expect(result.acked).toBeGreaterThanOrEqual(20_000);
   expect(result.drained).toMatchObject({ sent: 20_000, pending: 0 });
   expect(result.retainedBeyondValues).toBeLessThanOrEqual(BOUND_BYTES);

@@ -38,7 +38,14 @@ async function invokeAndFreeze(child: ChildProcess, question: string) {
 // Build the client for in-process tests: batches wait a minute to fill, so
 // only a flush delivers them before the test looks.
 const initSlow = (project: string, url = server.url) =>
-  weft.init({ project, url, outbox: false, handleExit: false, flushIntervalMs: 60_000, startDelayMs: 60_000 });
+  weft.init({
+    project,
+    url,
+    outbox: false,
+    handleExit: false,
+    flushIntervalMs: 60_000,
+    startDelayMs: 60_000,
+  });
 
 describe('withFlush in a process frozen after each invocation (SIGSTOP)', () => {
   it('has every call of each invocation on the server while the process is frozen', async () => {
@@ -82,7 +89,11 @@ describe('withFlush', () => {
     const result = { ok: true };
     const target = {
       name: 'target',
-      handle: weft.withFlush(async function (this: { name: string }, event: { n: number }, context: { id: string }) {
+      handle: weft.withFlush(async function (
+        this: { name: string },
+        event: { n: number },
+        context: { id: string },
+      ) {
         await Promise.all(Array.from({ length: event.n }, (_, i) => step(i)));
         return { result, self: this.name, context: context.id };
       }),
@@ -181,8 +192,16 @@ describe('withFlush', () => {
   it.each([
     ['a handler that is not a function', () => weft.withFlush('handler' as never), 'handler'],
     ['a negative timeoutMs', () => weft.withFlush(async () => 1, { timeoutMs: -1 }), 'timeoutMs'],
-    ['a timeoutMs that is not a number', () => weft.withFlush(async () => 1, { timeoutMs: '5s' as never }), 'timeoutMs'],
-    ['an infinite timeoutMs', () => weft.withFlush(async () => 1, { timeoutMs: Number.POSITIVE_INFINITY }), 'timeoutMs'],
+    [
+      'a timeoutMs that is not a number',
+      () => weft.withFlush(async () => 1, { timeoutMs: '5s' as never }),
+      'timeoutMs',
+    ],
+    [
+      'an infinite timeoutMs',
+      () => weft.withFlush(async () => 1, { timeoutMs: Number.POSITIVE_INFINITY }),
+      'timeoutMs',
+    ],
     ['an unknown option', () => weft.withFlush(async () => 1, { timeout: 5 } as never), 'timeout'],
   ])('rejects %s at wrap time with a typed error naming it', (_case, wrap, option) => {
     let thrown: unknown;

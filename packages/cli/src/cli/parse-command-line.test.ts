@@ -39,7 +39,11 @@ const commandCases: { name: string; argv: string[]; env?: Env; path: string[]; o
     argv: ['serve'],
     env: { WEFT_STORAGE: 'clickhouse://h:1/db', WEFT_CLICKHOUSE_USER: 'u', WEFT_CLICKHOUSE_PASSWORD: 'p' },
     path: ['serve'],
-    options: { ...serveDefaults, storage: 'clickhouse://h:1/db', storageCredentials: { username: 'u', password: 'p' } },
+    options: {
+      ...serveDefaults,
+      storage: 'clickhouse://h:1/db',
+      storageCredentials: { username: 'u', password: 'p' },
+    },
   },
   {
     name: 'serve prefers --storage over WEFT_STORAGE',

@@ -38,7 +38,9 @@ export function formatPlainTable(
   const table = new Table(PLAIN_TABLE);
   table.push([...header]);
   if (rule) {
-    table.push(header.map((title, i) => '─'.repeat(Math.max(title.length, ...rows.map((row) => row[i]!.length)))));
+    table.push(
+      header.map((title, i) => '─'.repeat(Math.max(title.length, ...rows.map((row) => row[i]!.length)))),
+    );
   }
   table.push(...rows.map((row) => [...row]));
   return table

@@ -14,7 +14,10 @@ export interface ServeProcess {
 }
 
 /** Spawns the built `weft` binary with `args`; the environment is this one's without Weft's own variables, plus `env`. */
-export function spawnWeft(args: string[], { cwd, env = {} }: { cwd: string; env?: Record<string, string> }): ServeProcess {
+export function spawnWeft(
+  args: string[],
+  { cwd, env = {} }: { cwd: string; env?: Record<string, string> },
+): ServeProcess {
   const { WEFT_TOKEN: _t, WEFT_URL: _u, WEFT_STORAGE: _s, ...inherited } = process.env;
   const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...inherited, ...env } });
   let out = '';
@@ -37,7 +40,9 @@ export function listeningUrl(w: ServeProcess): Promise<string> {
     };
     w.child.stdout?.on('data', check);
     check();
-    w.exited.then(({ code }) => reject(new Error(`weft serve exited (${code}) before listening: ${w.stderr()}`)));
+    w.exited.then(({ code }) =>
+      reject(new Error(`weft serve exited (${code}) before listening: ${w.stderr()}`)),
+    );
   });
 }
 

@@ -39,7 +39,8 @@ function write(value: unknown, out: string[], path: (string | number)[], open: S
     out.push('null');
     return;
   }
-  if (path.length >= MAX_CANONICAL_DEPTH) throw new NotCanonicalError(path, `nested deeper than ${MAX_CANONICAL_DEPTH}`);
+  if (path.length >= MAX_CANONICAL_DEPTH)
+    throw new NotCanonicalError(path, `nested deeper than ${MAX_CANONICAL_DEPTH}`);
   if (open.has(value)) throw new NotCanonicalError(path, 'the value contains a cycle');
   open.add(value);
   if (Array.isArray(value)) {
@@ -54,7 +55,10 @@ function write(value: unknown, out: string[], path: (string | number)[], open: S
   } else {
     const proto = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) {
-      throw new NotCanonicalError(path, `instances of ${proto?.constructor?.name ?? 'a class'} are not plain objects`);
+      throw new NotCanonicalError(
+        path,
+        `instances of ${proto?.constructor?.name ?? 'a class'} are not plain objects`,
+      );
     }
     const record = value as Record<string, unknown>;
     const keys = Object.keys(record).sort();

@@ -18,7 +18,12 @@ function reorder(value: unknown, seed: number): unknown {
   const out: Record<string, unknown> = {};
   // defineProperty, not assignment: a "__proto__" key must stay a data member.
   for (const { k, v } of shuffled) {
-    Object.defineProperty(out, k, { value: reorder(v, seed + 1), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, k, {
+      value: reorder(v, seed + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }
@@ -40,7 +45,10 @@ function changeLeaf(value: unknown, path: (string | number)[]): unknown {
     return 0; // null
   }
   const [head, ...rest] = path as [string | number, ...(string | number)[]];
-  const copy = (Array.isArray(value) ? [...value] : { ...(value as object) }) as Record<string | number, unknown>;
+  const copy = (Array.isArray(value) ? [...value] : { ...(value as object) }) as Record<
+    string | number,
+    unknown
+  >;
   Object.defineProperty(copy, head, {
     value: changeLeaf(copy[head], rest),
     enumerable: true,
@@ -76,7 +84,7 @@ describe('canonical encoding and digests', () => {
   });
 
   it('sorts keys, drops undefined members and writes no whitespace', () => {
-    expect(canonicalJson({ b: 1, a: [true, null, undefined], c: undefined, 'é': 'x' })).toBe(
+    expect(canonicalJson({ b: 1, a: [true, null, undefined], c: undefined, é: 'x' })).toBe(
       '{"a":[true,null,null],"b":1,"é":"x"}',
     );
     expect(canonicalJson(-0)).toBe('0');

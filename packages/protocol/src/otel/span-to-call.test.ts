@@ -261,11 +261,19 @@ describe('spanToCall', () => {
   it("reads the AI SDK's embedding usage (ai.usage.tokens on ai.embed / ai.embedMany) as priced input tokens", () => {
     const { call } = mapped(
       spanToCall(
-        span({ 'ai.operationId': 'ai.embedMany', 'ai.model.id': 'text-embedding-3-small', 'ai.usage.tokens': 1_000 }),
+        span({
+          'ai.operationId': 'ai.embedMany',
+          'ai.model.id': 'text-embedding-3-small',
+          'ai.usage.tokens': 1_000,
+        }),
         undefined,
       ),
     );
-    expect(call.summary?.usage?.['text-embedding-3-small']).toMatchObject({ inputTokens: 1_000, outputTokens: 0, totalTokens: 1_000 });
+    expect(call.summary?.usage?.['text-embedding-3-small']).toMatchObject({
+      inputTokens: 1_000,
+      outputTokens: 0,
+      totalTokens: 1_000,
+    });
     expect(call.summary?.costUsd).toBeGreaterThan(0);
   });
 
@@ -382,7 +390,8 @@ describe('spanToCall', () => {
 
   it("marks the AI SDK's outer spans' usage as totalling their steps, every other span's as its own", () => {
     const usage = { 'ai.model.id': 'gpt-4o', 'ai.usage.inputTokens': 70, 'ai.usage.outputTokens': 9 };
-    const scope = (attributes: OtelAttributes, name = 'x') => mapped(spanToCall(span(attributes, { name }), undefined)).usageScope;
+    const scope = (attributes: OtelAttributes, name = 'x') =>
+      mapped(spanToCall(span(attributes, { name }), undefined)).usageScope;
     expect(scope({ 'ai.operationId': 'ai.generateText', ...usage })).toBe('steps');
     expect(scope(usage, 'ai.streamObject')).toBe('steps');
     expect(scope({ 'ai.operationId': 'ai.generateText.doGenerate', ...usage })).toBe('self');

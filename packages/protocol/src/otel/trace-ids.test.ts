@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { callIdOfSpan, isValidOtelSpanId, isValidOtelTraceId, otelSpanIdOf, otelTraceIdOf, traceIdOfOtel } from './trace-ids.js';
+import {
+  callIdOfSpan,
+  isValidOtelSpanId,
+  isValidOtelTraceId,
+  otelSpanIdOf,
+  otelTraceIdOf,
+  traceIdOfOtel,
+} from './trace-ids.js';
 
 describe('trace ids', () => {
   const trace = '0195f3a27c1d7a008f3e1b2c3d4e5f60';

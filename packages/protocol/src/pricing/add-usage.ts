@@ -48,5 +48,10 @@ export function addUsage(into: UsageMap | undefined, from: UsageMap | undefined)
  * outputs, and an assignment to `__proto__` would set the prototype instead.
  */
 function setEntry(target: UsageMap, model: string, entry: ModelUsage): void {
-  Object.defineProperty(target, model, { value: entry, enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(target, model, {
+    value: entry,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
 }

@@ -22,9 +22,12 @@ describe('formatUsd', () => {
     expect(formatUsd(undefined)).toBe('');
   });
 
-  it.each([Number.NaN, Number.POSITIVE_INFINITY, -1])('prints nothing for the impossible cost %s', (dollars) => {
-    expect(formatUsd(dollars)).toBe('');
-  });
+  it.each([Number.NaN, Number.POSITIVE_INFINITY, -1])(
+    'prints nothing for the impossible cost %s',
+    (dollars) => {
+      expect(formatUsd(dollars)).toBe('');
+    },
+  );
 
   it('never rounds a positive cost to zero', () => {
     for (let exp = -15; exp < 0; exp++) expect(formatUsd(10 ** exp)).toMatch(/^\$0\.0*10?$/);

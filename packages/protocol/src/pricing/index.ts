@@ -1,4 +1,11 @@
 export { addUsage } from './add-usage.js';
-export { costOfUsage, findModelPrice, type PriceOverrides, priceUsage, roundUsd, totalCostUsd } from './model-cost.js';
+export {
+  costOfUsage,
+  findModelPrice,
+  type PriceOverrides,
+  priceUsage,
+  roundUsd,
+  totalCostUsd,
+} from './model-cost.js';
 export { formatUsd } from './format-usd.js';
 export { type ModelPrice, PRICE_TABLE, PRICE_TABLE_SOURCE, PRICE_TABLE_TAKEN_ON } from './price-table.js';

@@ -3,7 +3,13 @@ import type { ModelUsage } from '../schemas/calls.js';
 import { costOfUsage, findModelPrice, priceUsage, totalCostUsd } from './model-cost.js';
 import { PRICE_TABLE } from './price-table.js';
 
-const usage = (u: Partial<ModelUsage>): ModelUsage => ({ requests: 1, inputTokens: 0, outputTokens: 0, totalTokens: 0, ...u });
+const usage = (u: Partial<ModelUsage>): ModelUsage => ({
+  requests: 1,
+  inputTokens: 0,
+  outputTokens: 0,
+  totalTokens: 0,
+  ...u,
+});
 
 describe('findModelPrice', () => {
   it.each([
@@ -21,9 +27,12 @@ describe('findModelPrice', () => {
     expect(findModelPrice(model)).toBe(PRICE_TABLE[key]);
   });
 
-  it.each(['llama-3-70b', 'gpt-4ox', 'unknown', '', 'constructor', '__proto__'])('%s has no price', (model) => {
-    expect(findModelPrice(model)).toBeUndefined();
-  });
+  it.each(['llama-3-70b', 'gpt-4ox', 'unknown', '', 'constructor', '__proto__'])(
+    '%s has no price',
+    (model) => {
+      expect(findModelPrice(model)).toBeUndefined();
+    },
+  );
 
   it('lets an override win over the built-in entry and add new models', () => {
     const overrides = { 'gpt-4o': { input: 1, output: 1 }, 'my-finetune': { input: 3, output: 12 } };
@@ -36,12 +45,42 @@ describe('findModelPrice', () => {
 describe('costOfUsage', () => {
   it.each([
     // [what, usage, price, dollars]
-    ['plain input and output', usage({ inputTokens: 1_000_000, outputTokens: 1_000_000 }), { input: 2, output: 8 }, 10],
-    ['cached input at its price', usage({ inputTokens: 1_000, cachedInputTokens: 400, outputTokens: 0 }), { input: 2, cachedInput: 0.5, output: 8 }, (600 * 2 + 400 * 0.5) / 1e6],
-    ['cached input at the input price when unpriced', usage({ inputTokens: 1_000, cachedInputTokens: 400 }), { input: 2, output: 8 }, (1_000 * 2) / 1e6],
-    ['cache writes at their price', usage({ inputTokens: 1_000, cacheWriteTokens: 1_000 }), { input: 3, cacheWrite: 3.75, output: 15 }, (1_000 * 3.75) / 1e6],
-    ['reasoning inside output when not priced apart', usage({ outputTokens: 100, reasoningTokens: 60 }), { input: 1, output: 4 }, 400 / 1e6],
-    ['reasoning priced apart', usage({ outputTokens: 100, reasoningTokens: 60 }), { input: 1, output: 4, reasoning: 2 }, (40 * 4 + 60 * 2) / 1e6],
+    [
+      'plain input and output',
+      usage({ inputTokens: 1_000_000, outputTokens: 1_000_000 }),
+      { input: 2, output: 8 },
+      10,
+    ],
+    [
+      'cached input at its price',
+      usage({ inputTokens: 1_000, cachedInputTokens: 400, outputTokens: 0 }),
+      { input: 2, cachedInput: 0.5, output: 8 },
+      (600 * 2 + 400 * 0.5) / 1e6,
+    ],
+    [
+      'cached input at the input price when unpriced',
+      usage({ inputTokens: 1_000, cachedInputTokens: 400 }),
+      { input: 2, output: 8 },
+      (1_000 * 2) / 1e6,
+    ],
+    [
+      'cache writes at their price',
+      usage({ inputTokens: 1_000, cacheWriteTokens: 1_000 }),
+      { input: 3, cacheWrite: 3.75, output: 15 },
+      (1_000 * 3.75) / 1e6,
+    ],
+    [
+      'reasoning inside output when not priced apart',
+      usage({ outputTokens: 100, reasoningTokens: 60 }),
+      { input: 1, output: 4 },
+      400 / 1e6,
+    ],
+    [
+      'reasoning priced apart',
+      usage({ outputTokens: 100, reasoningTokens: 60 }),
+      { input: 1, output: 4, reasoning: 2 },
+      (40 * 4 + 60 * 2) / 1e6,
+    ],
   ])('%s', (_what, u, price, dollars) => {
     expect(costOfUsage(u, price)).toBeCloseTo(dollars, 12);
   });
@@ -64,7 +103,10 @@ describe('priceUsage and totalCostUsd', () => {
   });
 
   it('uses the overrides given', () => {
-    const map = priceUsage({ 'my-finetune': usage({ inputTokens: 1_000_000, outputTokens: 1_000_000 }) }, { 'my-finetune': { input: 3, output: 12 } });
+    const map = priceUsage(
+      { 'my-finetune': usage({ inputTokens: 1_000_000, outputTokens: 1_000_000 }) },
+      { 'my-finetune': { input: 3, output: 12 } },
+    );
     expect(totalCostUsd(map)).toBe(15);
   });
 });

@@ -49,7 +49,8 @@ export function costOfUsage(usage: ModelUsage, price: ModelPrice): number {
   const cached = usage.cachedInputTokens ?? 0;
   const written = usage.cacheWriteTokens ?? 0;
   const plainInput = Math.max(0, usage.inputTokens - cached - written);
-  const reasoning = price.reasoning === undefined ? 0 : Math.min(usage.reasoningTokens ?? 0, usage.outputTokens);
+  const reasoning =
+    price.reasoning === undefined ? 0 : Math.min(usage.reasoningTokens ?? 0, usage.outputTokens);
   const dollars =
     plainInput * price.input +
     cached * (price.cachedInput ?? price.input) +
@@ -70,7 +71,10 @@ export function roundUsd(dollars: number): number {
  * call's own usage before rolling its children's into it: children arrive
  * already priced, and `addUsage` sums `costUsd` like the token counts.
  */
-export function priceUsage<T extends Record<string, ModelUsage> | undefined>(usage: T, overrides?: PriceOverrides): T {
+export function priceUsage<T extends Record<string, ModelUsage> | undefined>(
+  usage: T,
+  overrides?: PriceOverrides,
+): T {
   if (usage === undefined) return usage;
   for (const model of Object.keys(usage)) {
     const entry = usage[model] as ModelUsage;

@@ -40,7 +40,8 @@ export function parseRef(text: string): Ref {
   if (!text.startsWith(SCHEME)) throw new InvalidRefError(text, `must start with "${SCHEME}"`);
   const parts = text.slice(SCHEME.length).split('/');
   const [project, kind, head, ...rest] = parts;
-  if (project === undefined || !PROJECT_NAME.test(project)) throw new InvalidRefError(text, 'bad project name');
+  if (project === undefined || !PROJECT_NAME.test(project))
+    throw new InvalidRefError(text, 'bad project name');
   if (head === undefined) throw new InvalidRefError(text, 'missing kind or identifier');
   const path = rest.map((segment) => {
     if (segment === '') throw new InvalidRefError(text, 'empty path segment');

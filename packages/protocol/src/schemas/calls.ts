@@ -107,7 +107,13 @@ export type CallItem = z.infer<typeof callItem>;
  * What a call batch may carry: call records, feedback on calls (which may
  * arrive before its call) and deduplicated values the call records refer to.
  */
-export const batchItem = z.discriminatedUnion('type', [callStart, callEnd, callComplete, feedbackItem, valueItem]);
+export const batchItem = z.discriminatedUnion('type', [
+  callStart,
+  callEnd,
+  callComplete,
+  feedbackItem,
+  valueItem,
+]);
 export type BatchItem = z.infer<typeof batchItem>;
 
 /** Largest number of items one batch may carry. */

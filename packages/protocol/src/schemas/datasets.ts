@@ -17,5 +17,7 @@ export const datasetFromCalls = z.strictObject({
 });
 export type DatasetFromCalls = z.input<typeof datasetFromCalls>;
 
-export const datasetFromCallsResponse = objectCreateResponse.extend({ rowCount: z.number().int().nonnegative() });
+export const datasetFromCallsResponse = objectCreateResponse.extend({
+  rowCount: z.number().int().nonnegative(),
+});
 export type DatasetFromCallsResponse = z.infer<typeof datasetFromCallsResponse>;

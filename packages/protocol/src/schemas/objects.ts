@@ -46,10 +46,18 @@ export type ObjectRead = z.infer<typeof objectRead>;
 export const LABEL_NAME = /^(?!latest$)(?!v[0-9]+$)[A-Za-z][A-Za-z0-9._-]{0,39}$/;
 export const labelName = z
   .string()
-  .regex(LABEL_NAME, 'must be 1–40 letters, digits, ".", "_" or "-", starting with a letter, and not "latest" or "v<N>"');
+  .regex(
+    LABEL_NAME,
+    'must be 1–40 letters, digits, ".", "_" or "-", starting with a letter, and not "latest" or "v<N>"',
+  );
 
 /** A version selector in read paths: a digest, `latest`, `v<N>`, or a label (`production`). */
-export const versionSelector = z.union([digest, z.literal('latest'), z.string().regex(/^v[1-9][0-9]{0,9}$/), labelName]);
+export const versionSelector = z.union([
+  digest,
+  z.literal('latest'),
+  z.string().regex(/^v[1-9][0-9]{0,9}$/),
+  labelName,
+]);
 
 export const objectVersionsResponse = z.object({ versions: z.array(objectVersion) });
 export type ObjectVersionsResponse = z.infer<typeof objectVersionsResponse>;

@@ -56,9 +56,14 @@ export const callQuery = z.strictObject({
    * Calls with feedback: `{}` any feedback, `{ name }` feedback of that name,
    * `{ name, value }` that name with that value.
    */
-  feedback: z.object({ name: z.string().min(1).max(256).optional(), value: feedbackValue.optional() }).optional(),
+  feedback: z
+    .object({ name: z.string().min(1).max(256).optional(), value: feedbackValue.optional() })
+    .optional(),
   sort: z
-    .strictObject({ field: callSortField.default('startedAt'), direction: z.enum(['asc', 'desc']).default('desc') })
+    .strictObject({
+      field: callSortField.default('startedAt'),
+      direction: z.enum(['asc', 'desc']).default('desc'),
+    })
     .default({ field: 'startedAt', direction: 'desc' }),
   limit: z.number().int().min(1).max(1_000).default(100),
   cursor: z.string().max(1_000).optional(),

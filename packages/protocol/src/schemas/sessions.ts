@@ -41,6 +41,12 @@ export type SessionQueryResponse = z.infer<typeof sessionQueryResponse>;
 
 /** The projects a server stores, for pickers. */
 export const projectListResponse = z.object({
-  projects: z.array(z.object({ name: projectName, callCount: z.number().int().nonnegative(), lastCallAt: timestampMs.nullable() })),
+  projects: z.array(
+    z.object({
+      name: projectName,
+      callCount: z.number().int().nonnegative(),
+      lastCallAt: timestampMs.nullable(),
+    }),
+  ),
 });
 export type ProjectListResponse = z.infer<typeof projectListResponse>;

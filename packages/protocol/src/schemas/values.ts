@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { digest } from '../refs/index.js';
 
 /** Bytes as msgpack `bin` (a JSON body cannot carry them: value items are sent as msgpack). */
-const binary = z.instanceof(Uint8Array, { message: 'must be binary (msgpack bin); send value items in a msgpack body' });
+const binary = z.instanceof(Uint8Array, {
+  message: 'must be binary (msgpack bin); send value items in a msgpack body',
+});
 
 /**
  * A deduplicated value, sent once per server in a call batch (before the call

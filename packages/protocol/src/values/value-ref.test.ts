@@ -41,7 +41,9 @@ describe('arrayDigest', () => {
         const items = values.map((v) => encodeMsgpack(v));
         const k = cut % (items.length + 1);
         const whole = arrayDigest(undefined, items);
-        expect(arrayDigest(k === 0 ? undefined : arrayDigest(undefined, items.slice(0, k)), items.slice(k))).toBe(whole);
+        expect(
+          arrayDigest(k === 0 ? undefined : arrayDigest(undefined, items.slice(0, k)), items.slice(k)),
+        ).toBe(whole);
         if (items.length > 1 && digestBytes(items[0]!) !== digestBytes(items[1]!)) {
           expect(arrayDigest(undefined, [items[1]!, items[0]!, ...items.slice(2)])).not.toBe(whole);
         }

@@ -24,7 +24,8 @@ export function valueRef(digest: string): ValueRef {
 export function isValueRef(value: unknown): value is ValueRef {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const record = value as Record<string, unknown>;
-  if (record._weft !== 'value' || typeof record.digest !== 'string' || !DIGEST.test(record.digest)) return false;
+  if (record._weft !== 'value' || typeof record.digest !== 'string' || !DIGEST.test(record.digest))
+    return false;
   return Object.keys(record).length === 2;
 }
 
@@ -76,7 +77,12 @@ export function expandValueRefs(value: unknown, resolved: ReadonlyMap<string, un
     const expanded = expandValueRefs(member, resolved);
     if (expanded !== member) {
       out ??= copyObject(value as Record<string, unknown>);
-      Object.defineProperty(out, key, { value: expanded, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, key, {
+        value: expanded,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
   }
   return out ?? value;
@@ -86,7 +92,12 @@ export function expandValueRefs(value: unknown, resolved: ReadonlyMap<string, un
 function copyObject(value: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key in value) {
-    Object.defineProperty(out, key, { value: value[key], enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, key, {
+      value: value[key],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }

@@ -5,7 +5,8 @@ import { decodeMsgpack, encodeMsgpack } from './msgpack.js';
 
 describe('decodeMsgpack', () => {
   it('keeps an own "__proto__" key as data at any depth, as JSON.parse does, and pollutes nothing', () => {
-    const text = '{"__proto__":{"polluted":true},"a":[{"__proto__":1,"b":{"__proto__":"x"}}],"c":"__proto__"}';
+    const text =
+      '{"__proto__":{"polluted":true},"a":[{"__proto__":1,"b":{"__proto__":"x"}}],"c":"__proto__"}';
     const value = JSON.parse(text) as Record<string, unknown>;
     const decoded = decodeMsgpack(encodeMsgpack(value)) as Record<string, unknown>;
     expect(canonicalJson(decoded)).toBe(canonicalJson(value));
@@ -16,7 +17,9 @@ describe('decodeMsgpack', () => {
   });
 
   it('gives what JSON gives for any JSON value, with or without "__proto__" keys', () => {
-    const withProto = fc.jsonValue().map((v) => ({ wrapped: v, ...JSON.parse('{"__proto__": {"k": [1, "__proto__"]}}') }));
+    const withProto = fc
+      .jsonValue()
+      .map((v) => ({ wrapped: v, ...JSON.parse('{"__proto__": {"k": [1, "__proto__"]}}') }));
     fc.assert(
       fc.property(fc.oneof(fc.jsonValue(), withProto), (value) => {
         const viaJson = JSON.parse(JSON.stringify(value)) as unknown;

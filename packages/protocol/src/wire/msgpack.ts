@@ -31,7 +31,8 @@ export function encodeMsgpack(value: unknown): Uint8Array {
  * defined (never assigned) properties; no prototype is ever changed.
  */
 export function decodeMsgpack(bytes: Uint8Array): unknown {
-  if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(PROTO_KEY) === -1) return packr.unpack(bytes);
+  if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(PROTO_KEY) === -1)
+    return packr.unpack(bytes);
   return mapsToObjects(mapsPackr.unpack(bytes));
 }
 
@@ -39,7 +40,12 @@ function mapsToObjects(value: unknown): unknown {
   if (value instanceof Map) {
     const out: Record<string, unknown> = {};
     for (const [key, member] of value) {
-      Object.defineProperty(out, String(key), { value: mapsToObjects(member), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, String(key), {
+        value: mapsToObjects(member),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }

@@ -8,7 +8,11 @@ const PARSER_STATUS: Readonly<Record<string, { status: number; reason: string; m
     reason: 'Request Header Fields Too Large',
     message: 'The request line and headers exceed the size limit; shorten the URL or the headers.',
   },
-  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: 'Request Timeout', message: 'The request took too long to arrive.' },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: 408,
+    reason: 'Request Timeout',
+    message: 'The request took too long to arrive.',
+  },
 };
 
 /**

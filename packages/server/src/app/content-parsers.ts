@@ -18,7 +18,9 @@ export function registerContentParsers(app: FastifyInstance): void {
         // msgpackr decodes recursively: absurd nesting overflows the stack,
         // which is the body's fault, not a malformed byte.
         const reason =
-          error instanceof RangeError ? 'nested too deeply to decode' : ((error as Error)?.message ?? String(error));
+          error instanceof RangeError
+            ? 'nested too deeply to decode'
+            : ((error as Error)?.message ?? String(error));
         done(new InvalidRequestError([{ path: '', message: `malformed msgpack (${reason})` }], 'body'));
       }
     },

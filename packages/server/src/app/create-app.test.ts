@@ -16,7 +16,9 @@ function inProcessApp(token?: string) {
 const id = '0190a5f0-0000-7000-8000-0000000000aa';
 const batch = {
   project: 'inject',
-  items: [{ type: 'complete', id, traceId: id, parentId: null, opName: 'op', startedAt: 1, endedAt: 2, inputs: {} }],
+  items: [
+    { type: 'complete', id, traceId: id, parentId: null, opName: 'op', startedAt: 1, endedAt: 2, inputs: {} },
+  ],
 };
 
 describe('createApp (in-process, no port)', () => {

@@ -58,7 +58,10 @@ export function createApp(options: AppOptions): FastifyInstance {
     frameworkErrors: (error, request, reply) => {
       const malformed =
         error.code === 'FST_ERR_BAD_URL'
-          ? new InvalidRequestError([{ path: 'url', message: 'malformed percent-encoding in the path' }], 'URL')
+          ? new InvalidRequestError(
+              [{ path: 'url', message: 'malformed percent-encoding in the path' }],
+              'URL',
+            )
           : error;
       errorHandler(malformed, request, reply);
     },

@@ -39,14 +39,21 @@ export function logError(error: unknown, request: FastifyRequest, status: number
  * storage that is down. Used by every error handler.
  */
 export function setRetryAfter(error: unknown, reply: FastifyReply): void {
-  if (StorageUnavailableError.isInstance(error)) reply.header('retry-after', String(Math.ceil(error.retryAfterMs / 1_000)));
+  if (StorageUnavailableError.isInstance(error))
+    reply.header('retry-after', String(Math.ceil(error.retryAfterMs / 1_000)));
 }
 
 /** The status and body an error is answered with. */
-export function toErrorResponse(error: unknown): { status: number; body: ErrorResponse & Record<string, unknown> } {
+export function toErrorResponse(error: unknown): {
+  status: number;
+  body: ErrorResponse & Record<string, unknown>;
+} {
   if (WeftError.isInstance(error)) {
     const status = ERROR_STATUS[error.code] ?? 500;
-    const body: ErrorResponse['error'] & Record<string, unknown> = { code: error.code, message: error.message };
+    const body: ErrorResponse['error'] & Record<string, unknown> = {
+      code: error.code,
+      message: error.message,
+    };
     if (InvalidRequestError.isInstance(error)) {
       body.path = error.path;
       if (error.index !== undefined) body.index = error.index;
@@ -66,13 +73,18 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorRe
   if (status !== undefined && status >= 400 && status < 500) {
     return {
       status,
-      body: { error: { code: codeForStatus(status), message: fastifyError.message ?? 'Bad request', path: '' } },
+      body: {
+        error: { code: codeForStatus(status), message: fastifyError.message ?? 'Bad request', path: '' },
+      },
     };
   }
   return {
     status: 500,
     body: {
-      error: { code: 'WEFT_INTERNAL', message: `Internal server error: ${(error as Error)?.message ?? String(error)}` },
+      error: {
+        code: 'WEFT_INTERNAL',
+        message: `Internal server error: ${(error as Error)?.message ?? String(error)}`,
+      },
     },
   };
 }

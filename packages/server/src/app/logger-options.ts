@@ -21,7 +21,13 @@ export const REDACTED_PATHS = [
  * logged as method, URL and peer only (no headers, no body), credentials
  * redacted wherever they appear.
  */
-export function loggerOptions({ stream, level }: { stream: LogStream; level: string }): FastifyLoggerOptions<RawServerDefault> & {
+export function loggerOptions({
+  stream,
+  level,
+}: {
+  stream: LogStream;
+  level: string;
+}): FastifyLoggerOptions<RawServerDefault> & {
   stream: LogStream;
   redact: { paths: string[]; censor: string };
 } {

@@ -9,7 +9,12 @@ export class DigestMismatchError extends WeftError {
   /** For a batch item: its index in the batch, so the client drops exactly that item. */
   readonly index: number | undefined;
 
-  constructor({ expected, actual, path = 'digest', index }: { expected: string; actual: string; path?: string; index?: number }) {
+  constructor({
+    expected,
+    actual,
+    path = 'digest',
+    index,
+  }: { expected: string; actual: string; path?: string; index?: number }) {
     super({
       code: 'WEFT_DIGEST_MISMATCH',
       message: `Digest mismatch at ${path}: the server computed ${expected} but the request says ${actual}. Compute it with digestValue() from @weft/protocol over the exact value sent.`,

@@ -5,7 +5,10 @@ export class InvalidOptionsError extends WeftError {
   readonly path: string;
 
   constructor(path: string, reason: string) {
-    super({ code: 'WEFT_INVALID_OPTIONS', message: `Invalid server option ${path || '(options)'}: ${reason}` });
+    super({
+      code: 'WEFT_INVALID_OPTIONS',
+      message: `Invalid server option ${path || '(options)'}: ${reason}`,
+    });
     this.path = path;
   }
 

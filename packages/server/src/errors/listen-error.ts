@@ -7,7 +7,9 @@ export class ListenError extends WeftError {
     super({
       code: 'WEFT_LISTEN_FAILED',
       message: `Could not listen on ${host}:${port}${code ? ` (${code})` : ''}: ${
-        code === 'EADDRINUSE' ? 'the port is taken; stop the other server or pick another port with --port' : String((cause as Error)?.message ?? cause)
+        code === 'EADDRINUSE'
+          ? 'the port is taken; stop the other server or pick another port with --port'
+          : String((cause as Error)?.message ?? cause)
       }`,
       cause,
     });

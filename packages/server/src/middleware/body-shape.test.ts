@@ -11,7 +11,10 @@ function app(maxDepth?: number) {
   instance.addHook('preValidation', bodyShape(maxDepth === undefined ? {} : { maxDepth }));
   // Bodies arrive already decoded; the hook sees what a parser produced.
   instance.addContentTypeParser('application/x-test', (request, _payload, done) => {
-    done(null, (request.headers as { 'x-body'?: string })['x-body'] === 'bigint' ? { a: [1, { b: 2n }] } : undefined);
+    done(
+      null,
+      (request.headers as { 'x-body'?: string })['x-body'] === 'bigint' ? { a: [1, { b: 2n }] } : undefined,
+    );
   });
   instance.post('/echo', async () => ({ ok: true }));
   return instance;
@@ -37,7 +40,12 @@ describe('bodyShape', () => {
   it('names the list item of a too-deep value, abbreviates where inside, and never recurses', async () => {
     const instance = app();
     const text = `{"items":[0,${'{"k":'.repeat(20_000)}0${'}'.repeat(20_000)}]}`;
-    const deep = await instance.inject({ method: 'POST', url: '/echo', headers: { 'content-type': 'application/json' }, payload: text });
+    const deep = await instance.inject({
+      method: 'POST',
+      url: '/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: text,
+    });
     expect(deep.statusCode).toBe(400);
     expect(deep.json().error).toMatchObject({ path: 'items.1', index: 1 });
     expect(deep.json().error.message).toMatch(/\(at items\.1\.k\.k\.k\.k\.k\.k\.…\(\d+ more levels\)\)/);

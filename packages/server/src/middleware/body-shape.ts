@@ -27,7 +27,11 @@ interface Frame {
  * no form for them; send a number or a string). The walk is iterative, so
  * the check itself cannot overflow the stack.
  */
-export function bodyShape({ maxDepth = MAX_BODY_DEPTH }: { maxDepth?: number } = {}): preValidationHookHandler {
+export function bodyShape({
+  maxDepth = MAX_BODY_DEPTH,
+}: {
+  maxDepth?: number;
+} = {}): preValidationHookHandler {
   return (request, _reply, done) => {
     const body = request.body;
     if (body === null || typeof body !== 'object' || ArrayBuffer.isView(body)) {
@@ -71,7 +75,12 @@ function findProblem(body: object, maxDepth: number): InvalidRequestError | unde
 }
 
 /** Checks a leaf in place, or queues a container; a bigint is the only bad leaf. */
-function visit(child: unknown, key: string | number, parent: Frame, stack: Frame[]): InvalidRequestError | undefined {
+function visit(
+  child: unknown,
+  key: string | number,
+  parent: Frame,
+  stack: Frame[],
+): InvalidRequestError | undefined {
   if (typeof child === 'bigint') return bigintError({ value: child, depth: parent.depth + 1, key, parent });
   if (child !== null && typeof child === 'object' && !ArrayBuffer.isView(child)) {
     stack.push({ value: child, depth: parent.depth + 1, key, parent });
@@ -80,7 +89,8 @@ function visit(child: unknown, key: string | number, parent: Frame, stack: Frame
 }
 
 function bigintError(frame: Frame | undefined): InvalidRequestError {
-  const message = 'a 64-bit integer beyond what JSON numbers hold; send it as a number within ±2^53 or as a string';
+  const message =
+    'a 64-bit integer beyond what JSON numbers hold; send it as a number within ±2^53 or as a string';
   return issue(frame ? keysOf(frame) : [], message);
 }
 
@@ -88,7 +98,10 @@ function bigintError(frame: Frame | undefined): InvalidRequestError {
 function issue(keys: readonly (string | number)[], message: string): InvalidRequestError {
   const path = shown(keys);
   const index = typeof keys[0] === 'string' && typeof keys[1] === 'number' ? keys[1] : undefined;
-  return new InvalidRequestError([index === undefined ? { path, message } : { path, index, message }], 'body');
+  return new InvalidRequestError(
+    [index === undefined ? { path, message } : { path, index, message }],
+    'body',
+  );
 }
 
 /** The keys from the body down to a frame. */

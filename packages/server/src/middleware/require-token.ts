@@ -34,13 +34,21 @@ export function requireToken(options: RequireTokenOptions): onRequestHookHandler
   return (request, _reply, done) => {
     const header = request.headers.authorization;
     if (header === undefined) {
-      done(new UnauthorizedError('Missing Authorization header; send "Authorization: Bearer <token>" with a server token.'));
+      done(
+        new UnauthorizedError(
+          'Missing Authorization header; send "Authorization: Bearer <token>" with a server token.',
+        ),
+      );
       return;
     }
     const match = /^Bearer[ ]+(.+)$/i.exec(header.trim());
     const scope = match?.[1] ? registry.scopeOf(match[1]) : undefined;
     if (scope === undefined) {
-      done(new UnauthorizedError('Invalid bearer token; use the admin token or a project token the server was started with.'));
+      done(
+        new UnauthorizedError(
+          'Invalid bearer token; use the admin token or a project token the server was started with.',
+        ),
+      );
       return;
     }
     scopes.set(request, scope);

@@ -19,7 +19,15 @@ describe('TokenRegistry', () => {
   });
 
   it('refuses prefixes, extensions, case changes and the empty string', () => {
-    for (const presented of ['token-', 'token-a ', 'token-abc', 'TOKEN-A', 'admin-toke', '', 'token-a\u0000']) {
+    for (const presented of [
+      'token-',
+      'token-a ',
+      'token-abc',
+      'TOKEN-A',
+      'admin-toke',
+      '',
+      'token-a\u0000',
+    ]) {
       expect(registry.scopeOf(presented)).toBeUndefined();
     }
   });

@@ -1,7 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
 /** What a request may reach: every project (the admin token, or no auth configured), or a fixed set. */
-export type ProjectScope = { readonly kind: 'all' } | { readonly kind: 'projects'; readonly projects: ReadonlySet<string> };
+export type ProjectScope =
+  | { readonly kind: 'all' }
+  | { readonly kind: 'projects'; readonly projects: ReadonlySet<string> };
 
 /** Scope of the admin token and of a server without tokens. */
 export const ALL_PROJECTS: ProjectScope = Object.freeze({ kind: 'all' });
@@ -28,7 +30,13 @@ export class TokenRegistry {
    * @param projectTokens token → the project names it may reach. A token that
    *   is also the admin token keeps the admin scope.
    */
-  constructor({ adminToken, projectTokens = {} }: { adminToken?: string | undefined; projectTokens?: Readonly<Record<string, readonly string[]>> | undefined }) {
+  constructor({
+    adminToken,
+    projectTokens = {},
+  }: {
+    adminToken?: string | undefined;
+    projectTokens?: Readonly<Record<string, readonly string[]>> | undefined;
+  }) {
     for (const [token, projects] of Object.entries(projectTokens)) {
       this.#add(token, { kind: 'projects', projects: new Set(projects) });
     }

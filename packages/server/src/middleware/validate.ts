@@ -25,7 +25,10 @@ export function validate<S extends z.ZodType>(schema: S, part: RequestPart): (va
 function toRequestIssues(issue: z.core.$ZodIssue): RequestIssue[] {
   if (issue.code === 'unrecognized_keys') {
     return issue.keys.map((key) =>
-      toRequestIssue([...issue.path, key], `unknown key ${JSON.stringify(key)}; it is not a field of this request`),
+      toRequestIssue(
+        [...issue.path, key],
+        `unknown key ${JSON.stringify(key)}; it is not a field of this request`,
+      ),
     );
   }
   return [toRequestIssue(issue.path, issue.message)];

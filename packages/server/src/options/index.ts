@@ -11,4 +11,9 @@ export {
   serverOptions,
 } from './server-options.js';
 export { readTokensFile } from './tokens-file.js';
-export { parseStorageUrl, redactStorageUrl, type StorageCredentials, type StorageTarget } from './storage-url.js';
+export {
+  parseStorageUrl,
+  redactStorageUrl,
+  type StorageCredentials,
+  type StorageTarget,
+} from './storage-url.js';

@@ -6,7 +6,10 @@ import { isIP } from 'node:net';
  * `0.0.0.0` and `::` listen on every interface, so they are not loopback.
  */
 export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
   if (h === 'localhost' || h.endsWith('.localhost')) return true;
   if (isIP(h) === 4) return h.startsWith('127.');
   if (isIP(h) === 6) {

@@ -9,10 +9,16 @@ export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** Tokens travel in an HTTP header: visible ASCII, no spaces. */
 export const bearerToken = z
   .string()
-  .regex(/^[\x21-\x7e]+$/, 'must be 1 or more visible ASCII characters without spaces (it travels in a header)');
+  .regex(
+    /^[\x21-\x7e]+$/,
+    'must be 1 or more visible ASCII characters without spaces (it travels in a header)',
+  );
 
 /** token → project names it may reach; each token needs at least one project. */
-export const projectTokens = z.record(bearerToken, z.array(callBatch.shape.project).min(1, 'list at least one project'));
+export const projectTokens = z.record(
+  bearerToken,
+  z.array(callBatch.shape.project).min(1, 'list at least one project'),
+);
 
 /** Log levels of the server's request log. */
 export const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
@@ -48,7 +54,9 @@ export const serverOptions = z.object({
    */
   storage: z.string().min(1).optional(),
   /** ClickHouse user and password when the `storage` URL has none (the CLI reads `WEFT_CLICKHOUSE_USER` / `WEFT_CLICKHOUSE_PASSWORD`). */
-  storageCredentials: z.object({ username: z.string().optional(), password: z.string().optional() }).optional(),
+  storageCredentials: z
+    .object({ username: z.string().optional(), password: z.string().optional() })
+    .optional(),
   /**
    * Admin bearer token: every /v1 request must carry it or a project token,
    * and it reaches every project. Beyond loopback, this or `projectTokens`
@@ -83,7 +91,10 @@ export const serverOptions = z.object({
    * @default none: the server logs nothing
    */
   logStream: z
-    .custom<LogStream>((value) => typeof (value as LogStream | null)?.write === 'function', 'must have a write(line) method')
+    .custom<LogStream>(
+      (value) => typeof (value as LogStream | null)?.write === 'function',
+      'must have a write(line) method',
+    )
     .optional(),
   /**
    * Least severe level written to `logStream`.
@@ -100,5 +111,8 @@ export function parseServerOptions(input: ServerOptions = {}): ServerOptionsPars
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   // The path of a bad projectTokens entry would contain the token itself.
-  throw new InvalidOptionsError(issue ? redactedIssuePath(issue.path, input) : '', issue?.message ?? 'invalid');
+  throw new InvalidOptionsError(
+    issue ? redactedIssuePath(issue.path, input) : '',
+    issue?.message ?? 'invalid',
+  );
 }

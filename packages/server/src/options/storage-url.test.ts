@@ -5,8 +5,14 @@ describe('parseStorageUrl', () => {
   it.each([
     ['sqlite:./.weft/weft.db', { kind: 'sqlite', path: './.weft/weft.db' }],
     ['sqlite:///abs/w.db', { kind: 'sqlite', path: '/abs/w.db' }],
-    ['clickhouse://127.0.0.1:8123/weft', { kind: 'clickhouse', options: { hosts: ['http://127.0.0.1:8123'], database: 'weft' } }],
-    ['clickhouse://db.internal/weft', { kind: 'clickhouse', options: { hosts: ['http://db.internal:8123'], database: 'weft' } }],
+    [
+      'clickhouse://127.0.0.1:8123/weft',
+      { kind: 'clickhouse', options: { hosts: ['http://127.0.0.1:8123'], database: 'weft' } },
+    ],
+    [
+      'clickhouse://db.internal/weft',
+      { kind: 'clickhouse', options: { hosts: ['http://db.internal:8123'], database: 'weft' } },
+    ],
     ['clickhouses://h:8443/w', { kind: 'clickhouse', options: { hosts: ['https://h:8443'], database: 'w' } }],
     [
       'clickhouse://u%40x:p%3Aw%40@a:1,b:2/weft?cluster=two&timeoutMs=500',
@@ -34,15 +40,22 @@ describe('parseStorageUrl', () => {
     });
   });
 
-  it.each(['mysql://h/db', 'sqlite:', 'clickhouse://h:1', 'clickhouse:///db', 'clickhouse://h:1/db?colour=red'])(
-    'refuses %s with WEFT_INVALID_OPTIONS at storage',
-    (url) => {
-      expect(() => parseStorageUrl(url)).toThrow(expect.objectContaining({ code: 'WEFT_INVALID_OPTIONS', path: 'storage' }));
-    },
-  );
+  it.each([
+    'mysql://h/db',
+    'sqlite:',
+    'clickhouse://h:1',
+    'clickhouse:///db',
+    'clickhouse://h:1/db?colour=red',
+  ])('refuses %s with WEFT_INVALID_OPTIONS at storage', (url) => {
+    expect(() => parseStorageUrl(url)).toThrow(
+      expect.objectContaining({ code: 'WEFT_INVALID_OPTIONS', path: 'storage' }),
+    );
+  });
 
   it('never repeats a password in an error or a redacted URL', () => {
-    expect(() => parseStorageUrl('clickhouse://u:hunter2@h:1/db?x=1')).toThrow(expect.not.objectContaining({ message: expect.stringContaining('hunter2') }));
+    expect(() => parseStorageUrl('clickhouse://u:hunter2@h:1/db?x=1')).toThrow(
+      expect.not.objectContaining({ message: expect.stringContaining('hunter2') }),
+    );
     expect(redactStorageUrl('clickhouse://u:hunter2@h:1/db')).toBe('clickhouse://u:***@h:1/db');
   });
 });

@@ -2,7 +2,9 @@ import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { ClickHouseStorageOptions } from '../storage/clickhouse/clickhouse-storage-options.js';
 
 /** Where the server keeps its data, from a storage URL. */
-export type StorageTarget = { kind: 'sqlite'; path: string } | { kind: 'clickhouse'; options: ClickHouseStorageOptions };
+export type StorageTarget =
+  | { kind: 'sqlite'; path: string }
+  | { kind: 'clickhouse'; options: ClickHouseStorageOptions };
 
 /** Credentials from outside the URL (the CLI reads `WEFT_CLICKHOUSE_USER` / `WEFT_CLICKHOUSE_PASSWORD`). */
 export interface StorageCredentials {
@@ -28,7 +30,9 @@ const fail = (reason: string): never => {
 export function parseStorageUrl(text: string, credentials: StorageCredentials = {}): StorageTarget {
   if (text.startsWith('sqlite:')) {
     const path = text.slice('sqlite:'.length).replace(/^\/\//, '');
-    return path === '' ? fail('sqlite: needs a file path, e.g. sqlite:./.weft/weft.db') : { kind: 'sqlite', path };
+    return path === ''
+      ? fail('sqlite: needs a file path, e.g. sqlite:./.weft/weft.db')
+      : { kind: 'sqlite', path };
   }
   const scheme = /^(clickhouses?):\/\//.exec(text)?.[1];
   if (scheme === undefined) {
@@ -46,19 +50,24 @@ export function parseStorageUrl(text: string, credentials: StorageCredentials = 
   if (hostList === '') fail('clickhouse:// URL needs a host, e.g. clickhouse://127.0.0.1:8123/weft');
   const protocol = scheme === 'clickhouses' ? 'https' : 'http';
   const hosts = hostList.split(',').map((host) => {
-    const withPort = /:\d+$/.test(host) || /^\[.*\]:\d+$/.test(host) ? host : `${host}:${scheme === 'clickhouses' ? 8443 : 8123}`;
+    const withPort =
+      /:\d+$/.test(host) || /^\[.*\]:\d+$/.test(host)
+        ? host
+        : `${host}:${scheme === 'clickhouses' ? 8443 : 8123}`;
     return `${protocol}://${withPort}`;
   });
   const params = new URLSearchParams(queryPart);
   const colon = userInfo.indexOf(':');
-  const urlUser = userInfo === '' ? undefined : decodeURIComponent(colon === -1 ? userInfo : userInfo.slice(0, colon));
+  const urlUser =
+    userInfo === '' ? undefined : decodeURIComponent(colon === -1 ? userInfo : userInfo.slice(0, colon));
   const urlPassword = colon === -1 ? undefined : decodeURIComponent(userInfo.slice(colon + 1));
   const username = urlUser ?? credentials.username;
   const password = urlPassword ?? credentials.password;
   const timeout = params.get('timeoutMs');
   const cluster = params.get('cluster');
   for (const key of params.keys()) {
-    if (key !== 'cluster' && key !== 'timeoutMs') fail(`unknown clickhouse:// URL parameter ${key}; known: cluster, timeoutMs`);
+    if (key !== 'cluster' && key !== 'timeoutMs')
+      fail(`unknown clickhouse:// URL parameter ${key}; known: cluster, timeoutMs`);
   }
   return {
     kind: 'clickhouse',

@@ -1,4 +1,12 @@
-import { type BatchItem, type CallItem, callBatch, callQuery, type FeedbackItem, routes, type ValueItem } from '@weft/protocol';
+import {
+  type BatchItem,
+  type CallItem,
+  callBatch,
+  callQuery,
+  type FeedbackItem,
+  routes,
+  type ValueItem,
+} from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
 import { routePattern } from '../app/route-pattern.js';
 import { InvalidRequestError } from '../errors/invalid-request-error.js';
@@ -45,7 +53,9 @@ export function registerCallRoutes(app: FastifyInstance, { storage }: { storage:
     }
     if (rejected.length > 0) throw rejected[0];
     const missing = await missingValues(storage, batch.project, calls, verified);
-    return missing.length > 0 ? { accepted: batch.items.length, missingValues: missing } : { accepted: batch.items.length };
+    return missing.length > 0
+      ? { accepted: batch.items.length, missingValues: missing }
+      : { accepted: batch.items.length };
   });
 
   app.post(routes.callQuery(), async (request) => {

@@ -15,11 +15,15 @@ export function registerDatasetRoutes(app: FastifyInstance, { storage }: { stora
     const rows = [];
     for (const [i, id] of callIds.entries()) {
       const stored = await storage.readCall(project, id);
-      if (stored === undefined) throw new NotFoundError(`No call ${id} (callIds.${i}) in project ${project}.`);
+      if (stored === undefined)
+        throw new NotFoundError(`No call ${id} (callIds.${i}) in project ${project}.`);
       const [call] = await expandCallValues(storage, [stored]);
       const sourceCall = formatRef({ kind: 'call', project, id, path: [] });
       // The row `Dataset.fromCalls` makes by default.
-      const canonicalValue = canonicalOrReject({ ...call!.inputs, expected: call!.output, sourceCall }, `callIds.${i}`);
+      const canonicalValue = canonicalOrReject(
+        { ...call!.inputs, expected: call!.output, sourceCall },
+        `callIds.${i}`,
+      );
       rows.push({ digest: digestBytes(canonicalValue), canonicalValue });
     }
     const before = append ? await previousRowDigests(storage, project, name) : [];
@@ -27,9 +31,18 @@ export function registerDatasetRoutes(app: FastifyInstance, { storage }: { stora
     const digest = tableDigest(rowDigests);
     await storage.putTableRows(project, rows);
     await storage.putTable({ project, digest, rowDigests, rows: [] });
-    const value = { rows: formatRef({ kind: 'table', project, digest, path: [] }), rowCount: rowDigests.length };
+    const value = {
+      rows: formatRef({ kind: 'table', project, digest, path: [] }),
+      rowCount: rowDigests.length,
+    };
     const canonicalValue = canonicalOrReject(value, 'value');
-    const created = await storage.putObject({ project, name, kind: 'object', digest: digestBytes(canonicalValue), canonicalValue });
+    const created = await storage.putObject({
+      project,
+      name,
+      kind: 'object',
+      digest: digestBytes(canonicalValue),
+      canonicalValue,
+    });
     return { ...created, rowCount: rowDigests.length };
   });
 }

@@ -30,7 +30,13 @@ export function registerObjectRoutes(app: FastifyInstance, { storage }: { storag
     const canonicalValue = canonicalOrReject(body.value, 'value');
     const computed = digestBytes(canonicalValue);
     if (computed !== body.digest) throw new DigestMismatchError({ expected: computed, actual: body.digest });
-    return storage.putObject({ project: body.project, name: body.name, kind: body.kind, digest: computed, canonicalValue });
+    return storage.putObject({
+      project: body.project,
+      name: body.name,
+      kind: body.kind,
+      digest: computed,
+      canonicalValue,
+    });
   });
 
   app.get(routePattern(routes.objectList, 'project'), async (request) => {
@@ -52,7 +58,9 @@ export function registerObjectRoutes(app: FastifyInstance, { storage }: { storag
     const label = await storage.setObjectLabel(body.project, body.name, body.label, version);
     if (label === undefined) {
       const which = body.digest ?? `v${body.version}`;
-      throw new NotFoundError(`No version ${which} of object ${body.name} in project ${body.project} to label ${body.label}.`);
+      throw new NotFoundError(
+        `No version ${which} of object ${body.name} in project ${body.project} to label ${body.label}.`,
+      );
     }
     return label;
   });
@@ -66,7 +74,8 @@ export function registerObjectRoutes(app: FastifyInstance, { storage }: { storag
   app.get(routePattern(routes.objectRead, 'project', 'name', 'version'), async (request) => {
     const { project, name, version } = parseObjectVersion(request.params);
     const object = await storage.readObject(project, name, selectorOf(version));
-    if (object === undefined) throw new NotFoundError(`No version ${version} of object ${name} in project ${project}.`);
+    if (object === undefined)
+      throw new NotFoundError(`No version ${version} of object ${name} in project ${project}.`);
     return object;
   });
 }

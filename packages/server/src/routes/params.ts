@@ -12,6 +12,10 @@ const digest = tableAppend.shape.base;
 export const projectParams = z.object({ project: projectName });
 export const callParams = z.object({ project: projectName, id: callId });
 export const objectParams = z.object({ project: projectName, name: objectName });
-export const objectVersionParams = z.object({ project: projectName, name: objectName, version: versionSelector });
+export const objectVersionParams = z.object({
+  project: projectName,
+  name: objectName,
+  version: versionSelector,
+});
 export const digestParams = z.object({ project: projectName, digest });
 export const feedbackListParams = z.object({ project: projectName, callId });

@@ -20,7 +20,8 @@ export function defaultUiDir(): URL {
 /** The UI folder to serve, or `undefined` when there is none (no index.html). */
 export function resolveUiDir(uiDir: string | URL | false | undefined): string | undefined {
   if (uiDir === false) return undefined;
-  const dir = uiDir instanceof URL ? resolve(fileURLToPath(uiDir)) : resolve(uiDir ?? fileURLToPath(defaultUiDir()));
+  const dir =
+    uiDir instanceof URL ? resolve(fileURLToPath(uiDir)) : resolve(uiDir ?? fileURLToPath(defaultUiDir()));
   return existsSync(resolve(dir, 'index.html')) ? dir : undefined;
 }
 
@@ -32,7 +33,8 @@ export function resolveUiDir(uiDir: string | URL | false | undefined): string | 
 export function registerStaticUi(app: FastifyInstance, { dir }: { dir: string | undefined }): void {
   app.get('/', async (request, reply) => {
     if (dir !== undefined) return sendFile(reply, resolve(dir, 'index.html'), false);
-    const note = 'Weft trace server is running. The web UI is not built; run `npm run build` in the repo to include it. API: /v1, health: /health.';
+    const note =
+      'Weft trace server is running. The web UI is not built; run `npm run build` in the repo to include it. API: /v1, health: /health.';
     if (accepts(request, 'text/html')) {
       return reply.type('text/html; charset=utf-8').send(`<!doctype html><title>Weft</title><p>${note}</p>`);
     }
@@ -42,11 +44,13 @@ export function registerStaticUi(app: FastifyInstance, { dir }: { dir: string | 
   app.setNotFoundHandler(async (request, reply) => {
     const path = pathOf(request);
     const notFound = new NotFoundError(`No route ${request.method} ${path}.`);
-    if (dir === undefined || (request.method !== 'GET' && request.method !== 'HEAD') || path === undefined) throw notFound;
+    if (dir === undefined || (request.method !== 'GET' && request.method !== 'HEAD') || path === undefined)
+      throw notFound;
     if (API_PATH.test(path)) throw notFound;
     const file = resolve(dir, `.${path}`);
     // A resolved path outside the UI folder (`/../..`) is never served.
-    if (file.startsWith(dir + sep) && (await isFile(file))) return sendFile(reply, file, path.startsWith('/assets/'));
+    if (file.startsWith(dir + sep) && (await isFile(file)))
+      return sendFile(reply, file, path.startsWith('/assets/'));
     if (accepts(request, 'text/html')) return sendFile(reply, resolve(dir, 'index.html'), false);
     throw notFound;
   });

@@ -37,7 +37,8 @@ export function attributeTermsOf(attributes: Record<string, unknown> | undefined
     } else if (Array.isArray(value)) {
       if (!inArray) for (const element of value) visit(key, element, depth, true);
     } else if (value !== null && typeof value === 'object' && !inArray && depth < MAX_DEPTH) {
-      for (const [k, v] of Object.entries(value as Record<string, unknown>)) visit(`${key}.${k}`, v, depth + 1, false);
+      for (const [k, v] of Object.entries(value as Record<string, unknown>))
+        visit(`${key}.${k}`, v, depth + 1, false);
     }
   };
   for (const [key, value] of Object.entries(attributes)) visit(key, value, 1, false);

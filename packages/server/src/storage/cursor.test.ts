@@ -16,6 +16,8 @@ describe('keyset cursor', () => {
     ['valid base64 of the wrong shape', Buffer.from('{"a":1}').toString('base64url')],
     ['a key of the wrong type', Buffer.from('["startedAt:desc",{},"x"]').toString('base64url')],
   ])('rejects %s with WEFT_INVALID_REQUEST at cursor', (_name, text) => {
-    expect(() => decodeCursor(text, 'startedAt:desc')).toThrow(expect.objectContaining({ code: 'WEFT_INVALID_REQUEST', path: 'cursor' }));
+    expect(() => decodeCursor(text, 'startedAt:desc')).toThrow(
+      expect.objectContaining({ code: 'WEFT_INVALID_REQUEST', path: 'cursor' }),
+    );
   });
 });

@@ -29,7 +29,9 @@ export function decodeCursor(text: string, sort: string): CursorPosition {
   if (!Array.isArray(parsed) || parsed.length !== 3) return fail('not a cursor returned by this server');
   const [cursorSort, key, id] = parsed as unknown[];
   if (cursorSort !== sort) {
-    return fail(`the cursor was made for sort ${String(cursorSort)}, not ${sort}; keep the same sort while paging`);
+    return fail(
+      `the cursor was made for sort ${String(cursorSort)}, not ${sort}; keep the same sort while paging`,
+    );
   }
   if ((typeof key !== 'number' && typeof key !== 'string') || typeof id !== 'string') {
     return fail('not a cursor returned by this server');

@@ -3,7 +3,13 @@ export { type CursorPosition, decodeCursor, encodeCursor } from './cursor.js';
 export { ClickHouseStorage, type ClickHouseStorageOptions, sqlLiteral } from './clickhouse/index.js';
 export { openStorage } from './open-storage.js';
 export { plainOpName } from './op-name.js';
-export { decodeSpanUsage, encodeSpanUsage, type SpanCallPut, type SpanUsage, spanUsageOf } from './span-usage.js';
+export {
+  decodeSpanUsage,
+  encodeSpanUsage,
+  type SpanCallPut,
+  type SpanUsage,
+  spanUsageOf,
+} from './span-usage.js';
 export { SqliteStorage, type SqliteStorageOptions } from './sqlite/sqlite-storage.js';
 export type { ObjectPut, Storage, TablePut, VersionSelector } from './storage.js';
 export { rollUpUsage, summaryWithUsage, type UsageNode, type UsageTree } from './usage-rollup.js';

@@ -22,9 +22,18 @@ const spanNode = (id: string, parentId: string | null, own?: number): UsageNode 
 describe('rollUpUsage', () => {
   it('recomputes a touched call and its span ancestors deepest first, stopping at an SDK-recorded call', () => {
     const sdkRoot: UsageNode = { id: 'sdk', parentId: null, span: undefined, usage: usage(1) };
-    const tree = treeOf([sdkRoot, spanNode('a', 'sdk'), spanNode('b', 'a'), spanNode('c', 'b', 5), spanNode('d', 'a', 7)]);
+    const tree = treeOf([
+      sdkRoot,
+      spanNode('a', 'sdk'),
+      spanNode('b', 'a'),
+      spanNode('c', 'b', 5),
+      spanNode('d', 'a', 7),
+    ]);
     const changed = rollUpUsage(tree, ['c']);
-    expect(Object.fromEntries([...changed].map(([id, u]) => [id, u?.['gpt-4o']?.inputTokens]))).toEqual({ b: 5, a: 12 });
+    expect(Object.fromEntries([...changed].map(([id, u]) => [id, u?.['gpt-4o']?.inputTokens]))).toEqual({
+      b: 5,
+      a: 12,
+    });
     expect(changed.has('sdk')).toBe(false);
   });
 

@@ -96,5 +96,9 @@ function sameUsage(a: UsageMap | undefined, b: UsageMap | undefined): boolean {
 export function summaryWithUsage(summary: CallSummary, usage: UsageMap | undefined): CallSummary {
   const { usage: _usage, costUsd: _cost, ...rest } = summary;
   const costUsd = totalCostUsd(usage);
-  return { ...rest, ...(usage === undefined ? {} : { usage }), ...(costUsd === undefined ? {} : { costUsd }) };
+  return {
+    ...rest,
+    ...(usage === undefined ? {} : { usage }),
+    ...(costUsd === undefined ? {} : { costUsd }),
+  };
 }

@@ -21,7 +21,9 @@ export function clickHouseConfig(ports: ClickHousePorts, dataDir: string, cluste
   const shards = (cluster?.shards ?? [])
     .map((s) => `<shard><replica><host>127.0.0.1</host><port>${s.tcpPort}</port></replica></shard>`)
     .join('');
-  const remote = cluster ? `<remote_servers><${cluster.name}>${shards}</${cluster.name}></remote_servers>` : '';
+  const remote = cluster
+    ? `<remote_servers><${cluster.name}>${shards}</${cluster.name}></remote_servers>`
+    : '';
   return `<?xml version="1.0"?>
 <yandex>
   <logger><level>information</level><console>1</console></logger>

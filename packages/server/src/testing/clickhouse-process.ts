@@ -68,7 +68,10 @@ export async function freeClickHousePorts(): Promise<ClickHousePorts> {
  * connections" (an event, not a poll). It takes ~3–5 s on a busy 2-core
  * machine, so test suites share one per file and create a database per test.
  */
-export async function startClickHouse({ ports, cluster }: StartClickHouseOptions = {}): Promise<ClickHouseProcess> {
+export async function startClickHouse({
+  ports,
+  cluster,
+}: StartClickHouseOptions = {}): Promise<ClickHouseProcess> {
   const binary = clickHouseCommand();
   if (binary === undefined) {
     throw new Error(
@@ -100,7 +103,9 @@ export async function startClickHouse({ ports, cluster }: StartClickHouseOptions
         }
       };
       const onExit = (code: number | null, signal: string | null) =>
-        reject(new Error(`ClickHouse exited before it was ready (code ${code}, signal ${signal}):\n${output}`));
+        reject(
+          new Error(`ClickHouse exited before it was ready (code ${code}, signal ${signal}):\n${output}`),
+        );
       started.stdout?.setEncoding('utf8').on('data', onData);
       started.stderr?.setEncoding('utf8').on('data', onData);
       started.once('exit', onExit);
@@ -150,7 +155,10 @@ export interface ClickHouseCluster {
 export async function startClickHouseCluster({
   name = 'weft_cluster',
   shardCount = 2,
-}: { name?: string; shardCount?: number } = {}): Promise<ClickHouseCluster> {
+}: {
+  name?: string;
+  shardCount?: number;
+} = {}): Promise<ClickHouseCluster> {
   const ports: ClickHousePorts[] = [];
   for (let i = 0; i < shardCount; i++) ports.push(await freeClickHousePorts());
   const cluster = { name, shards: ports };

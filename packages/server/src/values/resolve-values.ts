@@ -18,7 +18,11 @@ interface Loaded {
  * store (or whose chain or nested values are incomplete) is left out, so its
  * marker stays visible to the reader.
  */
-export async function resolveValues(storage: Storage, project: string, digests: ReadonlySet<string>): Promise<Map<string, unknown>> {
+export async function resolveValues(
+  storage: Storage,
+  project: string,
+  digests: ReadonlySet<string>,
+): Promise<Map<string, unknown>> {
   const loaded = await loadValues(storage, project, digests);
   const memo = new Map<string, unknown>();
   const resolved = new Map<string, unknown>();
@@ -30,7 +34,11 @@ export async function resolveValues(storage: Storage, project: string, digests: 
 }
 
 /** Reads `digests` and everything they refer to, one lookup per level (an array's `prev` is one level down). */
-async function loadValues(storage: Storage, project: string, digests: ReadonlySet<string>): Promise<Map<string, Loaded>> {
+async function loadValues(
+  storage: Storage,
+  project: string,
+  digests: ReadonlySet<string>,
+): Promise<Map<string, Loaded>> {
   const loaded = new Map<string, Loaded>();
   if (storage.readValues === undefined) return loaded;
   const asked = new Set<string>(digests);
@@ -56,7 +64,12 @@ async function loadValues(storage: Storage, project: string, digests: ReadonlySe
 
 const UNRESOLVED: unique symbol = Symbol('unresolved');
 
-function expand(digest: string, loaded: ReadonlyMap<string, Loaded>, memo: Map<string, unknown>, nesting: number): unknown {
+function expand(
+  digest: string,
+  loaded: ReadonlyMap<string, Loaded>,
+  memo: Map<string, unknown>,
+  nesting: number,
+): unknown {
   if (memo.has(digest)) return memo.get(digest);
   const entry = loaded.get(digest);
   if (entry === undefined || nesting > MAX_NESTING) return UNRESOLVED;
@@ -87,7 +100,12 @@ function expand(digest: string, loaded: ReadonlyMap<string, Loaded>, memo: Map<s
 }
 
 /** `value` with the markers it holds expanded (those that resolve). */
-function expandNested(value: unknown, loaded: ReadonlyMap<string, Loaded>, memo: Map<string, unknown>, nesting: number): unknown {
+function expandNested(
+  value: unknown,
+  loaded: ReadonlyMap<string, Loaded>,
+  memo: Map<string, unknown>,
+  nesting: number,
+): unknown {
   if (typeof value !== 'object' || value === null) return value;
   const inner = collectValueRefs(value, new Set());
   if (inner.size === 0) return value;

@@ -10,9 +10,15 @@ import type { StoredValue } from '../storage/index.js';
  * otherwise. Returned, not thrown: the caller stores the rest of the batch
  * first.
  */
-export function verifyValueItem(item: ValueItem, index: number): StoredValue | DigestMismatchError | InvalidRequestError {
+export function verifyValueItem(
+  item: ValueItem,
+  index: number,
+): StoredValue | DigestMismatchError | InvalidRequestError {
   const path = `items.${index}`;
-  if ((item.bytes === undefined) === (item.items === undefined) || (item.bytes !== undefined && item.prev !== undefined)) {
+  if (
+    (item.bytes === undefined) === (item.items === undefined) ||
+    (item.bytes !== undefined && item.prev !== undefined)
+  ) {
     return new InvalidRequestError(
       [{ path, index, message: 'a value item carries either `bytes`, or `items` (with an optional `prev`)' }],
       'body',
@@ -20,19 +26,36 @@ export function verifyValueItem(item: ValueItem, index: number): StoredValue | D
   }
   if (item.bytes !== undefined) {
     const computed = digestBytes(item.bytes);
-    if (computed !== item.digest) return new DigestMismatchError({ expected: computed, actual: item.digest, path: `${path}.digest`, index });
+    if (computed !== item.digest)
+      return new DigestMismatchError({
+        expected: computed,
+        actual: item.digest,
+        path: `${path}.digest`,
+        index,
+      });
     return { digest: computed, isArray: false, prev: undefined, bytes: item.bytes };
   }
   const items = item.items as Uint8Array[];
   const computed = arrayDigest(item.prev, items);
-  if (computed !== item.digest) return new DigestMismatchError({ expected: computed, actual: item.digest, path: `${path}.digest`, index });
+  if (computed !== item.digest)
+    return new DigestMismatchError({
+      expected: computed,
+      actual: item.digest,
+      path: `${path}.digest`,
+      index,
+    });
   return { digest: computed, isArray: true, prev: item.prev, bytes: msgpackArray(items) };
 }
 
 /** The msgpack array of already-encoded `items`: a header, then the items as they are. */
 function msgpackArray(items: readonly Uint8Array[]): Uint8Array {
   const n = items.length;
-  const header = n < 16 ? [0x90 | n] : n < 0x10000 ? [0xdc, n >>> 8, n & 0xff] : [0xdd, n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
+  const header =
+    n < 16
+      ? [0x90 | n]
+      : n < 0x10000
+        ? [0xdc, n >>> 8, n & 0xff]
+        : [0xdd, n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
   let length = header.length;
   for (const item of items) length += item.byteLength;
   const out = new Uint8Array(length);

@@ -43,7 +43,14 @@ describe('ClickHouse schema', () => {
     const added = await connection.rows<{ name: string }>(
       `SELECT name FROM system.columns WHERE database = '${database}' AND table = 'calls' AND name IN ('session_id', 'attr_terms', 'search_start', 'search_end', 'total_tokens', 'cost_usd') ORDER BY name`,
     );
-    expect(added.map((c) => c.name)).toEqual(['attr_terms', 'cost_usd', 'search_end', 'search_start', 'session_id', 'total_tokens']);
+    expect(added.map((c) => c.name)).toEqual([
+      'attr_terms',
+      'cost_usd',
+      'search_end',
+      'search_start',
+      'session_id',
+      'total_tokens',
+    ]);
     const tables = await connection.rows<{ name: string }>(
       `SELECT name FROM system.tables WHERE database = '${database}' ORDER BY name`,
     );
@@ -66,13 +73,27 @@ describe('ClickHouse schema', () => {
     const storage = await ClickHouseStorage.open({ hosts: [host()], database });
     const id = '0190a5f0-0000-7000-8000-000000000001';
     // Four inserts, four parts: an end before its start, then both repeated.
-    const start = { type: 'start', id, traceId: id, parentId: null, opName: 'op', startedAt: 5, inputs: { a: 1 } } as const;
+    const start = {
+      type: 'start',
+      id,
+      traceId: id,
+      parentId: null,
+      opName: 'op',
+      startedAt: 5,
+      inputs: { a: 1 },
+    } as const;
     const end = { type: 'end', id, endedAt: 9, output: 'done' } as const;
     for (const item of [end, start, start, end]) await storage.ingestCalls('p', [item]);
     const before = await storage.readCall('p', id);
     await connection.commandOnEveryHost(`OPTIMIZE TABLE ${database}.calls FINAL`);
     const after = await storage.readCall('p', id);
-    expect(before).toMatchObject({ startedAt: 5, endedAt: 9, inputs: { a: 1 }, output: 'done', status: 'success' });
+    expect(before).toMatchObject({
+      startedAt: 5,
+      endedAt: 9,
+      inputs: { a: 1 },
+      output: 'done',
+      status: 'success',
+    });
     expect(after).toEqual(before);
     const rows = await connection.rows<{ n: string }>(`SELECT count() AS n FROM ${database}.calls`);
     expect(Number(rows[0]?.n)).toBe(2);
@@ -85,8 +106,11 @@ describe('ClickHouse schema', () => {
     await connection.commandOnEveryHost(
       `CREATE TABLE ${database}.weft_migrations (version UInt32, name String, applied_at Float64) ENGINE = ReplacingMergeTree ORDER BY version`,
     );
-    for (const sql of migrations[0]?.statements(database, undefined) ?? []) await connection.commandOnEveryHost(sql);
-    await connection.commandOnEveryHost(`INSERT INTO ${database}.weft_migrations VALUES (1, 'calls, objects, tables, files', 0)`);
+    for (const sql of migrations[0]?.statements(database, undefined) ?? [])
+      await connection.commandOnEveryHost(sql);
+    await connection.commandOnEveryHost(
+      `INSERT INTO ${database}.weft_migrations VALUES (1, 'calls, objects, tables, files', 0)`,
+    );
     const id = '0190a5f0-0000-7000-8000-000000000002';
     // A start half exactly as version 1 wrote it (no migration-2 columns).
     await connection.commandOnEveryHost(`INSERT INTO ${database}.calls (project, id, half, seq, event_ms, trace_id, op_name, op_plain, started_at, status)
@@ -99,12 +123,17 @@ describe('ClickHouse schema', () => {
     const query = { project: 'p', limit: 10, sort: { field: 'startedAt', direction: 'desc' } } as const;
     expect((await storage.queryCalls({ ...query, text: 'OLD' })).calls.map((c) => c.id)).toEqual([id]);
     expect((await storage.queryCalls(query)).calls.map((c) => c.id)).toEqual([id]);
-    expect(await storage.querySessions({ project: 'p', limit: 10 })).toEqual({ sessions: [], nextCursor: null });
+    expect(await storage.querySessions({ project: 'p', limit: 10 })).toEqual({
+      sessions: [],
+      nextCursor: null,
+    });
     await storage.close();
   });
 
   it('refuses a database name that is not a plain identifier, naming the option', async () => {
-    await expect(ClickHouseStorage.open({ hosts: [host()], database: 'x; DROP DATABASE y' })).rejects.toMatchObject({
+    await expect(
+      ClickHouseStorage.open({ hosts: [host()], database: 'x; DROP DATABASE y' }),
+    ).rejects.toMatchObject({
       code: 'WEFT_INVALID_OPTIONS',
       path: 'storage.database',
     });

@@ -13,7 +13,7 @@ const HOSTILE = [
   "' OR 1 = 1 --",
   "x' OR name != 'x",
   "'; DROP TABLE lit.victim; --",
-  "\\x27 OR 1 --",
+  '\\x27 OR 1 --',
   "\u0000' OR 1 --",
   "a\nb\r\nc\t'",
   '`name`',
@@ -67,10 +67,28 @@ describe('sqlLiteral against a real ClickHouse', () => {
   });
 
   it('round-trips arbitrary strings: any code unit, control characters, quotes, backslashes', async () => {
-    const hostileChars = fc.constantFrom("'", '\\', '\0', '\n', '\r', '"', '`', ';', '-', '/', '*', 'x', 'é', '😀');
+    const hostileChars = fc.constantFrom(
+      "'",
+      '\\',
+      '\0',
+      '\n',
+      '\r',
+      '"',
+      '`',
+      ';',
+      '-',
+      '/',
+      '*',
+      'x',
+      'é',
+      '😀',
+    );
     const text = fc.oneof(
       fc.string({ unit: 'binary', maxLength: 200 }),
-      fc.string({ unit: fc.oneof(hostileChars, fc.string({ unit: 'grapheme', maxLength: 1 })), maxLength: 200 }),
+      fc.string({
+        unit: fc.oneof(hostileChars, fc.string({ unit: 'grapheme', maxLength: 1 })),
+        maxLength: 200,
+      }),
     );
     await fc.assert(
       fc.asyncProperty(fc.array(text, { minLength: 1, maxLength: 50 }), async (values) => {
@@ -84,7 +102,10 @@ describe('sqlLiteral against a real ClickHouse', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(
-          fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(2 ** 53 + 2, 1.2345678901234568e20, 2 ** 64, -(2 ** 63))),
+          fc.oneof(
+            fc.double({ noNaN: true, noDefaultInfinity: true }),
+            fc.constantFrom(2 ** 53 + 2, 1.2345678901234568e20, 2 ** 64, -(2 ** 63)),
+          ),
           { minLength: 1, maxLength: 200 },
         ),
         async (values) => {

@@ -21,7 +21,13 @@ export function startOf(n: number, overrides: Partial<CallStart> = {}): CallStar
 }
 
 export function endOf(n: number, overrides: Partial<CallEnd> = {}): CallEnd {
-  return { type: 'end', id: callIdOf(n), endedAt: 1_700_000_000_000 + n + 10, output: { doubled: n * 2 }, ...overrides };
+  return {
+    type: 'end',
+    id: callIdOf(n),
+    endedAt: 1_700_000_000_000 + n + 10,
+    output: { doubled: n * 2 },
+    ...overrides,
+  };
 }
 
 export function completeOf(n: number, overrides: Partial<CallComplete> = {}): CallComplete {

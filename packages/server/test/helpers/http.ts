@@ -20,7 +20,11 @@ export async function post<T = Json>(
   base: string,
   path: string,
   body: unknown,
-  { format = 'json', token, headers = {} }: { format?: BodyFormat; token?: string; headers?: Record<string, string> } = {},
+  {
+    format = 'json',
+    token,
+    headers = {},
+  }: { format?: BodyFormat; token?: string; headers?: Record<string, string> } = {},
 ): Promise<Reply<T>> {
   const payload = format === 'msgpack' ? encodeMsgpack(body) : JSON.stringify(body);
   return send<T>(base, path, {
@@ -40,7 +44,9 @@ export async function get<T = Json>(
   path: string,
   { token, headers = {} }: { token?: string; headers?: Record<string, string> } = {},
 ): Promise<Reply<T>> {
-  return send<T>(base, path, { headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } });
+  return send<T>(base, path, {
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+  });
 }
 
 /** Sends a raw request and parses a JSON answer (text otherwise). */
@@ -48,5 +54,9 @@ export async function send<T = Json>(base: string, path: string, init: RequestIn
   const response = await fetch(new URL(path, base), init);
   const text = await response.text();
   const type = response.headers.get('content-type') ?? '';
-  return { status: response.status, body: type.includes('json') ? JSON.parse(text) : text, headers: response.headers };
+  return {
+    status: response.status,
+    body: type.includes('json') ? JSON.parse(text) : text,
+    headers: response.headers,
+  };
 }

@@ -27,5 +27,7 @@ export function freshTestStorageUrl(): string | undefined {
 /** The storage engine for an in-process app (`createApp`): a SQLite file in `dir`, or a fresh ClickHouse database. */
 export async function openTestStorage(dir: string): Promise<Storage> {
   const url = freshTestStorageUrl();
-  return url === undefined ? new SqliteStorage({ path: join(dir, 'weft.db') }) : openStorage(parseStorageUrl(url));
+  return url === undefined
+    ? new SqliteStorage({ path: join(dir, 'weft.db') })
+    : openStorage(parseStorageUrl(url));
 }

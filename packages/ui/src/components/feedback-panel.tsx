@@ -50,10 +50,22 @@ export function FeedbackPanel({ call }: { call: Call }) {
   return (
     <div class="feedback-panel">
       <fieldset class="feedback-controls" aria-label="Give feedback">
-        <button type="button" class="button" aria-label="Thumbs up" disabled={busy} onClick={() => send('thumbs', true)}>
+        <button
+          type="button"
+          class="button"
+          aria-label="Thumbs up"
+          disabled={busy}
+          onClick={() => send('thumbs', true)}
+        >
           👍
         </button>
-        <button type="button" class="button" aria-label="Thumbs down" disabled={busy} onClick={() => send('thumbs', false)}>
+        <button
+          type="button"
+          class="button"
+          aria-label="Thumbs down"
+          disabled={busy}
+          onClick={() => send('thumbs', false)}
+        >
           👎
         </button>
         <input
@@ -71,7 +83,12 @@ export function FeedbackPanel({ call }: { call: Call }) {
           aria-invalid={score !== '' && !scoreValid}
           onInput={(e) => setScore((e.target as HTMLInputElement).value)}
         />
-        <button type="button" class="button" disabled={busy || !scoreValid} onClick={() => send('score', scoreValue)}>
+        <button
+          type="button"
+          class="button"
+          disabled={busy || !scoreValid}
+          onClick={() => send('score', scoreValue)}
+        >
           Add score
         </button>
       </fieldset>

@@ -36,6 +36,7 @@ export function attributesFromQuery(text: string | null): Record<string, Attribu
 
 /** A chip's label: strings quoted when they would read as another type. */
 export function chipText(key: string, value: AttributeValue): string {
-  const ambiguous = typeof value === 'string' && (value === 'true' || value === 'false' || /^-?\d+(\.\d+)?$/.test(value));
+  const ambiguous =
+    typeof value === 'string' && (value === 'true' || value === 'false' || /^-?\d+(\.\d+)?$/.test(value));
   return `${key}=${ambiguous ? `"${value}"` : String(value)}`;
 }

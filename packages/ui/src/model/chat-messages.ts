@@ -10,7 +10,9 @@ function textOf(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) {
     // Content parts ({ type: 'text', text }) as the chat APIs send them.
-    const parts = value.map((p) => textOf((p as { text?: unknown })?.text ?? p)).filter((t) => t !== undefined);
+    const parts = value
+      .map((p) => textOf((p as { text?: unknown })?.text ?? p))
+      .filter((t) => t !== undefined);
     return parts.length > 0 ? parts.join('\n') : undefined;
   }
   if (value && typeof value === 'object') {
@@ -30,7 +32,10 @@ function messagesIn(value: unknown): ChatMessage[] | undefined {
   const messages: ChatMessage[] = [];
   for (const m of value) {
     if (!m || typeof m !== 'object' || typeof (m as { role?: unknown }).role !== 'string') return undefined;
-    messages.push({ role: (m as { role: string }).role, text: textOf((m as { content?: unknown }).content) ?? '' });
+    messages.push({
+      role: (m as { role: string }).role,
+      text: textOf((m as { content?: unknown }).content) ?? '',
+    });
   }
   return messages;
 }
@@ -44,15 +49,20 @@ function messagesIn(value: unknown): ChatMessage[] | undefined {
 export function turnMessages(call: Call): ChatMessage[] {
   const out: ChatMessage[] = [];
   const inputs = call.inputs as Record<string, unknown>;
-  const history = Object.values(inputs).map(messagesIn).find((m) => m !== undefined);
+  const history = Object.values(inputs)
+    .map(messagesIn)
+    .find((m) => m !== undefined);
   if (history !== undefined) {
     const lastUser = [...history].reverse().find((m) => m.role === 'user');
     if (lastUser) out.push(lastUser);
   } else {
-    const text = Object.values(inputs).map(textOf).find((t) => t !== undefined);
+    const text = Object.values(inputs)
+      .map(textOf)
+      .find((t) => t !== undefined);
     if (text !== undefined) out.push({ role: 'user', text });
   }
   if (call.exception) out.push({ role: 'error', text: `${call.exception.name}: ${call.exception.message}` });
-  else if (call.endedAt !== null) out.push({ role: 'assistant', text: textOf(call.output) ?? JSON.stringify(call.output) });
+  else if (call.endedAt !== null)
+    out.push({ role: 'assistant', text: textOf(call.output) ?? JSON.stringify(call.output) });
   return out;
 }

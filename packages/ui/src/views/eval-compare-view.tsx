@@ -185,7 +185,9 @@ export function EvalCompareView({ aId, bId }: { aId: string; bId: string }) {
                       <td class="col-num">{c.pairs}</td>
                       <td class="col-num">{c.meanA.toFixed(3)}</td>
                       <td class="col-num">{c.meanB.toFixed(3)}</td>
-                      <td class={`col-num ${v === 'better' ? 'delta-better' : v === 'worse' ? 'delta-worse' : 'delta-same'}`}>
+                      <td
+                        class={`col-num ${v === 'better' ? 'delta-better' : v === 'worse' ? 'delta-worse' : 'delta-same'}`}
+                      >
                         {formatDelta(c.meanDifference)}
                       </td>
                       <td class="col-num ci">

@@ -75,7 +75,11 @@ export function ObjectView({ route, name }: { route: Route; name: string }) {
                     </td>
                     <td>
                       {labelsOf(v.version).map((l) => (
-                        <a key={l.label} class="chip label-chip" href={href(project, ['objects', name], { v: l.label })}>
+                        <a
+                          key={l.label}
+                          class="chip label-chip"
+                          href={href(project, ['objects', name], { v: l.label })}
+                        >
                           {l.label}
                         </a>
                       ))}

@@ -4,7 +4,11 @@ import { exceptionInfo } from './exception-info.js';
 describe('exceptionInfo', () => {
   it('keeps name, message, stack and the cause chain', () => {
     const info = exceptionInfo(new TypeError('outer', { cause: new Error('inner', { cause: 'root' }) }));
-    expect(info).toMatchObject({ name: 'TypeError', message: 'outer', cause: { name: 'Error', message: 'inner', cause: { name: 'NonError', message: 'root' } } });
+    expect(info).toMatchObject({
+      name: 'TypeError',
+      message: 'outer',
+      cause: { name: 'Error', message: 'inner', cause: { name: 'NonError', message: 'root' } },
+    });
     expect(info.stack).toContain('TypeError: outer');
   });
 
@@ -14,7 +18,14 @@ describe('exceptionInfo', () => {
     (a as { cause?: unknown }).cause = b;
     expect(exceptionInfo(a)).toMatchObject({ message: 'a', cause: { message: 'b' } });
     expect(exceptionInfo(42)).toEqual({ name: 'NonError', message: '42' });
-    const hostile = new Proxy({}, { get: () => { throw new Error('trap'); } });
+    const hostile = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('trap');
+        },
+      },
+    );
     expect(exceptionInfo(hostile)).toMatchObject({ name: 'Error' });
   });
 });

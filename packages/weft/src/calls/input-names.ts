@@ -90,7 +90,13 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 export function namedInputs(params: readonly ParamName[], args: readonly unknown[]): Record<string, unknown> {
   const first = params[0];
-  if (args.length === 1 && first !== undefined && first.name === undefined && !first.rest && isPlainObject(args[0])) {
+  if (
+    args.length === 1 &&
+    first !== undefined &&
+    first.name === undefined &&
+    !first.rest &&
+    isPlainObject(args[0])
+  ) {
     return args[0];
   }
   const inputs: Record<string, unknown> = {};

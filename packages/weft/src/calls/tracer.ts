@@ -1,4 +1,10 @@
-import { type CallSummary, type ModelUsage, type PriceOverrides, priceUsage, totalCostUsd } from '@weft/protocol';
+import {
+  type CallSummary,
+  type ModelUsage,
+  type PriceOverrides,
+  priceUsage,
+  totalCostUsd,
+} from '@weft/protocol';
 import { callContext, type ContextFrame } from '../context/call-context.js';
 import type { Warnings } from '../diagnostics/warnings.js';
 import { ChunkList, type StreamAccumulator } from '../op/stream-accumulator.js';
@@ -8,7 +14,12 @@ import type { InFlight } from '../pipeline/in-flight.js';
 import type { HeldTrace, Sampler } from '../sampling/index.js';
 import { materialize } from '../values/snapshot-tape.js';
 import { snapshot, type SnapshotLimits, snapshotTape } from '../values/index.js';
-import { type OtelContext, type OtelContextManager, otelContextManager, SPAN_KEY } from '../otel/otel-global.js';
+import {
+  type OtelContext,
+  type OtelContextManager,
+  otelContextManager,
+  SPAN_KEY,
+} from '../otel/otel-global.js';
 import type { EndedSpan } from '../otel/ended-span.js';
 import { otelPlacement } from '../otel/otel-parent.js';
 import { SpanCall } from '../otel/span-call.js';
@@ -93,20 +104,36 @@ export class Tracer {
     // With OpenTelemetry, the call is also the active OTel span while `fn`
     // runs, so spans started there become its children.
     const otelInner = active === undefined ? undefined : active.setValue(SPAN_KEY, new WeftCallSpan(call));
-    const inner: ContextFrame = { call, attributes: frame?.attributes, otel: otelInner, sessionId: frame?.sessionId };
+    const inner: ContextFrame = {
+      call,
+      attributes: frame?.attributes,
+      otel: otelInner,
+      sessionId: frame?.sessionId,
+    };
     let result: unknown;
     try {
       result =
         otelInner === undefined
           ? callContext.run(inner, Reflect.apply, fn, thisArg, args)
-          : callContext.run(inner, runInOtelContext, otel as OtelContextManager, otelInner, fn, thisArg, args);
+          : callContext.run(
+              inner,
+              runInOtelContext,
+              otel as OtelContextManager,
+              otelInner,
+              fn,
+              thisArg,
+              args,
+            );
     } catch (error) {
       this.#finish(spec, call, undefined, undefined, error, true, undefined);
       throw error;
     }
     let then: unknown;
     try {
-      then = typeof result === 'object' || typeof result === 'function' ? (result as { then?: unknown } | null)?.then : undefined;
+      then =
+        typeof result === 'object' || typeof result === 'function'
+          ? (result as { then?: unknown } | null)?.then
+          : undefined;
     } catch {
       then = undefined; // A hostile value (throwing `then` getter) is returned as a plain value.
     }
@@ -133,7 +160,9 @@ export class Tracer {
         throw error;
       };
       // A native promise: one reaction, no extra turn. Another thenable is adopted first.
-      return result instanceof Promise ? result.then(settle.value, onError) : Promise.resolve(result).then(settle.value, onError);
+      return result instanceof Promise
+        ? result.then(settle.value, onError)
+        : Promise.resolve(result).then(settle.value, onError);
     }
     if (isStreamLike(result)) return this.#traceStream(spec, call, inner, args, result);
     this.#finish(spec, call, undefined, result, undefined, false, undefined);
@@ -146,7 +175,10 @@ export class Tracer {
    * through the same pipeline (redaction, outbox) as every record. Used by a
    * resumed evaluation to close the run it took over.
    */
-  endOrphan(orphan: { id: string; traceId: string; parentId: string | null; opName: string; startedAt: number }, error: unknown): void {
+  endOrphan(
+    orphan: { id: string; traceId: string; parentId: string | null; opName: string; startedAt: number },
+    error: unknown,
+  ): void {
     const endedAt = Date.now();
     const call: CallRecord = {
       ...orphan,
@@ -175,10 +207,17 @@ export class Tracer {
     try {
       accumulator = spec.options.streamAccumulator?.(args) ?? new ChunkList();
     } catch (error) {
-      this.#o.warnings.report('start', 'making the stream accumulator of a call failed; its chunks are kept as a list', error, call.id);
+      this.#o.warnings.report(
+        'start',
+        'making the stream accumulator of a call failed; its chunks are kept as a list',
+        error,
+        call.id,
+      );
       accumulator = new ChunkList();
     }
-    return traceStream(stream, inner, accumulator, (end) => this.#finish(spec, call, end, end.output, end.error, end.failed, end.usage));
+    return traceStream(stream, inner, accumulator, (end) =>
+      this.#finish(spec, call, end, end.output, end.error, end.failed, end.usage),
+    );
   }
 
   /**
@@ -194,9 +233,18 @@ export class Tracer {
    * A call of a sampled-out trace: not recorded, no snapshot, no record; its
    * ops see the "not sampled" frame and skip too.
    */
-  #runUnsampled(sampler: Sampler, frame: ContextFrame | undefined, fn: (...args: unknown[]) => unknown, thisArg: unknown, args: unknown[]): unknown {
+  #runUnsampled(
+    sampler: Sampler,
+    frame: ContextFrame | undefined,
+    fn: (...args: unknown[]) => unknown,
+    thisArg: unknown,
+    args: unknown[],
+  ): unknown {
     sampler.countSampledOut();
-    const inner = frame === undefined ? this.#unsampled : { call: frame.call, attributes: frame.attributes, unsampledBy: this.#o.owner };
+    const inner =
+      frame === undefined
+        ? this.#unsampled
+        : { call: frame.call, attributes: frame.attributes, unsampledBy: this.#o.owner };
     return callContext.run(inner, Reflect.apply, fn, thisArg, args);
   }
 
@@ -218,12 +266,17 @@ export class Tracer {
     try {
       inputs = namedInputs(spec.params, args);
     } catch (error) {
-      this.#o.warnings.report('start', 'reading the arguments of a call failed; the call is not traced', error);
+      this.#o.warnings.report(
+        'start',
+        'reading the arguments of a call failed; the call is not traced',
+        error,
+      );
       return undefined;
     }
     // User hooks: their errors are the user's.
     if (options.postprocessInputs) inputs = options.postprocessInputs(inputs);
-    const displayName = typeof options.displayName === 'function' ? options.displayName(inputs) : options.displayName;
+    const displayName =
+      typeof options.displayName === 'function' ? options.displayName(inputs) : options.displayName;
     try {
       let parent = frame?.call !== undefined && frame.call.owner === this.#o.owner ? frame.call : undefined;
       let traceId = parent?.traceId;
@@ -321,10 +374,14 @@ export class Tracer {
       // A failed stream still records what it streamed; a plain throw has no output.
       call.output = recorded === undefined ? undefined : snapshotTape(recorded, this.#o.snapshot.limits);
       // The call's own usage is priced before its children's (already priced) roll into it.
-      const usage = addUsage(priceUsage(streamUsage ?? this.#ownUsage(output), this.#o.prices), call.childUsage);
+      const usage = addUsage(
+        priceUsage(streamUsage ?? this.#ownUsage(output), this.#o.prices),
+        call.childUsage,
+      );
       const status = failed ? 'error' : 'success';
       const summary: CallSummary = { latencyMs: Math.max(0, perf - call.startedAtPerf), status };
-      if (stream?.firstOutputAt !== undefined) summary.timeToFirstTokenMs = Math.max(0, stream.firstOutputAt - call.startedAtPerf);
+      if (stream?.firstOutputAt !== undefined)
+        summary.timeToFirstTokenMs = Math.max(0, stream.firstOutputAt - call.startedAtPerf);
       if (usage !== undefined) {
         summary.usage = usage;
         const costUsd = totalCostUsd(usage);
@@ -343,9 +400,16 @@ export class Tracer {
       this.#o.inFlight.delete(call);
       const held = this.#o.sampler?.heldOf(call);
       if (held === undefined) this.#o.pipeline.submit(call, call.startSubmitted ? 'end' : 'complete');
-      else for (const kept of (this.#o.sampler as Sampler).finished(held, call)) this.#o.pipeline.submit(kept, 'complete');
+      else
+        for (const kept of (this.#o.sampler as Sampler).finished(held, call))
+          this.#o.pipeline.submit(kept, 'complete');
     } catch (thrown) {
-      this.#o.warnings.report('finish', `finishing call ${call.opName} failed; it is not recorded`, thrown, call.id);
+      this.#o.warnings.report(
+        'finish',
+        `finishing call ${call.opName} failed; it is not recorded`,
+        thrown,
+        call.id,
+      );
       return;
     }
     if (options.onFinish) options.onFinish(finishedView(call));
@@ -368,14 +432,18 @@ export class Tracer {
     const method = spec.methodName ?? 'anonymous';
     let ctor: unknown;
     try {
-      ctor = typeof thisArg === 'function' ? thisArg : (thisArg as { constructor?: unknown } | null | undefined)?.constructor;
+      ctor =
+        typeof thisArg === 'function'
+          ? thisArg
+          : (thisArg as { constructor?: unknown } | null | undefined)?.constructor;
     } catch {
       return method;
     }
     if (ctor !== this.#lastCtor || spec !== this.#lastSpec) {
       this.#lastCtor = ctor;
       this.#lastSpec = spec;
-      const className = typeof ctor === 'function' && typeof ctor.name === 'string' && ctor.name ? ctor.name : undefined;
+      const className =
+        typeof ctor === 'function' && typeof ctor.name === 'string' && ctor.name ? ctor.name : undefined;
       this.#lastName = className ? `${className}.${method}` : method;
     }
     return this.#lastName;
@@ -392,8 +460,21 @@ function activeOtelContext(manager: OtelContextManager): OtelContext | undefined
 }
 
 /** Runs `fn` with `context` as the active OTel context (a static function: no closure per call). */
-function runInOtelContext(manager: OtelContextManager, context: OtelContext, fn: (...args: unknown[]) => unknown, thisArg: unknown, args: unknown[]): unknown {
-  return manager.with(context, Reflect.apply as (f: typeof fn, t: unknown, a: unknown[]) => unknown, undefined, fn, thisArg, args);
+function runInOtelContext(
+  manager: OtelContextManager,
+  context: OtelContext,
+  fn: (...args: unknown[]) => unknown,
+  thisArg: unknown,
+  args: unknown[],
+): unknown {
+  return manager.with(
+    context,
+    Reflect.apply as (f: typeof fn, t: unknown, a: unknown[]) => unknown,
+    undefined,
+    fn,
+    thisArg,
+    args,
+  );
 }
 
 /** Outputs whose usage was already counted by the call that produced them. */

@@ -18,7 +18,15 @@ import type { FlushOptions } from './weft-client.js';
  */
 export const op = makeOp(() => getDefaultClient()?.tracer);
 
-const EMPTY: FlushResult = { sent: 0, spilled: 0, failed: 0, pending: 0, objects: 0, objectsFailed: 0, replayed: 0 };
+const EMPTY: FlushResult = {
+  sent: 0,
+  spilled: 0,
+  failed: 0,
+  pending: 0,
+  objects: 0,
+  objectsFailed: 0,
+  replayed: 0,
+};
 
 /** `flush()` of the default client; resolves at once with zeros when there is none. */
 export function flush(options?: FlushOptions): Promise<FlushResult> {

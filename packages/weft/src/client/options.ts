@@ -14,7 +14,9 @@ function defaultConcurrency(): number {
 }
 
 const schema = z.strictObject({
-  project: z.string().regex(PROJECT_NAME, 'must be 1–128 letters, digits, ".", "_" or "-", starting with a letter or digit'),
+  project: z
+    .string()
+    .regex(PROJECT_NAME, 'must be 1–128 letters, digits, ".", "_" or "-", starting with a letter or digit'),
   url: z.url({ protocol: /^https?$/ }),
   apiKey: z.string().min(1).optional(),
   concurrency: positiveInt.max(256).default(defaultConcurrency),
@@ -34,10 +36,12 @@ const schema = z.strictObject({
   outboxDir: z.string().min(1).optional(),
   outboxMaxBytes: positiveInt.optional(),
   redactKeys: z.array(z.string()).optional(),
-  redact: z.custom<(key: string, value: unknown, path: readonly (string | number)[]) => boolean>(
-    (v) => typeof v === 'function',
-    'must be a function (key, value, path) => boolean',
-  ).optional(),
+  redact: z
+    .custom<(key: string, value: unknown, path: readonly (string | number)[]) => boolean>(
+      (v) => typeof v === 'function',
+      'must be a function (key, value, path) => boolean',
+    )
+    .optional(),
   maxDepth: positiveInt.optional(),
   maxNodes: positiveInt.optional(),
   maxStringLength: positiveInt.optional(),
@@ -56,7 +60,10 @@ const schema = z.strictObject({
       maxCallsPerTrace: positiveInt.optional(),
       maxHeldCalls: positiveInt.optional(),
     })
-    .refine((keep) => keep.errors === true || keep.slowerThanMs !== undefined, 'needs a rule: `errors: true` and/or `slowerThanMs`')
+    .refine(
+      (keep) => keep.errors === true || keep.slowerThanMs !== undefined,
+      'needs a rule: `errors: true` and/or `slowerThanMs`',
+    )
     .optional(),
   prices: z
     .record(
@@ -191,7 +198,10 @@ export type ResolvedOptions = z.output<typeof schema> & TestOnlyOptions;
  */
 export function resolveOptions(options: WeftOptions, env: NodeJS.ProcessEnv = process.env): ResolvedOptions {
   if (typeof options !== 'object' || options === null) {
-    throw new InvalidOptionsError('(root)', `weft.init expects an options object like { project: 'my-app' }, got ${String(options)}.`);
+    throw new InvalidOptionsError(
+      '(root)',
+      `weft.init expects an options object like { project: 'my-app' }, got ${String(options)}.`,
+    );
   }
   const input = {
     ...options,
@@ -200,18 +210,27 @@ export function resolveOptions(options: WeftOptions, env: NodeJS.ProcessEnv = pr
     apiKey: options.apiKey ?? (env.WEFT_API_KEY || undefined),
   };
   if (input.project === undefined) {
-    throw new InvalidOptionsError('project', 'Missing `project`: pass weft.init({ project: "my-app" }) or set WEFT_PROJECT.');
+    throw new InvalidOptionsError(
+      'project',
+      'Missing `project`: pass weft.init({ project: "my-app" }) or set WEFT_PROJECT.',
+    );
   }
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const option = issue?.path.join('.') || '(root)';
-  const got = issue?.path.reduce<unknown>((v, k) => (v as Record<PropertyKey, unknown> | undefined)?.[k as PropertyKey], input);
+  const got = issue?.path.reduce<unknown>(
+    (v, k) => (v as Record<PropertyKey, unknown> | undefined)?.[k as PropertyKey],
+    input,
+  );
   const detail =
     issue?.code === 'unrecognized_keys'
       ? `unknown option${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `\`${k}\``).join(', ')}; check the spelling against WeftOptions`
       : `\`${option}\` ${issue?.message ?? 'is invalid'}, got ${describe(got)}`;
-  throw new InvalidOptionsError(issue?.code === 'unrecognized_keys' ? issue.keys.join(',') : option, `Invalid Weft options: ${detail}.`);
+  throw new InvalidOptionsError(
+    issue?.code === 'unrecognized_keys' ? issue.keys.join(',') : option,
+    `Invalid Weft options: ${detail}.`,
+  );
 }
 
 function describe(value: unknown): string {

@@ -26,7 +26,8 @@ export class ValueRefs implements ValueHooks {
     // Asked for every container of every call: a plain object or array can
     // only be a published value, so skip the brand and class checks for it.
     const proto: unknown = Object.getPrototypeOf(value);
-    if (proto === Object.prototype || proto === null || Array.isArray(value)) return this.#store.publishedRef(value);
+    if (proto === Object.prototype || proto === null || Array.isArray(value))
+      return this.#store.publishedRef(value);
     const dataset = this.#datasets.hook(value);
     if (dataset !== undefined) return dataset;
     if (WeftFile.isInstance(value)) {

@@ -30,9 +30,16 @@ export class ValueRules {
   constructor(options: ValueOptions, warnings: Warnings) {
     this.#warnings = warnings;
     const base: SanitizeOptions = {
-      redactKeys: new Set([...DEFAULT_REDACT_KEYS, ...(options.redactKeys ?? []).map((k) => k.toLowerCase())]),
+      redactKeys: new Set([
+        ...DEFAULT_REDACT_KEYS,
+        ...(options.redactKeys ?? []).map((k) => k.toLowerCase()),
+      ]),
       onError: (error: unknown, path: readonly (string | number)[]) =>
-        this.#warnings.report('value', `a value at ${path.join('.') || '(root)'} could not be read as is; recorded as a marker`, error),
+        this.#warnings.report(
+          'value',
+          `a value at ${path.join('.') || '(root)'} could not be read as is; recorded as a marker`,
+          error,
+        ),
     };
     if (options.redact) base.redact = options.redact;
     if (options.maxDepth !== undefined) base.maxDepth = options.maxDepth;

@@ -26,7 +26,13 @@ import type { ObjectRef } from '../objects/object-ref.js';
 import { parseNameSelector } from '../objects/name-selector.js';
 import { ObjectStore } from '../objects/object-store.js';
 import { objectNameOf, WeftObject } from '../objects/weft-object.js';
-import { Dataset, DatasetRefs, openDataset, type RemoteDataset, registerDatasetHost } from '../datasets/index.js';
+import {
+  Dataset,
+  DatasetRefs,
+  openDataset,
+  type RemoteDataset,
+  registerDatasetHost,
+} from '../datasets/index.js';
 import { FeedbackSender } from '../feedback/feedback-sender.js';
 import { FileApi } from '../files/file-api.js';
 import { FileStore } from '../files/file-store.js';
@@ -117,15 +123,24 @@ export class WeftClient {
       connections: options.connections,
     });
     this.url = this.#api.url;
-    this.#pool = new Pool(options.concurrency, (error) => this.#warnings.report('pool', 'a pipeline task failed', error));
+    this.#pool = new Pool(options.concurrency, (error) =>
+      this.#warnings.report('pool', 'a pipeline task failed', error),
+    );
     this.#values = new ValueRules(options, this.#warnings);
     this.#snapshot = new SnapshotRules({ maxDepth: options.maxDepth, maxNodes: options.maxNodes });
-    const outboxDir = options.outbox ? resolve(options.outboxDir ?? `.weft/outbox/${options.project}`) : undefined;
+    const outboxDir = options.outbox
+      ? resolve(options.outboxDir ?? `.weft/outbox/${options.project}`)
+      : undefined;
     // Test sinks replace the whole transport, the outbox included.
     this.#keeper =
       outboxDir === undefined || sinkFactory
         ? undefined
-        : new OutboxKeeper({ dir: outboxDir, api: this.#api, warnings: this.#warnings, maxBytes: options.outboxMaxBytes });
+        : new OutboxKeeper({
+            dir: outboxDir,
+            api: this.#api,
+            warnings: this.#warnings,
+            maxBytes: options.outboxMaxBytes,
+          });
     if (sinkFactory) {
       this.#sink = sinkFactory(this);
     } else {
@@ -135,7 +150,14 @@ export class WeftClient {
         outbox: this.#keeper,
         onWarning: (message, details) => this.#warnings.report('transport', message, details),
       };
-      for (const key of ['maxBatchItems', 'maxBatchBytes', 'flushIntervalMs', 'maxAttempts', 'maxConcurrentBatches', 'maxQueueBytes'] as const) {
+      for (const key of [
+        'maxBatchItems',
+        'maxBatchBytes',
+        'flushIntervalMs',
+        'maxAttempts',
+        'maxConcurrentBatches',
+        'maxQueueBytes',
+      ] as const) {
         if (options[key] !== undefined) batcherOptions[key] = options[key];
       }
       this.#batcher = new Batcher(batcherOptions);
@@ -160,14 +182,28 @@ export class WeftClient {
       uploadConcurrency: options.objectUploadConcurrency,
     });
     this.#fileApi = new FileApi(this.#api);
-    this.#files = new FileStore({ project: options.project, delivery: this.#delivery, barrier: this.#barrier, warnings: this.#warnings });
+    this.#files = new FileStore({
+      project: options.project,
+      delivery: this.#delivery,
+      barrier: this.#barrier,
+      warnings: this.#warnings,
+    });
     registerDatasetHost(this, { project: this.project, api: this.#api, records: this.#delivery });
-    this.#values.useHooks(new ValueRefs({ store: this.#store, files: this.#files, datasets: new DatasetRefs(this) }));
-    this.#feedback = new FeedbackSender({ barrier: this.#barrier, sink: this.#sink, warnings: this.#warnings });
+    this.#values.useHooks(
+      new ValueRefs({ store: this.#store, files: this.#files, datasets: new DatasetRefs(this) }),
+    );
+    this.#feedback = new FeedbackSender({
+      barrier: this.#barrier,
+      sink: this.#sink,
+      warnings: this.#warnings,
+    });
     this.#dedup =
       sinkFactory || options.dedupThresholdBytes === 0
         ? undefined
-        : new ValueDedup({ thresholdBytes: options.dedupThresholdBytes, maxKnownValues: options.maxKnownValues });
+        : new ValueDedup({
+            thresholdBytes: options.dedupThresholdBytes,
+            maxKnownValues: options.maxKnownValues,
+          });
     this.#pipeline = new Pipeline({
       pool: this.#pool,
       barrier: this.#barrier,
@@ -234,7 +270,12 @@ export class WeftClient {
   flush(options: FlushOptions = {}): Promise<FlushResult> {
     const { timeoutMs } = options;
     if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs >= 0)) {
-      return Promise.reject(new InvalidOptionsError('timeoutMs', `flush: \`timeoutMs\` must be a non-negative number of milliseconds, got ${String(timeoutMs)}.`));
+      return Promise.reject(
+        new InvalidOptionsError(
+          'timeoutMs',
+          `flush: \`timeoutMs\` must be a non-negative number of milliseconds, got ${String(timeoutMs)}.`,
+        ),
+      );
     }
     return this.#flush(timeoutMs);
   }
@@ -330,18 +371,26 @@ export class WeftClient {
     if (this.#closed) throw new ClientClosedError('publish');
     if (value instanceof Dataset) {
       if (options.name !== undefined && options.name !== value.name) {
-        throw new InvalidOptionsError('name', `publish: a Dataset is published under its own name "${value.name}", got ${JSON.stringify(options.name)}.`);
+        throw new InvalidOptionsError(
+          'name',
+          `publish: a Dataset is published under its own name "${value.name}", got ${JSON.stringify(options.name)}.`,
+        );
       }
       return (await value.publish({ client: this })).ref;
     }
     if (WeftFile.isInstance(value)) {
       // Its bytes as a file, then `{ file, mimeType, size, name }` as the object version.
-      return this.publish(await this.#files.saveFile(value, this.#barrier.current), { name: options.name ?? 'File' });
+      return this.publish(await this.#files.saveFile(value, this.#barrier.current), {
+        name: options.name ?? 'File',
+      });
     }
     const isObject = WeftObject.isInstance(value);
     const name = options.name ?? (isObject ? objectNameOf(value as object) : undefined);
     if (name === undefined || !OBJECT_NAME.test(name)) {
-      throw new InvalidOptionsError('name', `publish: \`name\` must be 1–256 letters, digits, ".", "_" or "-", starting with a letter or digit, got ${JSON.stringify(name)}.`);
+      throw new InvalidOptionsError(
+        'name',
+        `publish: \`name\` must be 1–256 letters, digits, ".", "_" or "-", starting with a letter or digit, got ${JSON.stringify(name)}.`,
+      );
     }
     const fields = isObject ? { ...(value as object) } : value;
     // The ref is known once the digest is: the version travels like every
@@ -375,7 +424,8 @@ export class WeftClient {
     let path = parsed.path;
     switch (parsed.kind) {
       case 'file':
-        if (path.length > 0) throw new InvalidOptionsError('ref', `get: a file ref has no path into it, got ${uri}.`);
+        if (path.length > 0)
+          throw new InvalidOptionsError('ref', `get: a file ref has no path into it, got ${uri}.`);
         await this.#files.whenStored(parsed.digest);
         return this.#fileApi.read(parsed.project, parsed.digest);
       case 'table': {
@@ -384,11 +434,15 @@ export class WeftClient {
         if (path.length === 0) return view;
         const [row, rowDigest, ...rest] = path;
         if (row !== 'row' || rowDigest === undefined) {
-          throw new InvalidOptionsError('ref', `get: a table ref's path must be /row/<row digest>, got ${uri}.`);
+          throw new InvalidOptionsError(
+            'ref',
+            `get: a table ref's path must be /row/<row digest>, got ${uri}.`,
+          );
         }
         try {
           const found = await view.rowByDigest(rowDigest);
-          if (found === undefined) throw new InvalidOptionsError('ref', `get: table ${parsed.digest} has no row ${rowDigest}.`);
+          if (found === undefined)
+            throw new InvalidOptionsError('ref', `get: table ${parsed.digest} has no row ${rowDigest}.`);
           value = found.value;
         } finally {
           await view.close();
@@ -400,14 +454,17 @@ export class WeftClient {
       case 'op':
         // A version this client is still uploading is read once it is stored (or kept in the outbox).
         await this.#store.whenStored(parsed.name, parsed.digest);
-        value = (await this.#api.getJson(routes.objectRead(parsed.project, parsed.name, parsed.digest), objectRead)).value;
+        value = (
+          await this.#api.getJson(routes.objectRead(parsed.project, parsed.name, parsed.digest), objectRead)
+        ).value;
         break;
       case 'call':
         value = await this.#api.getJson(routes.call(parsed.project, parsed.id), callSchema);
         break;
     }
     for (const segment of path) {
-      value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[segment] : undefined;
+      value =
+        typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[segment] : undefined;
     }
     return value;
   }
@@ -421,7 +478,10 @@ export class WeftClient {
   async setLabel(ref: string | ObjectRef, label: string): Promise<ObjectLabel> {
     if (this.#closed) throw new ClientClosedError('setLabel');
     if (typeof label !== 'string' || !LABEL_NAME.test(label)) {
-      throw new InvalidOptionsError('label', `setLabel: \`label\` must be 1–40 letters, digits, ".", "_" or "-", starting with a letter, and not "latest" or "v<N>", got ${JSON.stringify(label)}.`);
+      throw new InvalidOptionsError(
+        'label',
+        `setLabel: \`label\` must be 1–40 letters, digits, ".", "_" or "-", starting with a letter, and not "latest" or "v<N>", got ${JSON.stringify(label)}.`,
+      );
     }
     let project = this.project;
     let name: string;
@@ -430,13 +490,17 @@ export class WeftClient {
     if (isRefUri(uri)) {
       const parsed = parseRef(uri);
       if (parsed.kind !== 'object' && parsed.kind !== 'op') {
-        throw new InvalidOptionsError('ref', `setLabel: only object and op versions carry labels, got ${uri}.`);
+        throw new InvalidOptionsError(
+          'ref',
+          `setLabel: only object and op versions carry labels, got ${uri}.`,
+        );
       }
       ({ project, name, digest } = parsed);
     } else {
       const selector = parseNameSelector(uri);
       name = selector.name;
-      digest = (await this.#api.getJson(routes.objectRead(project, name, selector.version), objectRead)).digest;
+      digest = (await this.#api.getJson(routes.objectRead(project, name, selector.version), objectRead))
+        .digest;
     }
     return this.#api.postJson(routes.objectLabelSet(), { project, name, label, digest }, objectLabel);
   }

@@ -8,5 +8,14 @@ import { callContext } from './call-context.js';
 export function withAttributes<T>(attributes: Record<string, unknown>, fn: () => T): T {
   const frame = callContext.getStore();
   const merged = frame?.attributes === undefined ? { ...attributes } : { ...frame.attributes, ...attributes };
-  return callContext.run({ call: frame?.call, attributes: merged, otel: frame?.otel, unsampledBy: frame?.unsampledBy, sessionId: frame?.sessionId }, fn);
+  return callContext.run(
+    {
+      call: frame?.call,
+      attributes: merged,
+      otel: frame?.otel,
+      unsampledBy: frame?.unsampledBy,
+      sessionId: frame?.sessionId,
+    },
+    fn,
+  );
 }

@@ -13,7 +13,10 @@ import { callContext } from './call-context.js';
  */
 export function withSession<T>(id: string, fn: () => T): T {
   if (!sessionIdSchema.safeParse(id).success) {
-    throw new InvalidOptionsError('sessionId', `withSession: the session id must be a string of 1–256 characters, got ${JSON.stringify(id)}.`);
+    throw new InvalidOptionsError(
+      'sessionId',
+      `withSession: the session id must be a string of 1–256 characters, got ${JSON.stringify(id)}.`,
+    );
   }
   const frame = callContext.getStore();
   return callContext.run({ call: frame?.call, attributes: frame?.attributes, sessionId: id }, fn);

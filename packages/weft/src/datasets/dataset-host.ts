@@ -49,6 +49,7 @@ export function resolveDatasetHost(given: DatasetHost | undefined, what: string)
  */
 export function tableDestinationOf(host: DatasetHost, what: string): TableDestination {
   const destination = destinations.get(host);
-  if (destination === undefined) throw new NotInitializedError(`${what} (the client given is not a Weft client)`);
+  if (destination === undefined)
+    throw new NotInitializedError(`${what} (the client given is not a Weft client)`);
   return destination;
 }

@@ -105,7 +105,10 @@ export class Dataset {
    */
   static async fromCalls(query: GetCallsOptions = {}, options: FromCallsOptions = {}): Promise<Dataset> {
     const client = resolveDatasetHost(options.client, 'Dataset.fromCalls');
-    const dataset = new Dataset({ name: options.name ?? 'calls', rows: await rowsFromCalls(client, query, options.map) });
+    const dataset = new Dataset({
+      name: options.name ?? 'calls',
+      rows: await rowsFromCalls(client, query, options.map),
+    });
     await dataset.publish({ client });
     return dataset;
   }
@@ -158,7 +161,10 @@ export class Dataset {
     }
     const hashed = await this.#hash();
     // Through the client's one API client; kept in its outbox when the server cannot take it now.
-    const upload = await deliverTable(tableDestinationOf(client, 'Dataset.publish'), this.rows, hashed, { chunkRows, chunkBytes });
+    const upload = await deliverTable(tableDestinationOf(client, 'Dataset.publish'), this.rows, hashed, {
+      chunkRows,
+      chunkBytes,
+    });
     const table = formatRef({ kind: 'table', project: client.project, digest: upload.digest, path: [] });
     const ref = await client.publish({ rows: table, rowCount: this.rows.length }, { name: this.name });
     return {

@@ -28,7 +28,8 @@ export async function rowsFromCalls(
   query: GetCallsOptions,
   map: (call: Call) => Row | undefined | Promise<Row | undefined> = defaultCallRow,
 ): Promise<Row[]> {
-  if (typeof map !== 'function') throw new InvalidDatasetOptionsError('map', 'must be a function (call) => row');
+  if (typeof map !== 'function')
+    throw new InvalidDatasetOptionsError('map', 'must be a function (call) => row');
   const rows: Row[] = [];
   const pages = client.getCalls({ limit: DEFAULT_FROM_CALLS_LIMIT, ...query });
   for await (const call of pages) {

@@ -48,7 +48,10 @@ export async function deliverTable(
   );
   if ('done' in upload) return { digest: upload.done.digest, uploadedRows, requests, spilled: false };
   const kept = tableRecords(project, rows, hashed, limits);
-  const outcome = await records.keep(kept.records, `the server could not take table ${kept.digest} (${upload.kept})`);
+  const outcome = await records.keep(
+    kept.records,
+    `the server could not take table ${kept.digest} (${upload.kept})`,
+  );
   if (outcome.status === 'failed') throw outcome.error;
   return { digest: kept.digest, uploadedRows, requests, spilled: true };
 }
@@ -79,4 +82,3 @@ function tableRecords(project: string, rows: readonly unknown[], hashed: HashedR
   records.push({ kind: 'table', body: { project, rowDigests: digests, digest }, label: `table ${digest}` });
   return { digest, records };
 }
-

@@ -10,18 +10,22 @@ describe('DigestMemo', () => {
     const memo = new DigestMemo(64 * 1024);
     const pool = fc.array(fc.jsonValue({ maxDepth: 2 }), { minLength: 1, maxLength: 6 });
     fc.assert(
-      fc.property(pool, fc.array(fc.array(fc.nat(), { maxLength: 8 }), { minLength: 1, maxLength: 6 }), (values, arrays) => {
-        for (const picks of arrays) {
-          const items = picks.map((p) => bytesOf(values[p % values.length]));
-          const digests = memo.chain(items);
-          expect(digests).toEqual(items.map((_, i) => arrayDigest(undefined, items.slice(0, i + 1))));
-          for (const item of items) {
-            // As parts too: a value's bytes may come as a header and a payload.
-            const parts = [item.subarray(0, 1), item.subarray(1)];
-            expect(memo.plain(parts)).toBe(digestBytes(item));
+      fc.property(
+        pool,
+        fc.array(fc.array(fc.nat(), { maxLength: 8 }), { minLength: 1, maxLength: 6 }),
+        (values, arrays) => {
+          for (const picks of arrays) {
+            const items = picks.map((p) => bytesOf(values[p % values.length]));
+            const digests = memo.chain(items);
+            expect(digests).toEqual(items.map((_, i) => arrayDigest(undefined, items.slice(0, i + 1))));
+            for (const item of items) {
+              // As parts too: a value's bytes may come as a header and a payload.
+              const parts = [item.subarray(0, 1), item.subarray(1)];
+              expect(memo.plain(parts)).toBe(digestBytes(item));
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -88,12 +88,18 @@ export class DigestMemo {
     return digests;
   }
 
-  #remember(items: readonly Uint8Array[], digests: string[], best: RememberedChain | undefined, common: number): void {
+  #remember(
+    items: readonly Uint8Array[],
+    digests: string[],
+    best: RememberedChain | undefined,
+    common: number,
+  ): void {
     let length = 0;
     for (const item of items) length += item.byteLength;
     if (length * 4 > this.#maxBytes) return;
     // The array extends the one it shares a prefix with: that one is no longer needed.
-    if (best !== undefined && common === best.ends.length) this.#chains = this.#chains.filter((c) => c !== best);
+    if (best !== undefined && common === best.ends.length)
+      this.#chains = this.#chains.filter((c) => c !== best);
     const bytes = Buffer.allocUnsafe(length);
     const ends: number[] = new Array(items.length);
     let offset = 0;
@@ -135,7 +141,8 @@ function commonPrefix(chain: RememberedChain, items: readonly Uint8Array[]): num
   for (let i = 0; i < n; i++) {
     const item = items[i]!;
     const end = chain.ends[i]!;
-    if (end - start !== item.byteLength || chain.bytes.compare(item, 0, item.byteLength, start, end) !== 0) return i;
+    if (end - start !== item.byteLength || chain.bytes.compare(item, 0, item.byteLength, start, end) !== 0)
+      return i;
     start = end;
   }
   return n;

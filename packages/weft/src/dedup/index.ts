@@ -2,5 +2,10 @@ export { DigestMemo } from './digest-memo.js';
 export { DedupedDelivery, type ValueSink } from './deduped-delivery.js';
 export { KnownValues } from './known-values.js';
 export { type DedupedRecord, RecordDeduper, type RecordDeduperOptions } from './record-deduper.js';
-export { DEFAULT_DEDUP_THRESHOLD_BYTES, DEFAULT_MAX_KNOWN_VALUES, ValueDedup, type ValueDedupOptions } from './value-dedup.js';
+export {
+  DEFAULT_DEDUP_THRESHOLD_BYTES,
+  DEFAULT_MAX_KNOWN_VALUES,
+  ValueDedup,
+  type ValueDedupOptions,
+} from './value-dedup.js';
 export { markerBytes, type ValueSource, valueItemFor } from './value-item.js';

@@ -126,15 +126,25 @@ export class RecordDeduper {
       case Kind.Array: {
         const count = size;
         const { pieces, length, changed } = this.#children(b, headerEnd, count, false, work);
-        if (headerLength + length < this.#threshold) return changed ? concat([b.subarray(start, headerEnd), ...pieces]) : undefined;
+        if (headerLength + length < this.#threshold)
+          return changed ? concat([b.subarray(start, headerEnd), ...pieces]) : undefined;
         if (count >= 2 && length / count >= MIN_CHAIN_ITEM_BYTES) return this.#chain(pieces, work);
-        return this.#plain(changed ? [b.subarray(start, headerEnd), ...pieces] : [b.subarray(start, end)], work);
+        return this.#plain(
+          changed ? [b.subarray(start, headerEnd), ...pieces] : [b.subarray(start, end)],
+          work,
+        );
       }
     }
   }
 
   /** The children of a container (a map's keys as they are, its values and an array's items rewritten). */
-  #children(b: Uint8Array, pos: number, count: number, isMap: boolean, work: Work): { pieces: Uint8Array[]; length: number; changed: boolean } {
+  #children(
+    b: Uint8Array,
+    pos: number,
+    count: number,
+    isMap: boolean,
+    work: Work,
+  ): { pieces: Uint8Array[]; length: number; changed: boolean } {
     const pieces: Uint8Array[] = [];
     let length = 0;
     let changed = false;
@@ -175,7 +185,10 @@ export class RecordDeduper {
     if (!this.#known.has(digest)) {
       let prefix = items.length - 2;
       while (prefix >= 0 && !this.#known.has(digests[prefix]!)) prefix--;
-      work.send.push({ digest, bytes: arrayValueItem(digest, prefix >= 0 ? digests[prefix] : undefined, items.slice(prefix + 1)) });
+      work.send.push({
+        digest,
+        bytes: arrayValueItem(digest, prefix >= 0 ? digests[prefix] : undefined, items.slice(prefix + 1)),
+      });
       this.#known.add(digest);
     }
     return markerBytes(digest);

@@ -35,7 +35,10 @@ export class ValueDedup {
    * nothing) when nothing in it is large, so the caller adds it as it is.
    * `done` is called once, as for a record added directly.
    */
-  deliver(sink: ValueSink, record: { callId: string; bytes: Uint8Array; done: (outcome: RecordOutcome) => void }): boolean {
+  deliver(
+    sink: ValueSink,
+    record: { callId: string; bytes: Uint8Array; done: (outcome: RecordOutcome) => void },
+  ): boolean {
     const deduped = this.#deduper.dedup(record.bytes);
     if (deduped === undefined) return false;
     const c = this.#counts;
@@ -44,7 +47,13 @@ export class ValueDedup {
     c.bytesBefore += record.bytes.byteLength;
     c.bytesAfter += deduped.bytes.byteLength;
     for (const value of deduped.send) c.bytesAfter += value.bytes.byteLength;
-    new DedupedDelivery({ sink, known: this.#known, callId: record.callId, record: deduped, done: record.done }).start();
+    new DedupedDelivery({
+      sink,
+      known: this.#known,
+      callId: record.callId,
+      record: deduped,
+      done: record.done,
+    }).start();
     return true;
   }
 

@@ -9,7 +9,14 @@ const fixstr = (s: string): number[] => [0xa0 | s.length, ...ascii(s)];
 const DIGEST_LENGTH = 43;
 
 /** `{ _weft: 'value', digest: ` … (then str8 header and the digest). */
-const MARKER_HEAD = Uint8Array.from([0x82, ...fixstr('_weft'), ...fixstr('value'), ...fixstr('digest'), 0xd9, DIGEST_LENGTH]);
+const MARKER_HEAD = Uint8Array.from([
+  0x82,
+  ...fixstr('_weft'),
+  ...fixstr('value'),
+  ...fixstr('digest'),
+  0xd9,
+  DIGEST_LENGTH,
+]);
 /** Bytes of a marker. */
 export const MARKER_BYTES = MARKER_HEAD.byteLength + DIGEST_LENGTH;
 
@@ -39,7 +46,8 @@ export function sourceDigest(source: ValueSource): string {
  * server may have lost every earlier part of the chain.
  */
 export function valueItemFor(source: ValueSource, digest: string): Uint8Array | undefined {
-  if (source.kind === 'plain') return source.digest === digest ? plainValueItem(digest, source.parts) : undefined;
+  if (source.kind === 'plain')
+    return source.digest === digest ? plainValueItem(digest, source.parts) : undefined;
   const i = source.digests.lastIndexOf(digest);
   return i === -1 ? undefined : arrayValueItem(digest, undefined, source.items.slice(0, i + 1));
 }
@@ -58,10 +66,16 @@ export function plainValueItem(digest: string, parts: readonly Uint8Array[]): Ui
 }
 
 /** `{ type: 'value', digest, prev?, items }`: an array as the items after `prev`. */
-export function arrayValueItem(digest: string, prev: string | undefined, items: readonly Uint8Array[]): Uint8Array {
+export function arrayValueItem(
+  digest: string,
+  prev: string | undefined,
+  items: readonly Uint8Array[],
+): Uint8Array {
   let length = 0;
   for (const item of items) length += 5 + item.byteLength;
-  const w = new Writer(ITEM_HEAD.byteLength + 2 * (2 + DIGEST_LENGTH) + PREV_KEY.byteLength + ITEMS_KEY.byteLength + 5 + length);
+  const w = new Writer(
+    ITEM_HEAD.byteLength + 2 * (2 + DIGEST_LENGTH) + PREV_KEY.byteLength + ITEMS_KEY.byteLength + 5 + length,
+  );
   w.bytes(prev === undefined ? ITEM_HEAD_3 : ITEM_HEAD_4);
   w.digest(digest);
   if (prev !== undefined) {

@@ -31,7 +31,13 @@ export class LoopLagMonitor {
     if (!h || h.count === 0) return { p50: 0, p90: 0, p99: 0, max: 0, samples: 0 };
     // The histogram records the time between its 100 ms timer's runs; the lag is what exceeds the 100 ms.
     const ms = (ns: number) => Math.max(0, Math.round((ns - RESOLUTION_MS * 1e6) / 1e4) / 100);
-    const lag = { p50: ms(h.percentile(50)), p90: ms(h.percentile(90)), p99: ms(h.percentile(99)), max: ms(h.max), samples: h.count };
+    const lag = {
+      p50: ms(h.percentile(50)),
+      p90: ms(h.percentile(90)),
+      p99: ms(h.percentile(99)),
+      max: ms(h.max),
+      samples: h.count,
+    };
     if (reset) h.reset();
     return lag;
   }

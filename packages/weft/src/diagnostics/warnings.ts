@@ -51,7 +51,9 @@ export class Warnings {
       if (problems.hasSubscribers) problems.publish(problem);
       if (!this.#seen.has(kind)) {
         this.#seen.add(kind);
-        this.#emit(`${message}${error instanceof Error ? `: ${error.message}` : ''} (further "${kind}" problems are summarised every ${this.#intervalMs} ms; NODE_DEBUG=weft shows each)`);
+        this.#emit(
+          `${message}${error instanceof Error ? `: ${error.message}` : ''} (further "${kind}" problems are summarised every ${this.#intervalMs} ms; NODE_DEBUG=weft shows each)`,
+        );
         return;
       }
       const entry = this.#unreported.get(kind);
@@ -74,7 +76,9 @@ export class Warnings {
   #summarise(): void {
     this.#timer = undefined;
     for (const [kind, { count, last }] of this.#unreported) {
-      this.#emit(`${count.toLocaleString('en-US')} more "${kind}" problem${count > 1 ? 's' : ''} in the last ${this.#intervalMs} ms; latest: ${last}`);
+      this.#emit(
+        `${count.toLocaleString('en-US')} more "${kind}" problem${count > 1 ? 's' : ''} in the last ${this.#intervalMs} ms; latest: ${last}`,
+      );
     }
     this.#unreported.clear();
   }

@@ -210,7 +210,10 @@ export class Checkpoint {
    * Never throws: the Sanitizer gives every value a JSON form, so a value
    * that cannot be written as is never turns the row into an error.
    */
-  #line(result: EvaluationRowResult, context: { inputs?: unknown; callId?: string | undefined; runId?: string | undefined }): string {
+  #line(
+    result: EvaluationRowResult,
+    context: { inputs?: unknown; callId?: string | undefined; runId?: string | undefined },
+  ): string {
     const walk = new Sanitizer({ inputs: context.inputs, output: result.output }, this.#values);
     walk.step(Number.POSITIVE_INFINITY);
     const r = freeTextRedaction(walk.redactedStrings, this.#values);

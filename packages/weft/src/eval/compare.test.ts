@@ -27,9 +27,10 @@ describe('compareRuns', () => {
     expect(cmp.changed.map((c) => c.rowIndexA)).toEqual([0, 1, 2, 3]);
   });
 
-  it('averages each run\'s trials of a row before pairing rows (trial k of A is not trial k of B)', () => {
+  it("averages each run's trials of a row before pairing rows (trial k of A is not trial k of B)", () => {
     // Two rows, three trials each. Row means: A = [1, 2], B = [2, 4] → differences 1, 2 (n = 2 rows, not 6 trials).
-    const trials = (rowIndex: number, values: number[]) => values.map((v, trial) => row(rowIndex, { s: v }, { trial }));
+    const trials = (rowIndex: number, values: number[]) =>
+      values.map((v, trial) => row(rowIndex, { s: v }, { trial }));
     const a = [...trials(0, [0, 1, 2]), ...trials(1, [2, 2, 2])];
     const b = [...trials(0, [3, 2, 1]), ...trials(1, [4, 4, 4])];
     const s = compareRuns(a, b).scores[0];

@@ -129,7 +129,11 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
     const usage = own?.childUsage ?? (own === undefined ? usageOf(output) : undefined);
     if (usage !== undefined) result.usage = addUsage(undefined, usage);
     if (plan.checkpoint !== undefined) {
-      const outcome = await plan.checkpoint.append(result, { inputs: row, callId: own?.id, runId: plan.runId });
+      const outcome = await plan.checkpoint.append(result, {
+        inputs: row,
+        callId: own?.id,
+        runId: plan.runId,
+      });
       if (outcome.status === 'failed') {
         checkpointFailures++;
         info ??= exceptionInfo(outcome.error);

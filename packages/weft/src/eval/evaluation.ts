@@ -312,12 +312,23 @@ export class Evaluation {
         callId = run?.id;
         // Traced with a checkpoint: mark the run, close runs whose process died,
         // and record the rows they finished under this run (see docs/evaluations.md).
-        const traced = client !== undefined && checkpoint !== undefined && run !== undefined ? { client, checkpoint, run } : undefined;
+        const traced =
+          client !== undefined && checkpoint !== undefined && run !== undefined
+            ? { client, checkpoint, run }
+            : undefined;
         if (traced !== undefined) {
           const { id, traceId, parentId, startedAt } = traced.run;
           await traced.checkpoint.markRun({ run: 'start', callId: id, traceId, parentId, startedAt });
         }
-        const closing = traced && closeInterruptedRuns({ client: traced.client, checkpoint: traced.checkpoint, runId: traced.run.id }).catch((error: unknown) => log("evaluation %s: closing interrupted runs failed: %o", name, error));
+        const closing =
+          traced &&
+          closeInterruptedRuns({
+            client: traced.client,
+            checkpoint: traced.checkpoint,
+            runId: traced.run.id,
+          }).catch((error: unknown) =>
+            log('evaluation %s: closing interrupted runs failed: %o', name, error),
+          );
         if (traced !== undefined) await resendCheckpointedRows({ results: resumed, rows, rowOp });
         const progress =
           o.progress === false

@@ -118,4 +118,3 @@ export function flatScores(result: EvaluationRowResult): Record<string, number |
   }
   return out;
 }
-

@@ -35,12 +35,22 @@ export async function closeInterruptedRuns(options: {
   const runs = unfinishedRuns(checkpoint.resumed.runs).filter((r) => r.callId !== runId);
   for (const run of runs) {
     client.tracer?.endOrphan(
-      { id: run.callId, traceId: run.traceId, parentId: run.parentId, opName: EVALUATE_OP, startedAt: run.startedAt },
+      {
+        id: run.callId,
+        traceId: run.traceId,
+        parentId: run.parentId,
+        opName: EVALUATE_OP,
+        startedAt: run.startedAt,
+      },
       new RunInterruptedError('run', runId, checkpoint.path),
     );
     await checkpoint.markRun({ run: 'end', callId: run.callId });
     try {
-      for await (const row of client.getCalls({ parentId: run.callId, opName: PREDICT_AND_SCORE_OP, status: 'running' })) {
+      for await (const row of client.getCalls({
+        parentId: run.callId,
+        opName: PREDICT_AND_SCORE_OP,
+        status: 'running',
+      })) {
         client.tracer?.endOrphan(row, new RunInterruptedError('row', runId, checkpoint.path));
       }
     } catch (error) {
@@ -66,7 +76,9 @@ export async function resendCheckpointedRows(options: {
 }): Promise<void> {
   const { results, rows } = options;
   const byKey = new Map<string, RowResult>();
-  const resend = options.rowOp(async (_row, rowIndex, trial) => byKey.get(rowKey(rowIndex, trial)) as RowResult);
+  const resend = options.rowOp(
+    async (_row, rowIndex, trial) => byKey.get(rowKey(rowIndex, trial)) as RowResult,
+  );
   for (let i = 0; i < results.length; i++) {
     const { callId, runId, ...result } = results[i] as CheckpointedResult;
     const key = rowKey(result.rowIndex, result.trial);

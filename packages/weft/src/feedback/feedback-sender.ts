@@ -34,7 +34,10 @@ export class FeedbackSender {
    */
   send(callId: string, feedback: FeedbackInput): string {
     if (typeof callId !== 'string' || !CALL_ID.test(callId)) {
-      throw new InvalidFeedbackError('callId', `feedback: \`callId\` must be a call id (a UUID), got ${JSON.stringify(callId)}.`);
+      throw new InvalidFeedbackError(
+        'callId',
+        `feedback: \`callId\` must be a call id (a UUID), got ${JSON.stringify(callId)}.`,
+      );
     }
     const parsed = feedbackInput.safeParse(feedback);
     if (!parsed.success) {
@@ -52,7 +55,13 @@ export class FeedbackSender {
       callId,
       bytes: encodeMsgpack(item),
       done: (outcome) => {
-        if (outcome.status === 'failed') this.#o.warnings.report('transport', `feedback ${item.name} on call ${callId} was not delivered`, outcome.error, callId);
+        if (outcome.status === 'failed')
+          this.#o.warnings.report(
+            'transport',
+            `feedback ${item.name} on call ${callId} was not delivered`,
+            outcome.error,
+            callId,
+          );
         this.#o.barrier.settle(epoch, outcome.status, 'other');
       },
     });

@@ -26,7 +26,15 @@ export class FileApi {
     if (result.status !== 'sent') return result;
     const receipt = fileCreateResponse.safeParse(result.body);
     if (!receipt.success) {
-      return { status: 'retryable', error: new BadResponseError('POST', this.#client.url + path, 'the body is not a file receipt', receipt.error) };
+      return {
+        status: 'retryable',
+        error: new BadResponseError(
+          'POST',
+          this.#client.url + path,
+          'the body is not a file receipt',
+          receipt.error,
+        ),
+      };
     }
     return { status: 'sent', digest: receipt.data.digest, size: receipt.data.size };
   }

@@ -160,7 +160,10 @@ export class FileStore {
           this.#o.warnings.report(
             'file',
             `file ${digest} was not stored as hashed`,
-            new FileUploadFailedError(digest, `the bytes changed while being saved (the server stored ${receipt.data.digest}); do not modify a Buffer after passing it to a traced call`),
+            new FileUploadFailedError(
+              digest,
+              `the bytes changed while being saved (the server stored ${receipt.data.digest}); do not modify a Buffer after passing it to a traced call`,
+            ),
           );
           return 'failed';
         }

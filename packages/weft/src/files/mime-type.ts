@@ -47,5 +47,7 @@ export function mimeTypeOfName(name: string): string | undefined {
 
 /** What a file is: the magic bytes first (they cannot lie about images), then the name's extension, then {@link DEFAULT_MIME_TYPE}. */
 export function detectMimeType(bytes: Uint8Array, name?: string): string {
-  return detectImageType(bytes) ?? (name === undefined ? undefined : mimeTypeOfName(name)) ?? DEFAULT_MIME_TYPE;
+  return (
+    detectImageType(bytes) ?? (name === undefined ? undefined : mimeTypeOfName(name)) ?? DEFAULT_MIME_TYPE
+  );
 }

@@ -45,8 +45,14 @@ export class WeftFile {
   readonly #bytes: Uint8Array | undefined;
 
   private constructor(path: string | undefined, bytes: Uint8Array | undefined, options: FileOptions) {
-    if (options.mimeType !== undefined && (typeof options.mimeType !== 'string' || !MIME_TYPE.test(options.mimeType))) {
-      throw new InvalidFileError('mimeType', `must look like "type/subtype", got ${JSON.stringify(options.mimeType)}`);
+    if (
+      options.mimeType !== undefined &&
+      (typeof options.mimeType !== 'string' || !MIME_TYPE.test(options.mimeType))
+    ) {
+      throw new InvalidFileError(
+        'mimeType',
+        `must look like "type/subtype", got ${JSON.stringify(options.mimeType)}`,
+      );
     }
     if (options.name !== undefined && (typeof options.name !== 'string' || options.name.length === 0)) {
       throw new InvalidFileError('name', `must be a non-empty string, got ${JSON.stringify(options.name)}`);
@@ -73,10 +79,16 @@ export class WeftFile {
    * They are not copied: do not change them until the call is recorded.
    * @throws {InvalidFileError} `bytes` is not binary data, or a bad option.
    */
-  static fromBytes(bytes: Uint8Array | ArrayBufferView | ArrayBufferLike, options: FileOptions = {}): WeftFile {
+  static fromBytes(
+    bytes: Uint8Array | ArrayBufferView | ArrayBufferLike,
+    options: FileOptions = {},
+  ): WeftFile {
     const binary = typeof bytes === 'object' && bytes !== null ? asBinary(bytes) : undefined;
     if (binary === undefined) {
-      throw new InvalidFileError('bytes', `must be a Buffer, a typed array, a DataView or an ArrayBuffer, got ${typeof bytes}`);
+      throw new InvalidFileError(
+        'bytes',
+        `must be a Buffer, a typed array, a DataView or an ArrayBuffer, got ${typeof bytes}`,
+      );
     }
     return new WeftFile(undefined, binary.bytes, options ?? {});
   }

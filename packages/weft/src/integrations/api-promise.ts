@@ -64,7 +64,8 @@ function watchParsing(target: ApiPromise, settle: PromiseSettlers): ApiPromise {
       } else if (key === 'asResponse') {
         target.asResponse().then(() => settle.value(undefined), settle.error);
       } else if (key === '_thenUnwrap') {
-        return (transform: (value: unknown) => unknown) => watchParsing(target._thenUnwrap(transform), settle);
+        return (transform: (value: unknown) => unknown) =>
+          watchParsing(target._thenUnwrap(transform), settle);
       }
       const value: unknown = Reflect.get(target, key, target);
       // Methods run on the real APIPromise: its private state is not on the proxy.

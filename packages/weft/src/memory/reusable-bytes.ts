@@ -39,6 +39,7 @@ export class ReusableBytes {
   /** Gives back `bytes` (a result of {@link take}) once nothing reads it any more. */
   release(bytes: Uint8Array): void {
     const whole = bytes.buffer.byteLength - bytes.byteOffset;
-    if (this.#free.length < this.#keep && whole <= this.#maxBytes) this.#free.push(new Uint8Array(bytes.buffer, bytes.byteOffset, whole));
+    if (this.#free.length < this.#keep && whole <= this.#maxBytes)
+      this.#free.push(new Uint8Array(bytes.buffer, bytes.byteOffset, whole));
   }
 }

@@ -18,11 +18,21 @@ export function parseNameSelector(text: string): NameSelector {
   const name = colon < 0 ? text : text.slice(0, colon);
   const version = colon < 0 ? 'latest' : text.slice(colon + 1);
   if (!OBJECT_NAME.test(name)) {
-    throw new InvalidOptionsError('ref', `get: ${JSON.stringify(text)} is neither a weft:/// ref nor an object name (letters, digits, ".", "_", "-").`);
+    throw new InvalidOptionsError(
+      'ref',
+      `get: ${JSON.stringify(text)} is neither a weft:/// ref nor an object name (letters, digits, ".", "_", "-").`,
+    );
   }
-  const valid = version === 'latest' || /^v[1-9][0-9]{0,9}$/.test(version) || DIGEST.test(version) || LABEL_NAME.test(version);
+  const valid =
+    version === 'latest' ||
+    /^v[1-9][0-9]{0,9}$/.test(version) ||
+    DIGEST.test(version) ||
+    LABEL_NAME.test(version);
   if (!valid) {
-    throw new InvalidOptionsError('ref', `get: the version in ${JSON.stringify(text)} must be latest, v<N>, a label or a digest.`);
+    throw new InvalidOptionsError(
+      'ref',
+      `get: the version in ${JSON.stringify(text)} must be latest, v<N>, a label or a digest.`,
+    );
   }
   return { name, version };
 }

@@ -107,7 +107,11 @@ export class ObjectStore {
     try {
       fields = { ...value };
     } catch (error) {
-      this.#o.warnings.report('object-save', `could not read the fields of a ${objectNameOf(value)} object`, error);
+      this.#o.warnings.report(
+        'object-save',
+        `could not read the fields of a ${objectNameOf(value)} object`,
+        error,
+      );
       return undefined;
     }
     return this.save(fields, objectNameOf(value), epoch, { value, parent: this.#current }).ref;
@@ -162,7 +166,8 @@ export class ObjectStore {
         if (sanitizer.pending.length === 0) digestAndUpload(sanitizer.result);
         // A slot never awaits a digest that another slot produces: chain the
         // digest as a new task and return, or a one-slot pool deadlocks.
-        else void Promise.all(sanitizer.pending).then(() => pool.run(() => digestAndUpload(sanitizer.result)));
+        else
+          void Promise.all(sanitizer.pending).then(() => pool.run(() => digestAndUpload(sanitizer.result)));
       } catch (error) {
         fail(error);
       }

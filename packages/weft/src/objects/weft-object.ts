@@ -29,7 +29,8 @@ export function objectNameOf(value: object): string {
   let raw: unknown;
   try {
     raw = (value as { name?: unknown }).name;
-    if (typeof raw !== 'string' || raw.length === 0) raw = (value as { constructor?: { name?: unknown } }).constructor?.name;
+    if (typeof raw !== 'string' || raw.length === 0)
+      raw = (value as { constructor?: { name?: unknown } }).constructor?.name;
   } catch {
     raw = undefined;
   }
@@ -38,6 +39,9 @@ export function objectNameOf(value: object): string {
 
 /** Makes `raw` a valid object name (`[A-Za-z0-9][A-Za-z0-9._-]{0,255}`), `object` when nothing is left. */
 export function toObjectName(raw: string): string {
-  const cleaned = raw.replace(INVALID, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 256);
+  const cleaned = raw
+    .replace(INVALID, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, 256);
   return cleaned.length > 0 ? cleaned : 'object';
 }

@@ -13,7 +13,12 @@ export type OpDecorator = <F extends AnyFunction>(method: F, context: ClassMetho
 export type TracerSource = () => Tracer | undefined;
 
 function isDecoratorContext(value: unknown): value is ClassMethodDecoratorContext {
-  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'method' && 'name' in value;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { kind?: unknown }).kind === 'method' &&
+    'name' in value
+  );
 }
 
 /**
@@ -21,7 +26,12 @@ function isDecoratorContext(value: unknown): value is ClassMethodDecoratorContex
  * parameter names (parsed from the source text). The wrapper keeps `this`,
  * the function's `name` and `length`, and its type.
  */
-export function wrap<F extends AnyFunction>(fn: F, options: OpOptions, methodName: string | undefined, tracer: TracerSource): F {
+export function wrap<F extends AnyFunction>(
+  fn: F,
+  options: OpOptions,
+  methodName: string | undefined,
+  tracer: TracerSource,
+): F {
   if (typeof fn !== 'function') {
     throw new TypeError(`weft.op expects a function, got ${fn === null ? 'null' : typeof fn}`);
   }
@@ -34,7 +44,10 @@ export function wrap<F extends AnyFunction>(fn: F, options: OpOptions, methodNam
   const traced = function (this: unknown, ...args: unknown[]): unknown {
     const t = tracer();
     if (t === undefined) {
-      warnOnce('WEFT_NOT_INITIALIZED', 'weft.op: calls are not traced: no active Weft client (weft.init() was not called, or the client was shut down). This warning is shown once.');
+      warnOnce(
+        'WEFT_NOT_INITIALIZED',
+        'weft.op: calls are not traced: no active Weft client (weft.init() was not called, or the client was shut down). This warning is shown once.',
+      );
       return Reflect.apply(fn, this, args);
     }
     return t.run(spec, fn, this, args);
@@ -56,7 +69,9 @@ export function makeOp(tracer: TracerSource) {
     const options = first ?? {};
     return (method: AnyFunction, context: ClassMethodDecoratorContext) => {
       if (!isDecoratorContext(context)) {
-        throw new TypeError('@weft.op() decorates class methods (standard decorators); use weft.op(fn) for functions');
+        throw new TypeError(
+          '@weft.op() decorates class methods (standard decorators); use weft.op(fn) for functions',
+        );
       }
       return wrap(method, options, String(context.name), tracer);
     };

@@ -31,7 +31,11 @@ export function isStreamLike(value: unknown): value is object {
     if (typeof v.next === 'function') {
       return typeof v[Symbol.asyncIterator] === 'function' || typeof v[Symbol.iterator] === 'function';
     }
-    return typeof v[Symbol.asyncIterator] === 'function' && typeof v.pipe !== 'function' && typeof v.then !== 'function';
+    return (
+      typeof v[Symbol.asyncIterator] === 'function' &&
+      typeof v.pipe !== 'function' &&
+      typeof v.then !== 'function'
+    );
   } catch {
     return false;
   }
@@ -54,7 +58,12 @@ const dropped = new FinalizationRegistry<() => void>((endAbandoned) => endAbando
  * taken ONCE at the end. The body runs in the call's context, so ops it
  * calls are children of the streamed call.
  */
-export function traceStream(source: object, frame: ContextFrame, accumulator: StreamAccumulator, end: EndStream): object {
+export function traceStream(
+  source: object,
+  frame: ContextFrame,
+  accumulator: StreamAccumulator,
+  end: EndStream,
+): object {
   let count = 0;
   let firstOutputAt: number | undefined;
   let ended = false;
@@ -70,7 +79,13 @@ export function traceStream(source: object, frame: ContextFrame, accumulator: St
       usage = accumulator.usage();
     } catch (thrown) {
       // A wrapper's accumulator failing must not keep the call open; the call records why.
-      end({ output: undefined, usage: undefined, firstOutputAt, error: failed ? error : thrown, failed: true });
+      end({
+        output: undefined,
+        usage: undefined,
+        firstOutputAt,
+        error: failed ? error : thrown,
+        failed: true,
+      });
       return;
     }
     end({ output, usage, firstOutputAt, error, failed });
@@ -124,11 +139,14 @@ export function traceStream(source: object, frame: ContextFrame, accumulator: St
       } catch (error) {
         return onError(error);
       }
-      if (isAsync) return Promise.resolve(result as Promise<IteratorResult<unknown>>).then(onAsyncStep, onError);
+      if (isAsync)
+        return Promise.resolve(result as Promise<IteratorResult<unknown>>).then(onAsyncStep, onError);
       let step = result as IteratorResult<unknown>;
       while (onStep(step)) {
         try {
-          step = callContext.run(frame, () => Reflect.apply(iterator.next, iterator, [])) as IteratorResult<unknown>;
+          step = callContext.run(frame, () =>
+            Reflect.apply(iterator.next, iterator, []),
+          ) as IteratorResult<unknown>;
         } catch (error) {
           return onError(error);
         }
@@ -154,7 +172,8 @@ export function traceStream(source: object, frame: ContextFrame, accumulator: St
     return wrapped as unknown as AnyIterator;
   };
   const s = source as Record<PropertyKey, unknown>;
-  if (typeof s.next === 'function') return watch(wrap(source as AnyIterator, typeof s[Symbol.asyncIterator] === 'function'));
+  if (typeof s.next === 'function')
+    return watch(wrap(source as AnyIterator, typeof s[Symbol.asyncIterator] === 'function'));
   if (Object.hasOwn(s, 'iterator') && typeof s.iterator === 'function') {
     // The streams of the Stainless-generated SDKs (`openai`, `@anthropic-ai/sdk`)
     // start every reader from this own `iterator` factory: `for await`, and also
@@ -167,14 +186,16 @@ export function traceStream(source: object, frame: ContextFrame, accumulator: St
   }
   // An async iterable that is not itself an iterator: keep the object (its other
   // methods), intercept only how it is iterated.
-  return watch(new Proxy(source, {
-    get(target, key, receiver) {
-      if (key === Symbol.asyncIterator) {
-        // Once reading starts, the caller holds the iterator, not this object: watch that instead.
-        return () => watch(wrap((target as AsyncIterable<unknown>)[Symbol.asyncIterator](), true));
-      }
-      const value = Reflect.get(target, key, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  }));
+  return watch(
+    new Proxy(source, {
+      get(target, key, receiver) {
+        if (key === Symbol.asyncIterator) {
+          // Once reading starts, the caller holds the iterator, not this object: watch that instead.
+          return () => watch(wrap((target as AsyncIterable<unknown>)[Symbol.asyncIterator](), true));
+        }
+        const value = Reflect.get(target, key, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    }),
+  );
 }

@@ -21,10 +21,17 @@ export interface EndedSpan {
   readonly endTime: HrTime;
   readonly status: { code: number; message?: string | undefined };
   readonly attributes: Readonly<Record<string, unknown>>;
-  readonly events: readonly { name: string; time: HrTime; attributes?: Readonly<Record<string, unknown>> | undefined }[];
+  readonly events: readonly {
+    name: string;
+    time: HrTime;
+    attributes?: Readonly<Record<string, unknown>> | undefined;
+  }[];
   readonly resource: { readonly attributes: Readonly<Record<string, unknown>> };
   readonly links?:
-    | readonly { context: { traceId: string; spanId: string }; attributes?: Readonly<Record<string, unknown>> | undefined }[]
+    | readonly {
+        context: { traceId: string; spanId: string };
+        attributes?: Readonly<Record<string, unknown>> | undefined;
+      }[]
     | undefined;
   /** sdk-trace-base 2.x (`instrumentationLibrary` in 1.x). */
   readonly instrumentationScope?: { name: string; version?: string | undefined } | undefined;

@@ -76,7 +76,9 @@ export class SpanCall implements CallRecord {
     if (this.#mapped !== undefined) return this.#mapped;
     let mapped: CallComplete;
     try {
-      const mapping = spanToCall(otelSpanOf(this.#span), otelResourceOf(this.#span), { prices: this.#prices });
+      const mapping = spanToCall(otelSpanOf(this.#span), otelResourceOf(this.#span), {
+        prices: this.#prices,
+      });
       mapped = mapping.status === 'mapped' ? mapping.call : this.#unmappable(mapping.reason);
     } catch (error) {
       mapped = this.#unmappable(error instanceof Error ? error.message : String(error));

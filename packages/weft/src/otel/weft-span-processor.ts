@@ -12,7 +12,12 @@ const SAMPLED = 1;
 
 const optionsSchema = z
   .object({
-    client: z.custom<WeftClient>((value) => typeof value === 'object' && value !== null && 'tracer' in value, 'a WeftClient (from weft.init)').optional(),
+    client: z
+      .custom<WeftClient>(
+        (value) => typeof value === 'object' && value !== null && 'tracer' in value,
+        'a WeftClient (from weft.init)',
+      )
+      .optional(),
     flushTimeoutMs: z.number().int().nonnegative().optional(),
   })
   .strict();
@@ -50,7 +55,10 @@ export class WeftSpanProcessor {
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const field = issue?.path.join('.') || 'options';
-      throw new InvalidOptionsError(field, `WeftSpanProcessor: \`${field}\` ${issue?.message ?? 'is invalid'}.`);
+      throw new InvalidOptionsError(
+        field,
+        `WeftSpanProcessor: \`${field}\` ${issue?.message ?? 'is invalid'}.`,
+      );
     }
     this.#client = options.client;
     this.#flushTimeoutMs = options.flushTimeoutMs ?? 30_000;

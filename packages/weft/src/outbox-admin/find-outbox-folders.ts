@@ -38,7 +38,9 @@ export async function findOutboxFolders(dir: string, project?: string): Promise<
     const dir = join(root, entry.name);
     folders.push({ project: entry.name, dir }, ...processFolders(dir, entry.name, await listOrEmpty(dir)));
   }
-  return folders.sort((a, b) => (a.project < b.project ? -1 : a.project > b.project ? 1 : a.dir < b.dir ? -1 : 1));
+  return folders.sort((a, b) =>
+    a.project < b.project ? -1 : a.project > b.project ? 1 : a.dir < b.dir ? -1 : 1,
+  );
 }
 
 /** The `proc-*` folders of one project's outbox folder (see `OutboxKeeper`), as folders of that project. */

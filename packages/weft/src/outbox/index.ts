@@ -11,5 +11,10 @@ export {
 export { Outbox, type OutboxStats, type ReplayResult, type ReplaySend } from './outbox.js';
 export type { OutboxFileHandle, OutboxFileSystem } from './outbox-file-system.js';
 export type { OutboxFsyncPolicy, OutboxOptions, ReplayOptions } from './outbox-options.js';
-export { type KeeperWarnings, OutboxKeeper, type OutboxKeeperOptions, PROCESS_FOLDER_PREFIX } from './outbox-keeper.js';
+export {
+  type KeeperWarnings,
+  OutboxKeeper,
+  type OutboxKeeperOptions,
+  PROCESS_FOLDER_PREFIX,
+} from './outbox-keeper.js';
 export { acquireOutbox, releaseOutbox } from './shared-outbox.js';

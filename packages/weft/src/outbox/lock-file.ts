@@ -109,11 +109,21 @@ export async function inspectOutboxLock(fs: OutboxFileSystem, path: string): Pro
   if (owner === undefined) {
     if (mtimeMs === undefined) return { state: 'none' };
     if (Date.now() - mtimeMs < UNREADABLE_LOCK_STALE_AFTER_MS) {
-      return { state: 'held', pid: undefined, hostname: undefined, reason: 'its owner is writing it right now' };
+      return {
+        state: 'held',
+        pid: undefined,
+        hostname: undefined,
+        reason: 'its owner is writing it right now',
+      };
     }
     return { state: 'stale', pid: undefined };
   }
-  const held = (reason: string): OutboxLockVerdict => ({ state: 'held', pid: owner.pid, hostname: owner.hostname, reason });
+  const held = (reason: string): OutboxLockVerdict => ({
+    state: 'held',
+    pid: owner.pid,
+    hostname: owner.hostname,
+    reason,
+  });
   if (owner.hostname !== hostname()) return held(`by pid ${owner.pid} on host ${owner.hostname}`);
   if (owner.pid === process.pid) {
     const started = owner.processStartedAtMs;

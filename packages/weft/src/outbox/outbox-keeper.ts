@@ -74,7 +74,9 @@ export class OutboxKeeper {
   constructor(options: OutboxKeeperOptions) {
     this.#o = options;
     this.#dir = resolve(options.dir);
-    this.#send = createOutboxSender(options.api, (message, details) => options.warnings.report('outbox', message, details));
+    this.#send = createOutboxSender(options.api, (message, details) =>
+      options.warnings.report('outbox', message, details),
+    );
     // The startup round is queued now (flush() called right after init waits
     // for it) and runs on a later turn, off the caller's.
     this.#roundQueued = true;
@@ -98,15 +100,18 @@ export class OutboxKeeper {
     let sum: OutboxStats | undefined;
     for (const outbox of this.#open()) {
       const s = outbox.stats;
-      sum = sum === undefined ? { ...s } : {
-        segments: sum.segments + s.segments,
-        bytes: sum.bytes + s.bytes,
-        records: sum.records + s.records,
-        pendingRecords: sum.pendingRecords + s.pendingRecords,
-        pendingBytes: sum.pendingBytes + s.pendingBytes,
-        droppedRecords: sum.droppedRecords + s.droppedRecords,
-        writeFailures: sum.writeFailures + s.writeFailures,
-      };
+      sum =
+        sum === undefined
+          ? { ...s }
+          : {
+              segments: sum.segments + s.segments,
+              bytes: sum.bytes + s.bytes,
+              records: sum.records + s.records,
+              pendingRecords: sum.pendingRecords + s.pendingRecords,
+              pendingBytes: sum.pendingBytes + s.pendingBytes,
+              droppedRecords: sum.droppedRecords + s.droppedRecords,
+              writeFailures: sum.writeFailures + s.writeFailures,
+            };
     }
     return sum;
   }
@@ -153,7 +158,8 @@ export class OutboxKeeper {
     if (own !== undefined && this.#ownDir !== undefined) {
       const empty = own.stats.records === 0 && own.stats.pendingRecords === 0;
       await releaseOutbox(this.#ownDir);
-      if (empty && this.#ownDir !== this.#dir) await rm(this.#ownDir, { recursive: true, force: true }).catch(() => undefined);
+      if (empty && this.#ownDir !== this.#dir)
+        await rm(this.#ownDir, { recursive: true, force: true }).catch(() => undefined);
     }
   }
 
@@ -173,7 +179,8 @@ export class OutboxKeeper {
     if (this.#own !== undefined) return this.#own;
     const opening = (async () => {
       const options = {
-        onWarning: (message: string, details: Record<string, unknown>) => this.#o.warnings.report('outbox', message, details),
+        onWarning: (message: string, details: Record<string, unknown>) =>
+          this.#o.warnings.report('outbox', message, details),
         ...(this.#o.maxBytes === undefined ? {} : { maxBytes: this.#o.maxBytes }),
       };
       try {
@@ -197,7 +204,11 @@ export class OutboxKeeper {
       },
       (error: unknown) => {
         this.#own = undefined; // a later append tries again
-        this.#o.warnings.report('outbox', `the outbox at ${this.#dir} could not be opened; records the server cannot take now are reported as failed`, error);
+        this.#o.warnings.report(
+          'outbox',
+          `the outbox at ${this.#dir} could not be opened; records the server cannot take now are reported as failed`,
+          error,
+        );
         return undefined;
       },
     );
@@ -223,15 +234,25 @@ export class OutboxKeeper {
       for (const dir of present) {
         if (dir === this.#ownDir) continue;
         // The project's folder, free: this process's own outbox (as before any process folders existed).
-        if (dir === this.#dir && this.#own === undefined && (await this.#openOwn(false)) !== undefined) continue;
+        if (dir === this.#dir && this.#own === undefined && (await this.#openOwn(false)) !== undefined)
+          continue;
         await this.#adopt(dir);
       }
-      for (const [dir, outbox] of [...this.#adopted, ...(this.#ownOutbox ? [[this.#ownDir ?? this.#dir, this.#ownOutbox] as const] : [])]) {
-        if (outbox.stats.records === 0 && outbox.stats.pendingRecords === 0 && !this.#adopted.has(dir)) continue;
+      for (const [dir, outbox] of [
+        ...this.#adopted,
+        ...(this.#ownOutbox ? [[this.#ownDir ?? this.#dir, this.#ownOutbox] as const] : []),
+      ]) {
+        if (outbox.stats.records === 0 && outbox.stats.pendingRecords === 0 && !this.#adopted.has(dir))
+          continue;
         const result = await outbox.replay(this.#send);
         this.#replayed += result.sent;
         this.#unreported += result.sent;
-        if (result.error !== undefined) this.#o.warnings.report('outbox', 'replaying the outbox failed; it is kept for the next replay', result.error);
+        if (result.error !== undefined)
+          this.#o.warnings.report(
+            'outbox',
+            'replaying the outbox failed; it is kept for the next replay',
+            result.error,
+          );
         if (result.remaining > 0) {
           refused = true;
           continue;
@@ -262,7 +283,11 @@ export class OutboxKeeper {
       this.#adopted.set(dir, outbox);
     } catch (error) {
       if (WeftError.isInstance(error) && error.code === 'WEFT_OUTBOX_LOCKED') return;
-      this.#o.warnings.report('outbox', `the outbox left at ${dir} could not be opened; it is kept for a later replay`, error);
+      this.#o.warnings.report(
+        'outbox',
+        `the outbox left at ${dir} could not be opened; it is kept for a later replay`,
+        error,
+      );
     }
   }
 
@@ -270,10 +295,13 @@ export class OutboxKeeper {
   #retryLater(): void {
     if (this.#closed || this.#retryTimer !== undefined) return;
     const delay = backoffDelayMs(++this.#refusedRounds, this.#o.backoff ?? { baseMs: 1_000, maxMs: 30_000 });
-    this.#retryTimer = setTimeout(() => {
-      this.#retryTimer = undefined;
-      this.#queueRound();
-    }, Math.max(delay, 250)).unref();
+    this.#retryTimer = setTimeout(
+      () => {
+        this.#retryTimer = undefined;
+        this.#queueRound();
+      },
+      Math.max(delay, 250),
+    ).unref();
   }
 }
 
@@ -281,7 +309,12 @@ export class OutboxKeeper {
 async function outboxFoldersIn(dir: string): Promise<string[]> {
   const found: string[] = [];
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  if (entries.some((e) => e.isFile() && (parseSegmentFileName(e.name) !== undefined || e.name === LOCK_FILE_NAME))) found.push(dir);
+  if (
+    entries.some(
+      (e) => e.isFile() && (parseSegmentFileName(e.name) !== undefined || e.name === LOCK_FILE_NAME),
+    )
+  )
+    found.push(dir);
   for (const entry of entries) {
     if (!entry.isDirectory() || !entry.name.startsWith(PROCESS_FOLDER_PREFIX)) continue;
     const child = join(dir, entry.name);

@@ -247,7 +247,12 @@ describe('Outbox', () => {
     const writer = await Outbox.open({ dir, maxBytes: 4096 });
     const split = (bytes: Uint8Array) => [bytes.subarray(0, 3), bytes.subarray(3, 3), bytes.subarray(3)];
     await writer.append([split(record(0)), record(1), split(record(2, 200))]);
-    await expect(writer.append([[record(3), new Uint8Array(5000)], [record(4), 'x' as unknown as Uint8Array]])).rejects.toMatchObject({
+    await expect(
+      writer.append([
+        [record(3), new Uint8Array(5000)],
+        [record(4), 'x' as unknown as Uint8Array],
+      ]),
+    ).rejects.toMatchObject({
       code: 'WEFT_OUTBOX_INVALID_RECORD',
       indexes: [0, 1],
     });

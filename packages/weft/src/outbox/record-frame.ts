@@ -36,7 +36,9 @@ export function payloadBytes(payload: RecordPayload): number {
 
 /** True for a payload `append` accepts: a byte array, or an array of byte arrays. */
 export function isRecordPayload(value: unknown): value is RecordPayload {
-  return value instanceof Uint8Array || (Array.isArray(value) && value.every((part) => part instanceof Uint8Array));
+  return (
+    value instanceof Uint8Array || (Array.isArray(value) && value.every((part) => part instanceof Uint8Array))
+  );
 }
 
 /** Checksum stored in a frame for `payload` whose length bytes are `lengthBytes`. */

@@ -70,7 +70,8 @@ export const MAX_SPILL_BACKLOG_BYTES = 8 * 1024 * 1024;
  */
 export function intakeVerdict(bytes: number, state: IntakeState): 'move' | 'hold' {
   // Counting the calls already moving: they are encoded a slice at a time, after this decision.
-  if (state.waiting > state.maxWaitingBytes && state.moving + state.spillBacklog < MAX_SPILL_BACKLOG_BYTES) return 'move';
+  if (state.waiting > state.maxWaitingBytes && state.moving + state.spillBacklog < MAX_SPILL_BACKLOG_BYTES)
+    return 'move';
   if (state.moving + bytes <= state.room) return 'move';
   if (state.moving === 0 && state.room > 0) return 'move';
   return 'hold';

@@ -40,7 +40,14 @@ describe('FlushBarrier', () => {
     expect(await settledNow(waiting)).toBe(false);
     barrier.settle(object, 'sent', 'object');
     expect(await settledNow(waiting)).toBe(true);
-    expect(barrier.report(epoch)).toEqual({ sent: 1, spilled: 0, failed: 0, pending: 0, objects: 1, objectsFailed: 0 });
+    expect(barrier.report(epoch)).toEqual({
+      sent: 1,
+      spilled: 0,
+      failed: 0,
+      pending: 0,
+      objects: 1,
+      objectsFailed: 0,
+    });
   });
 
   it('reports each outcome to exactly one flush and keeps no settled epochs', () => {

@@ -123,7 +123,14 @@ export class FlushBarrier {
    * call is reported by exactly one flush.
    */
   report(id: number): BarrierReport {
-    const result: BarrierReport = { sent: 0, spilled: 0, failed: 0, pending: 0, objects: 0, objectsFailed: 0 };
+    const result: BarrierReport = {
+      sent: 0,
+      spilled: 0,
+      failed: 0,
+      pending: 0,
+      objects: 0,
+      objectsFailed: 0,
+    };
     for (const epoch of this.#epochs.values()) {
       if (epoch.id > id) break;
       result.sent += epoch.sent;

@@ -113,7 +113,13 @@ export class Pipeline {
 
   constructor(options: PipelineOptions) {
     this.#o = options;
-    this.#intakeState = { room: 0, moving: 0, waiting: 0, spillBacklog: 0, maxWaitingBytes: options.maxWaitingBytes };
+    this.#intakeState = {
+      room: 0,
+      moving: 0,
+      waiting: 0,
+      spillBacklog: 0,
+      maxWaitingBytes: options.maxWaitingBytes,
+    };
   }
 
   get stats() {
@@ -265,7 +271,11 @@ export class Pipeline {
       // (With a `redact` function the fast path never applies: skip it, so the function is asked once.)
       const bytes =
         options.redact === undefined
-          ? encodeIfSafe(callItem(kind, call, value, this.#text(job, NO_SECRETS)), options, this.#o.sliceBudget)
+          ? encodeIfSafe(
+              callItem(kind, call, value, this.#text(job, NO_SECRETS)),
+              options,
+              this.#o.sliceBudget,
+            )
           : undefined;
       if (bytes !== undefined) {
         this.#deliver(job, bytes);
@@ -273,7 +283,11 @@ export class Pipeline {
       }
       // The walk reads containers, not tapes.
       sanitizer = new Sanitizer(
-        { inputs: materialize(value.inputs), attributes: value.attributes, output: materialize(value.output) },
+        {
+          inputs: materialize(value.inputs),
+          attributes: value.attributes,
+          output: materialize(value.output),
+        },
         options,
       );
       if (!sanitizer.step(this.#o.sliceBudget)) return this.#walkSliced(job, sanitizer);
@@ -297,7 +311,12 @@ export class Pipeline {
 
   #walkFailed(job: Job, error: unknown): void {
     const { call } = job;
-    this.#o.warnings.report('schedule', `walking the values of call ${call.opName} failed; sent with an error marker`, error, call.id);
+    this.#o.warnings.report(
+      'schedule',
+      `walking the values of call ${call.opName} failed; sent with an error marker`,
+      error,
+      call.id,
+    );
     const marker = failureMarker('walk', error);
     this.#finalize(job, { inputs: { _weft_error: marker }, output: marker }, NO_SECRETS);
   }
@@ -341,7 +360,11 @@ export class Pipeline {
     const exception = this.#exception(job);
     const options = this.#o.sanitizeOptions(job.epoch);
     // The common case (nothing redacted, no function): no work, no allocation beyond the result.
-    if (walkSecrets.length === 0 && options.redact === undefined && (kind !== 'end' || exception === undefined)) {
+    if (
+      walkSecrets.length === 0 &&
+      options.redact === undefined &&
+      (kind !== 'end' || exception === undefined)
+    ) {
       return { displayName: call.displayName, exception, secrets: NO_SECRETS };
     }
     let secrets = walkSecrets;
@@ -352,7 +375,9 @@ export class Pipeline {
     const r = freeTextRedaction(secrets, options);
     if (isNoRedaction(r)) return { displayName: call.displayName, exception, secrets: r.secrets };
     const displayName =
-      call.displayName === undefined ? undefined : redactText(r, 'displayName', call.displayName, ['displayName']);
+      call.displayName === undefined
+        ? undefined
+        : redactText(r, 'displayName', call.displayName, ['displayName']);
     return {
       displayName,
       exception: exception === undefined ? undefined : redactException(r, exception),
@@ -374,12 +399,24 @@ export class Pipeline {
       try {
         bytes = encodeMsgpack(callItem(kind, call, parts, text));
       } catch (error) {
-        this.#o.warnings.report('encode', `encoding call ${call.opName} failed; sent with error markers`, error, call.id);
+        this.#o.warnings.report(
+          'encode',
+          `encoding call ${call.opName} failed; sent with error markers`,
+          error,
+          call.id,
+        );
         const marker = failureMarker('encode', error);
-        bytes = encodeMsgpack(callItem(kind, call, { inputs: { _weft_error: marker }, output: marker }, text));
+        bytes = encodeMsgpack(
+          callItem(kind, call, { inputs: { _weft_error: marker }, output: marker }, text),
+        );
       }
     } catch (error) {
-      this.#o.warnings.report('encode', `call ${call.opName} could not be encoded at all; it is lost`, error, call.id);
+      this.#o.warnings.report(
+        'encode',
+        `call ${call.opName} could not be encoded at all; it is lost`,
+        error,
+        call.id,
+      );
       this.#left(job);
       this.#o.barrier.settle(epoch, 'failed', kind === 'start' ? 'other' : 'call');
       return;
@@ -423,7 +460,12 @@ export class Pipeline {
       return dedup.deliver(this.#o.sink, record);
     } catch (error) {
       // A record the deduplicator cannot read is sent whole: nothing is lost.
-      this.#o.warnings.report('dedup', 'deduplicating a record failed; it is sent whole', error, record.callId);
+      this.#o.warnings.report(
+        'dedup',
+        'deduplicating a record failed; it is sent whole',
+        error,
+        record.callId,
+      );
       return false;
     }
   }
@@ -434,7 +476,11 @@ export class Pipeline {
     this.#sinkFlushScheduled = true;
     setImmediate(() => {
       this.#sinkFlushScheduled = false;
-      this.#o.sink.flush().catch((error: unknown) => this.#o.warnings.report('transport', 'flushing the batcher failed', error));
+      this.#o.sink
+        .flush()
+        .catch((error: unknown) =>
+          this.#o.warnings.report('transport', 'flushing the batcher failed', error),
+        );
     });
   }
 }

@@ -120,7 +120,8 @@ export class Pool {
 
   /** How far behind the user's code the work behind the pool is (longer slices; see {@link BEHIND_SLICE_MS}). */
   set pressure(pressure: PoolPressure) {
-    this.#sliceMs = pressure === 'normal' ? SLICE_MS : pressure === 'behind' ? BEHIND_SLICE_MS : OVER_BOUND_SLICE_MS;
+    this.#sliceMs =
+      pressure === 'normal' ? SLICE_MS : pressure === 'behind' ? BEHIND_SLICE_MS : OVER_BOUND_SLICE_MS;
   }
 
   /**

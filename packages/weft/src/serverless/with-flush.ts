@@ -59,9 +59,16 @@ export function withFlush<Args extends unknown[], Result>(
   const parsed = schema.safeParse(options ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const option = issue?.code === 'unrecognized_keys' ? issue.keys.join(',') : issue?.path.join('.') || 'options';
-    const got = issue?.code === 'unrecognized_keys' ? '' : `, got ${describe((options as Record<string, unknown>)?.[option])}`;
-    throw new InvalidOptionsError(option, `withFlush: \`${option}\` ${issue?.message ?? 'is invalid'}${got}.`);
+    const option =
+      issue?.code === 'unrecognized_keys' ? issue.keys.join(',') : issue?.path.join('.') || 'options';
+    const got =
+      issue?.code === 'unrecognized_keys'
+        ? ''
+        : `, got ${describe((options as Record<string, unknown>)?.[option])}`;
+    throw new InvalidOptionsError(
+      option,
+      `withFlush: \`${option}\` ${issue?.message ?? 'is invalid'}${got}.`,
+    );
   }
   const flushOptions = parsed.data.timeoutMs === undefined ? {} : { timeoutMs: parsed.data.timeoutMs };
 

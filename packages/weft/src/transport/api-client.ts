@@ -155,7 +155,12 @@ export class ApiClient {
     await this.#pool.destroy();
   }
 
-  async #send(method: string, path: string, body: RequestBody | undefined, contentType: string | undefined): Promise<SendResult> {
+  async #send(
+    method: string,
+    path: string,
+    body: RequestBody | undefined,
+    contentType: string | undefined,
+  ): Promise<SendResult> {
     let response: RawResponse;
     try {
       response = await this.#request(method, path, body, contentType);

@@ -1,7 +1,13 @@
 import { callBatch, decodeMsgpack, encodeMsgpack } from '@weft/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { arrayHeader, batchBodyParts, batchBodyPrefix, encodeBatchBody, OWN_PART_BYTES } from './batch-body.js';
+import {
+  arrayHeader,
+  batchBodyParts,
+  batchBodyPrefix,
+  encodeBatchBody,
+  OWN_PART_BYTES,
+} from './batch-body.js';
 
 const id = (n: number) => `01890000-0000-7000-8000-${n.toString(16).padStart(12, '0')}`;
 const item = (n: number, extra: unknown = null) => ({
@@ -65,19 +71,26 @@ describe('encodeBatchBody', () => {
 });
 
 describe('batchBodyParts', () => {
-  const joined = (parts: readonly Uint8Array[]) => Buffer.concat(parts.map((part) => Buffer.from(part.buffer, part.byteOffset, part.byteLength)));
+  const joined = (parts: readonly Uint8Array[]) =>
+    Buffer.concat(parts.map((part) => Buffer.from(part.buffer, part.byteOffset, part.byteLength)));
   const sized = (n: number, bytes: number) => encodeMsgpack({ ...item(n), output: 'o'.repeat(bytes) });
 
   it('is byte-identical to the concatenated body, for any mix of small and large items (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(10, 1_000, OWN_PART_BYTES - 100, OWN_PART_BYTES, 100_000), { minLength: 1, maxLength: 12 }), (sizes) => {
-        const items = sizes.map((bytes, n) => sized(n, bytes));
-        const prefix = batchBodyPrefix('p');
-        const body = batchBodyParts(prefix, items);
-        const whole = encodeBatchBody(prefix, items);
-        expect(body.length).toBe(whole.byteLength);
-        expect(joined(body.parts).equals(Buffer.from(whole))).toBe(true);
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(10, 1_000, OWN_PART_BYTES - 100, OWN_PART_BYTES, 100_000), {
+          minLength: 1,
+          maxLength: 12,
+        }),
+        (sizes) => {
+          const items = sizes.map((bytes, n) => sized(n, bytes));
+          const prefix = batchBodyPrefix('p');
+          const body = batchBodyParts(prefix, items);
+          const whole = encodeBatchBody(prefix, items);
+          expect(body.length).toBe(whole.byteLength);
+          expect(joined(body.parts).equals(Buffer.from(whole))).toBe(true);
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -92,7 +105,10 @@ describe('batchBodyParts', () => {
   });
 
   it('is one part for a batch of small items: a single socket write', () => {
-    const body = batchBodyParts(batchBodyPrefix('p'), Array.from({ length: 500 }, (_, n) => sized(n, 1_000)));
+    const body = batchBodyParts(
+      batchBodyPrefix('p'),
+      Array.from({ length: 500 }, (_, n) => sized(n, 1_000)),
+    );
     expect(body.parts).toHaveLength(1);
   });
 });

@@ -21,7 +21,6 @@ import {
 import { publishTransportEvent } from './transport-events.js';
 import { admissionVerdict, roomBytes } from './queue-rules.js';
 
-
 /** Most record bytes spilled to the outbox in one turn when the in-memory queue is full. */
 const SPILL_BYTES_PER_TURN = 2 * 1024 * 1024;
 
@@ -445,7 +444,11 @@ export class Batcher {
       this.#random,
     );
     if (verdict.action === 'retry') return verdict.delayMs;
-    this.#spill(batch.entries, verdict.reason, batch.attempts >= this.#options.maxAttempts ? result.error : undefined);
+    this.#spill(
+      batch.entries,
+      verdict.reason,
+      batch.attempts >= this.#options.maxAttempts ? result.error : undefined,
+    );
     return undefined;
   }
 
@@ -478,7 +481,9 @@ export class Batcher {
           this.#spill(batch.entries, `the server refused the credentials (${statusCode})`, error);
           return;
         }
-        this.#warn('http', `The Weft server answered ${statusCode}: ${error.message}`, { records: batch.entries.length });
+        this.#warn('http', `The Weft server answered ${statusCode}: ${error.message}`, {
+          records: batch.entries.length,
+        });
         this.#spill(batch.entries, `the server answered ${statusCode} (${error.message})`, error);
     }
   }
@@ -535,9 +540,13 @@ export class Batcher {
       this.#parked.push(entry);
     }
     const parked = entries.length - written - lost.length;
-    this.#warn('outbox', `The outbox could not take ${entries.length - written} record(s) (${String(error)}); ${parked} kept in memory and retried, ${lost.length} past the memory bound lost.`, {
-      records: entries.length - written,
-    });
+    this.#warn(
+      'outbox',
+      `The outbox could not take ${entries.length - written} record(s) (${String(error)}); ${parked} kept in memory and retried, ${lost.length} past the memory bound lost.`,
+      {
+        records: entries.length - written,
+      },
+    );
     if (lost.length > 0) {
       const failure = new OutboxWriteError(lost.length, error);
       for (const entry of lost) this.#settle(entry, { status: 'failed', error: failure });
@@ -581,7 +590,10 @@ export class Batcher {
     const overflow = this.#overflow;
     let bytes = 0;
     let n = 0;
-    while (n < overflow.length && (n === 0 || bytes + overflow[n]!.record.bytes.byteLength <= SPILL_BYTES_PER_TURN)) {
+    while (
+      n < overflow.length &&
+      (n === 0 || bytes + overflow[n]!.record.bytes.byteLength <= SPILL_BYTES_PER_TURN)
+    ) {
       bytes += overflow[n]!.record.bytes.byteLength;
       n++;
     }
@@ -704,7 +716,10 @@ function defaultWarning(message: string, details: Record<string, unknown>): void
 function sentOutcome(body: unknown): RecordOutcome {
   const missing = (body as { missingValues?: unknown } | null | undefined)?.missingValues;
   if (!Array.isArray(missing) || missing.length === 0) return SENT;
-  return { status: 'sent', missingValues: missing.filter((digest): digest is string => typeof digest === 'string') };
+  return {
+    status: 'sent',
+    missingValues: missing.filter((digest): digest is string => typeof digest === 'string'),
+  };
 }
 
 /** How many leading records of a refused append the outbox did write (`OutboxWriteFailedError.recordsWritten`). */

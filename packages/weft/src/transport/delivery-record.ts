@@ -26,10 +26,19 @@ export interface DeliveryRecord {
 }
 
 /** The kinds, for validating what the outbox hands back. */
-export const DELIVERY_KINDS: ReadonlySet<string> = new Set<DeliveryKind>(['object', 'file', 'table-rows', 'table']);
+export const DELIVERY_KINDS: ReadonlySet<string> = new Set<DeliveryKind>([
+  'object',
+  'file',
+  'table-rows',
+  'table',
+]);
 
 /** Sends one record to its route; never throws (the result says what became of it). */
-export function sendDeliveryRecord(api: Pick<ApiClient, 'post' | 'postBytes'>, project: string, record: Pick<DeliveryRecord, 'kind' | 'body'>): Promise<SendResult> {
+export function sendDeliveryRecord(
+  api: Pick<ApiClient, 'post' | 'postBytes'>,
+  project: string,
+  record: Pick<DeliveryRecord, 'kind' | 'body'>,
+): Promise<SendResult> {
   switch (record.kind) {
     case 'object':
       return api.post(routes.objectCreate(), record.body);

@@ -1,33 +1,68 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_POLICY, rejectionVerdict, type RetryPolicy, retryVerdict, splitInHalves } from './delivery-rules.js';
+import {
+  DEFAULT_RETRY_POLICY,
+  rejectionVerdict,
+  type RetryPolicy,
+  retryVerdict,
+  splitInHalves,
+} from './delivery-rules.js';
 import { ServerUnreachableError } from './transport-errors.js';
 
-const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, maxAttempts: 3, backoff: { baseMs: 100, maxMs: 1_000 }, maxRetryDelayMs: 5_000, maxRetriesInFlight: 2 };
-const failure = (retryAfterMs?: number) => ({ status: 'retryable' as const, retryAfterMs, error: new ServerUnreachableError('http://127.0.0.1:1', new Error('refused')) });
+const policy: RetryPolicy = {
+  ...DEFAULT_RETRY_POLICY,
+  maxAttempts: 3,
+  backoff: { baseMs: 100, maxMs: 1_000 },
+  maxRetryDelayMs: 5_000,
+  maxRetriesInFlight: 2,
+};
+const failure = (retryAfterMs?: number) => ({
+  status: 'retryable' as const,
+  retryAfterMs,
+  error: new ServerUnreachableError('http://127.0.0.1:1', new Error('refused')),
+});
 const state = { attempts: 1, hasOutbox: true, serverDown: false, retrying: 0 };
 
 describe('retryVerdict', () => {
   it('retries after a jittered exponential delay while attempts remain', () => {
-    expect(retryVerdict(failure(), { ...state, attempts: 2 }, policy, () => 0.5)).toEqual({ action: 'retry', delayMs: 100 });
+    expect(retryVerdict(failure(), { ...state, attempts: 2 }, policy, () => 0.5)).toEqual({
+      action: 'retry',
+      delayMs: 100,
+    });
   });
 
   it('honours Retry-After over a shorter backoff, capped by maxRetryDelayMs', () => {
     expect(retryVerdict(failure(2_000), state, policy, () => 0)).toEqual({ action: 'retry', delayMs: 2_000 });
-    expect(retryVerdict(failure(60_000), state, policy, () => 0)).toEqual({ action: 'retry', delayMs: 5_000 });
+    expect(retryVerdict(failure(60_000), state, policy, () => 0)).toEqual({
+      action: 'retry',
+      delayMs: 5_000,
+    });
   });
 
   it('keeps the record once the attempts are used up, with or without an outbox', () => {
-    expect(retryVerdict(failure(), { ...state, attempts: 3 }, policy)).toMatchObject({ action: 'keep', reason: expect.stringContaining('after 3 attempts') });
-    expect(retryVerdict(failure(), { ...state, attempts: 3, hasOutbox: false }, policy)).toMatchObject({ action: 'keep' });
+    expect(retryVerdict(failure(), { ...state, attempts: 3 }, policy)).toMatchObject({
+      action: 'keep',
+      reason: expect.stringContaining('after 3 attempts'),
+    });
+    expect(retryVerdict(failure(), { ...state, attempts: 3, hasOutbox: false }, policy)).toMatchObject({
+      action: 'keep',
+    });
   });
 
   it('keeps it at once while the circuit is open or past the retry budget, when an outbox can take it', () => {
-    expect(retryVerdict(failure(), { ...state, serverDown: true }, policy)).toMatchObject({ action: 'keep', reason: expect.stringContaining('circuit') });
-    expect(retryVerdict(failure(), { ...state, retrying: 2 }, policy)).toMatchObject({ action: 'keep', reason: expect.stringContaining('budget') });
+    expect(retryVerdict(failure(), { ...state, serverDown: true }, policy)).toMatchObject({
+      action: 'keep',
+      reason: expect.stringContaining('circuit'),
+    });
+    expect(retryVerdict(failure(), { ...state, retrying: 2 }, policy)).toMatchObject({
+      action: 'keep',
+      reason: expect.stringContaining('budget'),
+    });
   });
 
   it('without an outbox it retries while attempts remain, whatever the circuit and the budget', () => {
-    expect(retryVerdict(failure(), { ...state, hasOutbox: false, serverDown: true, retrying: 9 }, policy, () => 0)).toEqual({ action: 'retry', delayMs: 0 });
+    expect(
+      retryVerdict(failure(), { ...state, hasOutbox: false, serverDown: true, retrying: 9 }, policy, () => 0),
+    ).toEqual({ action: 'retry', delayMs: 0 });
   });
 });
 
@@ -44,7 +79,7 @@ describe('rejectionVerdict', () => {
     expect(rejectionVerdict(413, undefined, 1)).toEqual({ action: 'drop', index: 0, tooLarge: true });
   });
 
-  it('keeps what is not the record\'s fault: credentials refused, other 4xx', () => {
+  it("keeps what is not the record's fault: credentials refused, other 4xx", () => {
     expect(rejectionVerdict(401, undefined, 5)).toEqual({ action: 'keep', auth: true });
     expect(rejectionVerdict(403, 0, 1)).toEqual({ action: 'keep', auth: true });
     expect(rejectionVerdict(409, undefined, 1)).toEqual({ action: 'keep', auth: false });
@@ -53,6 +88,9 @@ describe('rejectionVerdict', () => {
 
 describe('splitInHalves', () => {
   it('gives the back half first, so a work stack pops the front half first; odd lengths put the extra item in front', () => {
-    expect(splitInHalves([1, 2, 3, 4, 5])).toEqual([[4, 5], [1, 2, 3]]);
+    expect(splitInHalves([1, 2, 3, 4, 5])).toEqual([
+      [4, 5],
+      [1, 2, 3],
+    ]);
   });
 });

@@ -57,12 +57,20 @@ export function retryVerdict(
   random: () => number = Math.random,
 ): RetryVerdict {
   if (state.attempts >= policy.maxAttempts) {
-    return { action: 'keep', reason: `the server did not accept it after ${policy.maxAttempts} attempts (${result.error.message})` };
+    return {
+      action: 'keep',
+      reason: `the server did not accept it after ${policy.maxAttempts} attempts (${result.error.message})`,
+    };
   }
-  if (state.hasOutbox && state.serverDown) return { action: 'keep', reason: 'the circuit is open (the server kept failing)' };
-  if (state.hasOutbox && state.retrying >= policy.maxRetriesInFlight) return { action: 'keep', reason: 'the retry budget is used up' };
+  if (state.hasOutbox && state.serverDown)
+    return { action: 'keep', reason: 'the circuit is open (the server kept failing)' };
+  if (state.hasOutbox && state.retrying >= policy.maxRetriesInFlight)
+    return { action: 'keep', reason: 'the retry budget is used up' };
   const jittered = backoffDelayMs(state.attempts, policy.backoff, random);
-  return { action: 'retry', delayMs: Math.min(policy.maxRetryDelayMs, Math.max(jittered, result.retryAfterMs ?? 0)) };
+  return {
+    action: 'retry',
+    delayMs: Math.min(policy.maxRetryDelayMs, Math.max(jittered, result.retryAfterMs ?? 0)),
+  };
 }
 
 /**
@@ -82,7 +90,11 @@ export type RejectionVerdict =
   | { action: 'keep'; auth: boolean };
 
 /** The one rule for isolating a rejected item; see {@link RejectionVerdict}. */
-export function rejectionVerdict(statusCode: number, index: number | undefined, items: number): RejectionVerdict {
+export function rejectionVerdict(
+  statusCode: number,
+  index: number | undefined,
+  items: number,
+): RejectionVerdict {
   const invalid = statusCode === 400 || statusCode === 422;
   if (invalid && index !== undefined && Number.isInteger(index) && index >= 0 && index < items) {
     return { action: 'drop', index, tooLarge: false };

@@ -54,7 +54,10 @@ export const DELIVERY_RECORD_VERSION = 2;
 
 /** A record as its parts `[prefix, item]`, ready for `Outbox.append` (no concatenated copy). */
 export function encodeDeliveryRecord(project: string, record: DeliveryRecord): Uint8Array[] {
-  return [outboxRecordPrefix(project, DELIVERY_RECORD_VERSION), encodeMsgpack({ kind: record.kind, label: record.label, body: record.body })];
+  return [
+    outboxRecordPrefix(project, DELIVERY_RECORD_VERSION),
+    encodeMsgpack({ kind: record.kind, label: record.label, body: record.body }),
+  ];
 }
 
 /** A decoded outbox record: its project and the item's bytes (a view into the record); `delivery` for version 2. */
@@ -73,7 +76,8 @@ export function decodeOutboxRecord(record: Uint8Array): OutboxRecord | string {
   if (record.byteLength < 4 || record[0] !== 0x93)
     return 'not an outbox call record (expected a msgpack array of 3)';
   const version = record[1];
-  if (version !== OUTBOX_RECORD_VERSION && version !== DELIVERY_RECORD_VERSION) return `unknown outbox record version ${version}`;
+  if (version !== OUTBOX_RECORD_VERSION && version !== DELIVERY_RECORD_VERSION)
+    return `unknown outbox record version ${version}`;
   const tag = record[2]!;
   let start: number;
   let length: number;
@@ -98,9 +102,14 @@ export function decodeOutboxRecord(record: Uint8Array): OutboxRecord | string {
   } catch {
     return 'the delivery record does not decode';
   }
-  if (typeof item?.kind !== 'string' || !DELIVERY_KINDS.has(item.kind)) return 'the delivery record has no known kind';
+  if (typeof item?.kind !== 'string' || !DELIVERY_KINDS.has(item.kind))
+    return 'the delivery record has no known kind';
   if (item.kind === 'file' && !(item.body instanceof Uint8Array)) return 'the file record holds no bytes';
-  return { project, itemBytes, delivery: { kind: item.kind, body: item.body, label: String(item.label ?? item.kind) } };
+  return {
+    project,
+    itemBytes,
+    delivery: { kind: item.kind, body: item.body, label: String(item.label ?? item.kind) },
+  };
 }
 
 /** Bounds of the batches replay sends. */
@@ -147,7 +156,8 @@ export function createOutboxSender(
         continue;
       }
       const last = runs.at(-1);
-      if (last !== undefined && last.delivery === undefined && last.project === decoded.project) last.items.push(decoded.itemBytes);
+      if (last !== undefined && last.delivery === undefined && last.project === decoded.project)
+        last.items.push(decoded.itemBytes);
       else runs.push({ project: decoded.project, items: [decoded.itemBytes] });
     }
     for (const run of runs) {

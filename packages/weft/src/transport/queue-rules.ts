@@ -34,7 +34,10 @@ export const BACKPRESSURE_FRACTION = 0.75;
  */
 export function roomBytes(heldBytes: number, limits: QueueLimits): number {
   const { maxQueueBytes, maxBatchBytes, maxConcurrentBatches } = limits;
-  const want = Math.min(Math.floor(maxQueueBytes * BACKPRESSURE_FRACTION), (2 * maxConcurrentBatches + 1) * maxBatchBytes);
+  const want = Math.min(
+    Math.floor(maxQueueBytes * BACKPRESSURE_FRACTION),
+    (2 * maxConcurrentBatches + 1) * maxBatchBytes,
+  );
   return Math.max(0, want - heldBytes);
 }
 

@@ -6,7 +6,12 @@ import type { DeliveryRecord } from './delivery-record.js';
 import { sendDeliveryRecord } from './delivery-record.js';
 import { rejectionVerdict, type RetryPolicy, retryVerdict } from './delivery-rules.js';
 import { encodeDeliveryRecord } from './outbox-records.js';
-import { DeliveryFailedError, OutboxWriteError, RecordRejectedError, RecordTooLargeError } from './transport-errors.js';
+import {
+  DeliveryFailedError,
+  OutboxWriteError,
+  RecordRejectedError,
+  RecordTooLargeError,
+} from './transport-errors.js';
 
 /** What became of one {@link DeliveryRecord}: acknowledged (with the server's answer), kept in the outbox, or lost (reported). */
 export type DeliveryOutcome =
@@ -76,16 +81,23 @@ export class RecordDelivery {
           return { status: 'sent', body: result.body };
         case 'rejected': {
           const verdict = rejectionVerdict(result.statusCode, result.index, 1);
-          if (verdict.action === 'keep') return this.keep([record], `the server answered ${result.statusCode} (${result.error.message})`);
-          const error = verdict.action === 'drop' && verdict.tooLarge
-            ? new RecordTooLargeError(record.label, byteLength(record.body), result.error)
-            : new RecordRejectedError(record.label, result.error);
+          if (verdict.action === 'keep')
+            return this.keep([record], `the server answered ${result.statusCode} (${result.error.message})`);
+          const error =
+            verdict.action === 'drop' && verdict.tooLarge
+              ? new RecordTooLargeError(record.label, byteLength(record.body), result.error)
+              : new RecordRejectedError(record.label, result.error);
           return this.#failed(record, error);
         }
         case 'retryable': {
           const verdict = retryVerdict(
             result,
-            { attempts, hasOutbox: outbox !== undefined, serverDown: health !== undefined && health.circuit !== 'closed', retrying: this.#retrying },
+            {
+              attempts,
+              hasOutbox: outbox !== undefined,
+              serverDown: health !== undefined && health.circuit !== 'closed',
+              retrying: this.#retrying,
+            },
             policy,
             this.#o.random,
           );
@@ -107,7 +119,8 @@ export class RecordDelivery {
   async retrying<T>(operation: () => Promise<T>): Promise<{ done: T } | { kept: string }> {
     const { outbox, health, policy } = this.#o;
     for (let attempts = 1; ; attempts++) {
-      if (outbox !== undefined && health !== undefined && health.circuit !== 'closed') return { kept: 'the circuit is open (the server kept failing)' };
+      if (outbox !== undefined && health !== undefined && health.circuit !== 'closed')
+        return { kept: 'the circuit is open (the server kept failing)' };
       try {
         return { done: await operation() };
       } catch (error) {
@@ -116,7 +129,12 @@ export class RecordDelivery {
         const retryAfterMs = typeof failure.retryAfterMs === 'number' ? failure.retryAfterMs : undefined;
         const verdict = retryVerdict(
           { status: 'retryable', retryAfterMs, error: error as WeftError },
-          { attempts, hasOutbox: outbox !== undefined, serverDown: health !== undefined && health.circuit !== 'closed', retrying: this.#retrying },
+          {
+            attempts,
+            hasOutbox: outbox !== undefined,
+            serverDown: health !== undefined && health.circuit !== 'closed',
+            retrying: this.#retrying,
+          },
           policy,
           this.#o.random,
         );
@@ -143,8 +161,14 @@ export class RecordDelivery {
    */
   async keep(records: readonly DeliveryRecord[], reason: string): Promise<DeliveryOutcome> {
     const { outbox, project } = this.#o;
-    const label = records.length === 1 ? records[0]!.label : `${records.length} records (${records[0]?.label ?? ''} …)`;
-    if (outbox === undefined) return this.#failed(records[0], new DeliveryFailedError(`Could not send ${label}: ${reason}`), records.length);
+    const label =
+      records.length === 1 ? records[0]!.label : `${records.length} records (${records[0]?.label ?? ''} …)`;
+    if (outbox === undefined)
+      return this.#failed(
+        records[0],
+        new DeliveryFailedError(`Could not send ${label}: ${reason}`),
+        records.length,
+      );
     try {
       await outbox.append(records.map((record) => encodeDeliveryRecord(project, record)));
     } catch (error) {

@@ -24,7 +24,10 @@ export interface FreeTextRedaction {
 }
 
 /** The redaction of one record's free text, from the secrets its walk found. */
-export function freeTextRedaction(secrets: readonly string[], options: SanitizeOptions | undefined): FreeTextRedaction {
+export function freeTextRedaction(
+  secrets: readonly string[],
+  options: SanitizeOptions | undefined,
+): FreeTextRedaction {
   const unique = secrets.length < 2 ? secrets : [...new Set(secrets)].sort((a, b) => b.length - a.length);
   return { secrets: unique, redact: options?.redact };
 }

@@ -10,14 +10,32 @@ class Config {
 
 describe('redactedKeyMatcher', () => {
   it('answers exactly `keys.has(key.toLowerCase())`, whatever the keys and redacted names', () => {
-    const tricky = fc.constantFrom('token', 'TOKEN', 'to\u212Aen', '\u212Aey', 'key', 'İd', 'i\u0307d', 'ß', 'SS', '', 'a'.repeat(37), 'A'.repeat(37), 'a'.repeat(5));
+    const tricky = fc.constantFrom(
+      'token',
+      'TOKEN',
+      'to\u212Aen',
+      '\u212Aey',
+      'key',
+      'İd',
+      'i\u0307d',
+      'ß',
+      'SS',
+      '',
+      'a'.repeat(37),
+      'A'.repeat(37),
+      'a'.repeat(5),
+    );
     const key = fc.oneof(tricky, fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 8 }));
     fc.assert(
-      fc.property(fc.array(fc.oneof(tricky, fc.string({ maxLength: 40 })), { maxLength: 6 }), fc.array(key, { maxLength: 30 }), (names, keys) => {
-        const redacted = new Set(names.map((n) => n.toLowerCase()));
-        const matches = redactedKeyMatcher(redacted);
-        for (const k of keys) expect(matches(k), JSON.stringify(k)).toBe(redacted.has(k.toLowerCase()));
-      }),
+      fc.property(
+        fc.array(fc.oneof(tricky, fc.string({ maxLength: 40 })), { maxLength: 6 }),
+        fc.array(key, { maxLength: 30 }),
+        (names, keys) => {
+          const redacted = new Set(names.map((n) => n.toLowerCase()));
+          const matches = redactedKeyMatcher(redacted);
+          for (const k of keys) expect(matches(k), JSON.stringify(k)).toBe(redacted.has(k.toLowerCase()));
+        },
+      ),
       { numRuns: 3_000 },
     );
   });

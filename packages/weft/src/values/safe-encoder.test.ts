@@ -6,7 +6,8 @@ import { sanitize } from './sanitize.js';
 import { snapshot, snapshotTape } from './snapshot.js';
 import { materialize } from './snapshot-tape.js';
 
-const safe = (value: unknown, options?: Parameters<typeof encodeIfSafe>[1], budget?: number) => encodeIfSafe(value, options, budget) !== undefined;
+const safe = (value: unknown, options?: Parameters<typeof encodeIfSafe>[1], budget?: number) =>
+  encodeIfSafe(value, options, budget) !== undefined;
 
 describe('encodeIfSafe', () => {
   it('encodes only what the Sanitizer would leave as is, and decodes to the same value as the wire encoder', () => {
@@ -14,7 +15,15 @@ describe('encodeIfSafe', () => {
       fc.property(
         fc.oneof(
           fc.jsonValue(),
-          fc.anything({ withBigInt: true, withMap: true, withSet: true, withTypedArray: true, withDate: true, withNullPrototype: true, withSparseArray: true }),
+          fc.anything({
+            withBigInt: true,
+            withMap: true,
+            withSet: true,
+            withTypedArray: true,
+            withDate: true,
+            withNullPrototype: true,
+            withSparseArray: true,
+          }),
         ),
         (value) => {
           const copy = snapshot(value);
@@ -34,7 +43,15 @@ describe('encodeIfSafe', () => {
       fc.property(
         fc.oneof(
           fc.jsonValue(),
-          fc.anything({ withBigInt: true, withMap: true, withSet: true, withTypedArray: true, withDate: true, withNullPrototype: true, withSparseArray: true }),
+          fc.anything({
+            withBigInt: true,
+            withMap: true,
+            withSet: true,
+            withTypedArray: true,
+            withDate: true,
+            withNullPrototype: true,
+            withSparseArray: true,
+          }),
         ),
         fc.integer({ min: 3, max: 400 }),
         (value, budget) => {
@@ -42,7 +59,8 @@ describe('encodeIfSafe', () => {
           const fromTape = encodeIfSafe(tape, undefined, budget);
           const fromContainers = encodeIfSafe(materialize(tape), undefined, budget);
           expect(fromTape === undefined).toBe(fromContainers === undefined);
-          if (fromTape !== undefined) expect(decodeMsgpack(fromTape)).toEqual(decodeMsgpack(fromContainers as Uint8Array));
+          if (fromTape !== undefined)
+            expect(decodeMsgpack(fromTape)).toEqual(decodeMsgpack(fromContainers as Uint8Array));
         },
       ),
       { numRuns: 3_000 },
@@ -50,8 +68,16 @@ describe('encodeIfSafe', () => {
   });
 
   it('encodes tapes nested in a record, and refuses what a tape keeps by identity', () => {
-    const record = { type: 'complete', inputs: snapshotTape({ msgs: [{ role: 'user', content: 'hi' }], n: undefined }), output: snapshotTape({ ok: true, list: [1, 2.5, null] }) };
-    expect(decodeMsgpack(encodeIfSafe(record) as Uint8Array)).toEqual({ type: 'complete', inputs: { msgs: [{ role: 'user', content: 'hi' }] }, output: { ok: true, list: [1, 2.5, null] } });
+    const record = {
+      type: 'complete',
+      inputs: snapshotTape({ msgs: [{ role: 'user', content: 'hi' }], n: undefined }),
+      output: snapshotTape({ ok: true, list: [1, 2.5, null] }),
+    };
+    expect(decodeMsgpack(encodeIfSafe(record) as Uint8Array)).toEqual({
+      type: 'complete',
+      inputs: { msgs: [{ role: 'user', content: 'hi' }] },
+      output: { ok: true, list: [1, 2.5, null] },
+    });
     for (const kept of [new Date(0), new Map([[1, 2]]), new Set([1]), Symbol('s'), 1n, () => 1]) {
       expect(encodeIfSafe({ output: snapshotTape({ kept }) }), String(typeof kept)).toBeUndefined();
     }
@@ -61,8 +87,46 @@ describe('encodeIfSafe', () => {
   });
 
   it('writes every msgpack form the wire encoder reads back: integer widths, floats, string and container sizes', () => {
-    const numbers = [0, 1, 127, 128, 255, 256, 65_535, 65_536, 2 ** 32 - 1, 2 ** 32, 2 ** 53 - 1, -1, -32, -33, -128, -129, -32_768, -32_769, -(2 ** 31), -(2 ** 31) - 1, -(2 ** 53) + 1, 0.5, -1.25, 1e300, 5e-324, Number.MAX_VALUE];
-    const strings = ['', 'a', 'x'.repeat(31), 'x'.repeat(32), 'é'.repeat(10), 'é'.repeat(100), '😀'.repeat(20), 'y'.repeat(300), 'z'.repeat(70_000), `${'a'.repeat(30)}é`];
+    const numbers = [
+      0,
+      1,
+      127,
+      128,
+      255,
+      256,
+      65_535,
+      65_536,
+      2 ** 32 - 1,
+      2 ** 32,
+      2 ** 53 - 1,
+      -1,
+      -32,
+      -33,
+      -128,
+      -129,
+      -32_768,
+      -32_769,
+      -(2 ** 31),
+      -(2 ** 31) - 1,
+      -(2 ** 53) + 1,
+      0.5,
+      -1.25,
+      1e300,
+      5e-324,
+      Number.MAX_VALUE,
+    ];
+    const strings = [
+      '',
+      'a',
+      'x'.repeat(31),
+      'x'.repeat(32),
+      'é'.repeat(10),
+      'é'.repeat(100),
+      '😀'.repeat(20),
+      'y'.repeat(300),
+      'z'.repeat(70_000),
+      `${'a'.repeat(30)}é`,
+    ];
     const value = {
       numbers,
       strings,
@@ -79,7 +143,9 @@ describe('encodeIfSafe', () => {
 
   it('leaves out undefined members, in small and large maps, like the wire encoder', () => {
     const small = { a: 1, b: undefined, c: 'x' };
-    const large = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`k${i}`, i % 3 === 0 ? undefined : i]));
+    const large = Object.fromEntries(
+      Array.from({ length: 20 }, (_, i) => [`k${i}`, i % 3 === 0 ? undefined : i]),
+    );
     for (const value of [small, large, { nested: small, list: [large] }]) {
       expect(decodeMsgpack(encodeIfSafe(value) as Uint8Array)).toEqual(decodeMsgpack(encodeMsgpack(value)));
     }
@@ -87,7 +153,10 @@ describe('encodeIfSafe', () => {
 
   it('keeps earlier results intact when a record spills into a new arena', () => {
     const big = { text: 'b'.repeat(700_000) };
-    const results = Array.from({ length: 6 }, (_, i) => [{ i, ...big }, encodeIfSafe({ i, ...big }) as Uint8Array] as const);
+    const results = Array.from(
+      { length: 6 },
+      (_, i) => [{ i, ...big }, encodeIfSafe({ i, ...big }) as Uint8Array] as const,
+    );
     for (const [value, bytes] of results) expect(decodeMsgpack(bytes)).toEqual(value);
   });
 
@@ -121,7 +190,12 @@ describe('encodeIfSafe', () => {
   });
 
   it('accepts the plain JSON-like snapshot of an LLM reply', () => {
-    const reply = { id: 'c1', choices: [{ index: 0, message: { role: 'assistant', content: 'hi', tool_calls: [] } }], usage: { total_tokens: 3 }, skipped: undefined };
+    const reply = {
+      id: 'c1',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'hi', tool_calls: [] } }],
+      usage: { total_tokens: 3 },
+      skipped: undefined,
+    };
     expect(safe(snapshot({ msgs: [{ role: 'user', content: 'x' }], reply }))).toBe(true);
   });
 
@@ -151,10 +225,29 @@ describe('encodeIfSafe', () => {
       ['a long array', [1, 2, 3], { maxArrayLength: 2 }],
       ['too deep', [[[[1]]]], { maxDepth: 3 }],
       ['too many nodes', [1, 2, 3, 4, 5], { maxNodes: 4 }],
-      ['a cycle', (() => { const a: unknown[] = []; a.push(a); return a; })()],
+      [
+        'a cycle',
+        (() => {
+          const a: unknown[] = [];
+          a.push(a);
+          return a;
+        })(),
+      ],
       ['a redact function', { a: 1 }, { redact: () => false }],
-      ['a value onObject replaces', { a: { b: 1 } }, { onObject: (v) => ('b' in v ? 'weft:///p/object/x:y' : undefined) }],
-      ['an onObject that throws', { a: 1 }, { onObject: () => { throw new Error('no'); } }],
+      [
+        'a value onObject replaces',
+        { a: { b: 1 } },
+        { onObject: (v) => ('b' in v ? 'weft:///p/object/x:y' : undefined) },
+      ],
+      [
+        'an onObject that throws',
+        { a: 1 },
+        {
+          onObject: () => {
+            throw new Error('no');
+          },
+        },
+      ],
     ];
     for (const [what, value, options] of cases) expect(safe(value, options), what).toBe(false);
   });

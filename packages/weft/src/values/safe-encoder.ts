@@ -1,4 +1,8 @@
-import { resolveSanitizeOptions, type ResolvedSanitizeOptions, type SanitizeOptions } from './sanitize-options.js';
+import {
+  resolveSanitizeOptions,
+  type ResolvedSanitizeOptions,
+  type SanitizeOptions,
+} from './sanitize-options.js';
 import { hasEnumerable } from './inherited-keys.js';
 import { SnapshotTape, TapeTag } from './snapshot-tape.js';
 
@@ -44,7 +48,11 @@ import { SnapshotTape, TapeTag } from './snapshot-tape.js';
  *
  * @throws InvalidSanitizeOptionsError (code `WEFT_INVALID_OPTIONS`) when `options` are invalid.
  */
-export function encodeIfSafe(value: unknown, options?: SanitizeOptions, budget = Number.POSITIVE_INFINITY): Uint8Array | undefined {
+export function encodeIfSafe(
+  value: unknown,
+  options?: SanitizeOptions,
+  budget = Number.POSITIVE_INFINITY,
+): Uint8Array | undefined {
   const o = resolveSanitizeOptions(options);
   if (o.redact !== undefined || hasEnumerable(Object.prototype)) return undefined;
   const w = writer;
@@ -295,7 +303,10 @@ class SafeWriter {
    * encoder does): the key must still be one the Sanitizer keeps as is.
    */
   keepsLeftOutKey(key: string): boolean {
-    return key.length <= (this.o as ResolvedSanitizeOptions).maxStringLength && (key as Es2024String).isWellFormed();
+    return (
+      key.length <= (this.o as ResolvedSanitizeOptions).maxStringLength &&
+      (key as Es2024String).isWellFormed()
+    );
   }
 
   /** Writes the header of the map whose members start after the byte reserved at `at` (relative to the record). */

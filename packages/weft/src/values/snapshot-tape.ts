@@ -92,7 +92,13 @@ function read(r: Reader, depth: number): unknown {
         const key = r.slots[r.i++] as string;
         const member = read(r, depth + 1);
         // Assigning `__proto__` would set the copy's prototype; it must stay data.
-        if (key === '__proto__') Object.defineProperty(out, key, { value: member, enumerable: true, writable: true, configurable: true });
+        if (key === '__proto__')
+          Object.defineProperty(out, key, {
+            value: member,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
         else out[key] = member;
       }
       return out;

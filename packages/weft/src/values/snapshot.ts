@@ -136,7 +136,16 @@ function take(value: unknown, limits: SnapshotLimits | undefined, stats: Snapsho
   const slots = reuse ? scratch : [];
   scratchBusy = true;
   const path = reuse ? scratchPath : [];
-  const state: TapeState = { slots, n: 0, path, nodes: 1, maxDepth, maxNodes, keep: limits?.keep, forIn: !hasEnumerable(Object.prototype) };
+  const state: TapeState = {
+    slots,
+    n: 0,
+    path,
+    nodes: 1,
+    maxDepth,
+    maxNodes,
+    keep: limits?.keep,
+    forIn: !hasEnumerable(Object.prototype),
+  };
   try {
     writeValue(state, value, 0);
   } finally {

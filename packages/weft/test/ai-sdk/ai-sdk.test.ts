@@ -41,7 +41,10 @@ describe('the AI SDK through wrapAISDK(ai)', () => {
           usage: { inputTokens: 50, outputTokens: 10 },
         },
       },
-      { kind: 'completion', completion: { model: 'gpt-4o', text: 'Sunny in Paris.', usage: { inputTokens: 60, outputTokens: 5 } } },
+      {
+        kind: 'completion',
+        completion: { model: 'gpt-4o', text: 'Sunny in Paris.', usage: { inputTokens: 60, outputTokens: 5 } },
+      },
     );
     const lookup = weft.op(async (city: string) => ({ city, sky: 'sunny' }), { name: 'lookupWeather' });
     const agent = weft.op(
@@ -67,7 +70,8 @@ describe('the AI SDK through wrapAISDK(ai)', () => {
 
     const calls = await listServerCalls(server.url, 'ai-sdk-agent');
     const byId = new Map(calls.map((c) => [c.id, c]));
-    const parentName = (c: (typeof calls)[number]) => (c.parentId === null ? null : (byId.get(c.parentId)?.opName ?? 'missing'));
+    const parentName = (c: (typeof calls)[number]) =>
+      c.parentId === null ? null : (byId.get(c.parentId)?.opName ?? 'missing');
     const tree = calls.map((c) => `${parentName(c)} > ${c.opName}`).sort();
     expect(tree).toEqual([
       'agent > ai.generateText',
@@ -78,7 +82,9 @@ describe('the AI SDK through wrapAISDK(ai)', () => {
       'null > agent',
     ]);
     const steps = calls.filter((c) => c.opName === 'ai.generateText.doGenerate');
-    const usages = steps.map((c) => c.summary?.usage?.['gpt-4o']).sort((a, b) => (a?.inputTokens ?? 0) - (b?.inputTokens ?? 0));
+    const usages = steps
+      .map((c) => c.summary?.usage?.['gpt-4o'])
+      .sort((a, b) => (a?.inputTokens ?? 0) - (b?.inputTokens ?? 0));
     expect(usages).toMatchObject([
       { inputTokens: 50, outputTokens: 10 },
       { inputTokens: 60, outputTokens: 5 },
@@ -96,11 +102,21 @@ describe('the AI SDK through wrapAISDK(ai)', () => {
     const model = openai().chat('gpt-4o');
     const streamed = streamText({ model, prompt: 'Say hello' });
     expect(await streamed.text).toBe('Hello from the fake provider.');
-    provider.enqueue({ kind: 'completion', completion: { model: 'gpt-4o', text: '{"name":"Ada"}', usage: { inputTokens: 20, outputTokens: 4 } } });
+    provider.enqueue({
+      kind: 'completion',
+      completion: { model: 'gpt-4o', text: '{"name":"Ada"}', usage: { inputTokens: 20, outputTokens: 4 } },
+    });
     const object = await generateObject({ model, schema: z.object({ name: z.string() }), prompt: 'A name' });
     expect(object.object).toEqual({ name: 'Ada' });
-    provider.enqueue({ kind: 'completion', completion: { model: 'gpt-4o', text: '{"name":"Bo"}', usage: { inputTokens: 21, outputTokens: 4 } } });
-    const objectStream = streamObject({ model, schema: z.object({ name: z.string() }), prompt: 'Another name' });
+    provider.enqueue({
+      kind: 'completion',
+      completion: { model: 'gpt-4o', text: '{"name":"Bo"}', usage: { inputTokens: 21, outputTokens: 4 } },
+    });
+    const objectStream = streamObject({
+      model,
+      schema: z.object({ name: z.string() }),
+      prompt: 'Another name',
+    });
     // The AI SDK settles `object` once the stream is read.
     for await (const _partial of objectStream.partialObjectStream);
     expect(await objectStream.object).toEqual({ name: 'Bo' });
@@ -112,10 +128,22 @@ describe('the AI SDK through wrapAISDK(ai)', () => {
     await client.flush();
 
     const calls = await listServerCalls(server.url, 'ai-sdk-all');
-    const roots = calls.filter((c) => c.parentId === null).map((c) => c.opName).sort();
-    expect(roots).toEqual(['ai.embed', 'ai.embedMany', 'ai.generateObject', 'ai.streamObject', 'ai.streamText']);
+    const roots = calls
+      .filter((c) => c.parentId === null)
+      .map((c) => c.opName)
+      .sort();
+    expect(roots).toEqual([
+      'ai.embed',
+      'ai.embedMany',
+      'ai.generateObject',
+      'ai.streamObject',
+      'ai.streamText',
+    ]);
     const byId = new Map(calls.map((c) => [c.id, c]));
-    const children = calls.filter((c) => c.parentId !== null).map((c) => `${byId.get(c.parentId as string)?.opName} > ${c.opName}`).sort();
+    const children = calls
+      .filter((c) => c.parentId !== null)
+      .map((c) => `${byId.get(c.parentId as string)?.opName} > ${c.opName}`)
+      .sort();
     expect(children).toEqual([
       'ai.embed > ai.embed.doEmbed',
       'ai.embedMany > ai.embedMany.doEmbed',
@@ -129,7 +157,10 @@ describe('the AI SDK through wrapAISDK(ai)', () => {
       expect(call.summary?.usage?.[model]?.inputTokens, `${call.opName} input tokens`).toBeGreaterThan(0);
       expect(call.summary?.costUsd, `${call.opName} cost`).toBeGreaterThan(0);
     }
-    expect(calls.find((c) => c.opName === 'ai.streamObject')?.summary?.usage?.['gpt-4o']).toMatchObject({ inputTokens: 21, outputTokens: 4 });
+    expect(calls.find((c) => c.opName === 'ai.streamObject')?.summary?.usage?.['gpt-4o']).toMatchObject({
+      inputTokens: 21,
+      outputTokens: 4,
+    });
   });
 
   it('the same agent gives the same tree and usage through wrapAISDK, a WeftSpanProcessor of the app, and an OTLP export to /v1/traces', async () => {
@@ -140,15 +171,28 @@ describe('the AI SDK through wrapAISDK(ai)', () => {
       provider.enqueue(
         {
           kind: 'completion',
-          completion: { model: 'gpt-4o', toolCalls: [{ id: 'call_1', name: 'add', arguments: '{"a":2,"b":3}' }], finishReason: 'tool_calls', usage: { inputTokens: 30, outputTokens: 8 } },
+          completion: {
+            model: 'gpt-4o',
+            toolCalls: [{ id: 'call_1', name: 'add', arguments: '{"a":2,"b":3}' }],
+            finishReason: 'tool_calls',
+            usage: { inputTokens: 30, outputTokens: 8 },
+          },
         },
-        { kind: 'completion', completion: { model: 'gpt-4o', text: '5', usage: { inputTokens: 40, outputTokens: 1 } } },
+        {
+          kind: 'completion',
+          completion: { model: 'gpt-4o', text: '5', usage: { inputTokens: 40, outputTokens: 1 } },
+        },
       );
       const run = telemetry === undefined ? generateText : ai.generateText;
       const result = await run({
         model: openai().chat('gpt-4o'),
         prompt: 'What is 2 + 3?',
-        tools: { add: ai.tool({ inputSchema: z.object({ a: z.number(), b: z.number() }), execute: async ({ a, b }) => a + b }) },
+        tools: {
+          add: ai.tool({
+            inputSchema: z.object({ a: z.number(), b: z.number() }),
+            execute: async ({ a, b }) => a + b,
+          }),
+        },
         stopWhen: ai.stepCountIs(3),
         ...(telemetry === undefined ? {} : { experimental_telemetry: telemetry }),
       });
@@ -160,7 +204,10 @@ describe('the AI SDK through wrapAISDK(ai)', () => {
       return calls
         .map((c) => ({
           path: `${c.parentId === null ? '' : `${byId.get(c.parentId)?.opName} > `}${c.opName}`,
-          usage: c.summary?.usage?.['gpt-4o'] === undefined ? null : { in: c.summary.usage['gpt-4o'].inputTokens, out: c.summary.usage['gpt-4o'].outputTokens },
+          usage:
+            c.summary?.usage?.['gpt-4o'] === undefined
+              ? null
+              : { in: c.summary.usage['gpt-4o'].inputTokens, out: c.summary.usage['gpt-4o'].outputTokens },
           costUsd: c.summary?.costUsd ?? null,
         }))
         .sort((a, b) => a.path.localeCompare(b.path) || (a.usage?.in ?? 0) - (b.usage?.in ?? 0));
@@ -169,10 +216,21 @@ describe('the AI SDK through wrapAISDK(ai)', () => {
     const wrapped = await runAgent('ai-sdk-same-wrapped', undefined, async () => {});
     const processor = new WeftSpanProcessor();
     const appProvider = new BasicTracerProvider({ spanProcessors: [processor] });
-    const viaProcessor = await runAgent('ai-sdk-same-processor', { isEnabled: true, tracer: appProvider.getTracer('app') }, () => processor.forceFlush());
-    const exporter = new OTLPTraceExporter({ url: `${server.url}/v1/traces`, headers: { 'x-weft-project': 'ai-sdk-same-otlp' } });
+    const viaProcessor = await runAgent(
+      'ai-sdk-same-processor',
+      { isEnabled: true, tracer: appProvider.getTracer('app') },
+      () => processor.forceFlush(),
+    );
+    const exporter = new OTLPTraceExporter({
+      url: `${server.url}/v1/traces`,
+      headers: { 'x-weft-project': 'ai-sdk-same-otlp' },
+    });
     const otlpProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] });
-    const viaOtlp = await runAgent('ai-sdk-same-otlp', { isEnabled: true, tracer: otlpProvider.getTracer('app') }, () => otlpProvider.forceFlush());
+    const viaOtlp = await runAgent(
+      'ai-sdk-same-otlp',
+      { isEnabled: true, tracer: otlpProvider.getTracer('app') },
+      () => otlpProvider.forceFlush(),
+    );
     await otlpProvider.shutdown();
 
     expect(wrapped.map((c) => c.path)).toEqual([
@@ -188,10 +246,19 @@ describe('the AI SDK through wrapAISDK(ai)', () => {
 
   it('weftTelemetry() first used inside an op (no OTel context manager when the op started) still nests under the op', async () => {
     context.disable(); // as in an app that has not registered OpenTelemetry at all
-    const client = initFromSource({ project: 'ai-sdk-first-use', url: server.url, outbox: false, handleExit: false });
+    const client = initFromSource({
+      project: 'ai-sdk-first-use',
+      url: server.url,
+      outbox: false,
+      handleExit: false,
+    });
     const ask = client.op(
       async () => {
-        const result = await ai.generateText({ model: openai().chat('gpt-4o'), prompt: 'Hi', experimental_telemetry: weftTelemetry({ client }) });
+        const result = await ai.generateText({
+          model: openai().chat('gpt-4o'),
+          prompt: 'Hi',
+          experimental_telemetry: weftTelemetry({ client }),
+        });
         return result.text;
       },
       { name: 'ask' },
@@ -200,7 +267,9 @@ describe('the AI SDK through wrapAISDK(ai)', () => {
     await client.flush();
     const calls = await listServerCalls(server.url, 'ai-sdk-first-use');
     const byId = new Map(calls.map((c) => [c.id, c]));
-    const tree = calls.map((c) => `${c.parentId === null ? '' : `${byId.get(c.parentId)?.opName} > `}${c.opName}`).sort();
+    const tree = calls
+      .map((c) => `${c.parentId === null ? '' : `${byId.get(c.parentId)?.opName} > `}${c.opName}`)
+      .sort();
     expect(tree).toEqual(['ai.generateText > ai.generateText.doGenerate', 'ask', 'ask > ai.generateText']);
   });
 });

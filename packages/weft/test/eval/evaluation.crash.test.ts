@@ -2,7 +2,13 @@ import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Call, EVALUATE_OP, type EvaluationRowResult, type EvaluationSummary, PREDICT_AND_SCORE_OP } from '@weft/protocol';
+import {
+  type Call,
+  EVALUATE_OP,
+  type EvaluationRowResult,
+  type EvaluationSummary,
+  PREDICT_AND_SCORE_OP,
+} from '@weft/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createClient } from '../../src/client/init.js';
 import type { WeftClient } from '../../src/client/weft-client.js';
@@ -29,7 +35,8 @@ const PROJECT = 'eval-crash';
 
 async function children(client: WeftClient, parentId: string): Promise<Call[]> {
   const out: Call[] = [];
-  for await (const call of client.getCalls({ parentId, opName: PREDICT_AND_SCORE_OP, pageSize: 1_000 })) out.push(call);
+  for await (const call of client.getCalls({ parentId, opName: PREDICT_AND_SCORE_OP, pageSize: 1_000 }))
+    out.push(call);
   return out;
 }
 
@@ -58,7 +65,9 @@ it('resumes a SIGKILLed run: exactly the missing rows run, the server holds ever
       .filter((l) => l !== '' && !l.startsWith('{"run"'))
       .map((l) => (JSON.parse(l) as EvaluationRowResult).rowIndex),
   );
-  const crashedRunId = (JSON.parse(complete.slice(0, complete.indexOf('\n'))) as { run: string; callId: string }).callId;
+  const crashedRunId = (
+    JSON.parse(complete.slice(0, complete.indexOf('\n'))) as { run: string; callId: string }
+  ).callId;
   expect(finished.size).toBeGreaterThanOrEqual(100);
   expect(finished.size).toBeLessThan(CRASH_ROWS);
   // Each row is one write(2), so SIGKILL rarely tears a line; when it did not, tear one as a crash mid-write would.
@@ -75,7 +84,12 @@ it('resumes a SIGKILLed run: exactly the missing rows run, the server holds ever
   expect(await second.exited).toEqual({ code: 0, signal: null });
   const { summary, run } = JSON.parse(line.slice('SUMMARY '.length)) as {
     summary: EvaluationSummary;
-    run: { callId: string; resumed: number; ran: number; checkpointRepair: { tornBytes: number; corruptLines: number[] } };
+    run: {
+      callId: string;
+      resumed: number;
+      ran: number;
+      checkpointRepair: { tornBytes: number; corruptLines: number[] };
+    };
   };
   expect(run.checkpointRepair.tornBytes).toBeGreaterThan(0);
   expect(run.checkpointRepair.corruptLines).toEqual([]);
@@ -103,12 +117,15 @@ it('resumes a SIGKILLed run: exactly the missing rows run, the server holds ever
 
   const client = createClient({ project: PROJECT, url: server.url, outbox: false, handleExit: false });
   try {
-    const uninterrupted = await crashEvaluation().evaluate(crashModel(0, () => {}), {
-      concurrency: 8,
-      progress: false,
-      print: false,
-      client,
-    });
+    const uninterrupted = await crashEvaluation().evaluate(
+      crashModel(0, () => {}),
+      {
+        concurrency: 8,
+        progress: false,
+        print: false,
+        client,
+      },
+    );
     await client.flush();
     const uninterruptedId = await latestRun(client, run.callId, crashedRunId);
     expect(withoutLatency(summary)).toEqual(withoutLatency(uninterrupted));
@@ -118,7 +135,9 @@ it('resumes a SIGKILLed run: exactly the missing rows run, the server holds ever
     // The server's record of the resumed run: every row exactly once, and the summary the child printed.
     const resumedRun = await loadRun(client, run.callId);
     expect(resumedRun.skipped).toEqual([]);
-    expect(resumedRun.results.map((r) => r.rowIndex)).toEqual(Array.from({ length: CRASH_ROWS }, (_, i) => i));
+    expect(resumedRun.results.map((r) => r.rowIndex)).toEqual(
+      Array.from({ length: CRASH_ROWS }, (_, i) => i),
+    );
     expect(resumedRun.summary).toEqual(summary);
     expect(resumedRun.run.status).toBe('success');
     // Rows finished before the crash were re-sent from the checkpoint, naming the call that first recorded them.
@@ -131,7 +150,9 @@ it('resumes a SIGKILLed run: exactly the missing rows run, the server holds ever
     // `weft eval compare` (loadRun + compareRuns): no phantom rows against an uninterrupted run.
     const comparison = compareRuns((await loadRun(client, uninterruptedId)).results, resumedRun.results);
     expect(comparison).toMatchObject({ shared: CRASH_ROWS, onlyInA: 0, onlyInB: 0, changed: [] });
-    expect(formatComparison(comparison)).toContain('500 shared rows (paired by rowDigest); only in A: 0, only in B: 0');
+    expect(formatComparison(comparison)).toContain(
+      '500 shared rows (paired by rowDigest); only in A: 0, only in B: 0',
+    );
     expect(formatComparison(comparison)).toContain('no row changed');
 
     // The crashed run ended with status error and a reason naming the run that resumed it;
@@ -146,7 +167,9 @@ it('resumes a SIGKILLed run: exactly the missing rows run, the server holds ever
     expect(orphans.filter((c) => c.status === 'running')).toEqual([]);
     // Each row delivered before the crash is found from its re-sent copy (rows in flight at the kill were never delivered).
     const orphanIds = new Set(orphans.map((o) => o.id));
-    const linked = resent.filter((c) => orphanIds.has((c.attributes[RESUMED_FROM_ATTRIBUTE] as { call: string }).call));
+    const linked = resent.filter((c) =>
+      orphanIds.has((c.attributes[RESUMED_FROM_ATTRIBUTE] as { call: string }).call),
+    );
     expect(linked.length).toBeGreaterThanOrEqual(100);
   } finally {
     await client.shutdown();
@@ -156,7 +179,8 @@ it('resumes a SIGKILLed run: exactly the missing rows run, the server holds ever
 /** The id of the one evaluation run on the server other than the two named. */
 async function latestRun(client: WeftClient, ...not: string[]): Promise<string> {
   const runs: Call[] = [];
-  for await (const call of client.getCalls({ opName: EVALUATE_OP })) if (!not.includes(call.id)) runs.push(call);
+  for await (const call of client.getCalls({ opName: EVALUATE_OP }))
+    if (!not.includes(call.id)) runs.push(call);
   expect(runs).toHaveLength(1);
   return (runs[0] as Call).id;
 }

@@ -17,11 +17,22 @@ it('an awaited weft.flush() keeps the process alive until it resolves, with exit
   // The warm-up batch is taken; every later one gets 503.
   void proxy.waitFor((c) => c.relayed >= 1).then(() => proxy.respond(503));
   const child = await runChild(childScript, {
-    env: { WEFT_URL: proxy.url, OUTBOX_DIR: await tempDir('weft-faults-flush-exit-'), WARM_UP: '100', COUNT: '1000' },
+    env: {
+      WEFT_URL: proxy.url,
+      OUTBOX_DIR: await tempDir('weft-faults-flush-exit-'),
+      WARM_UP: '100',
+      COUNT: '1000',
+    },
   });
   const exit = await child.exited;
-  const line = child.stdout().split('\n').find((l) => l.startsWith('flushed '));
-  expect({ exit, flushed: line === undefined ? undefined : JSON.parse(line.slice('flushed '.length)) }).toEqual({
+  const line = child
+    .stdout()
+    .split('\n')
+    .find((l) => l.startsWith('flushed '));
+  expect({
+    exit,
+    flushed: line === undefined ? undefined : JSON.parse(line.slice('flushed '.length)),
+  }).toEqual({
     exit: { code: 0, signal: null },
     flushed: expect.objectContaining({ pending: 0, failed: 0, spilled: 1000 }),
   });

@@ -39,7 +39,11 @@ function readPath(ref: string): string {
  * `extra` refs) straight from the server, following refs inside object
  * versions too (a dataset's version names its table).
  */
-export async function checkRefs(url: string, project: string, extra: readonly string[] = []): Promise<RefsCheck> {
+export async function checkRefs(
+  url: string,
+  project: string,
+  extra: readonly string[] = [],
+): Promise<RefsCheck> {
   const pending = new Set<string>(extra);
   for (const call of await listServerCalls(url, project)) refsIn([call.inputs, call.output], pending);
   const seen = new Set<string>();

@@ -3,7 +3,13 @@ import { fileURLToPath } from 'node:url';
 import { routes } from '@weft/protocol';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import * as weft from 'weft';
-import { type ChildRun, FaultProxy, runChild, type ServerProcess, startServerProcess } from '../harness/index.js';
+import {
+  type ChildRun,
+  FaultProxy,
+  runChild,
+  type ServerProcess,
+  startServerProcess,
+} from '../harness/index.js';
 import { waitForOutboxDrained } from './outbox-drained.js';
 import { checkRefs } from './refs-check.js';
 import { runRefsWorkload } from './refs-workload.js';
@@ -18,7 +24,8 @@ const childScript = fileURLToPath(new URL('./fixtures/refs-child.ts', import.met
 const CALLS = 200;
 
 /** Every request but the health probe and reads: objects, files, tables and call batches all meet the fault. */
-const everyWrite = ({ method, path }: { method: string; path: string }) => method === 'POST' && path !== routes.health();
+const everyWrite = ({ method, path }: { method: string; path: string }) =>
+  method === 'POST' && path !== routes.health();
 
 async function startEnv(): Promise<{ server: ServerProcess; proxy: FaultProxy }> {
   const server = await startServerProcess();
@@ -45,10 +52,19 @@ async function runRefsChild(env: Record<string, string>): Promise<{ child: Child
   return { child, done: JSON.parse(line.slice('done '.length)) as ChildDone };
 }
 
-async function expectDeliveredAndResolved(server: ServerProcess, project: string, ids: string[], extraRefs: string[]): Promise<void> {
+async function expectDeliveredAndResolved(
+  server: ServerProcess,
+  project: string,
+  ids: string[],
+  extraRefs: string[],
+): Promise<void> {
   const check = await checkServer(server.url, project, ids);
   const refs = await checkRefs(server.url, project, extraRefs);
-  expect({ missing: check.missing.length, duplicates: check.duplicates.length, unresolved: refs.unresolved }).toEqual({
+  expect({
+    missing: check.missing.length,
+    duplicates: check.duplicates.length,
+    unresolved: refs.unresolved,
+  }).toEqual({
     missing: 0,
     duplicates: 0,
     unresolved: [],
@@ -61,7 +77,12 @@ describe('refs under faults: every call once, every ref resolves', () => {
   it('server paused (every write held), then resumed; publish returns its ref meanwhile', async () => {
     const { server, proxy } = await startEnv();
     const project = 'refs-paused';
-    const client = weft.init({ project, url: proxy.url, outboxDir: await tempDir('weft-refs-paused-'), handleExit: false });
+    const client = weft.init({
+      project,
+      url: proxy.url,
+      outboxDir: await tempDir('weft-refs-paused-'),
+      handleExit: false,
+    });
     onTestFinished(async () => {
       await client.shutdown({ timeoutMs: 2_000 });
     });
@@ -78,7 +99,12 @@ describe('refs under faults: every call once, every ref resolves', () => {
   it('server SIGKILLed before the run, restarted after it', async () => {
     const { server, proxy } = await startEnv();
     const project = 'refs-sigkill';
-    const client = weft.init({ project, url: proxy.url, outboxDir: await tempDir('weft-refs-kill-'), handleExit: false });
+    const client = weft.init({
+      project,
+      url: proxy.url,
+      outboxDir: await tempDir('weft-refs-kill-'),
+      handleExit: false,
+    });
     onTestFinished(async () => {
       await client.shutdown({ timeoutMs: 2_000 });
     });
@@ -106,7 +132,12 @@ describe('refs under faults: every call once, every ref resolves', () => {
     expect(await second.child.exited).toMatchObject({ code: 0 });
     // Every call and every record the first run kept: the replay finished before flush() resolved.
     expect(second.done.flushed.replayed).toBeGreaterThanOrEqual(CALLS);
-    await expectDeliveredAndResolved(server, 'refs-down', [...first.done.ids, ...second.done.ids], [first.done.guide, second.done.guide]);
+    await expectDeliveredAndResolved(
+      server,
+      'refs-down',
+      [...first.done.ids, ...second.done.ids],
+      [first.done.guide, second.done.guide],
+    );
   }, 90_000);
 
   it('two processes of one project during an outage each keep a durable outbox; a third replays both', async () => {
@@ -125,7 +156,13 @@ describe('refs under faults: every call once, every ref resolves', () => {
     await Promise.all([a.child.exited, b.child.exited]);
 
     await server.start();
-    const c = await runRefsChild({ PROJECT: 'refs-two', WEFT_URL: server.url, OUTBOX_DIR: outboxDir, TAG: 'c', CALLS: '1' });
+    const c = await runRefsChild({
+      PROJECT: 'refs-two',
+      WEFT_URL: server.url,
+      OUTBOX_DIR: outboxDir,
+      TAG: 'c',
+      CALLS: '1',
+    });
     expect(await c.child.exited).toMatchObject({ code: 0 });
     expect(c.done.flushed.replayed).toBeGreaterThanOrEqual(2 * CALLS);
     await expectDeliveredAndResolved(

@@ -17,11 +17,19 @@ export interface RefsWorkload {
 export async function runRefsWorkload({ tag, calls }: { tag: string; calls: number }): Promise<RefsWorkload> {
   const guideValue = { rules: ['be brief', 'cite sources'], tag };
   const guide = await weft.publish(guideValue, { name: 'guide' });
-  const dataset = new weft.Dataset({ name: 'cases', rows: [{ q: `${tag} 1` }, { q: `${tag} 2` }, { q: `${tag} 3` }] });
+  const dataset = new weft.Dataset({
+    name: 'cases',
+    rows: [{ q: `${tag} 1` }, { q: `${tag} 2` }, { q: `${tag} 3` }],
+  });
   const ids: string[] = [];
   const step = weft.op(function refStep(i: number, guideline: object, data: weft.Dataset) {
     ids.push(weft.currentCall()?.id ?? '');
-    return { i, rows: data.length, rules: (guideline as { rules: string[] }).rules.length, blob: Buffer.from(`blob ${tag} ${i}`) };
+    return {
+      i,
+      rows: data.length,
+      rules: (guideline as { rules: string[] }).rules.length,
+      blob: Buffer.from(`blob ${tag} ${i}`),
+    };
   });
   for (let i = 0; i < calls; i++) step(i, guideValue, dataset);
   return { ids, guide: guide.uri };

@@ -112,5 +112,13 @@ export async function runFault(fault: Fault): Promise<FaultOutcome> {
     notes,
   };
   await recordFaultRow(row);
-  return { fault, calls: burst.ids.length, check, userErrors: burst.userErrors, pending: flushed.pending, outboxLeft, row };
+  return {
+    fault,
+    calls: burst.ids.length,
+    check,
+    userErrors: burst.userErrors,
+    pending: flushed.pending,
+    outboxLeft,
+    row,
+  };
 }

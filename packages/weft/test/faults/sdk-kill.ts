@@ -28,8 +28,14 @@ async function waitForLine(child: ChildRun, pattern: string | RegExp): Promise<s
     return await child.waitForLine(pattern);
   } catch (error) {
     const exit = await child.exited;
-    const tail = child.stdout().split('\n').slice(-3).map((line) => line.slice(0, 120));
-    throw new Error(`${String(error)}\nexit: ${JSON.stringify(exit)}; last stdout lines: ${JSON.stringify(tail)}`);
+    const tail = child
+      .stdout()
+      .split('\n')
+      .slice(-3)
+      .map((line) => line.slice(0, 120));
+    throw new Error(
+      `${String(error)}\nexit: ${JSON.stringify(exit)}; last stdout lines: ${JSON.stringify(tail)}`,
+    );
   }
 }
 
@@ -93,7 +99,8 @@ export async function runSdkKillFault(fault: Fault): Promise<FaultOutcome> {
   const ids = rounds.flatMap((round) => round.ids);
   const check = await checkServer(server.url, project, ids);
   const timeMs = performance.now() - started;
-  const sum = (key: 'sent' | 'spilled' | 'failed' | 'pending', of: Round[]) => of.reduce((n, r) => n + r[key], 0);
+  const sum = (key: 'sent' | 'spilled' | 'failed' | 'pending', of: Round[]) =>
+    of.reduce((n, r) => n + r[key], 0);
   const userErrors = rounds.reduce((n, r) => n + r.userErrors, 0);
   const outboxLeft = Number(drained.split(' ')[1]);
   const notes = [

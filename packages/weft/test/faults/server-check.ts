@@ -15,7 +15,11 @@ export interface ServerCheck {
 }
 
 /** Lists every call of `project` through the query API (straight to the server, not through the proxy) and compares by id. */
-export async function checkServer(url: string, project: string, expected: readonly string[]): Promise<ServerCheck> {
+export async function checkServer(
+  url: string,
+  project: string,
+  expected: readonly string[],
+): Promise<ServerCheck> {
   const calls = await listServerCalls(url, project);
   const listedIds = new Set(calls.map((call) => call.id));
   const expectedIds = new Set(expected);

@@ -6,7 +6,11 @@ import { anthropicError, type FakeReply, rateLimited } from '../fixtures/fake-pr
 import { drain, outcome, setup } from './setup.js';
 
 const model = 'claude-haiku-4-5';
-const request = { model, max_tokens: 256, messages: [{ role: 'user' as const, content: 'What is the weather in Paris?' }] };
+const request = {
+  model,
+  max_tokens: 256,
+  messages: [{ role: 'user' as const, content: 'What is the weather in Paris?' }],
+};
 
 function clients(url: string) {
   const options = { apiKey: 'test', baseURL: url, maxRetries: 0 };
@@ -22,7 +26,14 @@ const reply: FakeReply = {
   },
 };
 /** Input counts cache reads and writes: 100 + 2,000 + 300. */
-const usage = { requests: 1, inputTokens: 2_400, outputTokens: 40, totalTokens: 2_440, cachedInputTokens: 2_000, cacheWriteTokens: 300 };
+const usage = {
+  requests: 1,
+  inputTokens: 2_400,
+  outputTokens: 40,
+  totalTokens: 2_440,
+  cachedInputTokens: 2_000,
+  cacheWriteTokens: 300,
+};
 /** claude-haiku-4-5: $1 / 1M input, $0.10 cached read, $1.25 cache write, $5 output. */
 const cost = (100 * 1 + 2_000 * 0.1 + 300 * 1.25 + 40 * 5) / 1e6;
 
@@ -40,7 +51,12 @@ describe('wrapAnthropic', () => {
     expect(call?.opName).toBe('anthropic.messages.create');
     expect(call?.parentId).toBe(root?.id);
     expect(call?.inputs).toEqual(request);
-    expect(call?.output).toMatchObject({ content: [{ type: 'text', text: 'Let me check.' }, { type: 'tool_use', input: { city: 'Paris', days: [1, 2] } }] });
+    expect(call?.output).toMatchObject({
+      content: [
+        { type: 'text', text: 'Let me check.' },
+        { type: 'tool_use', input: { city: 'Paris', days: [1, 2] } },
+      ],
+    });
     expect(call?.summary?.usage).toEqual({ [model]: { ...usage, costUsd: cost } });
     expect(call?.summary?.costUsd).toBe(cost);
     expect(root?.summary?.costUsd).toBe(cost);
@@ -65,7 +81,13 @@ describe('wrapAnthropic', () => {
       ],
       stop_reason: 'tool_use',
       stop_sequence: null,
-      usage: { input_tokens: 100, cache_creation_input_tokens: 300, cache_read_input_tokens: 2_000, output_tokens: 40, service_tier: 'standard' },
+      usage: {
+        input_tokens: 100,
+        cache_creation_input_tokens: 300,
+        cache_read_input_tokens: 2_000,
+        output_tokens: 40,
+        service_tier: 'standard',
+      },
     });
     expect(call?.summary?.usage).toEqual({ [model]: { ...usage, costUsd: cost } });
     expect(call?.summary?.timeToFirstTokenMs).toBeGreaterThanOrEqual(0);
@@ -101,28 +123,61 @@ describe('wrapAnthropic', () => {
   });
 
   it.each([
-    ['400', anthropicError(400, 'invalid_request_error', 'max_tokens: field required'), 400, 'invalid_request_error'],
+    [
+      '400',
+      anthropicError(400, 'invalid_request_error', 'max_tokens: field required'),
+      400,
+      'invalid_request_error',
+    ],
     ['429 with retry-after', rateLimited('anthropic', 5), 429, 'rate_limit_error'],
     ['529 overloaded', anthropicError(529, 'overloaded_error', 'Overloaded'), 529, 'overloaded_error'],
-  ])('%s: thrown unchanged and recorded with status, type and message', async (_label, error, status, type) => {
-    const { provider, calls } = await setup('anthropic-errors');
-    const { plain, wrapped } = clients(provider.url);
-    provider.enqueue(error, error);
-    const expected = await outcome(plain.messages.create(request));
-    const got = await outcome(wrapped.messages.create(request));
-    expect(got.error).toBeInstanceOf((expected.error as object).constructor as new () => unknown);
-    expect(got.error).toMatchObject({ status, type, message: (expected.error as Error).message });
-    const [call] = await calls();
-    expect(call?.exception).toMatchObject({ statusCode: status, type, message: (expected.error as Error).message });
-  });
+  ])(
+    '%s: thrown unchanged and recorded with status, type and message',
+    async (_label, error, status, type) => {
+      const { provider, calls } = await setup('anthropic-errors');
+      const { plain, wrapped } = clients(provider.url);
+      provider.enqueue(error, error);
+      const expected = await outcome(plain.messages.create(request));
+      const got = await outcome(wrapped.messages.create(request));
+      expect(got.error).toBeInstanceOf((expected.error as object).constructor as new () => unknown);
+      expect(got.error).toMatchObject({ status, type, message: (expected.error as Error).message });
+      const [call] = await calls();
+      expect(call?.exception).toMatchObject({
+        statusCode: status,
+        type,
+        message: (expected.error as Error).message,
+      });
+    },
+  );
 
   it('an error event in the middle of a stream reaches the caller unchanged; the call records it and the text so far', async () => {
     const { provider, calls } = await setup('anthropic-stream-error');
     const { plain, wrapped } = clients(provider.url);
     const events = [
-      { event: 'message_start', data: { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 9, output_tokens: 1 } } } },
-      { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } } },
-      { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Partial' } } },
+      {
+        event: 'message_start',
+        data: {
+          type: 'message_start',
+          message: {
+            id: 'msg_1',
+            type: 'message',
+            role: 'assistant',
+            model,
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { input_tokens: 9, output_tokens: 1 },
+          },
+        },
+      },
+      {
+        event: 'content_block_start',
+        data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      },
+      {
+        event: 'content_block_delta',
+        data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Partial' } },
+      },
       { event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } },
     ];
     provider.enqueue({ kind: 'sse', events }, { kind: 'sse', events });
@@ -139,7 +194,12 @@ describe('wrapAnthropic', () => {
 
   it('wrapping something that is not a client: a typed error naming what was expected', () => {
     for (const bad of [undefined, 'client', { messages: {} }, new OpenAILookalike()]) {
-      expect(() => wrapAnthropic(bad as object)).toThrow(expect.objectContaining({ code: 'WEFT_INVALID_CLIENT', expected: expect.stringContaining('Anthropic client') }));
+      expect(() => wrapAnthropic(bad as object)).toThrow(
+        expect.objectContaining({
+          code: 'WEFT_INVALID_CLIENT',
+          expected: expect.stringContaining('Anthropic client'),
+        }),
+      );
     }
   });
 });

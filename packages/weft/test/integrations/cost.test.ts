@@ -8,8 +8,18 @@ const usage = { inputTokens: 1_000_000, outputTokens: 100_000, cachedInputTokens
 
 it.each([
   ['an unpriced model gets no cost field, never 0', 'my-finetune', undefined, undefined],
-  ['a price given to weft.init prices it', 'my-finetune', { 'my-finetune': { input: 1, cachedInput: 0.5, output: 2 } }, 0.8 + 0.1 + 0.2],
-  ['a price given to weft.init overrides the table', 'gpt-4o-mini', { 'gpt-4o-mini': { input: 10, output: 10 } }, 10 + 1],
+  [
+    'a price given to weft.init prices it',
+    'my-finetune',
+    { 'my-finetune': { input: 1, cachedInput: 0.5, output: 2 } },
+    0.8 + 0.1 + 0.2,
+  ],
+  [
+    'a price given to weft.init overrides the table',
+    'gpt-4o-mini',
+    { 'gpt-4o-mini': { input: 10, output: 10 } },
+    10 + 1,
+  ],
 ])('%s', async (_label, model, prices, costUsd) => {
   const { provider, calls } = await setup('integration-cost', prices);
   const openai = wrapOpenAI(new OpenAI({ apiKey: 'test', baseURL: `${provider.url}/v1`, maxRetries: 0 }));

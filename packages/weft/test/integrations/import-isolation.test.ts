@@ -19,7 +19,11 @@ const register = `import { register } from 'node:module'; register(${JSON.string
 
 async function resolvedUrls(args: string[]): Promise<string[]> {
   const log = join(tmpdir(), `weft-resolve-${process.pid}-${Date.now()}-${args.length}.log`);
-  const child = await runChild(script, { args, env: { WEFT_RESOLVE_LOG: log }, execArgv: ['--import', `data:text/javascript,${encodeURIComponent(register)}`] });
+  const child = await runChild(script, {
+    args,
+    env: { WEFT_RESOLVE_LOG: log },
+    execArgv: ['--import', `data:text/javascript,${encodeURIComponent(register)}`],
+  });
   await child.waitForLine('loaded function');
   await child.exited;
   try {
@@ -29,7 +33,8 @@ async function resolvedUrls(args: string[]): Promise<string[]> {
   }
 }
 
-const clientPackages = (urls: string[]) => urls.filter((url) => /node_modules\/(openai|@anthropic-ai\/sdk)\//.test(url));
+const clientPackages = (urls: string[]) =>
+  urls.filter((url) => /node_modules\/(openai|@anthropic-ai\/sdk)\//.test(url));
 
 it("import 'weft' loads neither openai nor @anthropic-ai/sdk (nor do the integrations themselves)", async () => {
   const plain = await resolvedUrls([]);

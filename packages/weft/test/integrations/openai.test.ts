@@ -2,7 +2,12 @@ import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import * as weft from 'weft';
 import { wrapOpenAI } from 'weft/openai';
-import { type FakeCompletion, type FakeReply, openaiError, rateLimited } from '../fixtures/fake-provider/index.js';
+import {
+  type FakeCompletion,
+  type FakeReply,
+  openaiError,
+  rateLimited,
+} from '../fixtures/fake-provider/index.js';
 import { drain, outcome, setup } from './setup.js';
 
 const messages = [{ role: 'user' as const, content: 'What is the weather in Paris?' }];
@@ -38,8 +43,19 @@ describe('wrapOpenAI: chat.completions.create', () => {
     expect(call?.opName).toBe('openai.chat.completions.create');
     expect(call?.parentId).toBe(root?.id);
     expect(call?.inputs).toEqual({ model: 'gpt-4o', messages, temperature: 0.2 });
-    expect(call?.output).toMatchObject({ choices: [{ message: { content: 'It is sunny.', tool_calls: [{ id: 'call_1' }] }, finish_reason: 'tool_calls' }] });
-    const usage = { requests: 1, inputTokens: 1_000, outputTokens: 200, totalTokens: 1_200, cachedInputTokens: 400, reasoningTokens: 50 };
+    expect(call?.output).toMatchObject({
+      choices: [
+        { message: { content: 'It is sunny.', tool_calls: [{ id: 'call_1' }] }, finish_reason: 'tool_calls' },
+      ],
+    });
+    const usage = {
+      requests: 1,
+      inputTokens: 1_000,
+      outputTokens: 200,
+      totalTokens: 1_200,
+      cachedInputTokens: 400,
+      reasoningTokens: 50,
+    };
     expect(call?.summary?.usage).toEqual({ 'gpt-4o': { ...usage, costUsd: gpt4oCost } });
     expect(call?.summary?.costUsd).toBe(gpt4oCost);
     expect(call?.summary?.timeToFirstTokenMs).toBeUndefined();
@@ -59,8 +75,12 @@ describe('wrapOpenAI: chat.completions.create', () => {
     expect(got.chunks).toStrictEqual(expected.chunks);
     expect(got.chunks.length).toBeGreaterThan(5);
     expect(request).toStrictEqual(sent); // The caller's request object is not changed…
-    expect((provider.requests[0]?.body as { stream_options?: unknown } | undefined)?.stream_options).toBeUndefined();
-    expect((provider.requests[1]?.body as { stream_options?: unknown } | undefined)?.stream_options).toEqual({ include_usage: true }); // …a copy asks for usage.
+    expect(
+      (provider.requests[0]?.body as { stream_options?: unknown } | undefined)?.stream_options,
+    ).toBeUndefined();
+    expect((provider.requests[1]?.body as { stream_options?: unknown } | undefined)?.stream_options).toEqual({
+      include_usage: true,
+    }); // …a copy asks for usage.
     const [call] = await calls();
     expect(call?.inputs).toEqual(request);
     expect(call?.output).toEqual({
@@ -75,14 +95,26 @@ describe('wrapOpenAI: chat.completions.create', () => {
             role: 'assistant',
             content: 'It is sunny.',
             refusal: null,
-            tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris","unit":"c"}' } }],
+            tool_calls: [
+              {
+                id: 'call_1',
+                type: 'function',
+                function: { name: 'get_weather', arguments: '{"city":"Paris","unit":"c"}' },
+              },
+            ],
           },
           finish_reason: 'tool_calls',
         },
       ],
       usage: expect.objectContaining({ prompt_tokens: 1_000 }),
     });
-    expect(call?.summary?.usage?.['gpt-4o']).toMatchObject({ inputTokens: 1_000, outputTokens: 200, cachedInputTokens: 400, reasoningTokens: 50, costUsd: gpt4oCost });
+    expect(call?.summary?.usage?.['gpt-4o']).toMatchObject({
+      inputTokens: 1_000,
+      outputTokens: 200,
+      cachedInputTokens: 400,
+      reasoningTokens: 50,
+      costUsd: gpt4oCost,
+    });
     expect(call?.summary?.timeToFirstTokenMs).toBeGreaterThanOrEqual(0);
     expect(call?.summary?.timeToFirstTokenMs).toBeLessThanOrEqual(call?.summary?.latencyMs ?? -1);
   });
@@ -106,16 +138,26 @@ describe('wrapOpenAI: chat.completions.create', () => {
   it('a refusal is assembled from its deltas', async () => {
     const { provider, calls } = await setup('openai-refusal');
     const { wrapped } = clients(provider.url);
-    provider.enqueue({ kind: 'completion', completion: { refusal: 'I cannot help with that.', finishReason: 'stop' } });
+    provider.enqueue({
+      kind: 'completion',
+      completion: { refusal: 'I cannot help with that.', finishReason: 'stop' },
+    });
     await drain(await wrapped.chat.completions.create({ model: 'gpt-4o', messages, stream: true }));
     const [call] = await calls();
-    expect(call?.output).toMatchObject({ choices: [{ message: { content: null, refusal: 'I cannot help with that.' }, finish_reason: 'stop' }] });
+    expect(call?.output).toMatchObject({
+      choices: [{ message: { content: null, refusal: 'I cannot help with that.' }, finish_reason: 'stop' }],
+    });
   });
 
   it('a stream read through tee() or toReadableStream() is traced like one read with for await', async () => {
     const { provider, calls } = await setup('openai-tee');
     const { wrapped } = clients(provider.url);
-    const request = { model: 'gpt-4o', messages, stream: true, stream_options: { include_usage: true } } as const;
+    const request = {
+      model: 'gpt-4o',
+      messages,
+      stream: true,
+      stream_options: { include_usage: true },
+    } as const;
     provider.enqueue(reply, reply);
     const [left, right] = (await wrapped.chat.completions.create(request)).tee();
     const [leftChunks, rightChunks] = await Promise.all([drain(left), drain(right)]);
@@ -139,7 +181,9 @@ describe('wrapOpenAI: chat.completions.create', () => {
     const { plain, wrapped } = clients(provider.url);
     const plainCompletions = plain.chat.completions;
     expect(wrapped.chat.completions).toBeInstanceOf(plainCompletions.constructor as new () => unknown);
-    const { data, response, request_id } = await wrapped.chat.completions.create({ model: 'gpt-4o', messages }).withResponse();
+    const { data, response, request_id } = await wrapped.chat.completions
+      .create({ model: 'gpt-4o', messages })
+      .withResponse();
     expect(data.choices[0]?.message.content).toBe('Hello from the fake provider.');
     expect(response.status).toBe(200);
     expect(request_id).toBe('req_fake');
@@ -171,7 +215,9 @@ describe('wrapOpenAI: chat.completions.create', () => {
 
 /** Streams one request through each client; the wrapped one must give the same chunks and the same error. Returns that error. */
 async function sameFailingStream(plain: OpenAI, wrapped: OpenAI): Promise<Error> {
-  const expected = await drain(await plain.chat.completions.create({ model: 'gpt-4o', messages, stream: true }));
+  const expected = await drain(
+    await plain.chat.completions.create({ model: 'gpt-4o', messages, stream: true }),
+  );
   const got = await drain(await wrapped.chat.completions.create({ model: 'gpt-4o', messages, stream: true }));
   expect(got.chunks).toStrictEqual(expected.chunks);
   expect(got.error).toBeInstanceOf((expected.error as object).constructor as new () => unknown);
@@ -181,26 +227,51 @@ async function sameFailingStream(plain: OpenAI, wrapped: OpenAI): Promise<Error>
 
 describe('wrapOpenAI: errors', () => {
   it.each([
-    ['400', openaiError(400, { message: 'Invalid value for temperature', type: 'invalid_request_error', param: 'temperature' }), 400, 'invalid_request_error'],
+    [
+      '400',
+      openaiError(400, {
+        message: 'Invalid value for temperature',
+        type: 'invalid_request_error',
+        param: 'temperature',
+      }),
+      400,
+      'invalid_request_error',
+    ],
     ['429 with retry-after', rateLimited('openai', 2), 429, 'requests'],
-    ['500', openaiError(500, { message: 'The server had an error', type: 'server_error' }), 500, 'server_error'],
-  ])('%s: thrown unchanged and recorded with status, type and message', async (_label, error, status, type) => {
-    const { provider, calls } = await setup('openai-errors');
-    const { plain, wrapped } = clients(provider.url);
-    provider.enqueue(error, error);
-    const expected = await outcome(plain.chat.completions.create({ model: 'gpt-4o', messages }));
-    const got = await outcome(wrapped.chat.completions.create({ model: 'gpt-4o', messages }));
-    expect(got.error).toBeInstanceOf((expected.error as object).constructor as new () => unknown);
-    expect(got.error).toMatchObject({ status, type, message: (expected.error as Error).message });
-    const [call] = await calls();
-    expect(call?.summary?.status).toBe('error');
-    expect(call?.exception).toMatchObject({ statusCode: status, type, message: (expected.error as Error).message });
-  });
+    [
+      '500',
+      openaiError(500, { message: 'The server had an error', type: 'server_error' }),
+      500,
+      'server_error',
+    ],
+  ])(
+    '%s: thrown unchanged and recorded with status, type and message',
+    async (_label, error, status, type) => {
+      const { provider, calls } = await setup('openai-errors');
+      const { plain, wrapped } = clients(provider.url);
+      provider.enqueue(error, error);
+      const expected = await outcome(plain.chat.completions.create({ model: 'gpt-4o', messages }));
+      const got = await outcome(wrapped.chat.completions.create({ model: 'gpt-4o', messages }));
+      expect(got.error).toBeInstanceOf((expected.error as object).constructor as new () => unknown);
+      expect(got.error).toMatchObject({ status, type, message: (expected.error as Error).message });
+      const [call] = await calls();
+      expect(call?.summary?.status).toBe('error');
+      expect(call?.exception).toMatchObject({
+        statusCode: status,
+        type,
+        message: (expected.error as Error).message,
+      });
+    },
+  );
 
   it('a stream cut off mid-way: the client error reaches the caller unchanged; the call records it and what was read', async () => {
     const { provider, calls } = await setup('openai-cut');
     const { plain, wrapped } = clients(provider.url);
-    const cut: FakeReply = { kind: 'completion', completion: { text: 'one two three four five six' }, cutAfterEvents: 3 };
+    const cut: FakeReply = {
+      kind: 'completion',
+      completion: { text: 'one two three four five six' },
+      cutAfterEvents: 3,
+    };
     provider.enqueue(cut, cut);
     await sameFailingStream(plain, wrapped);
     const [call] = await calls();
@@ -211,7 +282,11 @@ describe('wrapOpenAI: errors', () => {
   it('malformed SSE: the client error reaches the caller unchanged and is recorded', async () => {
     const { provider, calls } = await setup('openai-malformed');
     const { plain, wrapped } = clients(provider.url);
-    const bad: FakeReply = { kind: 'raw', contentType: 'text/event-stream', body: 'data: {"id":"x","choices":[{"index":0,"delta":{"content":"a"}}]}\n\ndata: {not json\n\n' };
+    const bad: FakeReply = {
+      kind: 'raw',
+      contentType: 'text/event-stream',
+      body: 'data: {"id":"x","choices":[{"index":0,"delta":{"content":"a"}}]}\n\ndata: {not json\n\n',
+    };
     provider.enqueue(bad, bad);
     const expected = await sameFailingStream(plain, wrapped);
     const [call] = await calls();
@@ -222,7 +297,11 @@ describe('wrapOpenAI: errors', () => {
   it('a malformed JSON reply ends the call with the parse error, through create() and through parse()', async () => {
     const { provider, calls } = await setup('openai-malformed-json');
     const { plain, wrapped } = clients(provider.url);
-    const bad: FakeReply = { kind: 'raw', contentType: 'application/json', body: '{"object":"chat.completion","choices":[' };
+    const bad: FakeReply = {
+      kind: 'raw',
+      contentType: 'application/json',
+      body: '{"object":"chat.completion","choices":[',
+    };
     provider.enqueue(bad, bad, bad, bad);
     const viaCreate = await outcome(wrapped.chat.completions.create({ model: 'gpt-4o', messages }));
     const plainCreate = await outcome(plain.chat.completions.create({ model: 'gpt-4o', messages }));
@@ -244,7 +323,8 @@ describe('wrapOpenAI: errors', () => {
     // Built as text: JSON.stringify itself would overflow the stack on this depth.
     const depth = 100_000;
     const deep = `${'{"d":'.repeat(depth)}"bottom"${'}'.repeat(depth)}`;
-    const head = '{"object":"chat.completion","model":"gpt-4o","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}';
+    const head =
+      '{"object":"chat.completion","model":"gpt-4o","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}';
     const body = `${head},"big":"${'x'.repeat(500_000)}","deep":${deep}}`;
     provider.enqueue({ kind: 'raw', contentType: 'application/json', body });
     const got = await wrapped.chat.completions.create({ model: 'gpt-4o', messages });
@@ -257,10 +337,17 @@ describe('wrapOpenAI: errors', () => {
 
   it('wrapping something that is not a client: a typed error naming what was expected', () => {
     for (const bad of [undefined, null, 42, {}, { chat: {} }, new Map()]) {
-      expect(() => wrapOpenAI(bad as object)).toThrow(expect.objectContaining({ code: 'WEFT_INVALID_CLIENT', expected: expect.stringContaining('OpenAI client') }));
+      expect(() => wrapOpenAI(bad as object)).toThrow(
+        expect.objectContaining({
+          code: 'WEFT_INVALID_CLIENT',
+          expected: expect.stringContaining('OpenAI client'),
+        }),
+      );
     }
     const client = new OpenAI({ apiKey: 'test' });
-    expect(() => wrapOpenAI(client, { attributes: 'x' } as never)).toThrow(expect.objectContaining({ code: 'WEFT_INVALID_OPTIONS', option: 'attributes' }));
+    expect(() => wrapOpenAI(client, { attributes: 'x' } as never)).toThrow(
+      expect.objectContaining({ code: 'WEFT_INVALID_OPTIONS', option: 'attributes' }),
+    );
   });
 });
 
@@ -276,21 +363,41 @@ describe('wrapOpenAI: responses and embeddings', () => {
     const [call] = await calls();
     expect(call?.opName).toBe('openai.responses.create');
     expect(call?.inputs).toEqual({ model: 'gpt-4o', input: 'weather?' });
-    expect(call?.summary?.usage?.['gpt-4o']).toMatchObject({ inputTokens: 1_000, outputTokens: 200, cachedInputTokens: 400, reasoningTokens: 50, costUsd: gpt4oCost });
+    expect(call?.summary?.usage?.['gpt-4o']).toMatchObject({
+      inputTokens: 1_000,
+      outputTokens: 200,
+      cachedInputTokens: 400,
+      reasoningTokens: 50,
+      costUsd: gpt4oCost,
+    });
   });
 
   it('responses.create streamed and responses.stream(): events unchanged, the final response recorded, time to first token', async () => {
     const { provider, calls } = await setup('openai-responses-stream');
     const { plain, wrapped } = clients(provider.url);
     provider.enqueue(reply, reply);
-    const expected = await drain(await plain.responses.create({ model: 'gpt-4o', input: 'weather?', stream: true }));
-    const got = await drain(await wrapped.responses.create({ model: 'gpt-4o', input: 'weather?', stream: true }));
+    const expected = await drain(
+      await plain.responses.create({ model: 'gpt-4o', input: 'weather?', stream: true }),
+    );
+    const got = await drain(
+      await wrapped.responses.create({ model: 'gpt-4o', input: 'weather?', stream: true }),
+    );
     expect(got.chunks).toStrictEqual(expected.chunks);
     const final = await wrapped.responses.stream({ model: 'gpt-4o', input: 'again' }).finalResponse();
     expect(final.output_text).toBe('Hello from the fake provider.');
     const [call, helper] = await calls();
-    expect(call?.output).toMatchObject({ status: 'completed', output: [{ type: 'message', content: [{ text: 'It is sunny.' }] }, { type: 'function_call', name: 'get_weather', arguments: '{"city":"Paris","unit":"c"}' }] });
-    expect(call?.summary?.usage?.['gpt-4o']).toMatchObject({ inputTokens: 1_000, cachedInputTokens: 400, reasoningTokens: 50 });
+    expect(call?.output).toMatchObject({
+      status: 'completed',
+      output: [
+        { type: 'message', content: [{ text: 'It is sunny.' }] },
+        { type: 'function_call', name: 'get_weather', arguments: '{"city":"Paris","unit":"c"}' },
+      ],
+    });
+    expect(call?.summary?.usage?.['gpt-4o']).toMatchObject({
+      inputTokens: 1_000,
+      cachedInputTokens: 400,
+      reasoningTokens: 50,
+    });
     expect(call?.summary?.timeToFirstTokenMs).toBeGreaterThanOrEqual(0);
     expect(helper?.opName).toBe('openai.responses.create');
     expect(helper?.summary?.usage?.['gpt-4o']?.inputTokens).toBe(12);
@@ -305,8 +412,16 @@ describe('wrapOpenAI: responses and embeddings', () => {
     expect(got).toStrictEqual(expected);
     const [call] = await calls();
     expect(call?.opName).toBe('openai.embeddings.create');
-    expect(call?.output).toMatchObject({ data: [{ index: 0, dimensions: 4 }, { index: 1, dimensions: 4 }] });
-    expect(call?.summary?.usage?.['text-embedding-3-small']).toMatchObject({ inputTokens: 12, outputTokens: 0 });
+    expect(call?.output).toMatchObject({
+      data: [
+        { index: 0, dimensions: 4 },
+        { index: 1, dimensions: 4 },
+      ],
+    });
+    expect(call?.summary?.usage?.['text-embedding-3-small']).toMatchObject({
+      inputTokens: 12,
+      outputTokens: 0,
+    });
     expect(call?.summary?.costUsd).toBeGreaterThan(0);
   });
 });

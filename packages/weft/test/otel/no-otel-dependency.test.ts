@@ -15,7 +15,10 @@ const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/no-otel/${n
 let server: TestServer;
 beforeAll(async () => {
   const dist = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
-  if (!existsSync(dist)) throw new Error(`${dist} is missing: this test runs the built package; run \`npx turbo run build\` first.`);
+  if (!existsSync(dist))
+    throw new Error(
+      `${dist} is missing: this test runs the built package; run \`npx turbo run build\` first.`,
+    );
   server = await startTestServer({ register: afterAll });
 });
 
@@ -39,7 +42,7 @@ async function runWithoutOtel(entry: string): Promise<ChildResult> {
   return JSON.parse(line) as ChildResult;
 }
 
-it("the built `weft` imports, traces and flushes with @opentelemetry/api unresolvable, and never tries to load it", async () => {
+it('the built `weft` imports, traces and flushes with @opentelemetry/api unresolvable, and never tries to load it', async () => {
   const result = await runWithoutOtel('weft');
   expect(result).toEqual({ ok: true, sum: 5, sent: 1, attempts: [], otelGlobal: false });
   const calls = await listServerCalls(server.url, 'no-otel');

@@ -40,7 +40,7 @@ function inSpan<T>(name: string, fn: (span: Span) => Promise<T>): Promise<T> {
 }
 
 describe('Weft ops and OpenTelemetry spans form one tree', () => {
-  it('OTel span → Weft op → OTel span → Weft op, all in the span\'s trace, recorded through the span processor', async () => {
+  it("OTel span → Weft op → OTel span → Weft op, all in the span's trace, recorded through the span processor", async () => {
     const client = weft.init({ project: 'otel-one-tree', url: server.url, outbox: false, handleExit: false });
     const ids: Record<string, string> = {};
     const leaf = named('leaf', async function leaf(x: number) {
@@ -86,8 +86,13 @@ describe('Weft ops and OpenTelemetry spans form one tree', () => {
     expect(leafCall?.parentId).toBe(inner?.id);
   });
 
-  it('Weft op → OTel span: the span has the call\'s W3C ids as trace and parent; the call carries its W3C ids', async () => {
-    const client = weft.init({ project: 'otel-weft-root', url: server.url, outbox: false, handleExit: false });
+  it("Weft op → OTel span: the span has the call's W3C ids as trace and parent; the call carries its W3C ids", async () => {
+    const client = weft.init({
+      project: 'otel-weft-root',
+      url: server.url,
+      outbox: false,
+      handleExit: false,
+    });
     let seen: { traceId: string; parentSpanId: string | undefined; spanId: string } | undefined;
     let callIds: { id: string; traceId: string } | undefined;
     const root = named('root', async function root() {
@@ -96,7 +101,11 @@ describe('Weft ops and OpenTelemetry spans form one tree', () => {
       const span = tracer().startSpan('child-span');
       span.end();
       const readable = span as unknown as { parentSpanContext?: { spanId: string } };
-      seen = { traceId: span.spanContext().traceId, spanId: span.spanContext().spanId, parentSpanId: readable.parentSpanContext?.spanId };
+      seen = {
+        traceId: span.spanContext().traceId,
+        spanId: span.spanContext().spanId,
+        parentSpanId: readable.parentSpanContext?.spanId,
+      };
       return 'ok';
     });
     await root();
@@ -104,7 +113,10 @@ describe('Weft ops and OpenTelemetry spans form one tree', () => {
     if (callIds === undefined || seen === undefined) throw new Error('the op did not run');
     expect(seen.traceId).toBe(otelTraceIdOf(callIds.traceId));
     expect(seen.parentSpanId).toBe(otelSpanIdOf(callIds.id));
-    expect(otelIdsOf(callIds)).toEqual({ traceId: otelTraceIdOf(callIds.traceId), spanId: otelSpanIdOf(callIds.id) });
+    expect(otelIdsOf(callIds)).toEqual({
+      traceId: otelTraceIdOf(callIds.traceId),
+      spanId: otelSpanIdOf(callIds.id),
+    });
 
     const calls = await listServerCalls(server.url, 'otel-weft-root');
     const span = calls.find((c) => c.opName === 'child-span');
@@ -114,7 +126,12 @@ describe('Weft ops and OpenTelemetry spans form one tree', () => {
   });
 
   it('Weft op → Weft op keeps the Weft parent when OTel is registered, and child ids start with the trace head', async () => {
-    const client = weft.init({ project: 'otel-weft-only', url: server.url, outbox: false, handleExit: false });
+    const client = weft.init({
+      project: 'otel-weft-only',
+      url: server.url,
+      outbox: false,
+      handleExit: false,
+    });
     const child = named('child', async function child() {
       return weft.currentCall();
     });
@@ -130,9 +147,12 @@ describe('Weft ops and OpenTelemetry spans form one tree', () => {
     expect(inner?.id.slice(0, 18)).toBe(self?.traceId.slice(0, 18));
   });
 
-  it('work the SDK schedules runs outside the app\'s span with tracing suppressed (it never traces itself)', async () => {
+  it("work the SDK schedules runs outside the app's span with tracing suppressed (it never traces itself)", async () => {
     const seen = await inSpan('app-span', async () =>
-      outsideCalls(() => ({ active: trace.getActiveSpan(), recording: tracer().startSpan('sdk-internal').isRecording() })),
+      outsideCalls(() => ({
+        active: trace.getActiveSpan(),
+        recording: tracer().startSpan('sdk-internal').isRecording(),
+      })),
     );
     expect(seen.active).toBeUndefined();
     expect(seen.recording).toBe(false);

@@ -52,7 +52,12 @@ describe('WeftSpanProcessor', () => {
 
   it('keeps spans in the durable outbox while the server fails, and delivers them once it is back', async () => {
     const { server, proxy } = await startFaultEnv();
-    const client = weft.init({ project: 'otel-outbox', url: proxy.url, outboxDir: await tempDir('weft-otel-outbox-'), handleExit: false });
+    const client = weft.init({
+      project: 'otel-outbox',
+      url: proxy.url,
+      outboxDir: await tempDir('weft-otel-outbox-'),
+      handleExit: false,
+    });
     onTestFinished(async () => {
       proxy.passThrough();
       await client.shutdown({ timeoutMs: 2_000 });
@@ -100,7 +105,7 @@ describe('WeftSpanProcessor', () => {
     expect((await checkServer(server.url, 'otel-shutdown', before)).missing).toEqual([]);
   });
 
-  it('records span links as otel.links with the linked calls\' Weft ids, as OTLP ingest does', async () => {
+  it("records span links as otel.links with the linked calls' Weft ids, as OTLP ingest does", async () => {
     const { server } = await startFaultEnv();
     weft.init({ project: 'otel-links', url: server.url, outbox: false, handleExit: false });
     const tracer = tracerWith(new WeftSpanProcessor());
@@ -109,14 +114,22 @@ describe('WeftSpanProcessor', () => {
     const { traceId, spanId } = producer.spanContext();
     tracer.startSpan('consume', { links: [{ context: producer.spanContext(), attributes: { n: 1 } }] }).end();
     await weft.flush();
-    const consume = (await listServerCalls(server.url, 'otel-links')).find((call) => call.opName === 'consume');
+    const consume = (await listServerCalls(server.url, 'otel-links')).find(
+      (call) => call.opName === 'consume',
+    );
     expect(consume?.attributes).toMatchObject({
-      'otel.links': [{ traceId: traceIdOfOtel(traceId), callId: callIdOfSpan(traceId, spanId), attributes: { n: 1 } }],
+      'otel.links': [
+        { traceId: traceIdOfOtel(traceId), callId: callIdOfSpan(traceId, spanId), attributes: { n: 1 } },
+      ],
     });
   });
 
   it('rejects options it cannot use with a typed error', () => {
-    expect(() => new WeftSpanProcessor({ flushTimeoutMs: -1 })).toThrow(expect.objectContaining({ code: 'WEFT_INVALID_OPTIONS' }));
-    expect(() => new WeftSpanProcessor({ client: 'nope' } as never)).toThrow(expect.objectContaining({ code: 'WEFT_INVALID_OPTIONS' }));
+    expect(() => new WeftSpanProcessor({ flushTimeoutMs: -1 })).toThrow(
+      expect.objectContaining({ code: 'WEFT_INVALID_OPTIONS' }),
+    );
+    expect(() => new WeftSpanProcessor({ client: 'nope' } as never)).toThrow(
+      expect.objectContaining({ code: 'WEFT_INVALID_OPTIONS' }),
+    );
   });
 });

@@ -1,6 +1,11 @@
 import { type Attributes, ROOT_CONTEXT, type Span, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import type { CallSummary } from '@weft/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as weft from 'weft';
@@ -69,7 +74,11 @@ async function traceWithSpans(project: string): Promise<void> {
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(memory)] });
   const tracer = provider.getTracer('rollup');
   const start = (name: string, parent: Span | undefined, attributes: Attributes = {}) =>
-    tracer.startSpan(name, { attributes }, parent === undefined ? ROOT_CONTEXT : trace.setSpan(ROOT_CONTEXT, parent));
+    tracer.startSpan(
+      name,
+      { attributes },
+      parent === undefined ? ROOT_CONTEXT : trace.setSpan(ROOT_CONTEXT, parent),
+    );
   const chat = ({ model, input, output }: Model): Attributes => ({
     'gen_ai.operation.name': 'chat',
     'gen_ai.request.model': model,
@@ -88,13 +97,23 @@ async function traceWithSpans(project: string): Promise<void> {
   agent.end();
   const spans = memory.getFinishedSpans();
   const named = (...names: string[]) => spans.filter((span) => names.includes(span.name));
-  const exporter = new OTLPTraceExporter({ url: `${server.url}/v1/traces`, headers: { 'x-weft-project': project } });
+  const exporter = new OTLPTraceExporter({
+    url: `${server.url}/v1/traces`,
+    headers: { 'x-weft-project': project },
+  });
   const send = (batch: ReadableSpan[]) =>
     new Promise<void>((resolve, reject) =>
       exporter.export(batch, (result) => (result.code === 0 ? resolve() : reject(result.error))),
     );
   // Leaves first, the root before the middle of the tree, then a leaf and everything again.
-  for (const batch of [named('summarize', 'answer'), named('agent'), named('step', 'plan'), named('search'), named('answer'), spans]) {
+  for (const batch of [
+    named('summarize', 'answer'),
+    named('agent'),
+    named('step', 'plan'),
+    named('search'),
+    named('answer'),
+    spans,
+  ]) {
     await send(batch);
   }
   await exporter.shutdown();
@@ -115,8 +134,16 @@ describe('usage and cost of an OTLP-ingested trace', () => {
     const sdk = await totals('rollup-sdk');
     const otlp = await totals('rollup-otlp');
     expect(Object.keys(sdk).sort()).toEqual(['agent', 'answer', 'plan', 'search', 'step', 'summarize']);
-    expect(sdk.agent?.usage?.['gpt-4o']).toMatchObject({ requests: 2, inputTokens: 1_600, outputTokens: 185 });
-    expect(sdk.agent?.usage?.['claude-sonnet-4-5']).toMatchObject({ requests: 1, inputTokens: 800, outputTokens: 90 });
+    expect(sdk.agent?.usage?.['gpt-4o']).toMatchObject({
+      requests: 2,
+      inputTokens: 1_600,
+      outputTokens: 185,
+    });
+    expect(sdk.agent?.usage?.['claude-sonnet-4-5']).toMatchObject({
+      requests: 1,
+      inputTokens: 800,
+      outputTokens: 90,
+    });
     expect(sdk.agent?.costUsd).toBeGreaterThan(0);
     expect(otlp).toEqual(sdk);
   });

@@ -12,5 +12,7 @@ export function after(task: AfterTask): void {
 
 /** The platform side: run what `after` scheduled, once the response is out. */
 export function takeAfterTasks(): Promise<unknown>[] {
-  return tasks.splice(0).map((task) => Promise.resolve().then(() => (typeof task === 'function' ? task() : task)));
+  return tasks
+    .splice(0)
+    .map((task) => Promise.resolve().then(() => (typeof task === 'function' ? task() : task)));
 }

@@ -46,7 +46,9 @@ async function vercel(): Promise<Run> {
   const context = vercelContext();
   const { GET } = await import('../../../../examples/serverless/vercel-wait-until.mjs' as string);
   return async ({ question }) => {
-    const response: Response = await GET(new Request(`http://fn.local/api/answer?q=${encodeURIComponent(question)}`));
+    const response: Response = await GET(
+      new Request(`http://fn.local/api/answer?q=${encodeURIComponent(question)}`),
+    );
     return { body: await response.json(), background: context.collect() };
   };
 }
@@ -55,7 +57,10 @@ async function next(): Promise<Run> {
   const { takeAfterTasks } = await import('./fake-next-server.js');
   const { POST } = await import('../../../../examples/serverless/next-after.mjs' as string);
   return async ({ question }) => {
-    const request = new Request('http://fn.local/api/answer', { method: 'POST', body: JSON.stringify({ question }) });
+    const request = new Request('http://fn.local/api/answer', {
+      method: 'POST',
+      body: JSON.stringify({ question }),
+    });
     const response: Response = await POST(request);
     const body = await response.json();
     // Response sent; now what `after` scheduled runs, and the instance waits for it.
@@ -68,8 +73,15 @@ async function worker(): Promise<Run> {
   const env = { WEFT_PROJECT: process.env.WEFT_PROJECT, WEFT_URL: process.env.WEFT_URL };
   return async ({ question }) => {
     const background: Promise<unknown>[] = [];
-    const ctx = { waitUntil: (promise: Promise<unknown>) => void background.push(promise), passThroughOnException() {} };
-    const response: Response = await app.fetch(new Request(`http://worker.local/?q=${encodeURIComponent(question)}`), env, ctx);
+    const ctx = {
+      waitUntil: (promise: Promise<unknown>) => void background.push(promise),
+      passThroughOnException() {},
+    };
+    const response: Response = await app.fetch(
+      new Request(`http://worker.local/?q=${encodeURIComponent(question)}`),
+      env,
+      ctx,
+    );
     return { body: await response.json(), background };
   };
 }

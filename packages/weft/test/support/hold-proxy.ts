@@ -38,11 +38,19 @@ export async function startHoldProxy(target: string): Promise<HoldProxy> {
   const forward = (req: IncomingMessage, body: Buffer, res: ServerResponse) => {
     if (status !== undefined) {
       answered++;
-      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'PROXY', message: `proxy answered ${status}` } }));
+      res
+        .writeHead(status, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { code: 'PROXY', message: `proxy answered ${status}` } }));
       return;
     }
     const out = request(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: req.headers,
+      },
       (up) => {
         res.writeHead(up.statusCode ?? 502, up.headers);
         up.pipe(res);

@@ -2,11 +2,7 @@ import type { CallStatus } from '@weft/protocol';
 import { Option } from 'commander';
 import { defineCommand } from '../define-command.js';
 import { parseCallId, parseNonEmpty, parsePositiveInt } from '../flag-values.js';
-import {
-  addServerFlags,
-  type ServerFlags,
-  resolveServerFlags,
-} from '../server-flags.js';
+import { addServerFlags, type ServerFlags, resolveServerFlags } from '../server-flags.js';
 import type { CallsOptions } from './calls-options.js';
 
 interface CallsFlags extends ServerFlags {

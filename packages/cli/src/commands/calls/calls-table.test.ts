@@ -22,14 +22,24 @@ const callWith = (summary: CallSummary | null): Call => ({
 const costCell = (summary: CallSummary | null) =>
   callRow({ call: callWith(summary), depth: 0 })[CALLS_COLUMNS.indexOf('cost')];
 const usage = (costUsd?: number) => ({
-  m: { requests: 1, inputTokens: 10, outputTokens: 2, totalTokens: 12, ...(costUsd === undefined ? {} : { costUsd }) },
+  m: {
+    requests: 1,
+    inputTokens: 10,
+    outputTokens: 2,
+    totalTokens: 12,
+    ...(costUsd === undefined ? {} : { costUsd }),
+  },
 });
 
 describe('the cost column of `weft calls`', () => {
   it.each([
     { case: 'a cent and more', summary: { usage: usage(0.0123), costUsd: 0.0123 }, cell: '$0.0123' },
     { case: 'dollars', summary: { usage: usage(12.5), costUsd: 12.5 }, cell: '$12.50' },
-    { case: 'a fraction of a cent', summary: { usage: usage(0.0000243), costUsd: 0.0000243 }, cell: '$0.0000243' },
+    {
+      case: 'a fraction of a cent',
+      summary: { usage: usage(0.0000243), costUsd: 0.0000243 },
+      cell: '$0.0000243',
+    },
     { case: 'an unpriced model (usage, no cost)', summary: { usage: usage() }, cell: '' },
     { case: 'no usage at all', summary: { latencyMs: 3 }, cell: '' },
     { case: 'a running call (no summary)', summary: null, cell: '' },

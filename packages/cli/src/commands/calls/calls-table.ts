@@ -4,7 +4,16 @@ import { opNameOf } from './op-name-of.js';
 import type { CallAtDepth } from './trace-order.js';
 
 /** Column titles of `weft calls`, in order. */
-export const CALLS_COLUMNS = ['started (UTC)', 'op', 'status', 'latency', 'tokens', 'cost', 'id', 'trace'] as const;
+export const CALLS_COLUMNS = [
+  'started (UTC)',
+  'op',
+  'status',
+  'latency',
+  'tokens',
+  'cost',
+  'id',
+  'trace',
+] as const;
 
 /**
  * One table row: the cells exactly as printed. `depth` indents the op name

@@ -1,10 +1,6 @@
 import { defineCommand } from '../define-command.js';
 import { parseCallId } from '../flag-values.js';
-import {
-  addServerFlags,
-  type ServerFlags,
-  resolveServerFlags,
-} from '../server-flags.js';
+import { addServerFlags, type ServerFlags, resolveServerFlags } from '../server-flags.js';
 import type { EvalCompareOptions } from './eval-compare-options.js';
 
 interface EvalCompareFlags extends ServerFlags {

@@ -25,7 +25,11 @@ export async function outboxReplayCommandRun(options: OutboxReplayOptions, io: C
     io.stdout.write(`No outbox under ${where}: nothing to replay.\n`);
     return ExitCode.ok;
   }
-  const rows = result.folders.map((folder) => [folder.project, String(folder.sent), String(folder.remaining)]);
+  const rows = result.folders.map((folder) => [
+    folder.project,
+    String(folder.sent),
+    String(folder.remaining),
+  ]);
   io.stdout.write(`${formatPlainTable(['project', 'sent', 'remaining'], rows, { rule: false })}\n`);
   io.stdout.write(`Sent ${result.sent} record(s) to ${options.url}; ${result.remaining} remaining.\n`);
   if (result.stopped)

@@ -44,7 +44,9 @@ export const serveCommand = defineCommand<ServeOptions, ServeFlags>({
       port: flags.port ?? DEFAULT_PORT,
       dbPath: flags.db ?? DEFAULT_DB_PATH,
       storage: flagOrEnv(flags.storage, env, 'WEFT_STORAGE', parseNonEmpty),
-      ...(username === undefined && password === undefined ? {} : { storageCredentials: { username, password } }),
+      ...(username === undefined && password === undefined
+        ? {}
+        : { storageCredentials: { username, password } }),
       token: flagOrEnv(flags.token, env, 'WEFT_TOKEN', parseNonEmpty),
       tokensFile: flagOrEnv(flags.tokensFile, env, 'WEFT_TOKENS_FILE', parseNonEmpty),
     };

@@ -48,12 +48,18 @@ describe('serve --tokens-file', () => {
       env: {},
       signal: stop.signal,
     };
-    const running = serve({ host: '127.0.0.1', port: 0, dbPath: join(dir, 'w.db'), token: undefined, tokensFile }, io);
+    const running = serve(
+      { host: '127.0.0.1', port: 0, dbPath: join(dir, 'w.db'), token: undefined, tokensFile },
+      io,
+    );
     onTestFinished(async () => {
       stop.abort();
       await running.catch(() => {});
     });
-    const url = await Promise.race([listening, running.then((code) => Promise.reject(new Error(`serve exited ${code}: ${out}`)))]);
+    const url = await Promise.race([
+      listening,
+      running.then((code) => Promise.reject(new Error(`serve exited ${code}: ${out}`))),
+    ]);
     expect(await status(url, routes.callQuery(), 'projA', tokenA)).toBe(200);
     expect(await status(url, routes.callQuery(), 'projB', tokenA)).toBe(403);
     expect(await status(url, routes.callQuery(), 'projA', 'other')).toBe(401);

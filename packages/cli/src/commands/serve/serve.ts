@@ -14,7 +14,8 @@ import { stopOnProcessSignals } from './stop-signal.js';
  */
 export async function serve(options: ServeOptions, io: CliIo): Promise<number> {
   // `--storage sqlite:PATH` is `--db PATH`; any other URL names a remote engine.
-  const target = options.storage === undefined ? undefined : parseStorageUrl(options.storage, options.storageCredentials);
+  const target =
+    options.storage === undefined ? undefined : parseStorageUrl(options.storage, options.storageCredentials);
   const dbPath = resolve(target?.kind === 'sqlite' ? target.path : options.dbPath);
   const remote = target?.kind === 'clickhouse' ? (options.storage as string) : undefined;
   if (remote === undefined) await mkdir(dirname(dbPath), { recursive: true });
@@ -28,7 +29,9 @@ export async function serve(options: ServeOptions, io: CliIo): Promise<number> {
       host: options.host,
       port: options.port,
       dbPath,
-      ...(remote === undefined ? {} : { storage: remote, storageCredentials: options.storageCredentials ?? {} }),
+      ...(remote === undefined
+        ? {}
+        : { storage: remote, storageCredentials: options.storageCredentials ?? {} }),
       token: options.token,
       ...(options.tokensFile === undefined ? {} : { tokensFile: resolve(options.tokensFile) }),
     });
@@ -50,7 +53,8 @@ export async function serve(options: ServeOptions, io: CliIo): Promise<number> {
 
 /** How clients authenticate, for the start banner; never shows a token. */
 function authSummary({ token, tokensFile }: ServeOptions): string {
-  if (token && tokensFile) return 'bearer token required (admin token, or a project token from the tokens file)';
+  if (token && tokensFile)
+    return 'bearer token required (admin token, or a project token from the tokens file)';
   if (tokensFile) return 'bearer token required (project tokens from the tokens file)';
   return token ? 'bearer token required' : 'none (loopback only)';
 }

@@ -77,7 +77,9 @@ export function callHalfRows(
       inputs: toStoredValue(item.inputs, encode),
       attributes: toStoredValue(item.attributes, encode),
       session_id: item.sessionId ?? '',
-      attr_terms: attributeTermsOf(item.attributes).map(([key, kind, value]) => attributeTermKey(key, kind, value)),
+      attr_terms: attributeTermsOf(item.attributes).map(([key, kind, value]) =>
+        attributeTermKey(key, kind, value),
+      ),
       // The inputs' text; names are searched from their own columns (see SEARCH_TEXT_COLUMN).
       search_start: searchTextOf(item.inputs) ?? '',
     });

@@ -1,9 +1,4 @@
-import {
-  type CallQueryParsed,
-  type CallQueryResponse,
-  type CallSortField,
-  isRefUri,
-} from '@weft/protocol';
+import { type CallQueryParsed, type CallQueryResponse, type CallSortField, isRefUri } from '@weft/protocol';
 import { InvalidRequestError } from '../../errors/invalid-request-error.js';
 import { attributeTerm } from '../attribute-terms.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
@@ -96,7 +91,12 @@ export class ClickHouseCallQuery {
     table,
     feedback,
     windows = WINDOWS,
-  }: { connection: ClickHouseConnection; table: string; feedback: ClickHouseFeedbackStore; windows?: CallWindows }) {
+  }: {
+    connection: ClickHouseConnection;
+    table: string;
+    feedback: ClickHouseFeedbackStore;
+    windows?: CallWindows;
+  }) {
     this.#connection = connection;
     this.#table = table;
     this.#feedback = feedback;
@@ -152,7 +152,9 @@ export class ClickHouseCallQuery {
       where.push(`f_status IN ${inList(statuses)}`);
       // A running call has no end row; any other status is that of some end row.
       if (!statuses.includes('running')) {
-        ofId.push(`id IN (SELECT id FROM ${this.#table} WHERE project = ${project} AND half = ${END} AND status IN ${inList(statuses)})`);
+        ofId.push(
+          `id IN (SELECT id FROM ${this.#table} WHERE project = ${project} AND half = ${END} AND status IN ${inList(statuses)})`,
+        );
       }
     }
     if (query.startedAfter !== undefined) {
@@ -182,7 +184,9 @@ export class ClickHouseCallQuery {
       folded.push(SEARCH_TEXT_COLUMN);
       for (const word of words) {
         const w = sqlLiteral(word);
-        where.push(`(positionCaseInsensitiveUTF8(f_search, ${w}) > 0 AND has(extractAll(lowerUTF8(f_search), ${WORD_PATTERN}), ${w}))`);
+        where.push(
+          `(positionCaseInsensitiveUTF8(f_search, ${w}) > 0 AND has(extractAll(lowerUTF8(f_search), ${WORD_PATTERN}), ${w}))`,
+        );
         // Before folding: ids with the word as a substring of some row's text
         // (a word never spans the folded text's fields: they join with a space).
         withWords.push(this.#idsWithWord(project, w));
@@ -191,8 +195,12 @@ export class ClickHouseCallQuery {
       // Only punctuation: no word, so a substring of the names, as SQLite does.
       // SQLite's lower() folds ASCII only; ClickHouse's lower() too, so both match the same calls.
       const needle = sqlLiteral(query.text.toLowerCase());
-      onStart.push(`(position(lower(display_name), ${needle}) > 0 OR position(lower(op_plain), ${needle}) > 0)`);
-      where.push(`(position(lower(f_display_name), ${needle}) > 0 OR position(lower(f_op_plain), ${needle}) > 0)`);
+      onStart.push(
+        `(position(lower(display_name), ${needle}) > 0 OR position(lower(op_plain), ${needle}) > 0)`,
+      );
+      where.push(
+        `(position(lower(f_display_name), ${needle}) > 0 OR position(lower(f_op_plain), ${needle}) > 0)`,
+      );
     }
     let cursor: SortPosition | undefined;
     if (query.cursor !== undefined) {
@@ -200,7 +208,10 @@ export class ClickHouseCallQuery {
       // ClickHouse refuses to compare a number with a string (SQLite orders them), so a
       // forged cursor whose key has the other type is a 400, not a failed query.
       if (typeof position.key !== (field === 'opName' ? 'string' : 'number')) {
-        throw new InvalidRequestError([{ path: 'cursor', message: 'not a cursor returned by this server' }], 'query');
+        throw new InvalidRequestError(
+          [{ path: 'cursor', message: 'not a cursor returned by this server' }],
+          'query',
+        );
       }
       cursor = { key: position.key, id: position.id };
     }
@@ -213,7 +224,13 @@ export class ClickHouseCallQuery {
             ...ofId,
             ...withWords,
           ])
-        : await this.#walkWindows(page, { count: query.limit + 1, cursor, rawKey, onStart: [...narrow, ...onStart, ...ofId], later: withWords });
+        : await this.#walkWindows(page, {
+            count: query.limit + 1,
+            cursor,
+            rawKey,
+            onStart: [...narrow, ...onStart, ...ofId],
+            later: withWords,
+          });
     const more = keys.length > query.limit;
     const shown = more ? keys.slice(0, query.limit) : keys;
     const pageIds = shown.map((k) => k.id);
@@ -232,7 +249,10 @@ export class ClickHouseCallQuery {
         if (snippet !== undefined) call.snippet = snippet;
         return [call];
       }),
-      nextCursor: more && last ? encodeCursor(sortName, { key: sortKeyValue(last.sort_key, field), id: last.id }) : null,
+      nextCursor:
+        more && last
+          ? encodeCursor(sortName, { key: sortKeyValue(last.sort_key, field), id: last.id })
+          : null,
     };
   }
 
@@ -245,7 +265,19 @@ export class ClickHouseCallQuery {
    */
   async #walkWindows(
     page: Page,
-    { count, cursor, rawKey, onStart: always, later }: { count: number; cursor: SortPosition | undefined; rawKey: string; onStart: string[]; later: string[] },
+    {
+      count,
+      cursor,
+      rawKey,
+      onStart: always,
+      later,
+    }: {
+      count: number;
+      cursor: SortPosition | undefined;
+      rawKey: string;
+      onStart: string[];
+      later: string[];
+    },
   ): Promise<FoldedKey[]> {
     const found: FoldedKey[] = [];
     let after = cursor;
@@ -254,7 +286,11 @@ export class ClickHouseCallQuery {
       const onStart = window < 2 ? always : [...always, ...later];
       const beyond = after === undefined ? [] : [isAfter(rawKey, after, page.direction)];
       if (size > this.#windows.max) {
-        found.push(...(await this.#foldRest(page, count - found.length, after, [this.#idsStarting(page.project, [...onStart, ...beyond])])));
+        found.push(
+          ...(await this.#foldRest(page, count - found.length, after, [
+            this.#idsStarting(page.project, [...onStart, ...beyond]),
+          ])),
+        );
         break;
       }
       const rows = await this.#connection.rows<{ id: string; raw_key: number | string }>(`
@@ -266,7 +302,9 @@ export class ClickHouseCallQuery {
       // Inside the window: after its start, and not past its last row unless it reached the end.
       const inside = [
         ...(after === undefined ? [] : [isAfter(page.key, after, page.direction)]),
-        ...(last === undefined ? [] : [`NOT ${isAfter(page.key, { key: last.raw_key, id: last.id }, page.direction)}`]),
+        ...(last === undefined
+          ? []
+          : [`NOT ${isAfter(page.key, { key: last.raw_key, id: last.id }, page.direction)}`]),
       ];
       const ids = [...new Set(rows.map((r) => r.id))];
       found.push(...(await this.#fold(page, count - found.length, `id IN ${inList(ids)}`, inside)));
@@ -278,7 +316,12 @@ export class ClickHouseCallQuery {
   }
 
   /** The first `count` matches after `cursor` among the ids passing `ofId`, folding them all. */
-  #foldRest(page: Page, count: number, cursor: SortPosition | undefined, ofId: string[]): Promise<FoldedKey[]> {
+  #foldRest(
+    page: Page,
+    count: number,
+    cursor: SortPosition | undefined,
+    ofId: string[],
+  ): Promise<FoldedKey[]> {
     return this.#fold(
       page,
       count,
@@ -309,7 +352,11 @@ export class ClickHouseCallQuery {
   }
 
   /** Full folded rows of `ids` whose start has arrived, by id (with their search text when asked). */
-  async #read(project: string, ids: readonly string[], withText = false): Promise<Map<string, FoldedCall & { f_search?: string }>> {
+  async #read(
+    project: string,
+    ids: readonly string[],
+    withText = false,
+  ): Promise<Map<string, FoldedCall & { f_search?: string }>> {
     if (ids.length === 0) return new Map();
     const rows = await this.#connection.rows<FoldedCall & { f_search?: string }>(`
       SELECT ${FULL_COLUMNS}${withText ? `, ${SEARCH_TEXT_COLUMN}` : ''} FROM ${this.#table}
@@ -328,7 +375,8 @@ export class ClickHouseCallQuery {
 function attributeTermKeys(query: CallQueryParsed): string[] {
   const pairs: [string, string | number | boolean][] = Object.entries(query.attributes ?? {});
   if (query.userId !== undefined) pairs.push(['user.id', query.userId]);
-  for (const tag of query.tag === undefined ? [] : Array.isArray(query.tag) ? query.tag : [query.tag]) pairs.push(['tags', tag]);
+  for (const tag of query.tag === undefined ? [] : Array.isArray(query.tag) ? query.tag : [query.tag])
+    pairs.push(['tags', tag]);
   return pairs.map(([key, value]) => attributeTermKey(key, ...attributeTerm(value)));
 }
 

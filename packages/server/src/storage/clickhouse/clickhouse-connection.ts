@@ -1,4 +1,9 @@
-import { type ClickHouseClient, ClickHouseLogLevel, type ClickHouseSettings, createClient } from '@clickhouse/client';
+import {
+  type ClickHouseClient,
+  ClickHouseLogLevel,
+  type ClickHouseSettings,
+  createClient,
+} from '@clickhouse/client';
 import { StorageUnavailableError } from '../../errors/storage-unavailable-error.js';
 
 /** Where and how to reach ClickHouse; see `ClickHouseStorageOptions`. */
@@ -17,7 +22,8 @@ export interface ClickHouseConnectionOptions {
  * Node error codes and ClickHouse messages that mean "not reachable now",
  * answered with 503 + Retry-After instead of 500.
  */
-const UNAVAILABLE = /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|socket hang up|Timeout error|timed out|Too many simultaneous queries|TOO_MANY_SIMULTANEOUS_QUERIES|Memory limit|Timeout exceeded|TIMEOUT_EXCEEDED|other side closed|UND_ERR/i;
+const UNAVAILABLE =
+  /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|socket hang up|Timeout error|timed out|Too many simultaneous queries|TOO_MANY_SIMULTANEOUS_QUERIES|Memory limit|Timeout exceeded|TIMEOUT_EXCEEDED|other side closed|UND_ERR/i;
 
 /** Large `IN (…)` lists (known table rows) need more than the default 256 KiB of query text. */
 const MAX_QUERY_BYTES = 16 * 1024 * 1024;
@@ -76,10 +82,19 @@ export class ClickHouseConnection {
   }
 
   /** Inserts rows as JSONEachRow (data, not SQL text: nothing in a value is parsed as SQL). */
-  async insert(table: string, values: readonly Record<string, unknown>[], settings: ClickHouseSettings = {}): Promise<void> {
+  async insert(
+    table: string,
+    values: readonly Record<string, unknown>[],
+    settings: ClickHouseSettings = {},
+  ): Promise<void> {
     if (values.length === 0) return;
     await this.#guard(() =>
-      this.#writes.insert({ table, values: values as Record<string, unknown>[], format: 'JSONEachRow', clickhouse_settings: settings }),
+      this.#writes.insert({
+        table,
+        values: values as Record<string, unknown>[],
+        format: 'JSONEachRow',
+        clickhouse_settings: settings,
+      }),
     );
   }
 
@@ -91,7 +106,9 @@ export class ClickHouseConnection {
   /** Rows of a SELECT on every host, concatenated (per-host schema versions). */
   async rowsOnEveryHost<T>(sql: string): Promise<T[][]> {
     return this.#guard(() =>
-      Promise.all(this.#ddl.map(async (c) => (await c.query({ query: sql, format: 'JSONEachRow' })).json<T>())),
+      Promise.all(
+        this.#ddl.map(async (c) => (await c.query({ query: sql, format: 'JSONEachRow' })).json<T>()),
+      ),
     );
   }
 
@@ -103,7 +120,8 @@ export class ClickHouseConnection {
     try {
       return await run();
     } catch (error) {
-      if (isUnavailable(error)) throw new StorageUnavailableError({ retryAfterMs: this.#retryAfterMs, cause: error });
+      if (isUnavailable(error))
+        throw new StorageUnavailableError({ retryAfterMs: this.#retryAfterMs, cause: error });
       throw error;
     }
   }

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { SQL_IDENTIFIER } from './sql-literal.js';
 
-const identifier = z.string().regex(SQL_IDENTIFIER, 'must be letters, digits and _ (not starting with a digit), at most 64');
+const identifier = z
+  .string()
+  .regex(SQL_IDENTIFIER, 'must be letters, digits and _ (not starting with a digit), at most 64');
 
 /** Options of {@link ClickHouseStorage.open}; usually built from a `clickhouse://` URL (`parseStorageUrl`). */
 export const clickHouseStorageOptions = z.object({

@@ -63,7 +63,12 @@ export class ClickHouseStorage implements Storage {
   readonly #schemaVersion: number;
   #closing: Promise<void> | undefined;
 
-  private constructor(connection: ClickHouseConnection, database: string, cluster: string | undefined, schemaVersion: number) {
+  private constructor(
+    connection: ClickHouseConnection,
+    database: string,
+    cluster: string | undefined,
+    schemaVersion: number,
+  ) {
     this.#connection = connection;
     this.#schemaVersion = schemaVersion;
     // Through a Distributed table, wait until every shard has the rows, so
@@ -75,8 +80,17 @@ export class ClickHouseStorage implements Storage {
     this.#feedback = new ClickHouseFeedbackStore({ connection, table: name('feedback'), insertSettings });
     this.#calls = new ClickHouseCallQuery({ connection, table: this.#callsTable, feedback: this.#feedback });
     this.#objects = new ClickHouseObjectStore({ connection, table: name('objects'), insertSettings });
-    this.#labels = new ClickHouseLabelStore({ connection, table: name('object_labels'), insertSettings, objects: this.#objects });
-    this.#sessions = new ClickHouseSessionQuery({ connection, calls: this.#callsTable, objects: name('objects') });
+    this.#labels = new ClickHouseLabelStore({
+      connection,
+      table: name('object_labels'),
+      insertSettings,
+      objects: this.#objects,
+    });
+    this.#sessions = new ClickHouseSessionQuery({
+      connection,
+      calls: this.#callsTable,
+      objects: name('objects'),
+    });
     this.#tables = new ClickHouseTableStore({
       connection,
       names: { tables: name('tables'), order: name('table_order'), rows: name('table_rows') },
@@ -97,7 +111,10 @@ export class ClickHouseStorage implements Storage {
     const parsed = clickHouseStorageOptions.safeParse(input);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new InvalidOptionsError(`storage.${issue?.path.map(String).join('.') ?? ''}`, issue?.message ?? 'invalid');
+      throw new InvalidOptionsError(
+        `storage.${issue?.path.map(String).join('.') ?? ''}`,
+        issue?.message ?? 'invalid',
+      );
     }
     const options = parsed.data;
     const connection = new ClickHouseConnection({
@@ -220,7 +237,11 @@ export class ClickHouseStorage implements Storage {
     return this.#objects.put(object);
   }
 
-  async readObject(project: string, name: string, selector: VersionSelector): Promise<ObjectRead | undefined> {
+  async readObject(
+    project: string,
+    name: string,
+    selector: VersionSelector,
+  ): Promise<ObjectRead | undefined> {
     this.#open();
     if ('label' in selector) {
       const digest = await this.#labels.digestOf(project, name, selector.label);

@@ -22,7 +22,15 @@ export class ClickHouseFileStore {
     if (await this.#exists(project, digest)) return { created: false };
     await this.#connection.insert(
       this.#table,
-      [{ project, digest, size: bytes.byteLength, bytes_base64: Buffer.from(bytes).toString('base64'), created_at: Date.now() }],
+      [
+        {
+          project,
+          digest,
+          size: bytes.byteLength,
+          bytes_base64: Buffer.from(bytes).toString('base64'),
+          created_at: Date.now(),
+        },
+      ],
       this.#insertSettings,
     );
     return { created: true };

@@ -28,7 +28,12 @@ export class ClickHouseLabelStore {
     table,
     insertSettings,
     objects,
-  }: { connection: ClickHouseConnection; table: string; insertSettings: ClickHouseSettings; objects: ClickHouseObjectStore }) {
+  }: {
+    connection: ClickHouseConnection;
+    table: string;
+    insertSettings: ClickHouseSettings;
+    objects: ClickHouseObjectStore;
+  }) {
     this.#connection = connection;
     this.#table = table;
     this.#insertSettings = insertSettings;
@@ -36,9 +41,16 @@ export class ClickHouseLabelStore {
   }
 
   /** Points `label` at a version (by number or digest); `undefined` when that version does not exist. */
-  async set(project: string, name: string, label: string, version: { version: number } | { digest: string }): Promise<ObjectLabel | undefined> {
+  async set(
+    project: string,
+    name: string,
+    label: string,
+    version: { version: number } | { digest: string },
+  ): Promise<ObjectLabel | undefined> {
     const versions = await this.#objects.versions(project, name);
-    const target = versions.find((v) => ('version' in version ? v.version === version.version : v.digest === version.digest));
+    const target = versions.find((v) =>
+      'version' in version ? v.version === version.version : v.digest === version.digest,
+    );
     if (target === undefined) return undefined;
     const updatedAt = Date.now();
     await this.#connection.insert(
@@ -56,13 +68,23 @@ export class ClickHouseLabelStore {
 
   /** The labels of a name, by label, each with the version number its digest has now. */
   async list(project: string, name: string): Promise<ObjectLabel[]> {
-    const [rows, versions] = await Promise.all([this.#rows(project, name), this.#objects.versions(project, name)]);
+    const [rows, versions] = await Promise.all([
+      this.#rows(project, name),
+      this.#objects.versions(project, name),
+    ]);
     const byDigest = new Map<string, ObjectVersion>(versions.map((v) => [v.digest, v]));
     return rows.flatMap((row) => {
       const version = byDigest.get(row.digest);
       return version === undefined
         ? []
-        : [{ label: row.label, version: version.version, digest: row.digest, updatedAt: Number(row.updated_at) }];
+        : [
+            {
+              label: row.label,
+              version: version.version,
+              digest: row.digest,
+              updatedAt: Number(row.updated_at),
+            },
+          ];
     });
   }
 

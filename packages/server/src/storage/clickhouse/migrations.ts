@@ -1,4 +1,12 @@
-import { type TableSpec, TABLES, LOOP_TABLES, LOOP_CALL_COLUMNS, SPAN_USAGE_COLUMN, VALUE_TABLES, createTableStatements } from './schema.js';
+import {
+  type TableSpec,
+  TABLES,
+  LOOP_TABLES,
+  LOOP_CALL_COLUMNS,
+  SPAN_USAGE_COLUMN,
+  VALUE_TABLES,
+  createTableStatements,
+} from './schema.js';
 import type { ClickHouseConnection } from './clickhouse-connection.js';
 import { sqlLiteral } from './sql-literal.js';
 
@@ -45,12 +53,14 @@ export const migrations: readonly Migration[] = [
   {
     version: 4,
     name: 'deduplicated call values',
-    statements: (database, cluster) => VALUE_TABLES.flatMap((table: TableSpec) => createTableStatements(database, table, cluster)),
+    statements: (database, cluster) =>
+      VALUE_TABLES.flatMap((table: TableSpec) => createTableStatements(database, table, cluster)),
   },
 ];
 
 /** ClickHouse's answer when a concurrent `CREATE … IF NOT EXISTS` won the race (18.16 may still raise it). */
-const ALREADY_EXISTS = /already exists|TABLE_ALREADY_EXISTS|DATABASE_ALREADY_EXISTS|is (being|currently) (created|attached)/i;
+const ALREADY_EXISTS =
+  /already exists|TABLE_ALREADY_EXISTS|DATABASE_ALREADY_EXISTS|is (being|currently) (created|attached)/i;
 
 /**
  * Creates the database and applies every migration newer than the version
@@ -59,7 +69,11 @@ const ALREADY_EXISTS = /already exists|TABLE_ALREADY_EXISTS|DATABASE_ALREADY_EXI
  * are idempotent and the version table is a ReplacingMergeTree keyed by
  * version. Returns the schema version.
  */
-export async function migrate(connection: ClickHouseConnection, database: string, cluster: string | undefined): Promise<number> {
+export async function migrate(
+  connection: ClickHouseConnection,
+  database: string,
+  cluster: string | undefined,
+): Promise<number> {
   const run = async (sql: string) => {
     try {
       await connection.commandOnEveryHost(sql);

@@ -42,7 +42,16 @@ export class ClickHouseObjectStore {
     if (known >= 0) return { ...versionOf(object.project, object.name, before, known), created: false };
     await this.#connection.insert(
       this.#table,
-      [{ project: object.project, name: object.name, digest: object.digest, kind: object.kind, value: object.canonicalValue, created_at: Date.now() }],
+      [
+        {
+          project: object.project,
+          name: object.name,
+          digest: object.digest,
+          kind: object.kind,
+          value: object.canonicalValue,
+          created_at: Date.now(),
+        },
+      ],
       this.#insertSettings,
     );
     const after = await this.#versionRows(object.project, object.name);

@@ -127,7 +127,8 @@ export const LOOP_TABLES: readonly TableSpec[] = [
 export const VALUE_TABLES: readonly TableSpec[] = [
   {
     name: 'call_values',
-    columns: 'project String, digest String, is_array UInt8, prev String, bytes_base64 String, created_at Float64',
+    columns:
+      'project String, digest String, is_array UInt8, prev String, bytes_base64 String, created_at Float64',
     orderBy: '(project, digest)',
     shardBy: 'cityHash64(project, digest)',
   },
@@ -138,7 +139,11 @@ export const VALUE_TABLES: readonly TableSpec[] = [
  * cluster a `<name>_local` ReplacingMergeTree on every shard plus a
  * `Distributed` table `<name>` over them, so queries name `<name>` either way.
  */
-export function createTableStatements(database: string, table: TableSpec, cluster: string | undefined): string[] {
+export function createTableStatements(
+  database: string,
+  table: TableSpec,
+  cluster: string | undefined,
+): string[] {
   const local = cluster === undefined ? table.name : `${table.name}_local`;
   const engine = `ReplacingMergeTree(${table.version ?? ''})`;
   const partition = table.partitionBy ? ` PARTITION BY ${table.partitionBy}` : '';

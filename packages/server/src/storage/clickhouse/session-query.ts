@@ -1,4 +1,9 @@
-import type { ProjectListResponse, SessionQueryParsed, SessionQueryResponse, SessionSummary } from '@weft/protocol';
+import type {
+  ProjectListResponse,
+  SessionQueryParsed,
+  SessionQueryResponse,
+  SessionSummary,
+} from '@weft/protocol';
 import { InvalidRequestError } from '../../errors/invalid-request-error.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { KEY_COLUMNS, TOTALS_COLUMNS } from './call-columns.js';
@@ -32,7 +37,11 @@ export class ClickHouseSessionQuery {
   readonly #calls: string;
   readonly #objects: string;
 
-  constructor({ connection, calls, objects }: { connection: ClickHouseConnection; calls: string; objects: string }) {
+  constructor({
+    connection,
+    calls,
+    objects,
+  }: { connection: ClickHouseConnection; calls: string; objects: string }) {
     this.#connection = connection;
     this.#calls = calls;
     this.#objects = objects;
@@ -45,10 +54,15 @@ export class ClickHouseSessionQuery {
     if (query.cursor !== undefined) {
       const position = decodeCursor(query.cursor, CURSOR_SORT);
       if (typeof position.key !== 'number') {
-        throw new InvalidRequestError([{ path: 'cursor', message: 'not a cursor returned by this server' }], 'query');
+        throw new InvalidRequestError(
+          [{ path: 'cursor', message: 'not a cursor returned by this server' }],
+          'query',
+        );
       }
       const key = sqlLiteral(position.key);
-      having.push(`(last_activity_at < ${key} OR (last_activity_at = ${key} AND session_id < ${sqlLiteral(position.id)}))`);
+      having.push(
+        `(last_activity_at < ${key} OR (last_activity_at = ${key} AND session_id < ${sqlLiteral(position.id)}))`,
+      );
     }
     // Without an end, end-half aggregates read 0 (not -1): totals also need `f_has_end = 1`.
     const rows = await this.#connection.rows<SessionRow>(`
@@ -73,7 +87,10 @@ export class ClickHouseSessionQuery {
     const last = page.at(-1);
     return {
       sessions: page.map(sessionFromRow),
-      nextCursor: more && last ? encodeCursor(CURSOR_SORT, { key: Number(last.last_activity_at), id: last.session_id }) : null,
+      nextCursor:
+        more && last
+          ? encodeCursor(CURSOR_SORT, { key: Number(last.last_activity_at), id: last.session_id })
+          : null,
     };
   }
 
@@ -88,7 +105,12 @@ export class ClickHouseSessionQuery {
     ]);
     const byName = new Map<string, ProjectListResponse['projects'][number]>();
     for (const { name } of objects) byName.set(name, { name, callCount: 0, lastCallAt: null });
-    for (const row of calls) byName.set(row.name, { name: row.name, callCount: Number(row.call_count), lastCallAt: Number(row.last_call_at) });
+    for (const row of calls)
+      byName.set(row.name, {
+        name: row.name,
+        callCount: Number(row.call_count),
+        lastCallAt: Number(row.last_call_at),
+      });
     return [...byName.values()].sort((a, b) => compareBytes(a.name, b.name));
   }
 }

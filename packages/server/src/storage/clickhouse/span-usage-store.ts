@@ -74,7 +74,10 @@ export class ClickHouseSpanUsageStore {
     const nodes = new Map<string, UsageNode>();
     const children = new Map<string, UsageNode[]>();
     for (const row of rows) {
-      const summary = row.r_summary === '' ? null : (decodeMsgpack(Buffer.from(row.r_summary, 'base64')) as CallSummary | null);
+      const summary =
+        row.r_summary === ''
+          ? null
+          : (decodeMsgpack(Buffer.from(row.r_summary, 'base64')) as CallSummary | null);
       summaries.set(row.id, summary);
       const node: UsageNode = {
         id: row.id,

@@ -29,7 +29,11 @@ export class ClickHouseTableStore {
   readonly #names: TableNames;
   readonly #insertSettings: ClickHouseSettings;
 
-  constructor({ connection, names, insertSettings }: { connection: ClickHouseConnection; names: TableNames; insertSettings: ClickHouseSettings }) {
+  constructor({
+    connection,
+    names,
+    insertSettings,
+  }: { connection: ClickHouseConnection; names: TableNames; insertSettings: ClickHouseSettings }) {
     this.#connection = connection;
     this.#names = names;
     this.#insertSettings = insertSettings;
@@ -40,12 +44,24 @@ export class ClickHouseTableStore {
       await this.#insertRows(table.project, table.rows);
       await this.#connection.insert(
         this.#names.order,
-        table.rowDigests.map((digest, idx) => ({ project: table.project, table_digest: table.digest, idx, row_digest: digest })),
+        table.rowDigests.map((digest, idx) => ({
+          project: table.project,
+          table_digest: table.digest,
+          idx,
+          row_digest: digest,
+        })),
         this.#insertSettings,
       );
       await this.#connection.insert(
         this.#names.tables,
-        [{ project: table.project, digest: table.digest, row_count: table.rowDigests.length, created_at: Date.now() }],
+        [
+          {
+            project: table.project,
+            digest: table.digest,
+            row_count: table.rowDigests.length,
+            created_at: Date.now(),
+          },
+        ],
         this.#insertSettings,
       );
     }
@@ -76,7 +92,12 @@ export class ClickHouseTableStore {
     return rows.map((r) => r.row_digest);
   }
 
-  async rows(project: string, digest: string, offset: number, limit: number): Promise<TableRowsResponse | undefined> {
+  async rows(
+    project: string,
+    digest: string,
+    offset: number,
+    limit: number,
+  ): Promise<TableRowsResponse | undefined> {
     const rowCount = await this.#rowCount(project, digest);
     if (rowCount === undefined) return undefined;
     const order = await this.#order(project, digest, offset, limit);
@@ -108,7 +129,12 @@ export class ClickHouseTableStore {
     return row === undefined ? undefined : Number(row.row_count);
   }
 
-  async #order(project: string, digest: string, offset: number, limit: number | undefined): Promise<{ row_digest: string }[]> {
+  async #order(
+    project: string,
+    digest: string,
+    offset: number,
+    limit: number | undefined,
+  ): Promise<{ row_digest: string }[]> {
     const upper = limit === undefined ? '' : ` AND idx < ${sqlLiteral(offset + limit)}`;
     return this.#connection.rows<{ row_digest: string }>(`
       SELECT idx, any(row_digest) AS row_digest FROM ${this.#names.order}
@@ -118,7 +144,12 @@ export class ClickHouseTableStore {
 
   async #insertRows(project: string, rows: TablePut['rows']): Promise<number> {
     const unique = [...new Map(rows.map((r) => [r.digest, r])).values()];
-    const known = new Set(await this.known(project, unique.map((r) => r.digest)));
+    const known = new Set(
+      await this.known(
+        project,
+        unique.map((r) => r.digest),
+      ),
+    );
     const fresh = unique.filter((r) => !known.has(r.digest));
     await this.#connection.insert(
       this.#names.rows,

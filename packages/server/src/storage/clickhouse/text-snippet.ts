@@ -8,7 +8,10 @@ const CONTEXT_WORDS = 10;
  * the passage is cut here from the folded search text of a page's calls;
  * it is the first match, not FTS5's best-ranked passage.
  */
-export function textSnippet(text: string, words: readonly string[]): { text: string; match: boolean }[] | undefined {
+export function textSnippet(
+  text: string,
+  words: readonly string[],
+): { text: string; match: boolean }[] | undefined {
   const wanted = new Set(words);
   const tokens = [...text.matchAll(/[\p{L}\p{N}\p{Co}]+/gu)];
   const first = tokens.findIndex((t) => wanted.has(t[0].toLowerCase()));

@@ -25,7 +25,12 @@ export class ClickHouseValueStore {
 
   async put(project: string, values: readonly StoredValue[]): Promise<number> {
     // Skipping known digests keeps a re-sent value from adding a row for the merge to remove.
-    const seen = new Set(await this.known(project, values.map((v) => v.digest)));
+    const seen = new Set(
+      await this.known(
+        project,
+        values.map((v) => v.digest),
+      ),
+    );
     const fresh = values.filter((v) => !seen.has(v.digest) && seen.add(v.digest) !== undefined);
     if (fresh.length === 0) return 0;
     const now = Date.now();

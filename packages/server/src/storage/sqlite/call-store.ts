@@ -53,7 +53,9 @@ export class SqliteCallStore {
 
   constructor(db: Database) {
     this.#upsert = db.prepare(UPSERT);
-    this.#read = db.prepare(`SELECT ${CALL_COLUMNS} FROM calls WHERE project = ? AND id = ? AND has_start = 1`);
+    this.#read = db.prepare(
+      `SELECT ${CALL_COLUMNS} FROM calls WHERE project = ? AND id = ? AND has_start = 1`,
+    );
     // One transaction per batch: one WAL commit instead of one per row.
     this.#writeRows = db.transaction((rows: readonly UpsertRow[]) => {
       for (const row of rows) this.#upsert.run(row);

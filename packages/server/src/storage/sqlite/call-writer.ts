@@ -85,7 +85,10 @@ export class WorkerCallWriter implements CallWriter {
       if (this.#pending.size === 0) this.#worker.unref();
       if (message.error) {
         pending.reject(
-          new WeftError({ code: 'WEFT_STORAGE_FAILED', message: `Storing calls failed: ${message.error.message}` }),
+          new WeftError({
+            code: 'WEFT_STORAGE_FAILED',
+            message: `Storing calls failed: ${message.error.message}`,
+          }),
         );
       } else {
         pending.resolve();
@@ -109,7 +112,10 @@ export class WorkerCallWriter implements CallWriter {
     return new Promise<void>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       this.#worker.ref();
-      this.#worker.postMessage({ id, rows, bytes, spans }, [bytes.buffer as ArrayBuffer, spans.buffer as ArrayBuffer]);
+      this.#worker.postMessage({ id, rows, bytes, spans }, [
+        bytes.buffer as ArrayBuffer,
+        spans.buffer as ArrayBuffer,
+      ]);
     });
   }
 
@@ -131,7 +137,13 @@ export class WorkerCallWriter implements CallWriter {
   #fail(error: Error): void {
     this.#failure ??= error;
     for (const pending of this.#pending.values()) {
-      pending.reject(new WeftError({ code: 'WEFT_STORAGE_FAILED', message: `Storing calls failed: ${error.message}`, cause: error }));
+      pending.reject(
+        new WeftError({
+          code: 'WEFT_STORAGE_FAILED',
+          message: `Storing calls failed: ${error.message}`,
+          cause: error,
+        }),
+      );
     }
     this.#pending.clear();
   }

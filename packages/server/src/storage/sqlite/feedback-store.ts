@@ -26,17 +26,29 @@ export class SqliteFeedbackStore {
   readonly #forCalls: Statement;
 
   constructor(db: Database) {
-    const insert = db.prepare(`INSERT INTO feedback (project, id, call_id, name, kind, value, comment, source, created_at)
+    const insert =
+      db.prepare(`INSERT INTO feedback (project, id, call_id, name, kind, value, comment, source, created_at)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (project, id) DO NOTHING`);
     this.#insert = db.transaction((project: string, items: readonly FeedbackItem[]) => {
       let stored = 0;
       for (const item of items) {
         const [kind, value] = attributeTerm(item.value);
-        stored += insert.run(project, item.id, item.callId, item.name, kind, value, item.comment ?? null, item.source ?? null, item.createdAt).changes;
+        stored += insert.run(
+          project,
+          item.id,
+          item.callId,
+          item.name,
+          kind,
+          value,
+          item.comment ?? null,
+          item.source ?? null,
+          item.createdAt,
+        ).changes;
       }
       return stored;
     });
-    this.#forCalls = db.prepare(`SELECT call_id, id, name, kind, value, comment, source, created_at FROM feedback
+    this.#forCalls =
+      db.prepare(`SELECT call_id, id, name, kind, value, comment, source, created_at FROM feedback
       WHERE project = ? AND call_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, rowid`);
   }
 

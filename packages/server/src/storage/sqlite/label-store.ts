@@ -16,20 +16,29 @@ export class SqliteLabelStore {
   readonly #versionOf: Statement;
 
   constructor(db: Database) {
-    this.#set = db.prepare(`INSERT INTO object_labels (project, name, label, version, updated_at) VALUES (?, ?, ?, ?, ?)
+    this.#set =
+      db.prepare(`INSERT INTO object_labels (project, name, label, version, updated_at) VALUES (?, ?, ?, ?, ?)
       ON CONFLICT (project, name, label) DO UPDATE SET version = excluded.version, updated_at = excluded.updated_at`);
     const columns = 'l.label, l.version, o.digest, l.updated_at';
-    const join = 'FROM object_labels l JOIN objects o ON o.project = l.project AND o.name = l.name AND o.version = l.version';
+    const join =
+      'FROM object_labels l JOIN objects o ON o.project = l.project AND o.name = l.name AND o.version = l.version';
     this.#list = db.prepare(`SELECT ${columns} ${join} WHERE l.project = ? AND l.name = ? ORDER BY l.label`);
     this.#read = db.prepare(`SELECT ${columns} ${join} WHERE l.project = ? AND l.name = ? AND l.label = ?`);
-    this.#versionOf = db.prepare('SELECT version FROM objects WHERE project = ? AND name = ? AND (version = ? OR digest = ?)');
+    this.#versionOf = db.prepare(
+      'SELECT version FROM objects WHERE project = ? AND name = ? AND (version = ? OR digest = ?)',
+    );
   }
 
   /**
    * Points `label` at a version (by number or digest). Returns the label, or
    * `undefined` when that version does not exist.
    */
-  set(project: string, name: string, label: string, version: { version: number } | { digest: string }): ObjectLabel | undefined {
+  set(
+    project: string,
+    name: string,
+    label: string,
+    version: { version: number } | { digest: string },
+  ): ObjectLabel | undefined {
     const found = this.#versionOf.get(
       project,
       name,

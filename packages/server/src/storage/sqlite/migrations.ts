@@ -231,7 +231,9 @@ export function migrate(db: Database): number {
     name TEXT NOT NULL,
     applied_at REAL NOT NULL
   )`);
-  const current = (db.prepare('SELECT COALESCE(MAX(version), 0) AS v FROM weft_migrations').get() as { v: number }).v;
+  const current = (
+    db.prepare('SELECT COALESCE(MAX(version), 0) AS v FROM weft_migrations').get() as { v: number }
+  ).v;
   const record = db.prepare('INSERT INTO weft_migrations (version, name, applied_at) VALUES (?, ?, ?)');
   for (const migration of migrations) {
     if (migration.version <= current) continue;

@@ -34,12 +34,18 @@ export class SqliteObjectStore {
 
   constructor(db: Database, { labels }: { labels: SqliteLabelStore }) {
     this.#labels = labels;
-    this.#byDigest = db.prepare(`SELECT ${VERSION_COLUMNS}, value FROM objects WHERE project = ? AND name = ? AND digest = ?`);
-    this.#byVersion = db.prepare(`SELECT ${VERSION_COLUMNS}, value FROM objects WHERE project = ? AND name = ? AND version = ?`);
+    this.#byDigest = db.prepare(
+      `SELECT ${VERSION_COLUMNS}, value FROM objects WHERE project = ? AND name = ? AND digest = ?`,
+    );
+    this.#byVersion = db.prepare(
+      `SELECT ${VERSION_COLUMNS}, value FROM objects WHERE project = ? AND name = ? AND version = ?`,
+    );
     this.#latest = db.prepare(
       `SELECT ${VERSION_COLUMNS}, value FROM objects WHERE project = ? AND name = ? ORDER BY version DESC LIMIT 1`,
     );
-    this.#versions = db.prepare(`SELECT ${VERSION_COLUMNS} FROM objects WHERE project = ? AND name = ? ORDER BY version`);
+    this.#versions = db.prepare(
+      `SELECT ${VERSION_COLUMNS} FROM objects WHERE project = ? AND name = ? ORDER BY version`,
+    );
     this.#list = db.prepare(`
       SELECT o.name, o.kind, o.digest AS latest_digest, o.version AS version_count, o.created_at AS updated_at
       FROM objects o
@@ -47,18 +53,30 @@ export class SqliteObjectStore {
         ON o.name = m.name AND o.version = m.v
       WHERE o.project = ?
       ORDER BY o.name`);
-    const nextVersion = db.prepare('SELECT COALESCE(MAX(version), 0) + 1 AS v FROM objects WHERE project = ? AND name = ?');
+    const nextVersion = db.prepare(
+      'SELECT COALESCE(MAX(version), 0) + 1 AS v FROM objects WHERE project = ? AND name = ?',
+    );
     const insert = db.prepare(
       'INSERT INTO objects (project, name, version, digest, kind, value, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
     // Read-then-insert inside one transaction: better-sqlite3 is synchronous,
     // so no other write interleaves and version numbers never collide.
     this.#put = db.transaction((object: ObjectPut): ObjectCreateResponse => {
-      const existing = this.#byDigest.get(object.project, object.name, object.digest) as ObjectRow | undefined;
+      const existing = this.#byDigest.get(object.project, object.name, object.digest) as
+        | ObjectRow
+        | undefined;
       if (existing) return { ...versionFromRow(existing), created: false };
       const version = (nextVersion.get(object.project, object.name) as { v: number }).v;
       const createdAt = Date.now();
-      insert.run(object.project, object.name, version, object.digest, object.kind, object.canonicalValue, createdAt);
+      insert.run(
+        object.project,
+        object.name,
+        version,
+        object.digest,
+        object.kind,
+        object.canonicalValue,
+        createdAt,
+      );
       return {
         ...versionFromRow({ ...object, version, created_at: createdAt }),
         created: true,

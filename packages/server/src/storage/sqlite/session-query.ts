@@ -1,5 +1,10 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { ProjectListResponse, SessionQueryParsed, SessionQueryResponse, SessionSummary } from '@weft/protocol';
+import type {
+  ProjectListResponse,
+  SessionQueryParsed,
+  SessionQueryResponse,
+  SessionSummary,
+} from '@weft/protocol';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 
 interface SessionRow {
@@ -62,16 +67,19 @@ export class SqliteSessionQuery {
     const last = page.at(-1);
     return {
       sessions: page.map(sessionFromRow),
-      nextCursor: more && last ? encodeCursor(CURSOR_SORT, { key: last.last_activity_at, id: last.session_id }) : null,
+      nextCursor:
+        more && last ? encodeCursor(CURSOR_SORT, { key: last.last_activity_at, id: last.session_id }) : null,
     };
   }
 
   projects(): ProjectListResponse['projects'] {
-    return (this.#projects.all() as { name: string; call_count: number; last_call_at: number | null }[]).map((r) => ({
-      name: r.name,
-      callCount: r.call_count,
-      lastCallAt: r.last_call_at,
-    }));
+    return (this.#projects.all() as { name: string; call_count: number; last_call_at: number | null }[]).map(
+      (r) => ({
+        name: r.name,
+        callCount: r.call_count,
+        lastCallAt: r.last_call_at,
+      }),
+    );
   }
 }
 

@@ -30,12 +30,16 @@ export class SqliteSpanUsageStore {
 
   constructor(db: Database) {
     this.#setSpanUsage = db.prepare('UPDATE calls SET span_usage = ? WHERE project = ? AND id = ?');
-    this.#node = db.prepare(`SELECT ${NODE_COLUMNS} FROM calls WHERE project = ? AND id = ? AND has_start = 1`);
+    this.#node = db.prepare(
+      `SELECT ${NODE_COLUMNS} FROM calls WHERE project = ? AND id = ? AND has_start = 1`,
+    );
     this.#children = db.prepare(`SELECT ${NODE_COLUMNS} FROM calls WHERE project = ? AND parent_id = ?`);
     this.#setSummary = db.prepare(
       'UPDATE calls SET summary = ?, total_tokens = ?, cost_usd = ? WHERE project = ? AND id = ?',
     );
-    const apply = db.transaction((project: string, spans: readonly SpanCallPut[]) => this.#rollUp(project, spans));
+    const apply = db.transaction((project: string, spans: readonly SpanCallPut[]) =>
+      this.#rollUp(project, spans),
+    );
     this.#apply = (project, spans) => apply.immediate(project, spans);
   }
 
@@ -50,14 +54,24 @@ export class SqliteSpanUsageStore {
     const toNode = (row: NodeRow): UsageNode => {
       const summary = fromBlob<CallSummary | null>(row.summary, null);
       summaries.set(row.id, summary);
-      return { id: row.id, parentId: row.parent_id, span: decodeSpanUsage(row.span_usage), usage: summary?.usage };
+      return {
+        id: row.id,
+        parentId: row.parent_id,
+        span: decodeSpanUsage(row.span_usage),
+        usage: summary?.usage,
+      };
     };
     // The calls of this batch are as just written: read them from memory, not back from the table.
     const written = new Map<string, UsageNode>();
     for (const span of spans) {
       const { call } = span;
       summaries.set(call.id, call.summary ?? null);
-      written.set(call.id, { id: call.id, parentId: call.parentId, span: spanUsageOf(span), usage: call.summary?.usage });
+      written.set(call.id, {
+        id: call.id,
+        parentId: call.parentId,
+        span: spanUsageOf(span),
+        usage: call.summary?.usage,
+      });
     }
     const tree: UsageTree = {
       node: (id) => {

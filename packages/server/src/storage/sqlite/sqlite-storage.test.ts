@@ -46,7 +46,15 @@ describe('SqliteStorage', () => {
     const storage = new SqliteStorage({ path: ':memory:' });
     onTestFinished(() => storage.close());
     const id = '0190a5f0-0000-7000-8000-000000000001';
-    const good = { type: 'start', id, traceId: id, parentId: null, opName: 'op', startedAt: 1, inputs: {} } as const;
+    const good = {
+      type: 'start',
+      id,
+      traceId: id,
+      parentId: null,
+      opName: 'op',
+      startedAt: 1,
+      inputs: {},
+    } as const;
     // A value msgpack cannot encode stands in for any storage-level failure.
     const bad = { ...good, id: '0190a5f0-0000-7000-8000-000000000002', inputs: { f: 1n << 70n } };
     await expect(storage.ingestCalls('p', [good, bad as never])).rejects.toMatchObject({
@@ -60,7 +68,15 @@ describe('SqliteStorage', () => {
   describe('with the writer thread', () => {
     const id = (n: number) => `0190a5f0-0000-7000-8000-${String(n).padStart(12, '0')}`;
     const start = (n: number) =>
-      ({ type: 'start', id: id(n), traceId: id(n), parentId: null, opName: 'op', startedAt: n, inputs: { n } }) as const;
+      ({
+        type: 'start',
+        id: id(n),
+        traceId: id(n),
+        parentId: null,
+        opName: 'op',
+        startedAt: n,
+        inputs: { n },
+      }) as const;
 
     it('makes a committed batch visible to reads on the main connection', async () => {
       const storage = new SqliteStorage({ path: await dbPath(), writerThread: true });
@@ -86,13 +102,20 @@ describe('SqliteStorage', () => {
       const path = await dbPath();
       const storage = new SqliteStorage({ path, writerThread: true });
       const writes = [1, 2, 3].map((b) =>
-        storage.ingestCalls('p', Array.from({ length: 200 }, (_, i) => start(b * 1_000 + i))),
+        storage.ingestCalls(
+          'p',
+          Array.from({ length: 200 }, (_, i) => start(b * 1_000 + i)),
+        ),
       );
       await storage.close();
       await Promise.all(writes);
       const again = new SqliteStorage({ path });
       onTestFinished(() => again.close());
-      const page = await again.queryCalls({ project: 'p', limit: 1_000, sort: { field: 'startedAt', direction: 'asc' } });
+      const page = await again.queryCalls({
+        project: 'p',
+        limit: 1_000,
+        sort: { field: 'startedAt', direction: 'asc' },
+      });
       expect(page.calls).toHaveLength(600);
     });
   });

@@ -203,7 +203,11 @@ export class SqliteStorage implements Storage {
     return this.#objects.put(object);
   }
 
-  async readObject(project: string, name: string, selector: VersionSelector): Promise<ObjectRead | undefined> {
+  async readObject(
+    project: string,
+    name: string,
+    selector: VersionSelector,
+  ): Promise<ObjectRead | undefined> {
     this.#open();
     return this.#objects.read(project, name, selector);
   }

@@ -25,7 +25,15 @@ export class SqliteValueStore {
     this.#putAll = db.transaction((project: string, values: readonly StoredValue[]) => {
       const now = Date.now();
       let stored = 0;
-      for (const v of values) stored += this.#insert.run(project, v.digest, v.isArray ? 1 : 0, v.prev ?? null, v.bytes, now).changes;
+      for (const v of values)
+        stored += this.#insert.run(
+          project,
+          v.digest,
+          v.isArray ? 1 : 0,
+          v.prev ?? null,
+          v.bytes,
+          now,
+        ).changes;
       return stored;
     });
   }
@@ -37,7 +45,12 @@ export class SqliteValueStore {
   read(project: string, digests: readonly string[]): Map<string, StoredValue> {
     const out = new Map<string, StoredValue>();
     for (const row of this.#select<ValueRow>('digest, is_array, prev, bytes', project, digests)) {
-      out.set(row.digest, { digest: row.digest, isArray: row.is_array === 1, prev: row.prev ?? undefined, bytes: row.bytes });
+      out.set(row.digest, {
+        digest: row.digest,
+        isArray: row.is_array === 1,
+        prev: row.prev ?? undefined,
+        bytes: row.bytes,
+      });
     }
     return out;
   }

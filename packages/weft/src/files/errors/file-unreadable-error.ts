@@ -6,7 +6,11 @@ export class FileUnreadableError extends WeftError {
 
   constructor(path: string, cause: unknown) {
     const why = (cause as { code?: unknown })?.code ?? (cause as Error)?.message ?? String(cause);
-    super({ code: 'WEFT_FILE_UNREADABLE', message: `could not read the file ${path} (${String(why)})`, cause });
+    super({
+      code: 'WEFT_FILE_UNREADABLE',
+      message: `could not read the file ${path} (${String(why)})`,
+      cause,
+    });
     this.path = path;
   }
 }

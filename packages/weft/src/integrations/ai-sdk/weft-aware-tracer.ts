@@ -23,9 +23,23 @@ export class WeftAwareTracer implements Tracer {
 
   // The API's three overloads: (name, fn), (name, options, fn), (name, options, context, fn).
   startActiveSpan<F extends (span: Span) => unknown>(name: string, fn: F): ReturnType<F>;
-  startActiveSpan<F extends (span: Span) => unknown>(name: string, options: SpanOptions, fn: F): ReturnType<F>;
-  startActiveSpan<F extends (span: Span) => unknown>(name: string, options: SpanOptions, ctx: Context, fn: F): ReturnType<F>;
-  startActiveSpan<F extends (span: Span) => unknown>(name: string, a: SpanOptions | F, b?: Context | F, c?: F): ReturnType<F> {
+  startActiveSpan<F extends (span: Span) => unknown>(
+    name: string,
+    options: SpanOptions,
+    fn: F,
+  ): ReturnType<F>;
+  startActiveSpan<F extends (span: Span) => unknown>(
+    name: string,
+    options: SpanOptions,
+    ctx: Context,
+    fn: F,
+  ): ReturnType<F>;
+  startActiveSpan<F extends (span: Span) => unknown>(
+    name: string,
+    a: SpanOptions | F,
+    b?: Context | F,
+    c?: F,
+  ): ReturnType<F> {
     const fn = (c ?? (typeof b === 'function' ? b : a)) as (span: Span) => ReturnType<F>;
     const options = typeof a === 'function' ? undefined : a;
     const parent = b !== undefined && typeof b !== 'function' ? b : context.active();
@@ -37,5 +51,7 @@ export class WeftAwareTracer implements Tracer {
 function withWeftParent(ctx: Context): Context {
   if (trace.getSpan(ctx) !== undefined) return ctx;
   const call = callContext.getStore()?.call;
-  return call === undefined || call.endedAt !== undefined ? ctx : trace.setSpan(ctx, new WeftCallSpan(call) as unknown as Span);
+  return call === undefined || call.endedAt !== undefined
+    ? ctx
+    : trace.setSpan(ctx, new WeftCallSpan(call) as unknown as Span);
 }

@@ -23,7 +23,9 @@ export function weftTracer(client?: WeftClient): Tracer {
   if (tracer === undefined) {
     // Returns false (and changes nothing) when the app registered its own.
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    const provider = new BasicTracerProvider({ spanProcessors: [new WeftSpanProcessor(client === undefined ? {} : { client })] });
+    const provider = new BasicTracerProvider({
+      spanProcessors: [new WeftSpanProcessor(client === undefined ? {} : { client })],
+    });
     tracer = new WeftAwareTracer(provider.getTracer('weft.ai-sdk'));
     tracers.set(client, tracer);
   }

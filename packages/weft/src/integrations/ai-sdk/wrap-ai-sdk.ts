@@ -3,7 +3,14 @@ import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
 import { type WeftTelemetryOptions, weftTelemetry } from './weft-telemetry.js';
 
 /** The AI SDK functions `wrapAISDK` traces. */
-export const TRACED_AI_SDK_FUNCTIONS = ['generateText', 'streamText', 'generateObject', 'streamObject', 'embed', 'embedMany'] as const;
+export const TRACED_AI_SDK_FUNCTIONS = [
+  'generateText',
+  'streamText',
+  'generateObject',
+  'streamObject',
+  'embed',
+  'embedMany',
+] as const;
 
 type TracedName = (typeof TRACED_AI_SDK_FUNCTIONS)[number];
 // biome-ignore lint/suspicious/noExplicitAny: each function keeps its own signature through the mapped type.
@@ -24,9 +31,19 @@ type AnyFunction = (...args: any[]) => any;
  * call that passes `isEnabled: false` is not recorded. Arguments, return
  * values and errors are the AI SDK's, unchanged.
  */
-export function wrapAISDK<M extends Partial<Record<TracedName, AnyFunction>>>(ai: M, options: WeftTelemetryOptions = {}): Pick<M, TracedName & keyof M> {
-  if (typeof ai !== 'object' || ai === null || typeof (ai as { generateText?: unknown }).generateText !== 'function') {
-    throw new InvalidOptionsError('ai', "wrapAISDK expects the AI SDK module (`import * as ai from 'ai'`), got a value without `generateText`.");
+export function wrapAISDK<M extends Partial<Record<TracedName, AnyFunction>>>(
+  ai: M,
+  options: WeftTelemetryOptions = {},
+): Pick<M, TracedName & keyof M> {
+  if (
+    typeof ai !== 'object' ||
+    ai === null ||
+    typeof (ai as { generateText?: unknown }).generateText !== 'function'
+  ) {
+    throw new InvalidOptionsError(
+      'ai',
+      "wrapAISDK expects the AI SDK module (`import * as ai from 'ai'`), got a value without `generateText`.",
+    );
   }
   // Made now, not at the first call: it registers the OTel context manager,
   // which Weft ops started from here on put their call into.
@@ -35,8 +52,14 @@ export function wrapAISDK<M extends Partial<Record<TracedName, AnyFunction>>>(ai
   for (const name of TRACED_AI_SDK_FUNCTIONS) {
     const fn = ai[name];
     if (typeof fn !== 'function') continue;
-    wrapped[name] = (settings: { experimental_telemetry?: TelemetrySettings } | undefined, ...rest: unknown[]) =>
-      fn({ ...settings, experimental_telemetry: withWeft(settings?.experimental_telemetry, options) }, ...rest);
+    wrapped[name] = (
+      settings: { experimental_telemetry?: TelemetrySettings } | undefined,
+      ...rest: unknown[]
+    ) =>
+      fn(
+        { ...settings, experimental_telemetry: withWeft(settings?.experimental_telemetry, options) },
+        ...rest,
+      );
   }
   return wrapped as Pick<M, TracedName & keyof M>;
 }
