@@ -12,30 +12,10 @@ export interface Diagnostics {
   inFlightCalls: number;
   /** Units of work (call records, object saves) registered and not settled; what `flush()` waits for. */
   pendingUnits: number;
-  /**
-   * Records waiting for the pool, and counters of records scheduled and
-   * finalized. `waitingBytes`: the estimated bytes of calls in the pipeline
-   * (bounded by `maxWaitingBytes`; see docs/transport.md), and its peak since init.
-   */
-  pipeline: {
-    intake: number;
-    waitingBytes: number;
-    peakWaitingBytes: number;
-    scheduled: number;
-    finalized: number;
-  };
-  /**
-   * The batcher's in-memory queue. `heldBytes`: encoded bytes queued, in
-   * flight and waiting to retry (bounded by `maxQueueBytes`), and its peak since init.
-   */
-  queue: {
-    records: number;
-    bytes: number;
-    heldBytes: number;
-    peakHeldBytes: number;
-    inFlightBatches: number;
-    circuit: string;
-  };
+  /** Records waiting for the pool, and counters of records scheduled and finalized. */
+  pipeline: { intake: number; scheduled: number; finalized: number };
+  /** The batcher's in-memory queue. */
+  queue: { records: number; bytes: number; inFlightBatches: number; circuit: string };
   /** Record outcomes and retried requests. */
   delivery: { sent: number; spilled: number; failed: number; retries: number };
   /** Object saves: digests known to be on the server (LRU-bounded), uploads. */

@@ -28,7 +28,6 @@ const schema = z.strictObject({
   maxAttempts: positiveInt.optional(),
   maxConcurrentBatches: positiveInt.optional(),
   maxQueueBytes: positiveInt.optional(),
-  maxWaitingBytes: positiveInt.default(512 * 1024 * 1024),
   requestTimeoutMs: positiveInt.optional(),
   connections: positiveInt.optional(),
   objectUploadConcurrency: positiveInt.default(8),
@@ -106,14 +105,8 @@ export interface WeftOptions {
   maxAttempts?: number;
   /** Batcher: requests in flight at once. */
   maxConcurrentBatches?: number;
-  /** Batcher: encoded bytes kept in memory; past 3/4 of it the pipeline holds calls back, past it records spill to the outbox. */
+  /** Batcher: bytes kept in memory before records spill to the outbox. */
   maxQueueBytes?: number;
-  /**
-   * Estimated bytes of calls held as snapshots while the transport is behind
-   * (string lengths and slots, read in O(1)); past it they are encoded anyway
-   * and what the queue cannot hold goes to the outbox. @default 512 MiB
-   */
-  maxWaitingBytes?: number;
   /** HTTP request timeout. */
   requestTimeoutMs?: number;
   /** HTTP keep-alive connections to the server. */

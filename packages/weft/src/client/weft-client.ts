@@ -211,7 +211,6 @@ export class WeftClient {
       sink: this.#sink,
       sanitizeOptions: this.#values.forEpoch,
       sliceBudget: options.sliceBudget,
-      maxWaitingBytes: options.maxWaitingBytes,
       awaitPendingInSlot: options.awaitPendingInSlot === true,
       // Test sinks read records as the pipeline made them; dedup needs a server's `missingValues`.
       dedup: this.#dedup,
@@ -549,8 +548,6 @@ export class WeftClient {
       queue: {
         records: batcher?.queuedRecords ?? 0,
         bytes: batcher?.queuedBytes ?? 0,
-        heldBytes: batcher?.heldBytes ?? 0,
-        peakHeldBytes: batcher?.peakHeldBytes ?? 0,
         inFlightBatches: batcher?.inFlightBatches ?? 0,
         circuit: batcher?.circuit ?? 'closed',
       },

@@ -18,8 +18,7 @@ import {
 } from '../values/free-text.js';
 import { callItem, failureMarker, type RecordKind, type RecordText, type WalkedParts } from './call-item.js';
 import type { Epoch, FlushBarrier } from './flush-barrier.js';
-import { type Pool, type PoolPressure, yieldTurn } from './pool.js';
-import { type IntakeState, intakeVerdict, recordBytes } from './backpressure.js';
+import { type Pool, yieldTurn } from './pool.js';
 
 /**
  * Where finished records go: the transport's Batcher (or, in tests, any sink
@@ -30,12 +29,6 @@ import { type IntakeState, intakeVerdict, recordBytes } from './backpressure.js'
 export interface RecordSink {
   add(record: { callId: string; bytes: Uint8Array; done: (outcome: RecordOutcome) => void }): void;
   flush(): Promise<void>;
-  /** Bytes the sink still wants; without it the sink never pushes back (see `backpressure.ts`). */
-  readonly roomBytes?: number;
-  /** Encoded records waiting to be spilled (past the sink's own bound); the pipeline moves calls past its bound only while this is small. */
-  readonly spillBacklogBytes?: number;
-  /** Calls `listener` once, on a later turn, when `roomBytes` is above 0 again or the spill backlog shrank. */
-  onRoom?(listener: () => void): void;
 }
 
 export interface PipelineOptions {
@@ -47,8 +40,6 @@ export interface PipelineOptions {
   /** Sanitizer options (one object per epoch, so its validation is cached) whose `onObject` saves objects in `epoch`. */
   sanitizeOptions: (epoch: Epoch) => SanitizeOptions;
   sliceBudget: number;
-  /** Bound on the estimated bytes of calls waiting in the pipeline while the sink has no room (see `backpressure.ts`). */
-  maxWaitingBytes: number;
   /** TEST ONLY: await pending digests inside the slot (the deadlock the design forbids). */
   awaitPendingInSlot: boolean;
   /** Sends large repeated values once (undefined: every record is sent whole). */
@@ -59,21 +50,12 @@ interface Job {
   readonly call: CallRecord;
   readonly kind: RecordKind;
   readonly epoch: Epoch;
-  /** Estimated bytes the job holds (see `recordBytes`), counted until it reaches the sink. */
-  readonly bytes: number;
   exception?: ExceptionInfo;
   /** For a failed call's end record: strings redaction removes from its inputs, which its exception may quote. */
   inputSecrets?: readonly string[];
 }
 
 const NO_SECRETS: readonly string[] = [];
-
-/** Intake slots kept for the next burst once it empties (see the pool's `KEPT_SLOTS`). */
-const KEPT_INTAKE_SLOTS = 16_384;
-
-/** Above this fraction of `maxWaitingBytes` the pool takes longer slices (see `BEHIND_SLICE_MS`), below the second one it is back to short ones. */
-const BEHIND_FRACTION = 1 / 8;
-const CAUGHT_UP_FRACTION = 1 / 16;
 
 /**
  * The deferred half of tracing:
@@ -89,22 +71,7 @@ const CAUGHT_UP_FRACTION = 1 / 16;
  */
 export class Pipeline {
   readonly #o: PipelineOptions;
-  /**
-   * Jobs not yet handed to the pool are `#intake[#intakeHead…#intakeTail)`
-   * (no `shift()` copying); the array is kept for the next burst, like the pool's.
-   */
-  #intake: (Job | undefined)[] = [];
-  #intakeHead = 0;
-  #intakeTail = 0;
-  /** Estimated bytes of every job not yet handed to the sink, and of those among them in the pool. */
-  #waitingBytes = 0;
-  #movingBytes = 0;
-  #peakWaitingBytes = 0;
-  readonly #intakeState: IntakeState;
-  #waitingForRoom = false;
-  /** The pool's slice length follows the waiting bytes; these are the next thresholds up and down (with hysteresis). */
-  #pressureUp = 0;
-  #pressureDown = -1;
+  #intake: Job[] = [];
   #drainScheduled = false;
   #urgent = 0;
   #sinkFlushScheduled = false;
@@ -113,23 +80,10 @@ export class Pipeline {
 
   constructor(options: PipelineOptions) {
     this.#o = options;
-    this.#intakeState = {
-      room: 0,
-      moving: 0,
-      waiting: 0,
-      spillBacklog: 0,
-      maxWaitingBytes: options.maxWaitingBytes,
-    };
   }
 
   get stats() {
-    return {
-      intake: this.#intakeTail - this.#intakeHead,
-      waitingBytes: this.#waitingBytes,
-      peakWaitingBytes: this.#peakWaitingBytes,
-      scheduled: this.#scheduled,
-      finalized: this.#finalized,
-    };
+    return { intake: this.#intake.length, scheduled: this.#scheduled, finalized: this.#finalized };
   }
 
   /**
@@ -139,24 +93,12 @@ export class Pipeline {
    */
   submit(call: CallRecord, kind: RecordKind): void {
     const epoch = this.#o.barrier.register();
-    const bytes = recordBytes(call, kind);
-    this.#waitingBytes += bytes;
-    if (this.#waitingBytes > this.#peakWaitingBytes) this.#peakWaitingBytes = this.#waitingBytes;
-    if (this.#waitingBytes > this.#pressureUp) this.#updatePressure();
-    this.#intake[this.#intakeTail++] = { call, kind, epoch, bytes };
-    this.#drainSoon();
+    this.#intake.push({ call, kind, epoch });
+    if (!this.#drainScheduled) {
+      this.#drainScheduled = true;
+      outsideCalls(() => setImmediate(this.#drain));
+    }
   }
-
-  #drainSoon(): void {
-    if (this.#drainScheduled || this.#waitingForRoom) return;
-    this.#drainScheduled = true;
-    outsideCalls(() => setImmediate(this.#drain));
-  }
-
-  readonly #roomOpened = (): void => {
-    this.#waitingForRoom = false;
-    this.#drain();
-  };
 
   /** While a flush waits, records are pushed to the server as they are finalized instead of waiting for the batch interval. */
   beginUrgent(): void {
@@ -170,79 +112,12 @@ export class Pipeline {
 
   readonly #scheduleJob = (job: Job): Promise<void> | undefined => this.#schedule(job);
 
-  /**
-   * Hands waiting jobs to the pool while the sink has room for them; holds
-   * the rest as snapshots until it has (see `backpressure.ts`).
-   */
   #drain = (): void => {
     this.#drainScheduled = false;
-    const { sink, pool } = this.#o;
-    const intake = this.#intake;
-    let head = this.#intakeHead;
-    while (head < this.#intakeTail) {
-      const job = intake[head] as Job;
-      // Read on every step: a small job is encoded and handed over within `pool.run`, taking room at once.
-      // (One state object, updated in place: no allocation per call.)
-      const state = this.#intakeState;
-      state.room = sink.roomBytes ?? Number.POSITIVE_INFINITY;
-      state.moving = this.#movingBytes;
-      state.waiting = this.#waitingBytes;
-      state.spillBacklog = sink.spillBacklogBytes ?? 0;
-      if (intakeVerdict(job.bytes, state) === 'hold') {
-        // Jobs in the pool drain on their own (each one reaching the sink drains again);
-        // with none there, wait for the sink to make room.
-        if (this.#movingBytes === 0 && sink.onRoom !== undefined) {
-          this.#waitingForRoom = true;
-          sink.onRoom(this.#roomOpened);
-        }
-        break;
-      }
-      intake[head++] = undefined; // the intake must not retain a moved job
-      this.#movingBytes += job.bytes;
-      pool.run(this.#scheduleJob, job);
-    }
-    const tail = this.#intakeTail;
-    if (head === tail) {
-      this.#intakeHead = this.#intakeTail = 0;
-      if (intake.length > KEPT_INTAKE_SLOTS) this.#intake = [];
-    } else if (head > 1_024 && head * 2 > tail) {
-      // Held jobs to the front, in place (the slots of moved jobs are already cleared).
-      intake.copyWithin(0, head, tail);
-      intake.fill(undefined, tail - head, tail);
-      this.#intakeHead = 0;
-      this.#intakeTail = tail - head;
-    } else {
-      this.#intakeHead = head;
-    }
+    const jobs = this.#intake;
+    this.#intake = [];
+    for (const job of jobs) this.#o.pool.run(this.#scheduleJob, job);
   };
-
-  #updatePressure(): void {
-    const max = this.#o.maxWaitingBytes;
-    const waiting = this.#waitingBytes;
-    let pressure: PoolPressure;
-    if (waiting > max) {
-      pressure = 'over-bound';
-      this.#pressureUp = Number.POSITIVE_INFINITY;
-      this.#pressureDown = max * BEHIND_FRACTION * 4;
-    } else if (waiting > max * BEHIND_FRACTION) {
-      pressure = 'behind';
-      this.#pressureUp = max;
-      this.#pressureDown = max * CAUGHT_UP_FRACTION;
-    } else {
-      pressure = 'normal';
-      this.#pressureUp = max * BEHIND_FRACTION;
-      this.#pressureDown = -1;
-    }
-    this.#o.pool.pressure = pressure;
-  }
-
-  /** A job reached the sink (or was lost): it no longer counts, and held jobs may move. */
-  #left(job: Job): void {
-    this.#waitingBytes -= job.bytes;
-    this.#movingBytes -= job.bytes;
-    if (this.#waitingBytes < this.#pressureDown) this.#updatePressure();
-    if (this.#intakeHead < this.#intakeTail) this.#drainSoon();
-  }
 
   /**
    * Walks the record's values. Synchronous when the walk fits one slice (a
@@ -417,7 +292,6 @@ export class Pipeline {
         error,
         call.id,
       );
-      this.#left(job);
       this.#o.barrier.settle(epoch, 'failed', kind === 'start' ? 'other' : 'call');
       return;
     }
@@ -428,7 +302,6 @@ export class Pipeline {
   #deliver(job: Job, bytes: Uint8Array): void {
     const { call, kind, epoch } = job;
     this.#finalized++;
-    this.#left(job);
     // The record waits in the batcher until the server acknowledges it: it
     // must hold only its bytes and these few strings, not the call (whose
     // snapshot would then outlive the young generation — every minor GC

@@ -11,32 +11,6 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 export const SLICE_MS = 1;
 
 /**
- * Longest stretch (ms) while the pipeline is behind (see `backpressure.ts`).
- * The pool shares the loop with the user's code: with 1 ms slices, a burst of
- * 64 concurrent agent steps (about 6 ms of the user's own work per turn) got
- * a seventh of the loop, so calls were made many times faster than they were
- * encoded and sent, and waited in memory. A longer slice while behind gives
- * the pipeline an even share: the user's calls are never blocked, each loop
- * turn simply carries more of the pipeline's work.
- */
-export const BEHIND_SLICE_MS = 4;
-
-/**
- * Longest stretch (ms) while the calls waiting for the pipeline are past
- * their byte bound (`maxWaitingBytes`). The bound can hold without blocking a
- * caller only if the pipeline processes calls as fast as they are made; here
- * the pool takes most of each loop turn until it is back under the bound,
- * trading loop lag (only in that overload) for memory. (16 ms slices, before
- * moves past the bound were gated on the spill backlog, encoded far faster
- * than the outbox took the excess: an 80 KB burst on a loaded machine peaked
- * at 1,169 MB RSS against 694 MB for the build without the bound.)
- */
-export const OVER_BOUND_SLICE_MS = 8;
-
-/** How far behind the work behind the pool is: sets the slice length. */
-export type PoolPressure = 'normal' | 'behind' | 'over-bound';
-
-/**
  * The pool of deferred work: `concurrency` slots sharing the event loop with
  * the user's code.
  *
@@ -55,20 +29,12 @@ export type PoolPressure = 'normal' | 'behind' | 'over-bound';
 export class Pool {
   readonly #concurrency: number;
   readonly #onError: (error: unknown) => void;
-  /**
-   * Waiting tasks are `#tasks[#head…#tail)` (a queue without `shift()`'s
-   * copying), with each one's argument. The arrays are kept when the queue
-   * empties (up to {@link KEPT_SLOTS}): a fresh array per burst, regrown call
-   * by call, was about 380 bytes of garbage per traced call.
-   */
+  /** Waiting tasks, oldest at `#head` (a queue without `shift()`'s copying), and each one's argument. */
   #tasks: ((arg: never) => unknown)[] = [];
   #args: unknown[] = [];
   #head = 0;
-  #tail = 0;
   /** Slots taken: running a task, waiting for a task's promise, or yielding between slices. */
   #busy = 0;
-  /** The current slice length, {@link SLICE_MS} or, while the pipeline is behind, {@link BEHIND_SLICE_MS}. */
-  #sliceMs = SLICE_MS;
   /** When the pool started holding the loop without a turn in between; undefined once the loop turned. */
   #busySince: number | undefined;
   readonly #turned = (): void => {
@@ -95,9 +61,8 @@ export class Pool {
    * when a slot is free.
    */
   run<T>(task: (arg: T) => unknown, arg?: T): void {
-    this.#tasks[this.#tail] = task as (arg: never) => unknown;
-    this.#args[this.#tail] = arg;
-    this.#tail++;
+    this.#tasks.push(task as (arg: never) => unknown);
+    this.#args.push(arg);
     if (this.#busy < this.#concurrency) {
       this.#busy++;
       this.#work();
@@ -111,17 +76,11 @@ export class Pool {
 
   /** Tasks waiting for a slot. */
   get waiting(): number {
-    return this.#tail - this.#head;
+    return this.#tasks.length - this.#head;
   }
 
   get concurrency(): number {
     return this.#concurrency;
-  }
-
-  /** How far behind the user's code the work behind the pool is (longer slices; see {@link BEHIND_SLICE_MS}). */
-  set pressure(pressure: PoolPressure) {
-    this.#sliceMs =
-      pressure === 'normal' ? SLICE_MS : pressure === 'behind' ? BEHIND_SLICE_MS : OVER_BOUND_SLICE_MS;
   }
 
   /**
@@ -132,13 +91,12 @@ export class Pool {
    */
   #work(): void {
     for (;;) {
-      if (this.#head >= this.#tail) {
+      if (this.#head >= this.#tasks.length) {
         this.#busy--;
-        this.#head = 0;
-        this.#tail = 0;
-        if (this.#tasks.length > KEPT_SLOTS) {
+        if (this.#head > 0) {
           this.#tasks = [];
           this.#args = [];
+          this.#head = 0;
         }
         return;
       }
@@ -146,7 +104,7 @@ export class Pool {
       if (this.#busySince === undefined) {
         this.#busySince = now;
         setImmediate(this.#turned);
-      } else if (now - this.#busySince > this.#sliceMs) {
+      } else if (now - this.#busySince > SLICE_MS) {
         setImmediate(this.#resume);
         return;
       }
@@ -156,15 +114,10 @@ export class Pool {
       this.#tasks[this.#head] = noop;
       this.#args[this.#head] = undefined;
       this.#head++;
-      if (this.#head > 1_024 && this.#head * 2 > this.#tail) {
-        // Move the waiting tasks to the front, in place; the slots they left were cleared as they ran.
-        const waiting = this.#tail - this.#head;
-        this.#tasks.copyWithin(0, this.#head, this.#tail);
-        this.#args.copyWithin(0, this.#head, this.#tail);
-        this.#tasks.fill(noop, waiting, this.#tail);
-        this.#args.fill(undefined, waiting, this.#tail);
+      if (this.#head > 1_024 && this.#head * 2 > this.#tasks.length) {
+        this.#tasks = this.#tasks.slice(this.#head);
+        this.#args = this.#args.slice(this.#head);
         this.#head = 0;
-        this.#tail = waiting;
       }
       let result: unknown;
       try {
@@ -190,9 +143,6 @@ export class Pool {
 }
 
 function noop(): void {}
-
-/** Queue slots kept for the next burst once the queue empties; a larger queue's arrays are left to the garbage collector. */
-const KEPT_SLOTS = 16_384;
 
 /**
  * Yields to the event loop (I/O, timers, the user's callbacks) between slices

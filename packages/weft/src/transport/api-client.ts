@@ -56,9 +56,6 @@ export type SendResult =
   /** Any other 4xx. `index` is the rejected batch item, when the server's error body names one. */
   | { status: 'rejected'; error: HttpError; index?: number | undefined; statusCode: number };
 
-/** A request body: bytes, or parts written in order (see {@link ApiClient.postParts}). */
-type RequestBody = Uint8Array | { parts: readonly Uint8Array[]; length: number };
-
 interface RawResponse {
   statusCode: number;
   headers: Record<string, string | string[] | undefined>;
@@ -99,14 +96,6 @@ export class ApiClient {
   post(path: string, body: Uint8Array | unknown): Promise<SendResult> {
     const bytes = body instanceof Uint8Array ? body : encodeMsgpack(body);
     return this.#send('POST', path, bytes, CONTENT_TYPE_MSGPACK);
-  }
-
-  /**
-   * POSTs msgpack `parts` (see `batchBodyParts`) as one body, without
-   * concatenating them: undici writes them to the socket in order. Never throws.
-   */
-  postParts(path: string, parts: readonly Uint8Array[], length: number): Promise<SendResult> {
-    return this.#send('POST', path, parts.length === 1 ? parts[0] : { parts, length }, CONTENT_TYPE_MSGPACK);
   }
 
   /** POSTs `bytes` as `application/octet-stream` (the file routes), classified like {@link post}. Never throws. */
@@ -158,7 +147,7 @@ export class ApiClient {
   async #send(
     method: string,
     path: string,
-    body: RequestBody | undefined,
+    body: Uint8Array | undefined,
     contentType: string | undefined,
   ): Promise<SendResult> {
     let response: RawResponse;
@@ -212,27 +201,17 @@ export class ApiClient {
   async #request(
     method: string,
     path: string,
-    body: RequestBody | string | undefined,
+    body: Uint8Array | string | undefined,
     contentType: string | undefined,
   ): Promise<RawResponse> {
     const headers: Record<string, string> = { accept: `${CONTENT_TYPE_JSON}, ${CONTENT_TYPE_MSGPACK}` };
     if (contentType !== undefined) headers['content-type'] = contentType;
     if (this.#authorization !== undefined) headers.authorization = this.#authorization;
-    let payload: Uint8Array | string | Iterable<Uint8Array> | undefined;
-    if (body === undefined || typeof body === 'string' || body instanceof Uint8Array) payload = body;
-    else {
-      // An iterable body: its length must be declared, or undici sends it chunked.
-      headers['content-length'] = String(body.length);
-      payload = body.parts;
-    }
-    // undici takes an iterable body at run time (each chunk one socket write,
-    // after the header) though its types list only bytes, strings and streams.
-    type Body = Parameters<Pool['request']>[0]['body'];
     const response = await this.#pool.request({
       method: method as 'GET',
       path: this.#basePath + path,
       headers,
-      body: payload as Body,
+      body,
     });
     // Always drain the body, even for errors: an unread body pins the keep-alive connection.
     const bytes = new Uint8Array(await response.body.arrayBuffer());

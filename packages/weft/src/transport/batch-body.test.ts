@@ -1,13 +1,7 @@
 import { callBatch, decodeMsgpack, encodeMsgpack } from '@weft/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  arrayHeader,
-  batchBodyParts,
-  batchBodyPrefix,
-  encodeBatchBody,
-  OWN_PART_BYTES,
-} from './batch-body.js';
+import { arrayHeader, batchBodyPrefix, encodeBatchBody } from './batch-body.js';
 
 const id = (n: number) => `01890000-0000-7000-8000-${n.toString(16).padStart(12, '0')}`;
 const item = (n: number, extra: unknown = null) => ({
@@ -67,48 +61,5 @@ describe('encodeBatchBody', () => {
     expect([...arrayHeader(15)]).toEqual([0x9f]);
     expect([...arrayHeader(16)]).toEqual([0xdc, 0, 16]);
     expect([...arrayHeader(70_000)]).toEqual([0xdd, 0, 1, 0x11, 0x70]);
-  });
-});
-
-describe('batchBodyParts', () => {
-  const joined = (parts: readonly Uint8Array[]) =>
-    Buffer.concat(parts.map((part) => Buffer.from(part.buffer, part.byteOffset, part.byteLength)));
-  const sized = (n: number, bytes: number) => encodeMsgpack({ ...item(n), output: 'o'.repeat(bytes) });
-
-  it('is byte-identical to the concatenated body, for any mix of small and large items (property)', () => {
-    fc.assert(
-      fc.property(
-        fc.array(fc.constantFrom(10, 1_000, OWN_PART_BYTES - 100, OWN_PART_BYTES, 100_000), {
-          minLength: 1,
-          maxLength: 12,
-        }),
-        (sizes) => {
-          const items = sizes.map((bytes, n) => sized(n, bytes));
-          const prefix = batchBodyPrefix('p');
-          const body = batchBodyParts(prefix, items);
-          const whole = encodeBatchBody(prefix, items);
-          expect(body.length).toBe(whole.byteLength);
-          expect(joined(body.parts).equals(Buffer.from(whole))).toBe(true);
-        },
-      ),
-      { numRuns: 100 },
-    );
-  });
-
-  it('passes large items by reference (no copy) and copies runs of small ones into one buffer', () => {
-    const small = [sized(1, 100), sized(2, 100)];
-    const large = sized(3, 100_000);
-    const body = batchBodyParts(batchBodyPrefix('p'), [...small, large, sized(4, 100)]);
-    expect(body.parts).toHaveLength(3);
-    expect(body.parts[1]).toBe(large);
-    for (const part of [body.parts[0], body.parts[2]]) expect(part?.buffer).toBe(body.copied.buffer);
-  });
-
-  it('is one part for a batch of small items: a single socket write', () => {
-    const body = batchBodyParts(
-      batchBodyPrefix('p'),
-      Array.from({ length: 500 }, (_, n) => sized(n, 1_000)),
-    );
-    expect(body.parts).toHaveLength(1);
   });
 });

@@ -58,69 +58,6 @@ export function encodeBatchBody(
   return body;
 }
 
-/**
- * Items at least this large travel as their own part of a body instead of
- * being copied into it. A part costs a socket write (undici writes an
- * iterable body chunk by chunk), worth it only when it saves copying tens of
- * kilobytes; smaller items are copied into one buffer, so a batch of 1 KB
- * records is still a single write.
- */
-export const OWN_PART_BYTES = 32 * 1024;
-
-/** A body as parts to write in order: runs of small items copied into one buffer, large items as they are. */
-export interface BodyParts {
-  readonly parts: readonly Uint8Array[];
-  /** Total bytes of the parts (the `content-length`). */
-  readonly length: number;
-  /** The one buffer the runs were copied into (from `memory`), to give back once the body is sent. */
-  readonly copied: Uint8Array;
-}
-
-/**
- * The `callBatch` body `{ project, items }` of {@link encodeBatchBody}, without
- * copying large items: the prefix, the array header and the small items are
- * copied into one buffer from `memory`, in runs; every item of
- * {@link OWN_PART_BYTES} or more is a part of its own, so encoded bytes reach
- * the socket with no copy after encoding.
- *
- * ```
- * items:  [s1 s2] [L1] [s3] [L2 L3]         (s small, L large)
- * copied: |prefix hdr s1 s2|s3|
- * parts:  [prefix hdr s1 s2] [L1] [s3] [L2] [L3]
- * ```
- */
-export function batchBodyParts(
-  prefix: Uint8Array,
-  items: readonly Uint8Array[],
-  memory: (length: number) => Uint8Array = (length) => new Uint8Array(length),
-): BodyParts {
-  const header = arrayHeader(items.length);
-  let small = prefix.byteLength + header.byteLength;
-  let length = small;
-  for (const item of items) {
-    length += item.byteLength;
-    if (item.byteLength < OWN_PART_BYTES) small += item.byteLength;
-  }
-  const copied = memory(small);
-  copied.set(prefix, 0);
-  copied.set(header, prefix.byteLength);
-  let offset = prefix.byteLength + header.byteLength;
-  let runStart = 0;
-  const parts: Uint8Array[] = [];
-  for (const item of items) {
-    if (item.byteLength < OWN_PART_BYTES) {
-      copied.set(item, offset);
-      offset += item.byteLength;
-      continue;
-    }
-    if (offset > runStart) parts.push(copied.subarray(runStart, offset));
-    runStart = offset;
-    parts.push(item);
-  }
-  if (offset > runStart) parts.push(copied.subarray(runStart, offset));
-  return { parts, length, copied };
-}
-
 function concat(parts: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
   let offset = 0;

@@ -4,7 +4,7 @@ import type { SendResult } from './api-client.js';
 import { backoffDelayMs } from './backoff.js';
 import { rejectionVerdict, type RetryPolicy, retryVerdict, splitInHalves } from './delivery-rules.js';
 import { ReusableBytes } from '../memory/reusable-bytes.js';
-import { batchBodyParts, batchBodyPrefix, batchOverheadBytes } from './batch-body.js';
+import { batchBodyPrefix, batchOverheadBytes, encodeBatchBody } from './batch-body.js';
 import { type BatcherOptions, type BatcherOptionsParsed, batcherOptionsSchema } from './batcher-options.js';
 import { CircuitBreaker, type CircuitState } from './circuit-breaker.js';
 import { outboxRecordPrefix } from './outbox-records.js';
@@ -19,7 +19,6 @@ import {
   RecordTooLargeError,
 } from './transport-errors.js';
 import { publishTransportEvent } from './transport-events.js';
-import { admissionVerdict, roomBytes } from './queue-rules.js';
 
 /** Most record bytes spilled to the outbox in one turn when the in-memory queue is full. */
 const SPILL_BYTES_PER_TURN = 2 * 1024 * 1024;
@@ -106,17 +105,12 @@ export class Batcher {
   #head = 0;
   #queuedBytes = 0;
   #heldBytes = 0;
-  #peakHeldBytes = 0;
   #overflow: Entry[] = [];
-  /** Bytes of `#overflow`: encoded records waiting for their turn to be spilled. */
-  #overflowBytes = 0;
   /** Records the outbox refused (disk full) while they still fit in memory; retried after a backoff. */
   #parked: Entry[] = [];
   #unparkTimer: unknown;
   #unparkAttempts = 0;
   #overflowScheduled = false;
-  /** Called once, on a later turn, when room opens again (see {@link Batcher.onRoom}). */
-  #roomListener: (() => void) | undefined;
 
   #seq = 0;
   #outstanding = 0;
@@ -166,12 +160,9 @@ export class Batcher {
       return;
     }
     const size = record.bytes.byteLength;
-    if (admissionVerdict(size, this.#heldBytes, this.#options.maxQueueBytes) === 'spill') {
-      // Over the memory bound (the pipeline's bound on held calls is used up
-      // too, or the record is larger than the queue): to disk, in one append
-      // per turn, never on the caller's turn.
+    if (this.#heldBytes + size > this.#options.maxQueueBytes) {
+      // Over the memory bound: to disk, in one append per turn, never on the caller's turn.
       this.#overflow.push(entry);
-      this.#overflowBytes += size;
       if (!this.#overflowScheduled) {
         this.#overflowScheduled = true;
         setImmediate(() => this.#spillOverflow());
@@ -180,7 +171,6 @@ export class Batcher {
     }
     entry.held = true;
     this.#heldBytes += size;
-    if (this.#heldBytes > this.#peakHeldBytes) this.#peakHeldBytes = this.#heldBytes;
     this.#queuedBytes += size;
     this.#queue.push(entry);
     if (this.#queue.length - this.#head === 1) this.#armInterval();
@@ -208,39 +198,10 @@ export class Batcher {
     return promise;
   }
 
-  /**
-   * Bytes the batcher still wants (see `queue-rules.ts`): the pipeline hands
-   * over records while there is room and holds calls back when there is none,
-   * so a healthy server that is slower than a burst never makes records spill.
-   */
-  get roomBytes(): number {
-    return roomBytes(this.#heldBytes, this.#options);
-  }
-
-  /** Encoded records past `maxQueueBytes` still waiting for their turn to go to the outbox. */
-  get spillBacklogBytes(): number {
-    return this.#overflowBytes;
-  }
-
-  /** Calls `listener` once, on a later turn, when {@link roomBytes} is above 0 again or the spill backlog shrank (replacing an earlier listener). */
-  onRoom(listener: () => void): void {
-    this.#roomListener = listener;
-    if (this.roomBytes > 0) this.#roomOpened();
-  }
-
-  #roomOpened(): void {
-    const listener = this.#roomListener;
-    if (listener === undefined) return;
-    this.#roomListener = undefined;
-    setImmediate(listener);
-  }
-
   /** Diagnostics gauges and counters. */
   get stats(): {
     queuedRecords: number;
     queuedBytes: number;
-    heldBytes: number;
-    peakHeldBytes: number;
     inFlightBatches: number;
     sent: number;
     spilled: number;
@@ -251,8 +212,6 @@ export class Batcher {
     return {
       queuedRecords: this.#queue.length - this.#head,
       queuedBytes: this.#queuedBytes,
-      heldBytes: this.#heldBytes,
-      peakHeldBytes: this.#peakHeldBytes,
       inFlightBatches: this.#activeBatches + this.#retrying,
       ...this.#counts,
       circuit: this.#circuit.state,
@@ -364,16 +323,15 @@ export class Batcher {
           this.#activeBatches += 1;
           holdingSlot = true;
         }
-        // Large records are parts of the body as they are; only small ones are copied (see `batchBodyParts`).
-        const body = batchBodyParts(
+        const body = encodeBatchBody(
           this.#prefix,
           batch.entries.map((entry) => entry.record.bytes),
           this.#bodyMemory.take,
         );
-        const result = await client.postParts(routes.callBatch(), body.parts, body.length);
+        const result = await client.post(routes.callBatch(), body);
         switch (result.status) {
           case 'sent': {
-            this.#bodyMemory.release(body.copied);
+            this.#bodyMemory.release(body);
             this.#circuit.recordSuccess();
             const outcome = sentOutcome(result.body);
             for (const entry of batch.entries) this.#settle(entry, outcome);
@@ -599,9 +557,6 @@ export class Batcher {
     }
     const entries = n === overflow.length ? overflow : overflow.slice(0, n);
     this.#overflow = n === overflow.length ? [] : overflow.slice(n);
-    this.#overflowBytes -= bytes;
-    // Past its own bound the pipeline hands over only what the outbox keeps pace with (see `backpressure.ts`).
-    if (this.#roomListener !== undefined) this.#roomOpened();
     if (this.#overflow.length > 0) setImmediate(() => this.#spillOverflow());
     else this.#overflowScheduled = false;
     this.#spill(entries, `the in-memory queue is full (maxQueueBytes = ${this.#options.maxQueueBytes})`);
@@ -615,10 +570,7 @@ export class Batcher {
   #settle(entry: Entry, outcome: RecordOutcome): void {
     if (entry.settled) return;
     entry.settled = true;
-    if (entry.held) {
-      this.#heldBytes -= entry.record.bytes.byteLength;
-      if (this.#roomListener !== undefined && this.roomBytes > 0) this.#roomOpened();
-    }
+    if (entry.held) this.#heldBytes -= entry.record.bytes.byteLength;
     this.#counts[outcome.status] += 1;
     this.#outstanding -= 1;
     if (this.#outstanding === 0 && outcome.status === 'sent') this.#notify('queueDrained');

@@ -1,13 +1,6 @@
 export { ApiClient, type ApiClientOptions, type SendResult } from './api-client.js';
 export { type BackoffOptions, backoffDelayMs } from './backoff.js';
-export {
-  arrayHeader,
-  batchBodyParts,
-  batchBodyPrefix,
-  type BodyParts,
-  encodeBatchBody,
-  OWN_PART_BYTES,
-} from './batch-body.js';
+export { arrayHeader, batchBodyPrefix, encodeBatchBody } from './batch-body.js';
 export { Batcher, type CallRecord, type RecordOutcome } from './batcher.js';
 export { type BatcherOptions, type BatcherOutbox, batcherOptionsSchema } from './batcher-options.js';
 export { CircuitBreaker, type CircuitBreakerOptions, type CircuitState } from './circuit-breaker.js';

@@ -24,17 +24,7 @@ export class SnapshotTape {
   // A private brand: `#brand in x` runs no proxy trap (the snapshot keeps hostile proxies by identity).
   readonly #brand = true;
 
-  /**
-   * @param slots The tokens.
-   * @param bytes What the tape holds, estimated while it was written: 8 per
-   *   slot plus each string's length (O(1) to read), so a byte bound on calls
-   *   waiting for the pipeline needs no second walk. Strings shared with the
-   *   caller are counted too: an upper bound.
-   */
-  constructor(
-    readonly slots: unknown[],
-    readonly bytes = 8 * slots.length,
-  ) {}
+  constructor(readonly slots: unknown[]) {}
 
   static is(value: unknown): value is SnapshotTape {
     return typeof value === 'object' && value !== null && #brand in value;

@@ -157,19 +157,12 @@ function take(value: unknown, limits: SnapshotLimits | undefined, stats: Snapsho
   if (stats) stats.nodes = state.nodes;
   const n = state.n;
   const only = slots[0];
-  const copy = n === 1 && typeof only === 'object' ? undefined : slots.slice(0, n);
-  // The byte estimate of the tape: its slots and the length of each string,
-  // summed in the pass that clears the scratch array anyway.
-  let bytes = 8 * n;
-  for (let i = 0; i < n; i++) {
-    const token = slots[i];
-    if (typeof token === 'string') bytes += token.length;
-    // The scratch array must not keep the user's values alive. (A loop: `fill`
-    // took about twice as long for a few hundred slots.)
-    if (reuse) slots[i] = undefined;
-  }
   // A root kept by identity (a class instance, a marker) needs no tape.
-  return copy === undefined ? only : new SnapshotTape(copy, bytes);
+  const result = n === 1 && typeof only === 'object' ? only : new SnapshotTape(slots.slice(0, n));
+  // The scratch array must not keep the user's values alive. (A loop: `fill`
+  // took about twice as long for a few hundred slots.)
+  if (reuse) for (let i = 0; i < n; i++) slots[i] = undefined;
+  return result;
 }
 
 const scratch: unknown[] = [];
