@@ -56,7 +56,8 @@ export function valueItemFor(source: ValueSource, digest: string): Uint8Array | 
 export function plainValueItem(digest: string, parts: readonly Uint8Array[]): Uint8Array {
   let length = 0;
   for (const part of parts) length += part.byteLength;
-  const w = new Writer(ITEM_HEAD.byteLength + 2 + DIGEST_LENGTH + BYTES_KEY.byteLength + 5 + length);
+  // The map header byte, the head, the digest, the key, a bin32 header at most, the bytes.
+  const w = new Writer(ITEM_HEAD_3.byteLength + 2 + DIGEST_LENGTH + BYTES_KEY.byteLength + 5 + length);
   w.bytes(ITEM_HEAD_3);
   w.digest(digest);
   w.bytes(BYTES_KEY);
@@ -74,7 +75,7 @@ export function arrayValueItem(
   let length = 0;
   for (const item of items) length += 5 + item.byteLength;
   const w = new Writer(
-    ITEM_HEAD.byteLength + 2 * (2 + DIGEST_LENGTH) + PREV_KEY.byteLength + ITEMS_KEY.byteLength + 5 + length,
+    ITEM_HEAD_4.byteLength + 2 * (2 + DIGEST_LENGTH) + PREV_KEY.byteLength + ITEMS_KEY.byteLength + 5 + length,
   );
   w.bytes(prev === undefined ? ITEM_HEAD_3 : ITEM_HEAD_4);
   w.digest(digest);
