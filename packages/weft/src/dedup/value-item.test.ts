@@ -16,14 +16,20 @@ describe('value items', () => {
     expect(Buffer.from(decoded.bytes).equals(Buffer.from(bytes))).toBe(true);
   });
 
-  it.each(SIZES)('an array item of one %i-byte element, with and without prev, decodes to its items', (size) => {
-    const item = new Uint8Array(size).fill(7);
-    const digest = digestBytes(item);
-    for (const prev of [undefined, digest]) {
-      const decoded = decodeMsgpack(arrayValueItem(digest, prev, [item])) as { items: Uint8Array[]; prev?: string };
-      expect(decoded.prev).toBe(prev);
-      expect(decoded.items).toHaveLength(1);
-      expect(decoded.items[0]?.byteLength).toBe(size);
-    }
-  });
+  it.each(SIZES)(
+    'an array item of one %i-byte element, with and without prev, decodes to its items',
+    (size) => {
+      const item = new Uint8Array(size).fill(7);
+      const digest = digestBytes(item);
+      for (const prev of [undefined, digest]) {
+        const decoded = decodeMsgpack(arrayValueItem(digest, prev, [item])) as {
+          items: Uint8Array[];
+          prev?: string;
+        };
+        expect(decoded.prev).toBe(prev);
+        expect(decoded.items).toHaveLength(1);
+        expect(decoded.items[0]?.byteLength).toBe(size);
+      }
+    },
+  );
 });

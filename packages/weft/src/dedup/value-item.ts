@@ -75,7 +75,12 @@ export function arrayValueItem(
   let length = 0;
   for (const item of items) length += 5 + item.byteLength;
   const w = new Writer(
-    ITEM_HEAD_4.byteLength + 2 * (2 + DIGEST_LENGTH) + PREV_KEY.byteLength + ITEMS_KEY.byteLength + 5 + length,
+    ITEM_HEAD_4.byteLength +
+      2 * (2 + DIGEST_LENGTH) +
+      PREV_KEY.byteLength +
+      ITEMS_KEY.byteLength +
+      5 +
+      length,
   );
   w.bytes(prev === undefined ? ITEM_HEAD_3 : ITEM_HEAD_4);
   w.digest(digest);
