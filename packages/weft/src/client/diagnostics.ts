@@ -33,12 +33,10 @@ export interface Diagnostics {
   sampling: SamplingStats;
   /**
    * Values sent once (undefined when off): records that had large values,
-   * value items sent, the records' bytes before and after (value items
+   * value items sent, the bytes sent for those records (value items
    * included), digests remembered as delivered.
    */
-  dedup:
-    | { records: number; valuesSent: number; bytesBefore: number; bytesAfter: number; knownValues: number }
-    | undefined;
+  dedup: { records: number; valuesSent: number; bytesAfter: number; knownValues: number } | undefined;
   /** Pipeline problems reported (each logged; see the `weft:problem` diagnostics channel). */
   problems: number;
 }

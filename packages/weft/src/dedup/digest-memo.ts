@@ -1,17 +1,52 @@
 import { digestBytes, nextArrayDigest } from '@weft/protocol';
+import { markerBytes } from './marker.js';
 
-/** Bytes of values and arrays remembered (copies), at most. */
+/** Bytes of values remembered (copies), at most; as much again for arrays. */
 const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
-/** Arrays remembered for their prefix digests. */
-const MAX_CHAINS = 8;
+/**
+ * Arrays remembered for their prefix digests: one per conversation a
+ * process carries on at once (its history grows by a few messages per call).
+ */
+const MAX_CHAINS = 64;
 
-interface RememberedChain {
-  /** The items' bytes back to back (a copy: record bytes are reused once delivered). */
-  bytes: Buffer;
+/**
+ * A value's digest and a stable copy of its bytes (record bytes are reused
+ * once delivered, and the safe encoder writes a marker over a value it
+ * replaced): what a record keeps to send the value again. Never written to.
+ */
+export interface PlainEntry {
+  readonly kind: 'plain';
+  readonly digest: string;
+  readonly bytes: Buffer;
+  /** The value's marker (`markerBytes(digest)`), made once. */
+  readonly marker: Uint8Array;
+}
+
+/** An array's items as one stable copy, and the digest of each prefix. */
+export interface ChainEntry {
+  readonly kind: 'array';
+  /** The items' bytes back to back. */
+  readonly bytes: Buffer;
   /** Where each item ends in `bytes`. */
-  ends: number[];
+  readonly ends: readonly number[];
   /** `digests[i]`: the array digest of items 0..i. */
-  digests: string[];
+  readonly digests: readonly string[];
+  /** The whole array's marker, made once. */
+  readonly marker: Uint8Array;
+}
+
+/** Characters of strings remembered by identity (see {@link DigestMemo.string}), at most. */
+const MAX_STRING_CHARS = 8 * 1024 * 1024;
+
+/** Items `0…count-1` of a chain entry, as views of its bytes. */
+export function chainItems(entry: ChainEntry, count = entry.ends.length): Uint8Array[] {
+  const items: Uint8Array[] = new Array(count);
+  let start = 0;
+  for (let i = 0; i < count; i++) {
+    items[i] = entry.bytes.subarray(start, entry.ends[i]);
+    start = entry.ends[i]!;
+  }
+  return items;
 }
 
 /**
@@ -21,50 +56,90 @@ interface RememberedChain {
  * most often — the same system prompt, tools and documents on every call,
  * and a history that only grew — cost a comparison, not a hash.
  *
- * Bounded: at most `maxBytes` of copies (oldest dropped first), and the last
- * {@link MAX_CHAINS} arrays.
+ * Bounded: at most `maxBytes` of copies of values and as much of arrays
+ * (least recently used dropped first), and {@link MAX_CHAINS} arrays.
  */
 export class DigestMemo {
   readonly #maxBytes: number;
   /** Plain values by byte length (a cheap first test), oldest first in `#order`. */
-  readonly #plain = new Map<number, { bytes: Buffer; digest: string }[]>();
+  readonly #plain = new Map<number, PlainEntry[]>();
   readonly #order: { length: number; bytes: Buffer }[] = [];
   #plainBytes = 0;
-  #chains: RememberedChain[] = [];
+  /** Arrays, least recently used first (a Set keeps insertion order; a use re-inserts). */
+  readonly #chains = new Set<ChainEntry>();
+  /** The same arrays by item count and byte length: the same array again is found without a scan. */
+  readonly #chainsBySize = new Map<string, ChainEntry[]>();
+  #chainBytes = 0;
+  /** Large strings by value (a Map hashes a string once and compares equal ones natively), oldest first. */
+  readonly #strings = new Map<string, PlainEntry>();
+  #stringChars = 0;
 
   constructor(maxBytes = DEFAULT_MAX_BYTES) {
     this.#maxBytes = maxBytes;
   }
 
-  /** The digest of the value whose bytes are `parts` concatenated (`digestBytes`). */
-  plain(parts: readonly Uint8Array[]): string {
+  /** The digest of the value whose bytes are `parts` concatenated (`digestBytes`), and a stable copy of them. */
+  plain(parts: readonly Uint8Array[]): PlainEntry {
     let length = 0;
     for (const part of parts) length += part.byteLength;
     const candidates = this.#plain.get(length);
     if (candidates !== undefined) {
-      for (const candidate of candidates) if (equalParts(candidate.bytes, parts)) return candidate.digest;
+      for (const candidate of candidates) if (equalParts(candidate.bytes, parts)) return candidate;
     }
-    const digest = digestBytes(parts);
+    const bytes = Buffer.allocUnsafe(length);
+    let offset = 0;
+    for (const part of parts) {
+      bytes.set(part, offset);
+      offset += part.byteLength;
+    }
+    const digest = digestBytes(bytes);
+    const entry: PlainEntry = { kind: 'plain', digest, bytes, marker: markerBytes(digest) };
     if (length * 4 <= this.#maxBytes) {
-      const bytes = Buffer.allocUnsafe(length);
-      let offset = 0;
-      for (const part of parts) {
-        bytes.set(part, offset);
-        offset += part.byteLength;
-      }
       const list = candidates ?? [];
-      list.push({ bytes, digest });
+      list.push(entry);
       if (candidates === undefined) this.#plain.set(length, list);
       this.#order.push({ length, bytes });
       this.#plainBytes += length;
       while (this.#plainBytes > this.#maxBytes) this.#dropOldest();
     }
-    return digest;
+    return entry;
+  }
+
+  /**
+   * The entry of a large string seen recently, found by the string itself:
+   * no bytes to write, compare or hash. Its `bytes` are the string's msgpack
+   * with the smallest header (the form strings are digested in).
+   */
+  string(s: string): PlainEntry | undefined {
+    return this.#strings.get(s);
+  }
+
+  /** Remembers `entry` as the string `s`'s (see {@link string}). */
+  rememberString(s: string, entry: PlainEntry): void {
+    if (s.length * 4 > MAX_STRING_CHARS || this.#strings.has(s)) return;
+    this.#strings.set(s, entry);
+    this.#stringChars += s.length;
+    while (this.#stringChars > MAX_STRING_CHARS) {
+      const oldest = this.#strings.keys().next().value as string;
+      this.#strings.delete(oldest);
+      this.#stringChars -= oldest.length;
+    }
   }
 
   /** The array digest of each prefix of `items` (see `arrayDigest`): those of a remembered prefix are reused. */
-  chain(items: readonly Uint8Array[]): string[] {
-    let best: RememberedChain | undefined;
+  chain(items: readonly Uint8Array[]): ChainEntry {
+    let length = 0;
+    for (const item of items) length += item.byteLength;
+    const sizeKey = `${items.length}:${length}`;
+    // The same array again (the same input messages on every call): nothing to hash or copy.
+    for (const entry of this.#chainsBySize.get(sizeKey) ?? []) {
+      if (commonPrefix(entry, items) === items.length) {
+        this.#chains.delete(entry);
+        this.#chains.add(entry);
+        return entry;
+      }
+    }
+    let best: ChainEntry | undefined;
     let common = 0;
     for (const chain of this.#chains) {
       const n = commonPrefix(chain, items);
@@ -73,33 +148,12 @@ export class DigestMemo {
         best = chain;
       }
     }
-    // The same array again (the same input messages on every call): nothing to hash or copy.
-    if (best !== undefined && common === items.length && best.ends.length === items.length) {
-      this.#chains = [...this.#chains.filter((c) => c !== best), best];
-      return best.digests;
-    }
     const digests: string[] = new Array(items.length);
     let digest = '';
     for (let i = 0; i < items.length; i++) {
-      digest = i < common ? (best as RememberedChain).digests[i]! : nextArrayDigest(digest, items[i]!);
+      digest = i < common ? (best as ChainEntry).digests[i]! : nextArrayDigest(digest, items[i]!);
       digests[i] = digest;
     }
-    this.#remember(items, digests, best, common);
-    return digests;
-  }
-
-  #remember(
-    items: readonly Uint8Array[],
-    digests: string[],
-    best: RememberedChain | undefined,
-    common: number,
-  ): void {
-    let length = 0;
-    for (const item of items) length += item.byteLength;
-    if (length * 4 > this.#maxBytes) return;
-    // The array extends the one it shares a prefix with: that one is no longer needed.
-    if (best !== undefined && common === best.ends.length)
-      this.#chains = this.#chains.filter((c) => c !== best);
     const bytes = Buffer.allocUnsafe(length);
     const ends: number[] = new Array(items.length);
     let offset = 0;
@@ -108,8 +162,29 @@ export class DigestMemo {
       offset += items[i]!.byteLength;
       ends[i] = offset;
     }
-    this.#chains.push({ bytes, ends, digests });
-    if (this.#chains.length > MAX_CHAINS) this.#chains.shift();
+    const entry: ChainEntry = { kind: 'array', bytes, ends, digests, marker: markerBytes(digest) };
+    if (length * 4 <= this.#maxBytes) {
+      // The array extends the one it shares a prefix with: that one is no longer needed.
+      if (best !== undefined && common === best.ends.length) this.#forgetChain(best);
+      this.#chains.add(entry);
+      const same = this.#chainsBySize.get(sizeKey);
+      if (same === undefined) this.#chainsBySize.set(sizeKey, [entry]);
+      else same.push(entry);
+      this.#chainBytes += length;
+      while (this.#chains.size > MAX_CHAINS || this.#chainBytes > this.#maxBytes) {
+        this.#forgetChain(this.#chains.values().next().value as ChainEntry);
+      }
+    }
+    return entry;
+  }
+
+  #forgetChain(entry: ChainEntry): void {
+    this.#chains.delete(entry);
+    this.#chainBytes -= entry.bytes.byteLength;
+    const sizeKey = `${entry.ends.length}:${entry.bytes.byteLength}`;
+    const rest = (this.#chainsBySize.get(sizeKey) ?? []).filter((e) => e !== entry);
+    if (rest.length === 0) this.#chainsBySize.delete(sizeKey);
+    else this.#chainsBySize.set(sizeKey, rest);
   }
 
   #dropOldest(): void {
@@ -135,7 +210,7 @@ function equalParts(bytes: Buffer, parts: readonly Uint8Array[]): boolean {
 }
 
 /** How many leading items of `items` equal the remembered chain's. */
-function commonPrefix(chain: RememberedChain, items: readonly Uint8Array[]): number {
+function commonPrefix(chain: ChainEntry, items: readonly Uint8Array[]): number {
   const n = Math.min(chain.ends.length, items.length);
   let start = 0;
   for (let i = 0; i < n; i++) {

@@ -1,9 +1,14 @@
 import { arrayDigest, decodeMsgpack, digestBytes, encodeMsgpack, isValueRef } from '@weft/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encodeIfSafe } from '../values/safe-encoder.js';
+import { encodeIfSafe, releaseEncoded } from '../values/safe-encoder.js';
+import { EncodeTimeDedup } from './encode-time-dedup.js';
 import { KnownValues } from './known-values.js';
 import { RecordDeduper } from './record-deduper.js';
+import { ValueMarkers } from './value-markers.js';
+
+const deduper = (thresholdBytes: number, known = new KnownValues(1_000)) =>
+  new RecordDeduper(new ValueMarkers(thresholdBytes, known));
 
 /** What a server does with value items: verify, keep, and expand a record's markers (chains included). */
 function serverSide() {
@@ -52,12 +57,11 @@ const record = (inputs: Record<string, unknown>, output: unknown) => ({
 
 describe('RecordDeduper', () => {
   it('leaves a small record untouched without reading it', () => {
-    const deduper = new RecordDeduper({ thresholdBytes: 1_024, known: new KnownValues(100) });
-    expect(deduper.dedup(encodeMsgpack(record({ a: 'short' }, 1)))).toBeUndefined();
+    expect(deduper(1_024).dedup(encodeMsgpack(record({ a: 'short' }, 1)))).toBeUndefined();
   });
 
   it('sends a growing history as its new items only, and it expands to the whole history', () => {
-    const deduper = new RecordDeduper({ thresholdBytes: 1_024, known: new KnownValues(100) });
+    const history = deduper(1_024);
     const server = serverSide();
     const messages: unknown[] = [{ role: 'system', content: 's'.repeat(2_000) }];
     for (let turn = 0; turn < 8; turn++) {
@@ -66,7 +70,7 @@ describe('RecordDeduper', () => {
         { messages: [...messages], turn },
         { role: 'assistant', content: `answer ${turn} `.repeat(200) },
       );
-      const deduped = deduper.dedup(encodeMsgpack(item))!;
+      const deduped = history.dedup(encodeMsgpack(item))!;
       for (const value of deduped.send) server.take(value.bytes);
       expect(server.expand(decodeMsgpack(deduped.bytes))).toEqual(item);
       if (turn > 3) {
@@ -86,12 +90,8 @@ describe('RecordDeduper', () => {
       { doc: 'é'.repeat(30_000), list: [{ a: 'x'.repeat(100) }, { b: 'y'.repeat(100) }] },
       'z'.repeat(2_000),
     );
-    const a = new RecordDeduper({ thresholdBytes: 100, known: new KnownValues(100) }).dedup(
-      encodeMsgpack(item),
-    )!;
-    const b = new RecordDeduper({ thresholdBytes: 100, known: new KnownValues(100) }).dedup(
-      encodeIfSafe(item)!,
-    )!;
+    const a = deduper(100).dedup(encodeMsgpack(item))!;
+    const b = deduper(100).dedup(encodeIfSafe(item)!)!;
     expect(a.send.map((v) => v.digest)).toEqual(b.send.map((v) => v.digest));
   });
 
@@ -102,11 +102,11 @@ describe('RecordDeduper', () => {
         fc.jsonValue(),
         fc.integer({ min: 1, max: 300 }),
         (inputs, output, threshold) => {
-          const deduper = new RecordDeduper({ thresholdBytes: threshold, known: new KnownValues(1_000) });
+          const byBytes = deduper(threshold);
           const server = serverSide();
           const item = record(inputs, output);
           const bytes = encodeMsgpack(item);
-          const deduped = deduper.dedup(bytes);
+          const deduped = byBytes.dedup(bytes);
           if (deduped === undefined) return;
           for (const value of deduped.send) server.take(value.bytes);
           expect(JSON.stringify(server.expand(decodeMsgpack(deduped.bytes)))).toBe(
@@ -116,5 +116,93 @@ describe('RecordDeduper', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+/** Encodes `item` with the safe encoder, deduplicated as it is written. */
+function encodeDeduped(dedup: EncodeTimeDedup, item: unknown) {
+  dedup.begin();
+  const bytes = encodeIfSafe(item, undefined, Number.POSITIVE_INFINITY, dedup);
+  if (bytes === undefined) {
+    dedup.abort();
+    return undefined;
+  }
+  return { bytes: Uint8Array.from(bytes), values: dedup.finish() };
+}
+
+describe('EncodeTimeDedup (the safe encoder replaces large values as it writes them)', () => {
+  it('makes the same record and sends the same values as the byte-level deduper, at any threshold', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.dictionary(fc.string(), fc.jsonValue()), fc.jsonValue()), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        fc.integer({ min: 1, max: 300 }),
+        (records, threshold) => {
+          const inline = new EncodeTimeDedup(new ValueMarkers(threshold, new KnownValues(1_000)));
+          const byBytes = deduper(threshold);
+          const server = serverSide();
+          for (const [inputs, output] of records) {
+            const item = record(inputs, output);
+            const encoded = encodeDeduped(inline, item);
+            if (encoded === undefined) return; // not safe as it is (e.g. a `__proto__` key): the Sanitizer's path
+            const whole = encodeIfSafe(item)!;
+            const expected = byBytes.dedup(Uint8Array.from(whole));
+            releaseEncoded(whole);
+            expect(decodeMsgpack(encoded.bytes)).toEqual(decodeMsgpack(expected?.bytes ?? whole));
+            expect(encoded.values?.send.map((v) => v.digest) ?? []).toEqual(
+              expected?.send.map((v) => v.digest) ?? [],
+            );
+            for (const value of encoded.values?.send ?? []) server.take(value.bytes);
+            expect(JSON.stringify(server.expand(decodeMsgpack(encoded.bytes)))).toBe(
+              JSON.stringify(decodeMsgpack(whole)),
+            );
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('does not write a large string it saw in an earlier record', () => {
+    const inline = new EncodeTimeDedup(new ValueMarkers(1_024, new KnownValues(100)));
+    const written: number[] = [];
+    const counting = {
+      thresholdBytes: inline.thresholdBytes,
+      knownString: (s: string) => inline.knownString(s),
+      written: (b: Uint8Array, start: number, end: number, s?: string) => {
+        written.push(end - start);
+        return inline.written(b, start, end, s);
+      },
+    };
+    const text = 'a long system prompt. '.repeat(200);
+    for (const turn of [1, 2]) {
+      inline.begin();
+      // A new string with the same text each time, as a decoded response would be.
+      const bytes = encodeIfSafe(
+        record({ system: `${text}`.slice(0) }, `${text}${''}`),
+        undefined,
+        1e9,
+        counting,
+      );
+      expect(bytes).toBeDefined();
+      const values = inline.finish()!;
+      expect(values.sources).toHaveLength(2);
+      expect(values.send).toHaveLength(turn === 1 ? 1 : 0);
+    }
+    // Only the first record wrote the text (once as the input, then the output was known).
+    expect(written).toEqual([text.length + 3]);
+  });
+
+  it('forgets the values of a record the encoder gave up on, so the next record sends them', () => {
+    const known = new KnownValues(100);
+    const inline = new EncodeTimeDedup(new ValueMarkers(100, known));
+    const big = 'x'.repeat(500);
+    // A bigint after the large value: the safe encoder gives up half-way.
+    expect(encodeDeduped(inline, record({ a: big, b: 1n }, null))).toBeUndefined();
+    expect(known.size).toBe(0);
+    const next = encodeDeduped(inline, record({ a: big }, null))!;
+    expect(next.values?.send).toHaveLength(1);
   });
 });

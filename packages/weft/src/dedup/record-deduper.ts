@@ -1,58 +1,32 @@
-import { DigestMemo } from './digest-memo.js';
-import type { KnownValues } from './known-values.js';
 import { Kind, readHeader, skipValue, strHeader } from './msgpack-layout.js';
-import { arrayValueItem, markerBytes, plainValueItem, type ValueSource } from './value-item.js';
+import { MIN_CHAIN_ITEM_BYTES, type RecordValues, type ValueMarkers } from './value-markers.js';
 
-/** Options of {@link RecordDeduper}. */
-export interface RecordDeduperOptions {
-  /** Encoded size from which a value is sent once and referred to by a marker. */
-  thresholdBytes: number;
-  /** What this client already delivered to its server. */
-  known: KnownValues;
-}
-
-/** A record after deduplication. */
-export interface DedupedRecord {
-  /** The call record with each large value replaced by its marker. */
+/** A record after deduplication: its bytes with each large value replaced by its marker, and its values. */
+export interface DedupedRecord extends RecordValues {
   bytes: Uint8Array;
-  /** `value` batch items to send before the record: the values the server is not known to have. */
-  send: { digest: string; bytes: Uint8Array }[];
-  /** Every value the record refers to, to send again if the server says it lacks one. */
-  sources: ValueSource[];
 }
-
-/**
- * Average encoded bytes per item from which a large array is sent as a
- * chain (only its new items after a prefix already delivered) instead of
- * whole: one hash per item buys sending a growing chat history as its new
- * messages only; an array of many tiny items (an embedding) is hashed once
- * as a whole instead.
- */
-const MIN_CHAIN_ITEM_BYTES = 64;
 
 const INPUTS_KEY = Uint8Array.from([0xa6, ...Array.from('inputs', (c) => c.charCodeAt(0))]);
 const OUTPUT_KEY = Uint8Array.from([0xa6, ...Array.from('output', (c) => c.charCodeAt(0))]);
 
-interface Work {
-  send: { digest: string; bytes: Uint8Array }[];
-  sources: ValueSource[];
-}
+type Work = RecordValues;
 
 /**
  * Sends each large value once: rewrites an encoded call record so that every
  * value in its `inputs` members and its `output` whose encoding is at least
  * `thresholdBytes` is replaced by a `{ _weft: 'value', digest }` marker,
  * bottom-up (a message whose long text became a marker may itself be small
- * enough to stay inline). Works on the encoded bytes, so a value's bytes are
- * exactly the bytes the record held and both encoders (the one-pass safe
- * encoder and the Sanitizer's) are served by one rule.
+ * enough to stay inline). Works on the encoded bytes, for records the
+ * Sanitizer's encoder made; records of the one-pass safe encoder are
+ * deduplicated as they are written (`EncodeTimeDedup`), by the same rule
+ * ({@link ValueMarkers}), without this second pass and its copy.
  *
  * Cheap tests first: a record smaller than the threshold is returned
  * untouched without reading it; a value smaller than the threshold is
  * skipped by its length, never hashed. Each byte of a large value is hashed
  * at most once per record (strings are digested with a normalized header,
  * so the same text encoded by either encoder has one digest), and not at all
- * when the same bytes were digested recently ({@link DigestMemo} compares
+ * when the same bytes were digested recently (`DigestMemo` compares
  * bytes instead).
  *
  * Arrays of sizeable items are content-addressed as a chain (see
@@ -62,12 +36,11 @@ interface Work {
  */
 export class RecordDeduper {
   readonly #threshold: number;
-  readonly #known: KnownValues;
-  readonly #digests = new DigestMemo();
+  readonly #markers: ValueMarkers;
 
-  constructor({ thresholdBytes, known }: RecordDeduperOptions) {
-    this.#threshold = thresholdBytes;
-    this.#known = known;
+  constructor(markers: ValueMarkers) {
+    this.#threshold = markers.thresholdBytes;
+    this.#markers = markers;
   }
 
   /** The record with large values replaced, or `undefined` when nothing in it is large. */
@@ -113,23 +86,23 @@ export class RecordDeduper {
     const headerEnd = start + headerLength;
     switch (kind) {
       case Kind.Str:
-        return this.#plain([strHeader(end - headerEnd), b.subarray(headerEnd, end)], work);
+        return this.#markers.plain([strHeader(end - headerEnd), b.subarray(headerEnd, end)], work);
       case Kind.Bin:
       case Kind.Scalar:
-        return this.#plain([b.subarray(start, end)], work);
+        return this.#markers.plain([b.subarray(start, end)], work);
       case Kind.Map: {
         const { pieces, length, changed } = this.#children(b, headerEnd, size, true, work);
-        if (!changed) return this.#plain([b.subarray(start, end)], work);
+        if (!changed) return this.#markers.plain([b.subarray(start, end)], work);
         const parts = [b.subarray(start, headerEnd), ...pieces];
-        return headerLength + length >= this.#threshold ? this.#plain(parts, work) : concat(parts);
+        return headerLength + length >= this.#threshold ? this.#markers.plain(parts, work) : concat(parts);
       }
       case Kind.Array: {
         const count = size;
         const { pieces, length, changed } = this.#children(b, headerEnd, count, false, work);
         if (headerLength + length < this.#threshold)
           return changed ? concat([b.subarray(start, headerEnd), ...pieces]) : undefined;
-        if (count >= 2 && length / count >= MIN_CHAIN_ITEM_BYTES) return this.#chain(pieces, work);
-        return this.#plain(
+        if (count >= 2 && length / count >= MIN_CHAIN_ITEM_BYTES) return this.#markers.chain(pieces, work);
+        return this.#markers.plain(
           changed ? [b.subarray(start, headerEnd), ...pieces] : [b.subarray(start, end)],
           work,
         );
@@ -164,34 +137,6 @@ export class RecordDeduper {
       pos = end;
     }
     return { pieces, length, changed };
-  }
-
-  /** A value sent whole: its marker; the value item too unless the server is known to have it. */
-  #plain(parts: Uint8Array[], work: Work): Uint8Array {
-    const digest = this.#digests.plain(parts);
-    work.sources.push({ kind: 'plain', digest, parts });
-    if (!this.#known.has(digest)) {
-      work.send.push({ digest, bytes: plainValueItem(digest, parts) });
-      this.#known.add(digest);
-    }
-    return markerBytes(digest);
-  }
-
-  /** An array sent as the items after its longest prefix the server is known to have. */
-  #chain(items: Uint8Array[], work: Work): Uint8Array {
-    const digests = this.#digests.chain(items);
-    const digest = digests.at(-1) as string;
-    work.sources.push({ kind: 'array', digests, items });
-    if (!this.#known.has(digest)) {
-      let prefix = items.length - 2;
-      while (prefix >= 0 && !this.#known.has(digests[prefix]!)) prefix--;
-      work.send.push({
-        digest,
-        bytes: arrayValueItem(digest, prefix >= 0 ? digests[prefix] : undefined, items.slice(prefix + 1)),
-      });
-      this.#known.add(digest);
-    }
-    return markerBytes(digest);
   }
 }
 

@@ -1,7 +1,9 @@
 import type { RecordOutcome } from '../transport/index.js';
 import { DedupedDelivery, type ValueSink } from './deduped-delivery.js';
+import { EncodeTimeDedup } from './encode-time-dedup.js';
 import { KnownValues } from './known-values.js';
 import { RecordDeduper } from './record-deduper.js';
+import { type RecordValues, ValueMarkers } from './value-markers.js';
 
 /** Options of {@link ValueDedup}. */
 export interface ValueDedupOptions {
@@ -23,28 +25,37 @@ export const DEFAULT_MAX_KNOWN_VALUES = 100_000;
 export class ValueDedup {
   readonly #known: KnownValues;
   readonly #deduper: RecordDeduper;
-  #counts = { records: 0, valuesSent: 0, bytesBefore: 0, bytesAfter: 0 };
+  /** The safe encoder's hook: records it writes are deduplicated as they are written. */
+  readonly encoding: EncodeTimeDedup;
+  #counts = { records: 0, valuesSent: 0, bytesAfter: 0 };
 
   constructor({ thresholdBytes, maxKnownValues }: ValueDedupOptions) {
     this.#known = new KnownValues(maxKnownValues);
-    this.#deduper = new RecordDeduper({ thresholdBytes, known: this.#known });
+    const markers = new ValueMarkers(thresholdBytes, this.#known);
+    this.#deduper = new RecordDeduper(markers);
+    this.encoding = new EncodeTimeDedup(markers);
   }
 
   /**
    * Hands the record to `sink`, deduplicated: returns false (and adds
    * nothing) when nothing in it is large, so the caller adds it as it is.
-   * `done` is called once, as for a record added directly.
+   * `values`: what {@link encoding} found while the record was written
+   * (the record is final); without it the encoded record is read and
+   * rewritten. `done` is called once, as for a record added directly.
    */
   deliver(
     sink: ValueSink,
     record: { callId: string; bytes: Uint8Array; done: (outcome: RecordOutcome) => void },
+    values?: RecordValues,
   ): boolean {
-    const deduped = this.#deduper.dedup(record.bytes);
+    const deduped =
+      values === undefined
+        ? this.#deduper.dedup(record.bytes)
+        : { send: values.send, sources: values.sources, bytes: record.bytes };
     if (deduped === undefined) return false;
     const c = this.#counts;
     c.records++;
     c.valuesSent += deduped.send.length;
-    c.bytesBefore += record.bytes.byteLength;
     c.bytesAfter += deduped.bytes.byteLength;
     for (const value of deduped.send) c.bytesAfter += value.bytes.byteLength;
     new DedupedDelivery({
@@ -57,7 +68,7 @@ export class ValueDedup {
     return true;
   }
 
-  /** Records deduplicated, value items sent, and their bytes before and after (record and value items). */
+  /** Records deduplicated, value items sent, and the bytes sent for them (records and value items). */
   get stats() {
     return { ...this.#counts, knownValues: this.#known.size };
   }

@@ -1,39 +1,19 @@
+import { type ChainEntry, chainItems, type PlainEntry } from './digest-memo.js';
+import { DIGEST_LENGTH, fixstr, writeAscii } from './marker.js';
+
 /**
  * The bytes the deduplicator writes: the marker left in a call record, and
  * the `value` batch items (see `valueItem` in `@weft/protocol`). Written by
  * concatenation, so a value's bytes travel exactly as the record held them.
  */
 
-const ascii = (s: string): number[] => Array.from(s, (c) => c.charCodeAt(0));
-const fixstr = (s: string): number[] => [0xa0 | s.length, ...ascii(s)];
-const DIGEST_LENGTH = 43;
-
-/** `{ _weft: 'value', digest: ` … (then str8 header and the digest). */
-const MARKER_HEAD = Uint8Array.from([
-  0x82,
-  ...fixstr('_weft'),
-  ...fixstr('value'),
-  ...fixstr('digest'),
-  0xd9,
-  DIGEST_LENGTH,
-]);
-/** Bytes of a marker. */
-export const MARKER_BYTES = MARKER_HEAD.byteLength + DIGEST_LENGTH;
-
-/** The msgpack of `{ _weft: 'value', digest }`. */
-export function markerBytes(digest: string): Uint8Array {
-  const out = new Uint8Array(MARKER_BYTES);
-  out.set(MARKER_HEAD, 0);
-  writeAscii(out, MARKER_HEAD.byteLength, digest);
-  return out;
-}
-
-/** What a record refers to, kept until the record is delivered so any of it can be sent again. */
-export type ValueSource =
-  /** A value whose bytes are `parts` concatenated. */
-  | { readonly kind: 'plain'; readonly digest: string; readonly parts: readonly Uint8Array[] }
-  /** An array: its encoded items and the digest of each prefix (`digests[i]` covers items 0..i). */
-  | { readonly kind: 'array'; readonly digests: readonly string[]; readonly items: readonly Uint8Array[] };
+/**
+ * What a record refers to, kept until the record is delivered so any of it
+ * can be sent again: a value's digest and bytes, or an array's items and the
+ * digest of each prefix (`digests[i]` covers items 0..i). Both are the
+ * {@link DigestMemo}'s stable copies, shared, never written to.
+ */
+export type ValueSource = PlainEntry | ChainEntry;
 
 /** The digest a source stands for in its record. */
 export function sourceDigest(source: ValueSource): string {
@@ -47,9 +27,9 @@ export function sourceDigest(source: ValueSource): string {
  */
 export function valueItemFor(source: ValueSource, digest: string): Uint8Array | undefined {
   if (source.kind === 'plain')
-    return source.digest === digest ? plainValueItem(digest, source.parts) : undefined;
+    return source.digest === digest ? plainValueItem(digest, [source.bytes]) : undefined;
   const i = source.digests.lastIndexOf(digest);
-  return i === -1 ? undefined : arrayValueItem(digest, undefined, source.items.slice(0, i + 1));
+  return i === -1 ? undefined : arrayValueItem(digest, undefined, chainItems(source, i + 1));
 }
 
 /** `{ type: 'value', digest, bytes }` with the value's bytes given as parts. */
@@ -141,8 +121,4 @@ class Writer {
   done(): Uint8Array {
     return this.#out.subarray(0, this.#pos);
   }
-}
-
-function writeAscii(out: Uint8Array, offset: number, s: string): void {
-  for (let i = 0; i < s.length; i++) out[offset + i] = s.charCodeAt(i);
 }

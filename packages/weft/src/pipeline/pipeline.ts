@@ -2,7 +2,7 @@ import { encodeMsgpack, type ExceptionInfo } from '@weft/protocol';
 import type { CallRecord } from '../calls/call-record.js';
 import { exceptionInfo } from '../calls/exception-info.js';
 import { outsideCalls } from '../context/call-context.js';
-import type { ValueDedup } from '../dedup/index.js';
+import type { RecordValues, ValueDedup } from '../dedup/index.js';
 import type { Warnings } from '../diagnostics/warnings.js';
 import type { RecordOutcome } from '../transport/batcher.js';
 import { Sanitizer, type SanitizeOptions } from '../values/index.js';
@@ -56,6 +56,8 @@ interface Job {
 }
 
 const NO_SECRETS: readonly string[] = [];
+/** A record whose large values are still in it (the Sanitizer's encoder does not deduplicate). */
+const NOT_DEDUPLICATED = Symbol('not deduplicated');
 
 /**
  * The deferred half of tracing:
@@ -144,16 +146,17 @@ export class Pipeline {
       // and there is no `redact` function, so its free text needs only the
       // secrets of values outside the record (an end record's inputs).
       // (With a `redact` function the fast path never applies: skip it, so the function is asked once.)
-      const bytes =
-        options.redact === undefined
-          ? encodeIfSafe(
-              callItem(kind, call, value, this.#text(job, NO_SECRETS)),
-              options,
-              this.#o.sliceBudget,
-            )
-          : undefined;
+      // Large values are deduplicated as they are written (see EncodeTimeDedup).
+      const encoding = this.#o.dedup?.encoding;
+      let bytes: Uint8Array | undefined;
+      if (options.redact === undefined) {
+        const item = callItem(kind, call, value, this.#text(job, NO_SECRETS));
+        encoding?.begin();
+        bytes = encodeIfSafe(item, options, this.#o.sliceBudget, encoding);
+        if (bytes === undefined) encoding?.abort();
+      }
       if (bytes !== undefined) {
-        this.#deliver(job, bytes);
+        this.#deliver(job, bytes, encoding === undefined ? NOT_DEDUPLICATED : encoding.finish());
         return undefined;
       }
       // The walk reads containers, not tapes.
@@ -295,11 +298,16 @@ export class Pipeline {
       this.#o.barrier.settle(epoch, 'failed', kind === 'start' ? 'other' : 'call');
       return;
     }
-    this.#deliver(job, bytes);
+    this.#deliver(job, bytes, NOT_DEDUPLICATED);
   }
 
-  /** Hands one encoded record to the sink; its outcome settles the record's unit in the flush barrier. */
-  #deliver(job: Job, bytes: Uint8Array): void {
+  /**
+   * Hands one encoded record to the sink; its outcome settles the record's
+   * unit in the flush barrier. `values`: the large values the encoder
+   * already replaced in `bytes` (`undefined`: none), or
+   * {@link NOT_DEDUPLICATED} for a record to deduplicate now.
+   */
+  #deliver(job: Job, bytes: Uint8Array, values: RecordValues | undefined | typeof NOT_DEDUPLICATED): void {
     const { call, kind, epoch } = job;
     this.#finalized++;
     // The record waits in the batcher until the server acknowledges it: it
@@ -321,16 +329,19 @@ export class Pipeline {
     };
     // Deduplicated, the record's bytes stay in use (its values are read from
     // them) until its last value item settles; `done` is called after that.
-    if (!this.#dedup(record)) this.#o.sink.add(record);
+    if (values === undefined || !this.#dedup(record, values)) this.#o.sink.add(record);
     if (this.#urgent > 0) this.#flushSinkSoon();
   }
 
   /** Hands `record` to the sink deduplicated; false when it is to be added as it is. */
-  #dedup(record: { callId: string; bytes: Uint8Array; done: (outcome: RecordOutcome) => void }): boolean {
+  #dedup(
+    record: { callId: string; bytes: Uint8Array; done: (outcome: RecordOutcome) => void },
+    values: RecordValues | typeof NOT_DEDUPLICATED,
+  ): boolean {
     const { dedup } = this.#o;
     if (dedup === undefined) return false;
     try {
-      return dedup.deliver(this.#o.sink, record);
+      return dedup.deliver(this.#o.sink, record, values === NOT_DEDUPLICATED ? undefined : values);
     } catch (error) {
       // A record the deduplicator cannot read is sent whole: nothing is lost.
       this.#o.warnings.report(

@@ -1,2 +1,3 @@
 export { DEFAULT_REDACT_KEYS, REDACTED, Sanitizer, type SanitizeOptions, sanitize } from './sanitize.js';
 export { type SnapshotLimits, snapshot, snapshotTape } from './snapshot.js';
+export type { WrittenValueHook } from './safe-encoder.js';

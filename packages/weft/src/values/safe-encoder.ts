@@ -52,11 +52,13 @@ export function encodeIfSafe(
   value: unknown,
   options?: SanitizeOptions,
   budget = Number.POSITIVE_INFINITY,
+  hook?: WrittenValueHook,
 ): Uint8Array | undefined {
   const o = resolveSanitizeOptions(options);
   if (o.redact !== undefined || hasEnumerable(Object.prototype)) return undefined;
   const w = writer;
   w.o = o;
+  w.hook = hook;
   w.nodes = 0;
   w.maxNodes = Math.min(o.maxNodes, budget);
   const start = w.pos;
@@ -69,6 +71,8 @@ export function encodeIfSafe(
     ok = false;
   }
   w.o = undefined;
+  w.hook = undefined;
+  w.hookFrom = NO_HOOK;
   if (!ok) {
     w.pos = w.start;
     return undefined;
@@ -79,6 +83,27 @@ export function encodeIfSafe(
   w.pos = (w.pos + 7) & ~7;
   return bytes;
 }
+
+/**
+ * Asked about the values of a call record's `inputs` members and `output`
+ * as {@link encodeIfSafe} writes them, bottom-up, so a large value can be
+ * replaced in place by a smaller stand-in (the deduplicator's marker) without
+ * a second pass over the record. Only values of at least `thresholdBytes`
+ * (encoded) are asked about.
+ */
+export interface WrittenValueHook {
+  readonly thresholdBytes: number;
+  /** The stand-in for string `s` when it is known already (so it need not be written), else `undefined`. */
+  knownString(s: string): Uint8Array | undefined;
+  /**
+   * The stand-in for the value just written at `b[start…end)` (`s`: the
+   * string it is, when it is one), or `undefined` to keep it.
+   */
+  written(b: Uint8Array, start: number, end: number, s?: string): Uint8Array | undefined;
+}
+
+/** `hookFrom` when no value is asked about. */
+const NO_HOOK = Number.POSITIVE_INFINITY;
 
 /**
  * Gives back the bytes of a record {@link encodeIfSafe} made, once nothing
@@ -146,6 +171,9 @@ class SafeWriter {
   maxNodes = 0;
   /** The next slot of the tape being read. */
   ti = 0;
+  hook: WrittenValueHook | undefined;
+  /** Depth from which values are asked about: 2 in the record's `inputs` (its members), 1 in its `output`. */
+  hookFrom = NO_HOOK;
 
   /** Makes room for `n` more bytes, moving the record so far to another arena when this one is full. */
   ensure(n: number): void {
@@ -167,8 +195,48 @@ class SafeWriter {
   /** `member`: an object member, where `undefined` is left out; an array item must not be undefined. */
   value(v: unknown, depth: number, member: boolean): boolean {
     if (++this.nodes >= this.maxNodes) return false;
+    if (depth >= this.hookFrom) return this.hookedValue(v, depth, member);
     if (typeof v === 'object' && v !== null) return this.container(v, depth);
     return this.leaf(v, member);
+  }
+
+  /** {@link value} for a value the hook is asked about. */
+  hookedValue(v: unknown, depth: number, member: boolean): boolean {
+    if (typeof v === 'string' && this.knownString(v)) return true;
+    const at = this.pos - this.start;
+    const ok = typeof v === 'object' && v !== null ? this.container(v, depth) : this.leaf(v, member);
+    return ok && this.replaceIfLarge(at, v);
+  }
+
+  /** Writes the hook's stand-in for a string it knows; false when it does not (or the string is not safe). */
+  knownString(s: string): boolean {
+    const hook = this.hook as WrittenValueHook;
+    // A string shorter than this cannot encode to the threshold (3 bytes per code unit, a 5-byte header).
+    if (
+      s.length * 3 + 5 < hook.thresholdBytes ||
+      s.length > (this.o as ResolvedSanitizeOptions).maxStringLength
+    )
+      return false;
+    const standIn = hook.knownString(s);
+    if (standIn === undefined) return false;
+    this.ensure(standIn.byteLength);
+    this.buf.set(standIn, this.pos);
+    this.pos += standIn.byteLength;
+    return true;
+  }
+
+  /** After a value was written from `at` (relative to the record): writes the hook's stand-in over it when it has one. */
+  replaceIfLarge(at: number, v: unknown): boolean {
+    const hook = this.hook as WrittenValueHook;
+    const start = this.start + at;
+    if (this.pos - start < hook.thresholdBytes) return true;
+    const standIn = hook.written(this.buf, start, this.pos, typeof v === 'string' ? v : undefined);
+    if (standIn !== undefined) {
+      // Smaller than what it replaces: it fits where the value was.
+      this.buf.set(standIn, start);
+      this.pos = start + standIn.byteLength;
+    }
+    return true;
   }
 
   /** A value that is not a container: written when it is one the Sanitizer keeps as is. */
@@ -224,9 +292,13 @@ class SafeWriter {
         if (!this.keepsLeftOutKey(key)) return false;
         continue;
       }
-      if (!this.string(key) || !this.value(member, depth + 1, true)) return false;
+      if (!this.string(key)) return false;
+      if (depth === 0 && this.hook !== undefined)
+        this.hookFrom = key === 'inputs' ? 2 : key === 'output' ? 1 : NO_HOOK;
+      if (!this.value(member, depth + 1, true)) return false;
       count++;
     }
+    if (depth === 0) this.hookFrom = NO_HOOK;
     this.mapHeader(at, count);
     return true;
   }
@@ -248,6 +320,18 @@ class SafeWriter {
   /** The tape value at `this.ti`; `member` as in {@link value}. */
   slot(slots: unknown[], depth: number, member: boolean): boolean {
     if (++this.nodes >= this.maxNodes) return false;
+    if (depth < this.hookFrom) return this.slotValue(slots, depth, member);
+    const v = slots[this.ti];
+    if (typeof v === 'string' && this.knownString(v)) {
+      this.ti++;
+      return true;
+    }
+    const at = this.pos - this.start;
+    return this.slotValue(slots, depth, member) && this.replaceIfLarge(at, v);
+  }
+
+  /** The tape value at `this.ti`, already counted. */
+  slotValue(slots: unknown[], depth: number, member: boolean): boolean {
     const v = slots[this.ti++];
     if (typeof v === 'symbol') {
       if (v === TapeTag.Array) return this.tapeArray(slots, depth);
