@@ -46,8 +46,8 @@ describe('DigestMemo', () => {
     );
     const first = histories.map((items) => memo.chain(items));
     // Each again, in the same rotation an app serving 40 users would make.
-    histories.forEach((items, c) =>
-      expect(memo.chain(items.map((item) => Uint8Array.from(item)))).toBe(first[c]),
-    );
+    histories.forEach((items, c) => {
+      expect(memo.chain(items.map((item) => Uint8Array.from(item)))).toBe(first[c]);
+    });
   });
 });
