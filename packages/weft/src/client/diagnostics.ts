@@ -13,7 +13,17 @@ export interface Diagnostics {
   /** Units of work (call records, object saves) registered and not settled; what `flush()` waits for. */
   pendingUnits: number;
   /** Records waiting for the pool, and counters of records scheduled and finalized. */
-  pipeline: { intake: number; scheduled: number; finalized: number };
+  /**
+   * Records queued for the pipeline, scheduled and finalized so far; bytes
+   * their snapshots hold while they wait (estimated), now and at most.
+   */
+  pipeline: {
+    intake: number;
+    scheduled: number;
+    finalized: number;
+    waitingBytes: number;
+    peakWaitingBytes: number;
+  };
   /** The batcher's in-memory queue. */
   queue: { records: number; bytes: number; inFlightBatches: number; circuit: string };
   /** Record outcomes and retried requests. */

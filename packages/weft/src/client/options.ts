@@ -3,6 +3,7 @@ import { DEFAULT_URL, type ModelPrice, PROJECT_NAME } from '@weft/protocol';
 import { z } from 'zod';
 import { DEFAULT_DEDUP_THRESHOLD_BYTES, DEFAULT_MAX_KNOWN_VALUES } from '../dedup/index.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { DEFAULT_MAX_WAITING_BYTES } from '../pipeline/index.js';
 import type { KeepRules } from '../sampling/index.js';
 
 const positiveInt = z.number().int().positive();
@@ -22,6 +23,7 @@ const schema = z.strictObject({
   concurrency: positiveInt.max(256).default(defaultConcurrency),
   startDelayMs: nonNegativeInt.default(1_000),
   sliceBudget: positiveInt.default(2_000),
+  maxWaitingBytes: positiveInt.min(1024 * 1024).default(DEFAULT_MAX_WAITING_BYTES),
   maxBatchItems: positiveInt.optional(),
   maxBatchBytes: positiveInt.optional(),
   flushIntervalMs: nonNegativeInt.optional(),
@@ -95,6 +97,14 @@ export interface WeftOptions {
   startDelayMs?: number;
   /** Nodes walked per pool slice before yielding to the event loop. @default 2000 */
   sliceBudget?: number;
+  /**
+   * Bound on the memory held by finished calls waiting for the pipeline
+   * (their snapshots' strings, estimated without a walk). Past a quarter of
+   * it the pipeline takes longer turns to catch up; past it, it works until
+   * back under it (the caller never blocks, the event loop waits). See
+   * docs/transport.md. @default 32 MiB
+   */
+  maxWaitingBytes?: number;
   /** Batcher: most call records per HTTP request. */
   maxBatchItems?: number;
   /** Batcher: most bytes per HTTP request. */

@@ -39,6 +39,7 @@ import { FileStore } from '../files/file-store.js';
 import { WeftFile } from '../files/weft-file.js';
 import { makeOp } from '../op/op.js';
 import { OutboxKeeper } from '../outbox/outbox-keeper.js';
+import { Backlog } from '../pipeline/backlog.js';
 import { FlushBarrier, type FlushResult } from '../pipeline/flush-barrier.js';
 import { InFlight } from '../pipeline/in-flight.js';
 import { Pipeline, type RecordSink } from '../pipeline/pipeline.js';
@@ -123,8 +124,11 @@ export class WeftClient {
       connections: options.connections,
     });
     this.url = this.#api.url;
-    this.#pool = new Pool(options.concurrency, (error) =>
-      this.#warnings.report('pool', 'a pipeline task failed', error),
+    const backlog = new Backlog(options.maxWaitingBytes);
+    this.#pool = new Pool(
+      options.concurrency,
+      (error) => this.#warnings.report('pool', 'a pipeline task failed', error),
+      backlog,
     );
     this.#values = new ValueRules(options, this.#warnings);
     this.#snapshot = new SnapshotRules({ maxDepth: options.maxDepth, maxNodes: options.maxNodes });
@@ -214,6 +218,7 @@ export class WeftClient {
       awaitPendingInSlot: options.awaitPendingInSlot === true,
       // Test sinks read records as the pipeline made them; dedup needs a server's `missingValues`.
       dedup: this.#dedup,
+      backlog,
     });
     this.#sampler = options.sampleRate < 1 ? new Sampler(options.sampleRate, options.keep) : undefined;
     this.#inFlight = new InFlight(options.startDelayMs, this.#pipeline);

@@ -1,3 +1,4 @@
+export { Backlog, DEFAULT_MAX_WAITING_BYTES } from './backlog.js';
 export { callItem, failureMarker, type RecordKind, type RecordText, type WalkedParts } from './call-item.js';
 export {
   type BarrierReport,
@@ -8,4 +9,4 @@ export {
 } from './flush-barrier.js';
 export { InFlight, type StartSubmitter } from './in-flight.js';
 export { Pipeline, type PipelineOptions, type RecordSink } from './pipeline.js';
-export { Pool, SLICE_MS, yieldTurn } from './pool.js';
+export { BEHIND_SLICE_MS, Pool, SLICE_MS, yieldTurn } from './pool.js';

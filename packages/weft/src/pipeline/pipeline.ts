@@ -7,7 +7,7 @@ import type { Warnings } from '../diagnostics/warnings.js';
 import type { RecordOutcome } from '../transport/batcher.js';
 import { Sanitizer, type SanitizeOptions } from '../values/index.js';
 import { encodeIfSafe, releaseEncoded } from '../values/safe-encoder.js';
-import { materialize } from '../values/snapshot-tape.js';
+import { materialize, snapshotBytes } from '../values/snapshot-tape.js';
 import {
   freeTextRedaction,
   isNoRedaction,
@@ -17,6 +17,7 @@ import {
   scrubStrings,
 } from '../values/free-text.js';
 import { callItem, failureMarker, type RecordKind, type RecordText, type WalkedParts } from './call-item.js';
+import type { Backlog } from './backlog.js';
 import type { Epoch, FlushBarrier } from './flush-barrier.js';
 import { type Pool, yieldTurn } from './pool.js';
 
@@ -44,12 +45,16 @@ export interface PipelineOptions {
   awaitPendingInSlot: boolean;
   /** Sends large repeated values once (undefined: every record is sent whole). */
   dedup?: ValueDedup | undefined;
+  /** Bytes of snapshots waiting for the pool (the pool reads it too); undefined: not counted. */
+  backlog?: Backlog | undefined;
 }
 
 interface Job {
   readonly call: CallRecord;
   readonly kind: RecordKind;
   readonly epoch: Epoch;
+  /** What its snapshot keeps alive while it waits for the pool (see `Backlog`). */
+  readonly bytes: number;
   exception?: ExceptionInfo;
   /** For a failed call's end record: strings redaction removes from its inputs, which its exception may quote. */
   inputSecrets?: readonly string[];
@@ -85,7 +90,14 @@ export class Pipeline {
   }
 
   get stats() {
-    return { intake: this.#intake.length, scheduled: this.#scheduled, finalized: this.#finalized };
+    const waiting = this.#o.backlog?.stats ?? { bytes: 0, peakBytes: 0 };
+    return {
+      intake: this.#intake.length,
+      scheduled: this.#scheduled,
+      finalized: this.#finalized,
+      waitingBytes: waiting.bytes,
+      peakWaitingBytes: waiting.peakBytes,
+    };
   }
 
   /**
@@ -95,7 +107,14 @@ export class Pipeline {
    */
   submit(call: CallRecord, kind: RecordKind): void {
     const epoch = this.#o.barrier.register();
-    this.#intake.push({ call, kind, epoch });
+    const bytes =
+      kind === 'end'
+        ? snapshotBytes(call.output)
+        : kind === 'start'
+          ? snapshotBytes(call.inputs)
+          : snapshotBytes(call.inputs) + snapshotBytes(call.output);
+    this.#o.backlog?.add(bytes);
+    this.#intake.push({ call, kind, epoch, bytes });
     if (!this.#drainScheduled) {
       this.#drainScheduled = true;
       outsideCalls(() => setImmediate(this.#drain));
@@ -128,6 +147,7 @@ export class Pipeline {
    */
   #schedule(job: Job): Promise<void> | undefined {
     this.#scheduled++;
+    this.#o.backlog?.remove(job.bytes);
     const { call, kind } = job;
     let sanitizer: Sanitizer;
     try {

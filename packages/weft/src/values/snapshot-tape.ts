@@ -24,11 +24,28 @@ export class SnapshotTape {
   // A private brand: `#brand in x` runs no proxy trap (the snapshot keeps hostile proxies by identity).
   readonly #brand = true;
 
-  constructor(readonly slots: unknown[]) {}
+  /**
+   * @param chars Characters of the string values on the tape, counted while
+   * it was written: what the snapshot keeps alive beyond its slots, known
+   * without a walk (0 when the writer did not count, e.g. the iterative copier).
+   */
+  constructor(
+    readonly slots: unknown[],
+    readonly chars = 0,
+  ) {}
 
   static is(value: unknown): value is SnapshotTape {
     return typeof value === 'object' && value !== null && #brand in value;
   }
+}
+
+/**
+ * About how many bytes `value` (a call's snapshot part) keeps alive: its
+ * strings' characters and a word per slot, in O(1).
+ */
+export function snapshotBytes(value: unknown): number {
+  if (typeof value === 'string') return value.length;
+  return SnapshotTape.is(value) ? value.chars + 8 * value.slots.length : 0;
 }
 
 /** The tags that open a container or mark a special slot; symbols, so no value can be mistaken for one. */

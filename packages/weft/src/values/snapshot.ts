@@ -141,6 +141,7 @@ function take(value: unknown, limits: SnapshotLimits | undefined, stats: Snapsho
     n: 0,
     path,
     nodes: 1,
+    chars: 0,
     maxDepth,
     maxNodes,
     keep: limits?.keep,
@@ -158,7 +159,8 @@ function take(value: unknown, limits: SnapshotLimits | undefined, stats: Snapsho
   const n = state.n;
   const only = slots[0];
   // A root kept by identity (a class instance, a marker) needs no tape.
-  const result = n === 1 && typeof only === 'object' ? only : new SnapshotTape(slots.slice(0, n));
+  const result =
+    n === 1 && typeof only === 'object' ? only : new SnapshotTape(slots.slice(0, n), state.chars);
   // The scratch array must not keep the user's values alive. (A loop: `fill`
   // took about twice as long for a few hundred slots.)
   if (reuse) for (let i = 0; i < n; i++) slots[i] = undefined;
@@ -192,6 +194,8 @@ interface TapeState {
   n: number;
   readonly path: object[];
   nodes: number;
+  /** Characters of the string values copied so far (the tape's size estimate, see `SnapshotTape.chars`). */
+  chars: number;
   readonly maxDepth: number;
   readonly maxNodes: number;
   readonly keep: ((value: object) => boolean) | undefined;
@@ -227,7 +231,10 @@ function containerKind(v: object, keep: ((value: object) => boolean) | undefined
 function writeValue(state: TapeState, v: unknown, depth: number): void {
   if (typeof v !== 'object' || v === null) {
     if (typeof v === 'symbol') put2(state, TapeTag.Symbol, v);
-    else put(state, v);
+    else {
+      if (typeof v === 'string') state.chars += v.length;
+      put(state, v);
+    }
     return;
   }
   const path = state.path;
@@ -288,7 +295,10 @@ function writeArray(state: TapeState, src: unknown[], depth: number): void {
     } catch (thrown) {
       v = SnapshotMarker.unreadable(thrown);
     }
-    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') put(state, v);
+    if (typeof v === 'string') {
+      state.chars += v.length;
+      put(state, v);
+    } else if (typeof v === 'number' || typeof v === 'boolean') put(state, v);
     else writeValue(state, v, child);
   }
 }
@@ -345,7 +355,10 @@ function writeMember(state: TapeState, src: Record<string, unknown>, key: string
     v = SnapshotMarker.unreadable(thrown);
   }
   // Leaves, the common case, without a call.
-  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') put2(state, key, v);
+  if (typeof v === 'string') {
+    state.chars += v.length;
+    put2(state, key, v);
+  } else if (typeof v === 'number' || typeof v === 'boolean') put2(state, key, v);
   else {
     put(state, key);
     writeValue(state, v, child);
