@@ -16,6 +16,28 @@ const PROVIDER_PREFIX = /^(?:openai|anthropic|google|gemini|vertex|models|azure)
  * entry fits: such a model gets no cost, never 0.
  */
 export function findModelPrice(model: string, overrides?: PriceOverrides): ModelPrice | undefined {
+  // Every traced model call asks, with a handful of ids: remember the answers
+  // (per overrides object; the table is a constant).
+  let cache = overrides === undefined ? builtInCache : overrideCaches.get(overrides);
+  if (cache === undefined) {
+    cache = new Map();
+    overrideCaches.set(overrides as PriceOverrides, cache);
+  }
+  const known = cache.get(model);
+  if (known !== undefined) return known === NO_PRICE ? undefined : known;
+  const price = searchPrice(model, overrides);
+  if (cache.size >= MAX_CACHED_MODELS) cache.clear();
+  cache.set(model, price ?? NO_PRICE);
+  return price;
+}
+
+const NO_PRICE = Symbol('no price');
+/** Model ids remembered per price table; past it the cache starts over (ids are few in practice). */
+const MAX_CACHED_MODELS = 1_000;
+const builtInCache = new Map<string, ModelPrice | typeof NO_PRICE>();
+const overrideCaches = new WeakMap<PriceOverrides, Map<string, ModelPrice | typeof NO_PRICE>>();
+
+function searchPrice(model: string, overrides: PriceOverrides | undefined): ModelPrice | undefined {
   const exact = lookup(model, overrides);
   if (exact !== undefined) return exact;
   const id = model.toLowerCase().replace(PROVIDER_PREFIX, '');
