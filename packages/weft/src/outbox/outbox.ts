@@ -1,4 +1,4 @@
-import { ReusableBytes } from '../memory/reusable-bytes.js';
+import { ReusableBytes } from '../memory/index.js';
 import { AsyncResource } from 'node:async_hooks';
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';

@@ -3,7 +3,7 @@ import { WarningLimiter } from '../outbox/warning-limiter.js';
 import type { SendResult } from './api-client.js';
 import { backoffDelayMs } from './backoff.js';
 import { rejectionVerdict, type RetryPolicy, retryVerdict, splitInHalves } from './delivery-rules.js';
-import { ReusableBytes } from '../memory/reusable-bytes.js';
+import { ReusableBytes } from '../memory/index.js';
 import { batchBodyPrefix, batchOverheadBytes, encodeBatchBody } from './batch-body.js';
 import { type BatcherOptions, type BatcherOptionsParsed, batcherOptionsSchema } from './batcher-options.js';
 import { CircuitBreaker, type CircuitState } from './circuit-breaker.js';

@@ -5,6 +5,7 @@ import {
 } from './sanitize-options.js';
 import { hasEnumerable } from './inherited-keys.js';
 import { SnapshotTape, TapeTag } from './snapshot-tape.js';
+import { type Arena, arenaOf, EMPTY_ARENA, keepSpare, takeArena } from '../memory/index.js';
 
 /**
  * Encodes `value` as msgpack when it is already exactly what the
@@ -109,45 +110,15 @@ const NO_HOOK = Number.POSITIVE_INFINITY;
  * Gives back the bytes of a record {@link encodeIfSafe} made, once nothing
  * reads them any more (the record was sent, spilled or failed). Bytes that
  * did not come from it are ignored. Give each record back at most once.
- *
- * Why: records live until the server acknowledges them, so without reuse
- * every record was written into fresh memory, whose first write costs page
- * faults; in an 80 KB burst that made encoding several times slower than
- * writing into memory already in use.
+ * Once every record of an arena is given back, its memory is reused for
+ * later records (see `memory/arena.ts`).
  */
 export function releaseEncoded(bytes: Uint8Array): void {
-  const arena = arenas.get(bytes.buffer);
+  const arena = arenaOf(bytes);
   if (arena === undefined) return;
   arena.live--;
   if (arena.live === 0 && arena !== writer.arena) keepSpare(arena);
 }
-
-/** A block of memory records are written into back to back, and how many of them are not given back yet. */
-interface Arena {
-  readonly buf: Buffer;
-  readonly view: DataView;
-  live: number;
-}
-
-const arenas = new WeakMap<ArrayBufferLike, Arena>();
-/** Arenas whose records were all given back, for the writer's next arena. */
-const spares: Arena[] = [];
-/** Most spare arenas kept (each {@link ARENA_BYTES}); more are left to the garbage collector. */
-const MAX_SPARES = 2;
-
-function newArena(bytes: number): Arena {
-  const buf = Buffer.allocUnsafeSlow(bytes);
-  const arena: Arena = { buf, view: new DataView(buf.buffer, buf.byteOffset, buf.byteLength), live: 0 };
-  arenas.set(buf.buffer, arena);
-  return arena;
-}
-
-function keepSpare(arena: Arena): void {
-  if (arena.buf.length === ARENA_BYTES && spares.length < MAX_SPARES) spares.push(arena);
-}
-
-/** Arena size: records are written back to back into it; a new one is taken when a record does not fit. */
-const ARENA_BYTES = 4 << 20;
 
 /** Node's Buffer method behind `buf.write(s, offset, 'utf8')`, without its argument juggling (msgpackr calls it too). */
 type Utf8Writer = Buffer & { utf8Write(s: string, offset: number, maxBytes: number): number };
@@ -160,7 +131,7 @@ type Es2024String = string & { isWellFormed(): boolean };
  * records are ever written at once.
  */
 class SafeWriter {
-  arena: Arena = newArena(ARENA_BYTES);
+  arena: Arena = EMPTY_ARENA;
   buf: Buffer = this.arena.buf;
   view: DataView = this.arena.view;
   /** Where the record being written starts, and the next free byte. */
@@ -180,8 +151,7 @@ class SafeWriter {
     if (this.pos + n <= this.buf.length) return;
     const written = this.pos - this.start;
     const needed = written + n;
-    const spare = needed <= ARENA_BYTES ? spares.pop() : undefined;
-    const next = spare ?? newArena(Math.max(ARENA_BYTES, needed * 2));
+    const next = takeArena(needed);
     this.buf.copy(next.buf, 0, this.start, this.pos);
     const previous = this.arena;
     this.arena = next;
