@@ -311,6 +311,11 @@ describe('the caller contract', () => {
       option: 'concurrency',
     });
     expect(codeOf({ project: 'p', url: 'ftp://x' })).toEqual({ code: 'WEFT_INVALID_OPTIONS', option: 'url' });
+    // Past the walkers' limit: refused at init (it used to pass, and then every call's values became an error marker).
+    expect(codeOf({ project: 'p', maxDepth: 1_000 })).toEqual({
+      code: 'WEFT_INVALID_OPTIONS',
+      option: 'maxDepth',
+    });
     expect(codeOf({ project: 'p', concurency: 2 } as weft.WeftOptions)).toEqual({
       code: 'WEFT_INVALID_OPTIONS',
       option: 'concurency',

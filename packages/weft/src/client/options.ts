@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { DEFAULT_DEDUP_THRESHOLD_BYTES, DEFAULT_MAX_KNOWN_VALUES } from '../dedup/index.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { DEFAULT_MAX_WAITING_BYTES } from '../pipeline/index.js';
+import { MAX_DEPTH_LIMIT } from '../values/index.js';
 import type { KeepRules } from '../sampling/index.js';
 
 const positiveInt = z.number().int().positive();
@@ -43,7 +44,7 @@ const schema = z.strictObject({
       'must be a function (key, value, path) => boolean',
     )
     .optional(),
-  maxDepth: positiveInt.optional(),
+  maxDepth: positiveInt.max(MAX_DEPTH_LIMIT).optional(),
   maxNodes: positiveInt.optional(),
   maxStringLength: positiveInt.optional(),
   maxArrayLength: positiveInt.optional(),
@@ -133,8 +134,9 @@ export interface WeftOptions {
   redactKeys?: string[];
   /** Return true to redact the value at `key`. */
   redact?: (key: string, value: unknown, path: readonly (string | number)[]) => boolean;
-  /** Value limits (see docs/values.md). */
+  /** Value limits, one set for every walker (see docs/values.md, "Limits"). @default 100 (at most 400) */
   maxDepth?: number;
+  /** @default 20,000 */
   maxNodes?: number;
   maxStringLength?: number;
   maxArrayLength?: number;

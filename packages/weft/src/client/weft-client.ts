@@ -39,7 +39,7 @@ import { FileStore } from '../files/file-store.js';
 import { WeftFile } from '../files/weft-file.js';
 import { makeOp } from '../op/op.js';
 import { OutboxKeeper } from '../outbox/outbox-keeper.js';
-import { Backlog } from '../pipeline/backlog.js';
+import { Backlog } from '../pipeline/index.js';
 import { FlushBarrier, type FlushResult } from '../pipeline/flush-barrier.js';
 import { InFlight } from '../pipeline/in-flight.js';
 import { Pipeline, type RecordSink } from '../pipeline/pipeline.js';

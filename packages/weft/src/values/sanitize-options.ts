@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES, MAX_DEPTH_LIMIT } from './value-limits.js';
 import { InvalidSanitizeOptionsError } from './invalid-sanitize-options-error.js';
 import { DEFAULT_REDACT_KEYS, redactedKeyMatcher } from './redact.js';
 
@@ -11,13 +12,13 @@ export interface SanitizeOptions {
    * Containers nested deeper than this become a `truncated` marker (reason `depth`).
    * Depth counts containers from the root (0); a Map entry counts as one level.
    * At most 400, so that markers never push the result past the canonical encoder's depth limit.
-   * @default 128
+   * @default 100 (at most 400)
    */
   maxDepth?: number;
   /**
    * Values visited (containers and leaves; a repeated reference counts its whole size)
    * before the rest is cut with `truncated` markers (reason `nodes`).
-   * @default 50_000
+   * @default 20_000
    */
   maxNodes?: number;
   /**
@@ -69,9 +70,6 @@ export interface ResolvedSanitizeOptions {
   readonly onError: SanitizeOptions['onError'];
 }
 
-/** The deepest `maxDepth` accepted: markers at most double the depth, and canonicalJson refuses past 1,000. */
-export const MAX_DEPTH_LIMIT = 400;
-
 const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', 'must be a function');
 const count = (max?: number) => {
   const int = z.number().int().positive();
@@ -79,8 +77,8 @@ const count = (max?: number) => {
 };
 const schema = z
   .object({
-    maxDepth: count(MAX_DEPTH_LIMIT).default(128),
-    maxNodes: count().default(50_000),
+    maxDepth: count(MAX_DEPTH_LIMIT).default(DEFAULT_MAX_DEPTH),
+    maxNodes: count().default(DEFAULT_MAX_NODES),
     maxStringLength: count().default(1_000_000),
     maxArrayLength: count().default(10_000),
     maxInlineBytes: z.number().int().nonnegative().default(1_024),

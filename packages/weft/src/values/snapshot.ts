@@ -1,4 +1,5 @@
 import { types } from 'node:util';
+import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES, MAX_DEPTH_LIMIT } from './value-limits.js';
 import { arrayLength } from './array-length.js';
 import { hasEnumerable } from './inherited-keys.js';
 import { TRUNCATED_KEYS_MEMBER } from './markers.js';
@@ -25,10 +26,10 @@ export interface SnapshotLimits {
   keep?: (value: object) => boolean;
 }
 
-/** Default {@link SnapshotLimits.maxDepth}. */
-export const SNAPSHOT_MAX_DEPTH = 100;
+/** Default {@link SnapshotLimits.maxDepth} (the one default of every walker, see `value-limits.ts`). */
+export const SNAPSHOT_MAX_DEPTH = DEFAULT_MAX_DEPTH;
 /** Default {@link SnapshotLimits.maxNodes}. */
-export const SNAPSHOT_MAX_NODES = 20_000;
+export const SNAPSHOT_MAX_NODES = DEFAULT_MAX_NODES;
 
 /** How many values the last counted snapshot visited; for tests and benches. */
 export interface SnapshotStats {
@@ -42,26 +43,6 @@ const Kind = {
   Set: 3,
 } as const;
 type Kind = (typeof Kind)[keyof typeof Kind];
-
-interface Frame {
-  readonly kind: Kind;
-  readonly src: object;
-  readonly out: unknown[] | Record<string, unknown> | Map<unknown, unknown> | Set<unknown>;
-  readonly depth: number;
-  /** Object keys; null for the other kinds. */
-  readonly keys: string[] | null;
-  /** Map and Set entries; null for the other kinds. */
-  readonly iterator: Iterator<unknown> | null;
-  /** Entries to visit (for Map and Set, their size when opened). */
-  readonly n: number;
-  i: number;
-  /**
-   * A Map entry whose key is a container still being filled: its value is
-   * visited once the key's frame is done, so entries are copied key first,
-   * in the same pre-order as the recursive copier.
-   */
-  pending?: { key: unknown; value: unknown } | undefined;
-}
 
 const mapEntries = Map.prototype.entries;
 const mapSize = Object.getOwnPropertyDescriptor(Map.prototype, 'size')?.get as (this: object) => number;
@@ -99,9 +80,8 @@ export function snapshotWithStats(
 }
 
 /**
- * The snapshot as the tracer keeps it: a {@link SnapshotTape} for a container
- * (or, for `maxDepth` limits past {@link RECURSIVE_MAX_DEPTH}, the copied
- * containers), the value itself for anything else. {@link materialize} turns
+ * The snapshot as the tracer keeps it: a {@link SnapshotTape} for a container,
+ * the value itself for anything else. {@link materialize} turns
  * a tape into what {@link snapshot} returns.
  */
 export function snapshotTape(value: unknown, limits?: SnapshotLimits): unknown {
@@ -112,22 +92,15 @@ function limit(value: number | undefined, fallback: number): number {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : fallback;
 }
 
-/**
- * Deepest `maxDepth` taken recursively. The recursive tape writer is the fast
- * path (no frame objects, no closures); past this depth the call stack could
- * run out, so deeper limits use the iterative copier. Both visit in the same
- * order (depth-first, pre-order), so limits cut the same places.
- */
-const RECURSIVE_MAX_DEPTH = 400;
-
 function take(value: unknown, limits: SnapshotLimits | undefined, stats: SnapshotStats | undefined): unknown {
   if (typeof value !== 'object' || value === null) {
     if (stats) stats.nodes = 1;
     return value;
   }
-  const maxDepth = limit(limits?.maxDepth, SNAPSHOT_MAX_DEPTH);
+  // The tape writer recurses (no frame objects, no closures): deeper than
+  // MAX_DEPTH_LIMIT the call stack could run out, so no limit goes past it.
+  const maxDepth = Math.min(limit(limits?.maxDepth, SNAPSHOT_MAX_DEPTH), MAX_DEPTH_LIMIT);
   const maxNodes = limit(limits?.maxNodes, SNAPSHOT_MAX_NODES);
-  if (maxDepth > RECURSIVE_MAX_DEPTH) return copyIterative(value, maxDepth, maxNodes, limits?.keep, stats);
   // Tokens are written into a reused array and copied out at their exact
   // count: growing a fresh array token by token allocated about three times
   // the tape's size per call. A getter may run a traced call whose snapshot
@@ -434,161 +407,6 @@ function writeSet(state: TapeState, src: Set<unknown>, depth: number): void {
   slots[countAt] = count;
 }
 
-/** The explicit-stack copier, for limits deeper than the call stack allows recursing. */
-function copyIterative(
-  value: object,
-  maxDepth: number,
-  maxNodes: number,
-  keep: ((value: object) => boolean) | undefined,
-  stats: SnapshotStats | undefined,
-): unknown {
-  // Containers being copied (on the stack) and their copies: meeting one again is a cycle.
-  const open = new Map<object, unknown>();
-  const stack: Frame[] = [];
-  let nodes = 1;
-
-  // Returns the copy of `v` (opening a frame to fill it) or `v` itself.
-  const visit = (v: unknown, depth: number): unknown => {
-    if (typeof v !== 'object' || v === null) return v;
-    const seen = open.get(v);
-    if (seen !== undefined) return seen;
-    const kind = containerKind(v, keep);
-    if (kind === undefined) return v;
-    if (depth > maxDepth) return SnapshotMarker.truncatedValue('depth', KIND_NAMES[kind]);
-    try {
-      return openFrame(kind, v, depth);
-    } catch (thrown) {
-      // Listing the entries threw (a proxy's ownKeys or length trap).
-      return SnapshotMarker.unreadable(thrown, 'keys');
-    }
-  };
-
-  const openFrame = (kind: Kind, src: object, depth: number): unknown => {
-    let frame: Frame;
-    switch (kind) {
-      case Kind.Array:
-        frame = {
-          kind,
-          src,
-          out: [],
-          depth,
-          keys: null,
-          iterator: null,
-          n: arrayLength(src as unknown[]),
-          i: 0,
-        };
-        break;
-      case Kind.Object: {
-        const keys = Object.keys(src);
-        frame = { kind, src, out: {}, depth, keys, iterator: null, n: keys.length, i: 0 };
-        break;
-      }
-      case Kind.Map:
-        frame = {
-          kind,
-          src,
-          out: new Map(),
-          depth,
-          keys: null,
-          iterator: mapEntries.call(src),
-          n: mapSize.call(src),
-          i: 0,
-        };
-        break;
-      default:
-        frame = {
-          kind,
-          src,
-          out: new Set(),
-          depth,
-          keys: null,
-          iterator: setValues.call(src),
-          n: setSize.call(src),
-          i: 0,
-        };
-    }
-    open.set(src, frame.out);
-    stack.push(frame);
-    return frame.out;
-  };
-
-  const root = visit(value, 0);
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1] as Frame;
-    if (frame.pending !== undefined) {
-      const { key, value } = frame.pending;
-      frame.pending = undefined;
-      (frame.out as Map<unknown, unknown>).set(key, visit(value, frame.depth + 1));
-      continue;
-    }
-    if (frame.i >= frame.n) {
-      open.delete(stack.pop()?.src as object);
-      continue;
-    }
-    if (nodes >= maxNodes) {
-      closeTruncated(frame);
-      open.delete(stack.pop()?.src as object);
-      continue;
-    }
-    const i = frame.i++;
-    const depth = frame.depth + 1;
-    nodes++;
-    switch (frame.kind) {
-      case Kind.Array: {
-        let v: unknown;
-        try {
-          v = (frame.src as unknown[])[i];
-        } catch (thrown) {
-          v = SnapshotMarker.unreadable(thrown);
-        }
-        (frame.out as unknown[]).push(visit(v, depth));
-        break;
-      }
-      case Kind.Object: {
-        const key = (frame.keys as string[])[i] as string;
-        let v: unknown;
-        try {
-          v = (frame.src as Record<string, unknown>)[key];
-        } catch (thrown) {
-          v = SnapshotMarker.unreadable(thrown);
-        }
-        const out = frame.out as Record<string, unknown>;
-        // Assigning `__proto__` would set the copy's prototype; it must stay data.
-        if (key === '__proto__')
-          Object.defineProperty(out, key, {
-            value: visit(v, depth),
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
-        else out[key] = visit(v, depth);
-        break;
-      }
-      case Kind.Map: {
-        const step = (frame.iterator as Iterator<[unknown, unknown]>).next();
-        if (step.done) {
-          frame.i = frame.n;
-          break;
-        }
-        nodes++;
-        const [k, v] = step.value;
-        const height = stack.length;
-        const key = visit(k, depth);
-        if (stack.length > height) frame.pending = { key, value: v };
-        else (frame.out as Map<unknown, unknown>).set(key, visit(v, depth));
-        break;
-      }
-      default: {
-        const step = (frame.iterator as Iterator<unknown>).next();
-        if (step.done) frame.i = frame.n;
-        else (frame.out as Set<unknown>).add(visit(step.value, depth));
-      }
-    }
-  }
-  if (stats) stats.nodes = nodes;
-  return root;
-}
-
 const KIND_NAMES = ['Array', 'Object', 'Map', 'Set'] as const;
 
 function keepSafely(keep: (value: object) => boolean, value: object): boolean {
@@ -596,22 +414,5 @@ function keepSafely(keep: (value: object) => boolean, value: object): boolean {
     return keep(value) === true;
   } catch {
     return false;
-  }
-}
-
-function closeTruncated(frame: Frame): void {
-  const marker = SnapshotMarker.truncatedTail(frame.n - frame.i);
-  switch (frame.kind) {
-    case Kind.Array:
-      (frame.out as unknown[]).push(marker);
-      break;
-    case Kind.Object:
-      (frame.out as Record<string, unknown>)[TRUNCATED_KEYS_MEMBER] = marker;
-      break;
-    case Kind.Map:
-      (frame.out as Map<unknown, unknown>).set(TRUNCATED_KEYS_MEMBER, marker);
-      break;
-    default:
-      (frame.out as Set<unknown>).add(marker);
   }
 }
