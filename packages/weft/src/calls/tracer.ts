@@ -6,13 +6,13 @@ import {
   totalCostUsd,
 } from '@weft/protocol';
 import { callContext, type ContextFrame } from '../context/call-context.js';
-import type { Warnings } from '../diagnostics/warnings.js';
+import type { Warnings } from '../diagnostics/index.js';
 import { ChunkList, type StreamAccumulator } from '../op/stream-accumulator.js';
 import { isStreamLike, type StreamEnd, traceStream } from '../op/traced-stream.js';
 import type { RecordKind } from '../pipeline/call-item.js';
 import type { InFlight } from '../pipeline/in-flight.js';
 import type { HeldTrace, Sampler } from '../sampling/index.js';
-import { materialize } from '../values/snapshot-tape.js';
+import { materialize } from '../values/index.js';
 import { snapshot, type SnapshotLimits, snapshotTape } from '../values/index.js';
 import {
   type OtelContext,

@@ -1,5 +1,5 @@
 import type { FeedbackInput, ObjectLabel } from '@weft/protocol';
-import { NotInitializedError } from '../errors/not-initialized-error.js';
+import { NotInitializedError } from '../errors/index.js';
 import type { ObjectRef } from '../objects/object-ref.js';
 import { makeOp } from '../op/op.js';
 import type { FlushResult } from '../pipeline/flush-barrier.js';

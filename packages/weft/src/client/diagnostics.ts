@@ -1,4 +1,4 @@
-import type { LoopLag } from '../diagnostics/loop-lag.js';
+import type { LoopLag } from '../diagnostics/index.js';
 import type { OutboxStats } from '../outbox/index.js';
 import type { SamplingStats } from '../sampling/index.js';
 

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { DEFAULT_URL, type ModelPrice, PROJECT_NAME } from '@weft/protocol';
 import { z } from 'zod';
 import { DEFAULT_DEDUP_THRESHOLD_BYTES, DEFAULT_MAX_KNOWN_VALUES } from '../dedup/index.js';
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { InvalidOptionsError } from '../errors/index.js';
 import { DEFAULT_MAX_WAITING_BYTES } from '../pipeline/index.js';
 import { MAX_DEPTH_LIMIT } from '../values/index.js';
 import type { KeepRules } from '../sampling/index.js';

@@ -1,5 +1,5 @@
 import { sessionId as sessionIdSchema } from '@weft/protocol';
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { InvalidOptionsError } from '../errors/index.js';
 import { callContext } from './call-context.js';
 
 /**

@@ -27,3 +27,5 @@ export { type OpenDatasetOptions, openDataset, RemoteDataset, type RemoteRow } f
 export { type DatasetHost, registerDatasetHost, setDefaultDatasetHost } from './dataset-host.js';
 export { DatasetRefs } from './dataset-refs.js';
 export type { TableDestination } from './table-delivery.js';
+export { rowDigests } from './row-digests.js';
+export { describeValue, isPlainObject } from './describe-value.js';

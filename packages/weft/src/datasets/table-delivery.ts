@@ -1,7 +1,7 @@
 import { tableDigest } from '@weft/protocol';
-import type { ApiClient } from '../transport/api-client.js';
-import type { DeliveryRecord } from '../transport/delivery-record.js';
-import type { RecordDelivery } from '../transport/record-delivery.js';
+import type { ApiClient } from '../transport/index.js';
+import type { DeliveryRecord } from '../transport/index.js';
+import type { RecordDelivery } from '../transport/index.js';
 import type { HashedRows } from './row-digests.js';
 import { type TableUpload, type UploadLimits, uploadTable } from './upload-table.js';
 

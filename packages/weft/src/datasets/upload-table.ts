@@ -6,7 +6,7 @@ import {
   tableRowsPutResponse,
   tableRowsResponse,
 } from '@weft/protocol';
-import type { ApiClient } from '../transport/api-client.js';
+import type { ApiClient } from '../transport/index.js';
 import type { HashedRows } from './row-digests.js';
 
 /** Row digests asked about per `rows/known` request (≈ 0.9 MB of JSON). */

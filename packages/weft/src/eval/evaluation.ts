@@ -9,12 +9,12 @@ import {
 } from '@weft/protocol';
 import { z } from 'zod';
 import { getDefaultClient } from '../client/index.js';
-import { op as defaultOp } from '../client/default-functions.js';
-import type { WeftClient } from '../client/weft-client.js';
+import { op as defaultOp } from '../client/index.js';
+import type { WeftClient } from '../client/index.js';
 import { currentCall } from '../context/index.js';
 import { Dataset, type Row, validateRows } from '../datasets/index.js';
-import { rowDigests } from '../datasets/row-digests.js';
-import { objectNameOf } from '../objects/weft-object.js';
+import { rowDigests } from '../datasets/index.js';
+import { objectNameOf } from '../objects/index.js';
 import { Checkpoint } from './checkpoint.js';
 import { InvalidEvaluationOptionsError } from './errors/index.js';
 import { executeRun, lean } from './evaluation-run.js';

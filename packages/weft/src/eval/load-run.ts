@@ -9,9 +9,9 @@ import {
   PREDICT_AND_SCORE_OP,
   routes,
 } from '@weft/protocol';
-import type { WeftClient } from '../client/weft-client.js';
-import { CallPages } from '../read/call-pages.js';
-import { ApiClient } from '../transport/api-client.js';
+import type { WeftClient } from '../client/index.js';
+import { CallPages } from '../read/index.js';
+import { ApiClient } from '../transport/index.js';
 import { RunNotFoundError } from './errors/index.js';
 
 /** Where to read a run from: a client, or a server address and project. */

@@ -1,5 +1,5 @@
 import type { Row } from '../datasets/index.js';
-import { WeftObject } from '../objects/weft-object.js';
+import { WeftObject } from '../objects/index.js';
 
 /** What a model receives besides the row. */
 export interface PredictContext {

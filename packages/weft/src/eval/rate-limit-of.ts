@@ -1,4 +1,4 @@
-import { parseRetryAfter } from '../transport/retry-after.js';
+import { parseRetryAfter } from '../transport/index.js';
 
 /** What a rate-limit error says about when to try again. */
 export interface RateLimitInfo {

@@ -1,6 +1,6 @@
 import { debuglog } from 'node:util';
 import { EVALUATE_OP, PREDICT_AND_SCORE_OP } from '@weft/protocol';
-import type { WeftClient } from '../client/weft-client.js';
+import type { WeftClient } from '../client/index.js';
 import { withAttributes } from '../context/index.js';
 import type { Row } from '../datasets/index.js';
 import type { Checkpoint, CheckpointedResult } from './checkpoint.js';

@@ -1,5 +1,5 @@
 import type { EvaluationSummary, ModelUsage, ScorerSummary, ScoreStats, ScoreValue } from '@weft/protocol';
-import { addUsage } from '../calls/usage.js';
+import { addUsage } from '../calls/index.js';
 import type { RowResult } from './row-result.js';
 import { mean, quantile, sampleStddev, sampleVariance } from './stats.js';
 

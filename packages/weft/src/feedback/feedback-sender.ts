@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CALL_ID, encodeMsgpack, type FeedbackInput, type FeedbackItem, feedbackInput } from '@weft/protocol';
-import type { Warnings } from '../diagnostics/warnings.js';
+import type { Warnings } from '../diagnostics/index.js';
 import type { FlushBarrier } from '../pipeline/flush-barrier.js';
 import type { RecordSink } from '../pipeline/pipeline.js';
 import { InvalidFeedbackError } from './invalid-feedback-error.js';

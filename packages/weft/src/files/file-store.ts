@@ -3,7 +3,7 @@ import { fileCreateResponse, formatRef } from '@weft/protocol';
 import { LRUCache } from 'lru-cache';
 import PQueue from 'p-queue';
 import type { Epoch, FlushBarrier } from '../pipeline/flush-barrier.js';
-import type { DeliveryWarnings, RecordDelivery } from '../transport/record-delivery.js';
+import type { DeliveryWarnings, RecordDelivery } from '../transport/index.js';
 import { FileUploadFailedError } from './errors/index.js';
 import { hashBytes } from './hash-bytes.js';
 import type { FileInfo, WeftFile } from './weft-file.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { asBinary } from '../values/binary.js';
+import { asBinary } from '../values/index.js';
 import { FileUnreadableError, InvalidFileError } from './errors/index.js';
 import { detectMimeType } from './mime-type.js';
 

@@ -1,4 +1,4 @@
-import type { PromiseSettlers } from '../calls/op-spec.js';
+import type { PromiseSettlers } from '../calls/index.js';
 
 /**
  * The promise type of the Stainless-generated SDKs (`openai`,

@@ -1,7 +1,7 @@
-import type { OpOptions } from '../calls/op-spec.js';
-import { op as defaultOp } from '../client/default-functions.js';
-import { isPlainObject } from '../datasets/describe-value.js';
-import type { StreamAccumulator } from '../op/stream-accumulator.js';
+import type { OpOptions } from '../calls/index.js';
+import { op as defaultOp } from '../client/index.js';
+import { isPlainObject } from '../datasets/index.js';
+import type { StreamAccumulator } from '../op/index.js';
 import { chainApiPromise } from './api-promise.js';
 import type { WrapClientOptions } from './wrap-options.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { WeftClient } from '../client/weft-client.js';
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import type { WeftClient } from '../client/index.js';
+import { InvalidOptionsError } from '../errors/index.js';
 
 /** Options of `wrapOpenAI` and `wrapAnthropic`. */
 export interface WrapClientOptions {

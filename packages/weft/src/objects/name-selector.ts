@@ -1,5 +1,5 @@
 import { DIGEST, LABEL_NAME, OBJECT_NAME } from '@weft/protocol';
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { InvalidOptionsError } from '../errors/index.js';
 
 /** An object named by `Name`, `Name:latest`, `Name:v3`, `Name:<label>` or `Name:<digest>`. */
 export interface NameSelector {

@@ -1,7 +1,7 @@
 import { parameterNames } from '../calls/input-names.js';
 import type { OpOptions, OpSpec } from '../calls/op-spec.js';
 import type { Tracer } from '../calls/tracer.js';
-import { warnOnce } from '../diagnostics/warnings.js';
+import { warnOnce } from '../diagnostics/index.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the wrapped function's own signature is preserved through F.
 type AnyFunction = (...args: any[]) => any;

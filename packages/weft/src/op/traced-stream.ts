@@ -1,6 +1,6 @@
 import type { ModelUsage } from '@weft/protocol';
 import { callContext, type ContextFrame } from '../context/call-context.js';
-import { StreamAbandonedError } from '../errors/stream-abandoned-error.js';
+import { StreamAbandonedError } from '../errors/index.js';
 import type { StreamAccumulator } from './stream-accumulator.js';
 
 /** How a streamed call ended: what the accumulator made of it, and when its first output chunk arrived. */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { getDefaultClient } from '../client/index.js';
 import type { WeftClient } from '../client/weft-client.js';
-import { warnOnce } from '../diagnostics/warnings.js';
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { warnOnce } from '../diagnostics/index.js';
+import { InvalidOptionsError } from '../errors/index.js';
 import type { FlushResult } from '../pipeline/flush-barrier.js';
 import type { EndedSpan } from './ended-span.js';
 import { SpanFlushIncompleteError } from './span-flush-incomplete-error.js';

@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
-import { readFrames } from '../outbox/read-frames.js';
-import { checkSegmentHeader, SEGMENT_HEADER_BYTES } from '../outbox/segment-file.js';
+import { readFrames } from '../outbox/index.js';
+import { checkSegmentHeader, SEGMENT_HEADER_BYTES } from '../outbox/index.js';
 
 /** What one segment file holds, read without changing it. */
 export type SegmentCount =

@@ -1,9 +1,9 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { LOCK_FILE_NAME } from '../outbox/lock-file.js';
-import { PROCESS_FOLDER_PREFIX } from '../outbox/outbox-keeper.js';
-import { parseSegmentFileName } from '../outbox/segment-file.js';
+import { LOCK_FILE_NAME } from '../outbox/index.js';
+import { PROCESS_FOLDER_PREFIX } from '../outbox/index.js';
+import { parseSegmentFileName } from '../outbox/index.js';
 
 /** One outbox folder: the SDK keeps one per project, named after it. */
 export interface OutboxFolder {

@@ -1,8 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { parseSegmentFileName } from '../outbox/segment-file.js';
-import { parseOptions } from '../transport/parse-options.js';
+import { parseSegmentFileName } from '../outbox/index.js';
+import { parseOptions } from '../transport/index.js';
 import { countSegment } from './count-segment.js';
 import { findOutboxFolders } from './find-outbox-folders.js';
 import { type OutboxLockState, readLockState } from './read-lock-state.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { inspectOutboxLock, LOCK_FILE_NAME } from '../outbox/lock-file.js';
-import { nodeOutboxFileSystem } from '../outbox/outbox-file-system.js';
+import { inspectOutboxLock, LOCK_FILE_NAME } from '../outbox/index.js';
+import { nodeOutboxFileSystem } from '../outbox/index.js';
 
 /**
  * Who holds an outbox folder, read without taking the lock:

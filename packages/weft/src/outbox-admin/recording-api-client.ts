@@ -1,4 +1,4 @@
-import { ApiClient, type SendResult } from '../transport/api-client.js';
+import { ApiClient, type SendResult } from '../transport/index.js';
 
 /** A send that did not go through: why a replay stopped. */
 export type SendFailure = Exclude<SendResult, { status: 'sent' }>;

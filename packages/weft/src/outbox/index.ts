@@ -9,7 +9,7 @@ export {
   OutboxWriteFailedError,
 } from './errors/index.js';
 export { Outbox, type OutboxStats, type ReplayResult, type ReplaySend } from './outbox.js';
-export type { OutboxFileHandle, OutboxFileSystem } from './outbox-file-system.js';
+export { type OutboxFileHandle, type OutboxFileSystem, nodeOutboxFileSystem } from './outbox-file-system.js';
 export type { OutboxFsyncPolicy, OutboxOptions, ReplayOptions } from './outbox-options.js';
 export {
   type KeeperWarnings,
@@ -18,3 +18,6 @@ export {
   PROCESS_FOLDER_PREFIX,
 } from './outbox-keeper.js';
 export { acquireOutbox, releaseOutbox } from './shared-outbox.js';
+export { readFrames } from './read-frames.js';
+export { checkSegmentHeader, SEGMENT_HEADER_BYTES, parseSegmentFileName } from './segment-file.js';
+export { LOCK_FILE_NAME, inspectOutboxLock } from './lock-file.js';

@@ -3,11 +3,11 @@ import type { CallRecord } from '../calls/call-record.js';
 import { exceptionInfo } from '../calls/exception-info.js';
 import { outsideCalls } from '../context/call-context.js';
 import type { RecordValues, ValueDedup } from '../dedup/index.js';
-import type { Warnings } from '../diagnostics/warnings.js';
-import type { RecordOutcome } from '../transport/batcher.js';
+import type { Warnings } from '../diagnostics/index.js';
+import type { RecordOutcome } from '../transport/index.js';
 import { Sanitizer, type SanitizeOptions } from '../values/index.js';
-import { encodeIfSafe, releaseEncoded } from '../values/safe-encoder.js';
-import { materialize, snapshotBytes } from '../values/snapshot-tape.js';
+import { encodeIfSafe, releaseEncoded } from '../values/index.js';
+import { materialize, snapshotBytes } from '../values/index.js';
 import {
   freeTextRedaction,
   isNoRedaction,
@@ -15,7 +15,7 @@ import {
   redactException,
   redactText,
   scrubStrings,
-} from '../values/free-text.js';
+} from '../values/index.js';
 import { callItem, failureMarker, type RecordKind, type RecordText, type WalkedParts } from './call-item.js';
 import type { Backlog } from './backlog.js';
 import type { Epoch, FlushBarrier } from './flush-barrier.js';

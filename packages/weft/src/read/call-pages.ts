@@ -1,5 +1,5 @@
 import { type Call, type CallQuery, callQueryResponse, routes } from '@weft/protocol';
-import type { ApiClient } from '../transport/api-client.js';
+import type { ApiClient } from '../transport/index.js';
 
 /** Filters of `client.getCalls`. */
 export interface GetCallsOptions {

@@ -1,6 +1,6 @@
 import { debuglog } from 'node:util';
 import { z } from 'zod';
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { InvalidOptionsError } from '../errors/index.js';
 import type { FlushResult } from '../pipeline/flush-barrier.js';
 
 const debug = debuglog('weft');

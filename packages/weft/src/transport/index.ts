@@ -31,3 +31,7 @@ export {
   ServerUnreachableError,
 } from './transport-errors.js';
 export { publishTransportEvent, TRANSPORT_CHANNEL, type TransportEvent } from './transport-events.js';
+export { DEFAULT_RETRY_POLICY } from './delivery-rules.js';
+export { RecordDelivery, type DeliveryWarnings } from './record-delivery.js';
+export type { DeliveryRecord } from './delivery-record.js';
+export { parseOptions } from './parse-options.js';

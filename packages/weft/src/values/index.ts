@@ -1,4 +1,14 @@
 export { DEFAULT_REDACT_KEYS, REDACTED, Sanitizer, type SanitizeOptions, sanitize } from './sanitize.js';
 export { type SnapshotLimits, snapshot, snapshotTape } from './snapshot.js';
-export type { WrittenValueHook } from './safe-encoder.js';
+export { type WrittenValueHook, encodeIfSafe, releaseEncoded } from './safe-encoder.js';
 export { DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES, MAX_DEPTH_LIMIT } from './value-limits.js';
+export { materialize, snapshotBytes } from './snapshot-tape.js';
+export {
+  freeTextRedaction,
+  redactException,
+  scrubStrings,
+  isNoRedaction,
+  redactedStringsOf,
+  redactText,
+} from './free-text.js';
+export { asBinary } from './binary.js';

@@ -1,5 +1,5 @@
 import type { TelemetrySettings } from 'ai';
-import type { WeftClient } from '../../client/weft-client.js';
+import type { WeftClient } from '../../client/index.js';
 import { weftTracer } from './weft-tracer.js';
 
 /** Options of {@link weftTelemetry}: the AI SDK's own telemetry settings, plus the Weft client. */

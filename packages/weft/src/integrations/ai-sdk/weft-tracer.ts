@@ -1,8 +1,8 @@
 import { context, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
-import type { WeftClient } from '../../client/weft-client.js';
-import { WeftSpanProcessor } from '../../otel/weft-span-processor.js';
+import type { WeftClient } from '../../client/index.js';
+import { WeftSpanProcessor } from '../../otel/index.js';
 import { WeftAwareTracer } from './weft-aware-tracer.js';
 
 /** Tracers by client (`undefined`: the default client when each span ends). */

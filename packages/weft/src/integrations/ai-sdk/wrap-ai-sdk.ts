@@ -1,5 +1,5 @@
 import type { TelemetrySettings } from 'ai';
-import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
+import { InvalidOptionsError } from '../../errors/index.js';
 import { type WeftTelemetryOptions, weftTelemetry } from './weft-telemetry.js';
 
 /** The AI SDK functions `wrapAISDK` traces. */

@@ -1,6 +1,6 @@
 import type { ModelUsage } from '@weft/protocol';
-import { usageOf } from '../../calls/usage.js';
-import type { ChunkKind, StreamAccumulator } from '../../op/stream-accumulator.js';
+import { usageOf } from '../../calls/index.js';
+import type { ChunkKind, StreamAccumulator } from '../../op/index.js';
 
 interface Block {
   /** The block as `content_block_start` gave it (text empty, tool input `{}`). */

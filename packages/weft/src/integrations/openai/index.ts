@@ -1,3 +1,3 @@
-export { InvalidClientError } from '../../errors/invalid-client-error.js';
+export { InvalidClientError } from '../../errors/index.js';
 export type { WrapClientOptions } from '../wrap-options.js';
 export { wrapOpenAI } from './wrap-openai.js';

@@ -1,4 +1,4 @@
-import { isPlainObject } from '../../datasets/describe-value.js';
+import { isPlainObject } from '../../datasets/index.js';
 
 /**
  * True when a chat completions request streams and its caller left

@@ -1,5 +1,5 @@
-import { describeValue } from '../../datasets/describe-value.js';
-import { InvalidClientError } from '../../errors/invalid-client-error.js';
+import { describeValue } from '../../datasets/index.js';
+import { InvalidClientError } from '../../errors/index.js';
 import { traceMethod } from '../traced-method.js';
 import { parseWrapOptions, type WrapClientOptions } from '../wrap-options.js';
 import { ChatCompletionAccumulator } from './chat-completion-accumulator.js';

@@ -1,0 +1,3 @@
+export { exceptionInfo } from './exception-info.js';
+export { addUsage, usageOf } from './usage.js';
+export type { PromiseSettlers, OpOptions } from './op-spec.js';

@@ -1,0 +1,1 @@
+export type { ChunkKind, StreamAccumulator } from './stream-accumulator.js';
