@@ -2,4 +2,3 @@ export type { EndedSpan } from './ended-span.js';
 export { SpanFlushIncompleteError } from './span-flush-incomplete-error.js';
 export { type OtelIds, otelIdsOf } from './otel-ids.js';
 export { WeftSpanProcessor, type WeftSpanProcessorOptions } from './weft-span-processor.js';
-export { WeftCallSpan } from './weft-call-span.js';
