@@ -15,7 +15,11 @@ async function dbPath(): Promise<string> {
 }
 
 const id = (n: number) => `0190a5f0-0000-7000-8000-${String(n).padStart(12, '0')}`;
-const start = (n: number, inputs: Record<string, unknown>, attributes?: Record<string, unknown>): CallItem => ({
+const start = (
+  n: number,
+  inputs: Record<string, unknown>,
+  attributes?: Record<string, unknown>,
+): CallItem => ({
   type: 'start',
   id: id(n),
   traceId: id(n),
@@ -65,9 +69,13 @@ function expectIndexesInStep(path: string): void {
   try {
     db.pragma('busy_timeout = 5000');
     // Throws SQLITE_CORRUPT_VTAB when an indexed row's text differs from the row's.
-    expect(() => db.exec("INSERT INTO calls_fts (calls_fts, rank) VALUES ('integrity-check', 1)")).not.toThrow();
+    expect(() =>
+      db.exec("INSERT INTO calls_fts (calls_fts, rank) VALUES ('integrity-check', 1)"),
+    ).not.toThrow();
     const order = 'ORDER BY 1, 2, 3, 4, 5';
-    const stored = db.prepare(`SELECT project, call_id, key, kind, value FROM call_attributes ${order}`).all();
+    const stored = db
+      .prepare(`SELECT project, call_id, key, kind, value FROM call_attributes ${order}`)
+      .all();
     const derived = db
       .prepare(
         `SELECT c.project, c.id, t.value ->> 0, t.value ->> 1, t.value ->> 2
@@ -164,7 +172,9 @@ describe('a database made at migration 5 (indexes kept by triggers)', () => {
   it('migrates to batch indexing: old calls stay findable and are re-indexed when their end arrives', async () => {
     const path = await dbPath();
     const db = new Database(path);
-    db.exec('CREATE TABLE weft_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)');
+    db.exec(
+      'CREATE TABLE weft_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)',
+    );
     for (const migration of migrations.filter((m) => m.version <= 5)) {
       if (migration.sql !== undefined) db.exec(migration.sql);
       migration.run?.(db);
@@ -183,7 +193,11 @@ describe('a database made at migration 5 (indexes kept by triggers)', () => {
     expect(await found(storage, { text: 'kestrel' })).toEqual([id(1)]);
     expect(await found(storage, { attributes: { env: 'prod' } })).toEqual([id(1), id(2)]);
 
-    await storage.ingestCalls('p', [end(2, 'a gull'), start(1, { q: 'osprey' }, { env: 'dev' }), start(3, { q: 'swift' })]);
+    await storage.ingestCalls('p', [
+      end(2, 'a gull'),
+      start(1, { q: 'osprey' }, { env: 'dev' }),
+      start(3, { q: 'swift' }),
+    ]);
     expect(await found(storage, { text: 'heron gull' })).toEqual([id(2)]);
     expect(await found(storage, { text: 'kestrel' })).toEqual([]);
     expect(await found(storage, { text: 'osprey' })).toEqual([id(1)]);

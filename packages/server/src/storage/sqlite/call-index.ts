@@ -1,5 +1,4 @@
 import { WeftError } from '@weft/protocol';
-import type { UpsertRow } from './call-store.js';
 
 /*
  * The full-text index (`calls_fts`) and the attribute index (`call_attributes`)
@@ -82,8 +81,11 @@ export interface CallIndexKeys {
   ids: string;
 }
 
-/** The {@link CallIndexKeys} of a batch of upsert rows, all of one project (as `ingestCalls` writes them). */
-export function callIndexKeys(rows: readonly UpsertRow[]): CallIndexKeys {
+/**
+ * The {@link CallIndexKeys} of a batch of upsert rows (`UpsertRow`: project
+ * first, call id second), all of one project (as `ingestCalls` writes them).
+ */
+export function callIndexKeys(rows: readonly (readonly unknown[])[]): CallIndexKeys {
   const project = rows[0]?.[0];
   const ids: unknown[] = [];
   for (const row of rows) {
