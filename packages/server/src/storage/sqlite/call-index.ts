@@ -13,18 +13,17 @@ import { WeftError } from '@weft/protocol';
  *
  * Why: a trigger runs as a sub-program of every upsert, and a statement that
  * fires one needs a statement journal, which with SQLite's default
- * `temp_store` is a temporary file. Measured on this 2-core machine, 10,000
- * 1 KB records in batches of 500, SQL only: 113 µs per row with the four
- * triggers, 61 µs with them and `temp_store = MEMORY`, 32 µs with no index
- * upkeep, 44 µs with these batch statements (of which ~10 µs for both
- * indexes).
+ * `temp_store` is a temporary file. Measured on this 2-core machine, 20,000
+ * 1 KB records in batches of 500, SQL only, CPU per row: 120–130 µs with the
+ * four triggers, 70–81 µs with them and `temp_store = MEMORY`, 51–56 µs with
+ * these batch statements, 32–37 µs with no index upkeep at all.
  *
  * The calls of one batch commit together, so a query that follows the
  * batch's answer finds them by their text and attributes. FTS5 re-indexes a
  * row whole: when a call's end arrives after its start, its row is removed
  * with the old text and added with the new (inputs and output), as before;
- * a record that changes no indexed field (a re-sent duplicate) costs no
- * index work at all.
+ * a record that changes no indexed field (a re-sent duplicate) writes
+ * nothing to either index.
  */
 
 /** Run once per connection: the copy of a batch's calls as they were before it (temp tables are per connection). */

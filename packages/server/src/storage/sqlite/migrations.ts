@@ -223,7 +223,7 @@ export const migrations: readonly Migration[] = [
     version: 6,
     name: 'search and attribute indexes kept per batch, not by triggers',
     // The four triggers of migration 3 ran as a sub-program of every upsert
-    // (about 60% of native ingest time); the ingest transaction now updates
+    // (about half of native ingest time); the ingest transaction now updates
     // both indexes once per batch, for the calls it touched (call-index.ts).
     // The indexes are already in step with `calls`: nothing to rebuild.
     sql: `
