@@ -6,6 +6,7 @@ import { plainOpName } from '../op-name.js';
 import { searchTextOf } from '../search-text.js';
 import { totalTokensOf } from '../total-tokens.js';
 import { toBlob } from './blob.js';
+import { CALL_INDEX_AFTER, CALL_INDEX_BEFORE, CALL_INDEX_SETUP, callIndexKeys } from './call-index.js';
 import { CALL_COLUMNS, type CallRow, callFromRow } from './call-row.js';
 
 /*
@@ -56,9 +57,16 @@ export class SqliteCallStore {
     this.#read = db.prepare(
       `SELECT ${CALL_COLUMNS} FROM calls WHERE project = ? AND id = ? AND has_start = 1`,
     );
-    // One transaction per batch: one WAL commit instead of one per row.
+    db.exec(CALL_INDEX_SETUP);
+    const before = CALL_INDEX_BEFORE.map((sql) => db.prepare(sql));
+    const after = CALL_INDEX_AFTER.map((sql) => db.prepare(sql));
+    // One transaction per batch: one WAL commit instead of one per row, and
+    // the search indexes brought up to date once for the batch (see call-index.ts).
     this.#writeRows = db.transaction((rows: readonly UpsertRow[]) => {
+      const keys = callIndexKeys(rows);
+      for (const statement of before) statement.run(keys);
       for (const row of rows) this.#upsert.run(row);
+      for (const statement of after) statement.run(keys);
     });
   }
 
@@ -114,7 +122,7 @@ export function upsertRow(project: string, item: CallItem): UpsertRow {
   ];
 }
 
-/** The attribute index terms as the JSON the insert trigger reads, or `null` when there are none. */
+/** The attribute index terms as the JSON the batch index statement reads (call-index.ts), or `null` when there are none. */
 function attributeTermsJson(attributes: Record<string, unknown> | undefined): string | null {
   const terms = attributeTermsOf(attributes);
   return terms.length === 0 ? null : JSON.stringify(terms);

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { WeftError } from '@weft/protocol';
+import { CALL_INDEX_AFTER, CALL_INDEX_BEFORE, CALL_INDEX_SETUP, callIndexKeys } from './call-index.js';
 import { BLOB_PARAMS, type UpsertRow } from './call-store.js';
 
 /** Writes batches of prepared call rows, each batch in one transaction. */
@@ -20,9 +21,14 @@ const Database = require(workerData.driver);
 const db = new Database(workerData.path);
 for (const pragma of workerData.pragmas) db.pragma(pragma);
 const upsert = db.prepare(workerData.sql);
+// The search indexes, once per batch, as on the main thread (call-index.ts).
+db.exec(workerData.index.setup);
+const before = workerData.index.before.map((sql) => db.prepare(sql));
+const after = workerData.index.after.map((sql) => db.prepare(sql));
 const blobParams = workerData.blobParams;
 // Blobs arrive packed in one transferred buffer; spans hold [offset, length] (length -1: NULL).
-const write = db.transaction((rows, bytes, spans) => {
+const write = db.transaction((rows, keys, bytes, spans) => {
+  for (const statement of before) statement.run(keys);
   let k = 0;
   for (const row of rows) {
     for (const p of blobParams) {
@@ -32,6 +38,7 @@ const write = db.transaction((rows, bytes, spans) => {
     }
     upsert.run(row);
   }
+  for (const statement of after) statement.run(keys);
 });
 parentPort.on('message', (message) => {
   if (message.type === 'close') {
@@ -40,7 +47,7 @@ parentPort.on('message', (message) => {
     return;
   }
   try {
-    write(message.rows, message.bytes, message.spans);
+    write(message.rows, message.keys, message.bytes, message.spans);
     parentPort.postMessage({ id: message.id });
   } catch (error) {
     parentPort.postMessage({ id: message.id, error: { message: String(error && error.message || error), code: error && error.code } });
@@ -74,7 +81,14 @@ export class WorkerCallWriter implements CallWriter {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
     this.#worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { driver, path, sql, pragmas, blobParams: BLOB_PARAMS },
+      workerData: {
+        driver,
+        path,
+        sql,
+        pragmas,
+        blobParams: BLOB_PARAMS,
+        index: { setup: CALL_INDEX_SETUP, before: CALL_INDEX_BEFORE, after: CALL_INDEX_AFTER },
+      },
     });
     // Idle, the writer must not keep the process alive; busy, it must.
     this.#worker.unref();
@@ -108,11 +122,12 @@ export class WorkerCallWriter implements CallWriter {
       );
     }
     const id = this.#nextId++;
+    const keys = callIndexKeys(rows);
     const { bytes, spans } = packBlobs(rows);
     return new Promise<void>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       this.#worker.ref();
-      this.#worker.postMessage({ id, rows, bytes, spans }, [
+      this.#worker.postMessage({ id, rows, keys, bytes, spans }, [
         bytes.buffer as ArrayBuffer,
         spans.buffer as ArrayBuffer,
       ]);

@@ -15,10 +15,10 @@ describe('SqliteStorage', () => {
   it('creates the folder, uses WAL and records each migration once', async () => {
     const path = await dbPath();
     const first = new SqliteStorage({ path });
-    expect(first.schemaVersion).toBe(5);
+    expect(first.schemaVersion).toBe(6);
     await first.close();
     const second = new SqliteStorage({ path });
-    expect(second.schemaVersion).toBe(5);
+    expect(second.schemaVersion).toBe(6);
     await second.close();
 
     const raw = new Database(path, { readonly: true });
@@ -32,6 +32,7 @@ describe('SqliteStorage', () => {
       { version: 3, name: 'sessions, attribute index, full-text search, feedback, labels' },
       { version: 4, name: 'own usage of calls made from OTLP spans, apart from their rolled-up summary' },
       { version: 5, name: 'deduplicated call values' },
+      { version: 6, name: 'search and attribute indexes kept per batch, not by triggers' },
     ]);
   });
 

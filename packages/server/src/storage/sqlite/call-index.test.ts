@@ -1,0 +1,215 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CallItem, CallQueryParsed } from '@weft/protocol';
+import Database from 'better-sqlite3';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { UPSERT, upsertRow } from './call-store.js';
+import { migrations } from './migrations.js';
+import { SqliteStorage } from './sqlite-storage.js';
+
+async function dbPath(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'weft-call-index-'));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  return join(dir, 'weft.db');
+}
+
+const id = (n: number) => `0190a5f0-0000-7000-8000-${String(n).padStart(12, '0')}`;
+const start = (
+  n: number,
+  inputs: Record<string, unknown>,
+  attributes?: Record<string, unknown>,
+): CallItem => ({
+  type: 'start',
+  id: id(n),
+  traceId: id(n),
+  parentId: null,
+  opName: 'op',
+  displayName: `call ${n}`,
+  startedAt: 1_700_000_000_000 + n,
+  inputs,
+  ...(attributes === undefined ? {} : { attributes }),
+});
+const end = (n: number, output: unknown): CallItem => ({
+  type: 'end',
+  id: id(n),
+  endedAt: 1_700_000_000_100 + n,
+  output,
+});
+const complete = (
+  n: number,
+  inputs: Record<string, unknown>,
+  output: unknown,
+  attributes?: Record<string, unknown>,
+): CallItem => {
+  const { type: _s, ...s } = start(n, inputs, attributes) as Extract<CallItem, { type: 'start' }>;
+  const { type: _e, ...e } = end(n, output) as Extract<CallItem, { type: 'end' }>;
+  return { type: 'complete', ...s, ...e };
+};
+
+/** The ids of the calls `filter` finds in project `p`, sorted. */
+async function found(storage: SqliteStorage, filter: Partial<CallQueryParsed>): Promise<string[]> {
+  const page = await storage.queryCalls({
+    project: 'p',
+    limit: 100,
+    sort: { field: 'startedAt', direction: 'asc' },
+    ...filter,
+  });
+  return page.calls.map((call) => call.id);
+}
+
+/**
+ * Both indexes exactly as `calls` says they should be: FTS5 checks its
+ * index against the content table (rank 1), and `call_attributes` holds
+ * exactly the terms of each call's `attribute_terms`.
+ */
+function expectIndexesInStep(path: string): void {
+  // Writable: FTS5 takes its integrity check as a command row (nothing is written).
+  const db = new Database(path);
+  try {
+    db.pragma('busy_timeout = 5000');
+    // Throws SQLITE_CORRUPT_VTAB when an indexed row's text differs from the row's.
+    expect(() =>
+      db.exec("INSERT INTO calls_fts (calls_fts, rank) VALUES ('integrity-check', 1)"),
+    ).not.toThrow();
+    const order = 'ORDER BY 1, 2, 3, 4, 5';
+    const stored = db
+      .prepare(`SELECT project, call_id, key, kind, value FROM call_attributes ${order}`)
+      .all();
+    const derived = db
+      .prepare(
+        `SELECT c.project, c.id, t.value ->> 0, t.value ->> 1, t.value ->> 2
+         FROM calls c, json_each(c.attribute_terms) t ${order}`,
+      )
+      .all()
+      .map((row) => Object.values(row as object));
+    expect(stored.map((row) => Object.values(row as object))).toEqual(derived);
+  } finally {
+    db.close();
+  }
+}
+
+describe.each([
+  { writerThread: false, label: 'on the calling thread' },
+  { writerThread: true, label: 'with the writer thread' },
+])('search and attribute indexes, $label', ({ writerThread }) => {
+  it('find a call by its inputs once its start is stored, and by its output once its end is', async () => {
+    const path = await dbPath();
+    const storage = new SqliteStorage({ path, writerThread });
+    onTestFinished(() => storage.close());
+    await storage.ingestCalls('p', [start(1, { q: 'kestrel' }, { env: 'prod' })]);
+    expect(await found(storage, { text: 'kestrel' })).toEqual([id(1)]);
+    expect(await found(storage, { attributes: { env: 'prod' } })).toEqual([id(1)]);
+    expect(await found(storage, { text: 'heron' })).toEqual([]);
+
+    await storage.ingestCalls('p', [end(1, 'a heron')]);
+    expect(await found(storage, { text: 'heron' })).toEqual([id(1)]);
+    expect(await found(storage, { text: 'kestrel heron' })).toEqual([id(1)]);
+    expect(await found(storage, { attributes: { env: 'prod' } })).toEqual([id(1)]);
+    expectIndexesInStep(path);
+  });
+
+  it('follow a re-sent start that changes inputs and attributes, and forget the old ones', async () => {
+    const path = await dbPath();
+    const storage = new SqliteStorage({ path, writerThread });
+    onTestFinished(() => storage.close());
+    await storage.ingestCalls('p', [complete(1, { q: 'kestrel' }, 'done', { env: 'prod', tags: ['a'] })]);
+    await storage.ingestCalls('p', [start(1, { q: 'osprey' }, { env: 'dev' })]);
+    expect(await found(storage, { text: 'kestrel' })).toEqual([]);
+    expect(await found(storage, { text: 'osprey done' })).toEqual([id(1)]);
+    expect(await found(storage, { attributes: { env: 'prod' } })).toEqual([]);
+    expect(await found(storage, { tag: 'a' })).toEqual([]);
+    expect(await found(storage, { attributes: { env: 'dev' } })).toEqual([id(1)]);
+    // A start with no attributes at all leaves none indexed.
+    await storage.ingestCalls('p', [start(1, { q: 'osprey' })]);
+    expect(await found(storage, { attributes: { env: 'dev' } })).toEqual([]);
+    expectIndexesInStep(path);
+  });
+
+  it('index the last state of a call sent several times in one batch, end before start included', async () => {
+    const path = await dbPath();
+    const storage = new SqliteStorage({ path, writerThread });
+    onTestFinished(() => storage.close());
+    await storage.ingestCalls('p', [
+      end(1, 'first osprey'),
+      start(1, { q: 'kestrel' }, { env: 'prod' }),
+      start(2, { q: 'heron' }),
+      complete(2, { q: 'heron again' }, 'gull', { env: 'dev' }),
+      complete(2, { q: 'heron again' }, 'gull', { env: 'dev' }),
+      end(3, 'only an end'),
+    ]);
+    expect(await found(storage, { text: 'osprey kestrel' })).toEqual([id(1)]);
+    expect(await found(storage, { text: 'again gull' })).toEqual([id(2)]);
+    expect(await found(storage, { attributes: { env: 'dev' } })).toEqual([id(2)]);
+    // Call 3 has no start yet, so it is not listed; its start finds it by both halves.
+    await storage.ingestCalls('p', [start(3, { q: 'swift' })]);
+    expect(await found(storage, { text: 'swift only' })).toEqual([id(3)]);
+    expectIndexesInStep(path);
+  });
+
+  it('leave the indexes untouched by a re-sent duplicate, and roll them back with a failed batch', async () => {
+    const path = await dbPath();
+    const storage = new SqliteStorage({ path, writerThread });
+    onTestFinished(() => storage.close());
+    const call = complete(1, { q: 'kestrel' }, 'done', { env: 'prod' });
+    await storage.ingestCalls('p', [call]);
+    await storage.ingestCalls('p', [call]);
+    expect(await found(storage, { text: 'kestrel', attributes: { env: 'prod' } })).toEqual([id(1)]);
+    // A NULL id fails the batch inside its transaction, after the index copy was taken.
+    const broken = { ...start(3, { q: 'osprey' }), id: null } as never;
+    await expect(
+      storage.ingestCalls('p', [start(1, { q: 'swift' }), start(2, { q: 'osprey' }), broken]),
+    ).rejects.toThrow();
+    expect(await found(storage, { text: 'osprey' })).toEqual([]);
+    expect(await found(storage, { text: 'kestrel' })).toEqual([id(1)]);
+    await storage.ingestCalls('p', [start(2, { q: 'osprey' })]);
+    expect(await found(storage, { text: 'osprey' })).toEqual([id(2)]);
+    expectIndexesInStep(path);
+  });
+});
+
+describe('a database made at migration 5 (indexes kept by triggers)', () => {
+  it('migrates to batch indexing: old calls stay findable and are re-indexed when their end arrives', async () => {
+    const path = await dbPath();
+    const db = new Database(path);
+    db.exec(
+      'CREATE TABLE weft_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)',
+    );
+    for (const migration of migrations.filter((m) => m.version <= 5)) {
+      if (migration.sql !== undefined) db.exec(migration.sql);
+      migration.run?.(db);
+      db.prepare('INSERT INTO weft_migrations VALUES (?, ?, 0)').run(migration.version, migration.name);
+    }
+    // Written as the server at migration 5 wrote them: one upsert each, the triggers index them.
+    const upsert = db.prepare(UPSERT);
+    upsert.run(upsertRow('p', complete(1, { q: 'kestrel' }, 'done', { env: 'prod' })));
+    upsert.run(upsertRow('p', start(2, { q: 'heron' }, { env: 'prod' })));
+    expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'").pluck().get()).toBe(4);
+    db.close();
+
+    const storage = new SqliteStorage({ path });
+    onTestFinished(() => storage.close());
+    expect(storage.schemaVersion).toBe(6);
+    expect(await found(storage, { text: 'kestrel' })).toEqual([id(1)]);
+    expect(await found(storage, { attributes: { env: 'prod' } })).toEqual([id(1), id(2)]);
+
+    await storage.ingestCalls('p', [
+      end(2, 'a gull'),
+      start(1, { q: 'osprey' }, { env: 'dev' }),
+      start(3, { q: 'swift' }),
+    ]);
+    expect(await found(storage, { text: 'heron gull' })).toEqual([id(2)]);
+    expect(await found(storage, { text: 'kestrel' })).toEqual([]);
+    expect(await found(storage, { text: 'osprey' })).toEqual([id(1)]);
+    expect(await found(storage, { text: 'swift' })).toEqual([id(3)]);
+    expect(await found(storage, { attributes: { env: 'prod' } })).toEqual([id(2)]);
+    await storage.close();
+
+    const raw = new Database(path, { readonly: true });
+    onTestFinished(() => {
+      raw.close();
+    });
+    expect(raw.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'").pluck().get()).toBe(0);
+    expectIndexesInStep(path);
+  });
+});
