@@ -14,13 +14,15 @@ import { CALL_COLUMNS, type CallRow, callFromRow } from './call-row.js';
  * `has_end` say which half a record carries; on conflict each half replaces
  * the stored half only when the incoming record carries it, so an end-only
  * record never nulls the start fields and vice versa, and a duplicate is a
- * no-op in effect.
+ * no-op in effect. `span_usage` (a span call's own usage, see
+ * span-usage-store.ts) is written by the same statement rather than by a
+ * second UPDATE per span; a record without it (the SDK's) keeps what is stored.
  */
 export const UPSERT = `
 INSERT INTO calls (project, id, has_start, has_end, trace_id, parent_id, op_name, op_plain, display_name,
   started_at, inputs, attributes, ended_at, output, exception, summary, latency_given, status,
-  session_id, search_inputs, attribute_terms, search_output, total_tokens, cost_usd)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  session_id, search_inputs, attribute_terms, search_output, total_tokens, cost_usd, span_usage)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (project, id) DO UPDATE SET
   trace_id = CASE WHEN excluded.has_start THEN excluded.trace_id ELSE trace_id END,
   parent_id = CASE WHEN excluded.has_start THEN excluded.parent_id ELSE parent_id END,
@@ -42,6 +44,7 @@ ON CONFLICT (project, id) DO UPDATE SET
   search_output = CASE WHEN excluded.has_end THEN excluded.search_output ELSE search_output END,
   total_tokens = CASE WHEN excluded.has_end THEN excluded.total_tokens ELSE total_tokens END,
   cost_usd = CASE WHEN excluded.has_end THEN excluded.cost_usd ELSE cost_usd END,
+  span_usage = COALESCE(excluded.span_usage, span_usage),
   has_start = MAX(has_start, excluded.has_start),
   has_end = MAX(has_end, excluded.has_end)
 `;
@@ -90,8 +93,10 @@ export type UpsertRow = unknown[];
 /**
  * Turns a record into the parameters of {@link UPSERT}. Values are encoded
  * here, once, so a writer (on this thread or a worker) only binds them.
+ * `spanUsage`: a span call's own usage as `encodeSpanUsage` stores it
+ * (`null` for a record the SDK sent).
  */
-export function upsertRow(project: string, item: CallItem): UpsertRow {
+export function upsertRow(project: string, item: CallItem, spanUsage: string | null = null): UpsertRow {
   const start = item.type === 'end' ? undefined : item;
   const end = item.type === 'start' ? undefined : item;
   return [
@@ -119,6 +124,7 @@ export function upsertRow(project: string, item: CallItem): UpsertRow {
     end ? searchTextOf(end.output ?? end.exception?.message ?? null) : null,
     end ? totalTokensOf(end.summary) : null,
     end?.summary?.costUsd ?? null,
+    spanUsage,
   ];
 }
 

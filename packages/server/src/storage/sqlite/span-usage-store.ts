@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { CallSummary } from '@weft/protocol';
-import { decodeSpanUsage, encodeSpanUsage, type SpanCallPut, spanUsageOf } from '../span-usage.js';
+import { decodeSpanUsage, type SpanCallPut, spanUsageOf } from '../span-usage.js';
 import { rollUpUsage, summaryWithUsage, type UsageNode, type UsageTree } from '../usage-rollup.js';
 import { totalTokensOf } from '../total-tokens.js';
 import { fromBlob, toBlob } from './blob.js';
@@ -15,21 +15,20 @@ interface NodeRow {
 const NODE_COLUMNS = 'id, parent_id, span_usage, summary';
 
 /**
- * Keeps the own usage of calls made from OTLP spans (`calls.span_usage`,
- * migration 4) and rolls usage up their traces after each ingest (see
+ * Rolls usage up the traces of calls made from OTLP spans after each ingest,
+ * from their own usage (`calls.span_usage`, migration 4, written with the
+ * call by the upsert) (see
  * `rollUpUsage`): one IMMEDIATE transaction per request, so the ancestors it
  * reads cannot change under it and two requests' roll-ups apply one after
  * the other, each over everything committed before it.
  */
 export class SqliteSpanUsageStore {
-  readonly #setSpanUsage: Statement;
   readonly #node: Statement;
   readonly #children: Statement;
   readonly #setSummary: Statement;
   readonly #apply: (project: string, spans: readonly SpanCallPut[]) => void;
 
   constructor(db: Database) {
-    this.#setSpanUsage = db.prepare('UPDATE calls SET span_usage = ? WHERE project = ? AND id = ?');
     this.#node = db.prepare(
       `SELECT ${NODE_COLUMNS} FROM calls WHERE project = ? AND id = ? AND has_start = 1`,
     );
@@ -43,13 +42,12 @@ export class SqliteSpanUsageStore {
     this.#apply = (project, spans) => apply.immediate(project, spans);
   }
 
-  /** Records the spans' own usage (their calls are already stored) and rolls usage up their traces. */
+  /** Rolls usage up the traces of spans whose calls (with their own usage, `span_usage`, written by the upsert) are stored. */
   apply(project: string, spans: readonly SpanCallPut[]): void {
     this.#apply(project, spans);
   }
 
   #rollUp(project: string, spans: readonly SpanCallPut[]): void {
-    for (const span of spans) this.#setSpanUsage.run(encodeSpanUsage(span), project, span.call.id);
     const summaries = new Map<string, CallSummary | null>();
     const toNode = (row: NodeRow): UsageNode => {
       const summary = fromBlob<CallSummary | null>(row.summary, null);

@@ -21,7 +21,7 @@ import type {
 } from '@weft/protocol';
 import { InvalidRequestError } from '../../errors/invalid-request-error.js';
 import { StorageClosedError } from '../../errors/storage-closed-error.js';
-import type { SpanCallPut } from '../span-usage.js';
+import { encodeSpanUsage, type SpanCallPut } from '../span-usage.js';
 import type { ObjectPut, Storage, TablePut, VersionSelector } from '../storage.js';
 import { SqliteCallQuery } from './call-query.js';
 import { SqliteCallStore, UPSERT, upsertRow } from './call-store.js';
@@ -126,13 +126,22 @@ export class SqliteStorage implements Storage {
   }
 
   async ingestCalls(project: string, items: readonly CallItem[]): Promise<{ accepted: number }> {
+    return this.#ingestRows(project, items, undefined);
+  }
+
+  /** Encodes and writes `items`; `spanUsages[i]`, when given, is item i's stored span usage. */
+  async #ingestRows(
+    project: string,
+    items: readonly CallItem[],
+    spanUsages: readonly string[] | undefined,
+  ): Promise<{ accepted: number }> {
     this.#open();
     // Encoding happens here, before anything is written: a record that cannot
     // be encoded (nested too deep, say) fails the batch, naming the item,
     // without touching the database.
     const rows = items.map((item, index) => {
       try {
-        return upsertRow(project, item);
+        return upsertRow(project, item, spanUsages?.[index] ?? null);
       } catch (error) {
         throw new InvalidRequestError(
           [{ path: `items.${index}`, index, message: `cannot be stored: ${(error as Error).message}` }],
@@ -145,9 +154,11 @@ export class SqliteStorage implements Storage {
   }
 
   async ingestSpanCalls(project: string, spans: readonly SpanCallPut[]): Promise<{ accepted: number }> {
-    const result = await this.ingestCalls(
+    // The span usage goes in with the upsert (one write per span); the roll-up reads it back for other batches' spans.
+    const result = await this.#ingestRows(
       project,
       spans.map((span) => span.call),
+      spans.map(encodeSpanUsage),
     );
     // After the commit (on whichever thread wrote it), on this connection.
     this.#open();
