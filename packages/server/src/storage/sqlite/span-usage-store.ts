@@ -25,6 +25,7 @@ const NODE_COLUMNS = 'id, parent_id, span_usage, summary';
 export class SqliteSpanUsageStore {
   readonly #node: Statement;
   readonly #children: Statement;
+  readonly #childrenOfBatch: Statement;
   readonly #setSummary: Statement;
   readonly #apply: (project: string, spans: readonly SpanCallPut[]) => void;
 
@@ -33,6 +34,9 @@ export class SqliteSpanUsageStore {
       `SELECT ${NODE_COLUMNS} FROM calls WHERE project = ? AND id = ? AND has_start = 1`,
     );
     this.#children = db.prepare(`SELECT ${NODE_COLUMNS} FROM calls WHERE project = ? AND parent_id = ?`);
+    this.#childrenOfBatch = db.prepare(
+      `SELECT ${NODE_COLUMNS} FROM calls WHERE project = ? AND parent_id IN (SELECT value FROM json_each(?))`,
+    );
     this.#setSummary = db.prepare(
       'UPDATE calls SET summary = ?, total_tokens = ?, cost_usd = ? WHERE project = ? AND id = ?',
     );
@@ -71,6 +75,13 @@ export class SqliteSpanUsageStore {
         usage: call.summary?.usage,
       });
     }
+    // The roll-up asks for the children of every call of the batch: one
+    // statement for all of them instead of one per span; the children of the
+    // ancestors beyond the batch are still read one call at a time.
+    const batchChildren = new Map<string, UsageNode[]>();
+    for (const id of written.keys()) batchChildren.set(id, []);
+    const rows = this.#childrenOfBatch.all(project, JSON.stringify([...written.keys()])) as NodeRow[];
+    for (const row of rows) batchChildren.get(row.parent_id as string)?.push(toNode(row));
     const tree: UsageTree = {
       node: (id) => {
         const known = written.get(id);
@@ -78,7 +89,7 @@ export class SqliteSpanUsageStore {
         const row = this.#node.get(project, id) as NodeRow | undefined;
         return row === undefined ? undefined : toNode(row);
       },
-      children: (id) => (this.#children.all(project, id) as NodeRow[]).map(toNode),
+      children: (id) => batchChildren.get(id) ?? (this.#children.all(project, id) as NodeRow[]).map(toNode),
     };
     const changed = rollUpUsage(
       tree,
