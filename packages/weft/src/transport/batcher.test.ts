@@ -173,7 +173,7 @@ describe('Batcher batching', () => {
     timers.advance(249);
     expect(timers.pendingDelays).toEqual([250]);
     expect(batcher.stats).toMatchObject({ queuedRecords: 3, inFlightBatches: 0 });
-    // The interval's timer starts the request on its own turn.
+    // The interval timer starts the request as it fires.
     timers.advance(1);
     expect(batcher.stats).toMatchObject({ queuedRecords: 0, inFlightBatches: 1 });
     await server.waitForRequests(1);
