@@ -29,7 +29,7 @@ module.exports = {
       comment:
         "Across folders only through the folder's index.ts: the index lists what a folder offers, the rest is its own business.",
       from: { path: `${SRC}([^/]+)/`, pathNot: TEST_FILE },
-      to: { path: `${SRC}`, pathNot: [`${SRC}$2/`, '/index\\.ts$'] },
+      to: { path: '^packages/$1/src/', pathNot: ['^packages/$1/src/$2/', '/index\\.ts$'] },
     },
     {
       name: 'root-file-through-index',
@@ -37,7 +37,15 @@ module.exports = {
       comment:
         "A package's root files (src/index.ts, its entry points) reach folders through their index.ts too.",
       from: { path: `${SRC}[^/]+$`, pathNot: TEST_FILE },
-      to: { path: `${SRC}[^/]+/`, pathNot: '/index\\.ts$' },
+      to: { path: '^packages/$1/src/[^/]+/', pathNot: '/index\\.ts$' },
+    },
+    {
+      name: 'packages-by-name',
+      severity: 'error',
+      comment:
+        'Another package of the repo is imported by its name (what its package.json exports), never by a path into its source; only the UI takes a few pure files by source (ui-imports-only-pure-sources).',
+      from: { path: '^packages/(protocol|weft|server|cli)/src/', pathNot: TEST_FILE },
+      to: { path: '^packages/[^/]+/src/', pathNot: '^packages/$1/src/' },
     },
     {
       name: 'sdk-never-imports-server',
@@ -66,11 +74,14 @@ module.exports = {
       name: 'ui-imports-only-pure-sources',
       severity: 'error',
       comment:
-        'The UI bundle may take pure modules from protocol and the SDK paired comparison by source, nothing else of the repo.',
+        'The UI bundle takes a few pure files of protocol and the SDK paired comparison by source (their folder index would pull zod, msgpackr or node: built-ins into the browser), nothing else of the repo; types come from @weft/protocol.',
       from: { path: '^packages/ui/src/', pathNot: TEST_FILE },
       to: {
-        path: '^packages/(weft|server|cli)/',
-        pathNot: '^packages/weft/src/eval/(paired-comparison|stats|t-critical)\\.ts$',
+        path: '^packages/(protocol|weft|server|cli)/',
+        pathNot: [
+          '^packages/protocol/src/(errors/weft-error|pricing/format-usd|wire/routes)\\.ts$',
+          '^packages/weft/src/eval/(paired-comparison|stats|t-critical)\\.ts$',
+        ],
       },
     },
   ],

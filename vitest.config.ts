@@ -36,14 +36,27 @@ const alias = [
   },
 ];
 
-const project = (name: string, extra: Record<string, unknown> = {}) => ({
+/**
+ * How long a test and a hook may take before they fail: a hang fails fast.
+ * Each project's default is a few times its slowest honest test or hook,
+ * measured with `--reporter=verbose` on 2 cores shared with other runs
+ * (slowest test / hook): protocol 0.8 s / ~0; weft 17 s (caller-contract's
+ * random throw points) / 2 s; server 7.5 s / 3 s; cli 2.5 s / 2 s; ui 8.6 s /
+ * 6 s (chromium and seeding). A test that needs more says so with its own
+ * timeout argument (the fault suites, turn-memory, the CLI's ClickHouse replicas).
+ */
+interface Timeouts {
+  testTimeout: number;
+  hookTimeout: number;
+}
+
+const project = (name: string, timeouts: Timeouts, extra: Record<string, unknown> = {}) => ({
   resolve: { alias },
   test: {
     name,
     root: `packages/${name}`,
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    testTimeout: 120_000,
-    hookTimeout: 60_000,
+    ...timeouts,
     ...extra,
   },
 });
@@ -83,6 +96,8 @@ const serverOnClickHouse = {
     include: [...API_SUITE, 'test/clickhouse/**/*.test.ts', 'src/storage/clickhouse/**/*.test.ts'],
     globalSetup: ['test/helpers/clickhouse-global-setup.ts'],
     env: { WEFT_TEST_STORAGE: 'clickhouse' },
+    // Kept long: ClickHouse's window paging walk took 56 s under load, and the
+    // server's test files (which it shares) carry no timeouts of their own.
     testTimeout: 120_000,
     hookTimeout: 60_000,
   },
@@ -91,14 +106,16 @@ const serverOnClickHouse = {
 export default defineConfig({
   test: {
     projects: [
-      project('protocol'),
-      project('weft'),
-      project('server', {
-        exclude: ['test/clickhouse/**', 'src/storage/clickhouse/**', '**/node_modules/**'],
-      }),
+      project('protocol', { testTimeout: 10_000, hookTimeout: 10_000 }),
+      project('weft', { testTimeout: 60_000, hookTimeout: 30_000 }),
+      project(
+        'server',
+        { testTimeout: 30_000, hookTimeout: 30_000 },
+        { exclude: ['test/clickhouse/**', 'src/storage/clickhouse/**', '**/node_modules/**'] },
+      ),
       serverOnClickHouse,
-      project('cli'),
-      project('ui'),
+      project('cli', { testTimeout: 15_000, hookTimeout: 30_000 }),
+      project('ui', { testTimeout: 30_000, hookTimeout: 30_000 }),
     ],
   },
 });

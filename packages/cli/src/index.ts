@@ -2,18 +2,15 @@
  * `@weft/cli`: the `weft` command as a library. `runCli(argv)` runs a command
  * line and returns its exit code; the table in `commands` lists every command.
  */
+export { cliVersion, type ParseOutcome, parseCommandLine, runCli } from './cli/index.js';
 export {
-  type CliIo,
-  cliVersion,
-  type ParseOutcome,
-  parseCommandLine,
-  processIo,
-  runCli,
-  type TextSink,
-} from './cli/index.js';
-export { callRow, formatCallsTable } from './commands/calls/calls-table.js';
-export { fetchCalls, type FetchedCalls } from './commands/calls/fetch-calls.js';
-export { type CallAtDepth, traceOrder } from './commands/calls/trace-order.js';
+  type CallAtDepth,
+  callRow,
+  type FetchedCalls,
+  fetchCalls,
+  formatCallsTable,
+  traceOrder,
+} from './commands/calls/index.js';
 export {
   type CallsOptions,
   type CommandEntry,
@@ -32,4 +29,5 @@ export {
   UsageError,
 } from './errors/index.js';
 export { ExitCode, exitCodeFor } from './exit/index.js';
-export { getJson, postJson, requestJson, type ServerTarget } from './http/request-json.js';
+export { getJson, postJson, requestJson, type ServerTarget } from './http/index.js';
+export { type CliIo, processIo, type TextSink } from './io/index.js';

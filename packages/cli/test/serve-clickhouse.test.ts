@@ -73,10 +73,11 @@ describe.each(LAYOUTS)('weft serve replicas on $name', (layout) => {
   let cwd: string;
   const children: ServeProcess[] = [];
 
+  // ClickHouse servers (a two-shard cluster is four processes) start here: past the hook default.
   beforeAll(async () => {
     env = await layout.start();
     cwd = await mkdtemp(join(tmpdir(), 'weft-cli-replicas-'));
-  });
+  }, 60_000);
   afterAll(async () => {
     await Promise.all(children.map((c) => killChild(c.child)));
     await env?.dispose();
@@ -92,6 +93,7 @@ describe.each(LAYOUTS)('weft serve replicas on $name', (layout) => {
     return { process, url: await listeningUrl(process) };
   }
 
+  // 20,000 calls through two replicas, one SIGKILLed: tens of seconds, past the test default.
   it(`reads each of ${CALLS.toLocaleString('en-US')} calls exactly once after one of two replicas is SIGKILLed mid-burst`, async () => {
     // Both start at the same moment: the schema migration must survive the race.
     const [a, b] = await Promise.all([replica(0), replica(1)]);
@@ -159,7 +161,7 @@ describe.each(LAYOUTS)('weft serve replicas on $name', (layout) => {
     expect((await a.process.exited).code).toBe(0);
     c.process.child.kill('SIGTERM');
     await once(c.process.child, 'exit');
-  });
+  }, 120_000);
 });
 
 async function query(base: string, cursor: string | null) {

@@ -1,21 +1,22 @@
 import { useEffect, useMemo } from 'preact/hooks';
-import { ApiClient } from './api/api-client.js';
-import type { TokenStore } from './api/token-store.js';
-import { appContext } from './app-context.js';
-import { TokenDialog } from './components/token-dialog.js';
-import { href } from './router/route.js';
-import { useRoute } from './router/use-route.js';
-import { CallView } from './views/call-view.js';
-import { CallsView } from './views/calls-view.js';
-import { EvalCompareView } from './views/eval-compare-view.js';
-import { EvalsView } from './views/evals-view.js';
-import { ObjectView } from './views/object-view.js';
-import { ObjectsView } from './views/objects-view.js';
-import { ProjectPicker, rememberProject } from './views/project-picker.js';
-import { SessionView } from './views/session-view.js';
-import { SessionsView } from './views/sessions-view.js';
-import { TableView } from './views/table-view.js';
-import { TraceView } from './views/trace-view.js';
+import { ApiClient, type TokenStore } from './api/index.js';
+import { appContext } from './hooks/index.js';
+import { TokenDialog } from './components/index.js';
+import { href, useRoute } from './router/index.js';
+import {
+  CallView,
+  CallsView,
+  EvalCompareView,
+  EvalsView,
+  ObjectView,
+  ObjectsView,
+  ProjectPicker,
+  rememberProject,
+  SessionView,
+  SessionsView,
+  TableView,
+  TraceView,
+} from './views/index.js';
 
 const NAV = [
   { view: 'calls', label: 'Calls' },

@@ -1,8 +1,8 @@
 import { render } from 'preact';
-import { TokenStore } from './api/token-store.js';
+import { TokenStore } from './api/index.js';
 import { App } from './app.js';
-import { initialHash } from './router/initial-route.js';
-import { recentProjects } from './views/project-picker.js';
+import { initialHash } from './router/index.js';
+import { recentProjects } from './views/index.js';
 import './styles.css';
 
 const start = initialHash(location.search, location.hash, recentProjects());

@@ -1,9 +1,8 @@
 import { WeftError } from '@weft/protocol';
 import { Command, CommanderError } from 'commander';
 import { type CommandEntry, commandGroups, commands, type ResolvedCommand } from '../commands/index.js';
-import { ExitCode } from '../exit/exit-code.js';
-import { exitCodeFor } from '../exit/exit-code-for.js';
-import type { CliIo } from './cli-io.js';
+import { ExitCode, exitCodeFor } from '../exit/index.js';
+import type { CliIo } from '../io/index.js';
 import { reportError } from './report-error.js';
 import { cliVersion } from './version.js';
 

@@ -1,6 +1,6 @@
 import { debuglog } from 'node:util';
 import { WeftError } from '@weft/protocol';
-import type { CliIo } from './cli-io.js';
+import type { CliIo } from '../io/index.js';
 
 const debug = debuglog('weft');
 

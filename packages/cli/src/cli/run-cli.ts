@@ -1,5 +1,5 @@
-import { exitCodeFor } from '../exit/exit-code-for.js';
-import { type CliIo, processIo } from './cli-io.js';
+import { exitCodeFor } from '../exit/index.js';
+import { type CliIo, processIo } from '../io/index.js';
 import { parseCommandLine } from './parse-command-line.js';
 import { reportError } from './report-error.js';
 

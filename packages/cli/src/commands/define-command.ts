@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CliIo } from '../cli/cli-io.js';
+import type { CliIo } from '../io/index.js';
 
 /** A command's implementation: a plain function of its typed options. */
 export type CommandRun<O> = (options: O, io: CliIo) => Promise<number>;

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from 'commander';
-import type { CliIo } from '../cli/cli-io.js';
-import { UsageError } from '../errors/usage-error.js';
+import type { CliIo } from '../io/index.js';
+import { UsageError } from '../errors/index.js';
 
 /**
  * A setting's value from its flag, else from its environment variable, run

@@ -1,7 +1,7 @@
 import { DEFAULT_URL } from '@weft/protocol';
 import type { Command } from 'commander';
-import type { CliIo } from '../cli/cli-io.js';
-import { UsageError } from '../errors/usage-error.js';
+import type { CliIo } from '../io/index.js';
+import { UsageError } from '../errors/index.js';
 import { flagOrEnv } from './env-value.js';
 import { parseHttpUrl, parseNonEmpty, parseProject } from './flag-values.js';
 

@@ -1,7 +1,6 @@
 import { CONTENT_TYPE_JSON, errorResponse } from '@weft/protocol';
 import { request } from 'undici';
-import { ServerResponseError } from '../errors/server-response-error.js';
-import { ServerUnreachableError } from '../errors/server-unreachable-error.js';
+import { ServerResponseError, ServerUnreachableError } from '../errors/index.js';
 
 /** Where and how to reach a Weft server. */
 export interface ServerTarget {

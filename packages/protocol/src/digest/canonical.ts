@@ -1,4 +1,4 @@
-import { NotCanonicalError } from '../errors/not-canonical-error.js';
+import { NotCanonicalError } from '../errors/index.js';
 
 /** Deeper than this and a value is refused rather than risking the stack. */
 export const MAX_CANONICAL_DEPTH = 1_000;

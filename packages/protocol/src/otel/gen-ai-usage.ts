@@ -1,6 +1,5 @@
-import type { PriceOverrides } from '../pricing/model-cost.js';
-import { priceUsage } from '../pricing/model-cost.js';
-import type { ModelUsage } from '../schemas/calls.js';
+import { type PriceOverrides, priceUsage } from '../pricing/index.js';
+import type { ModelUsage } from '../schemas/index.js';
 import type { SpanAttributes } from './span-attributes.js';
 
 /**

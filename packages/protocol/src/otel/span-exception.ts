@@ -1,4 +1,4 @@
-import type { ExceptionInfo } from '../schemas/calls.js';
+import type { ExceptionInfo } from '../schemas/index.js';
 import type { OtelEvent, OtelSpan } from './otel-span.js';
 
 /** OTLP `STATUS_CODE_ERROR` (and the OTel API's `SpanStatusCode.ERROR`). */

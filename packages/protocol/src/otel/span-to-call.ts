@@ -1,5 +1,5 @@
-import { type PriceOverrides, totalCostUsd } from '../pricing/model-cost.js';
-import type { CallComplete, CallSummary } from '../schemas/calls.js';
+import { type PriceOverrides, totalCostUsd } from '../pricing/index.js';
+import type { CallComplete, CallSummary } from '../schemas/index.js';
 import { inputsOfSpan, outputOfSpan, type SpanEvents } from './gen-ai-messages.js';
 import { type UsageScope, usageOfSpan, usageScopeOfSpan } from './gen-ai-usage.js';
 import type { OtelAttributeValue, OtelEvent, OtelLink, OtelResource, OtelSpan } from './otel-span.js';

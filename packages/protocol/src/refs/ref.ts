@@ -1,4 +1,4 @@
-import { InvalidRefError } from '../errors/invalid-ref-error.js';
+import { InvalidRefError } from '../errors/index.js';
 import { CALL_ID, DIGEST, OBJECT_NAME, PROJECT_NAME } from './names.js';
 
 const SCHEME = 'weft:///';

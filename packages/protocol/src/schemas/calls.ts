@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { callId, projectName } from '../refs/names.js';
+import { callId, projectName } from '../refs/index.js';
 import { anyValue, timestampMs, valueRecord } from './common.js';
 import { feedback, feedbackItem } from './feedback.js';
 import { sessionId } from './sessions.js';

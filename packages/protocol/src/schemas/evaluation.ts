@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { digest } from '../refs/names.js';
+import { digest } from '../refs/index.js';
 import { exceptionInfo, modelUsage } from './calls.js';
 
 /**

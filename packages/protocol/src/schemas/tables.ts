@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { digest, projectName } from '../refs/names.js';
+import { digest, projectName } from '../refs/index.js';
 import { anyValue } from './common.js';
 
 export const MAX_ROWS_PER_REQUEST = 100_000;

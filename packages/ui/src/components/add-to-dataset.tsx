@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
-import { useApp } from '../app-context.js';
-import type { DatasetFromCallsResponse } from '../api/protocol.js';
-import { href } from '../router/route.js';
+import { useApp } from '../hooks/index.js';
+import type { DatasetFromCallsResponse } from '../api/index.js';
+import { href } from '../router/index.js';
 import { ErrorBox } from './error-box.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,255}$/;

@@ -1,9 +1,16 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { type Call, formatUsd } from '../api/protocol.js';
-import { callLatencyMs, callTokens, costTitle, plainOpName } from '../model/call-metrics.js';
-import { formatCount, formatDuration, formatTime } from '../model/format.js';
-import { href } from '../router/route.js';
+import { type Call, formatUsd } from '../api/index.js';
+import {
+  callLatencyMs,
+  callTokens,
+  costTitle,
+  plainOpName,
+  formatCount,
+  formatDuration,
+  formatTime,
+} from '../model/index.js';
+import { href } from '../router/index.js';
 import { CopyButton } from './copy-button.js';
 import { ExceptionView } from './exception-view.js';
 import { FeedbackPanel } from './feedback-panel.js';

@@ -1,4 +1,4 @@
-import type { ExceptionInfo } from '../api/protocol.js';
+import type { ExceptionInfo } from '../api/index.js';
 
 /** An exception with its stack and `cause` chain. */
 export function ExceptionView({ exception }: { exception: ExceptionInfo }) {

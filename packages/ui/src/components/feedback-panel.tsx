@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
-import { useApp } from '../app-context.js';
-import type { Call, Feedback, FeedbackValue } from '../api/protocol.js';
-import { formatTime } from '../model/format.js';
+import { useApp } from '../hooks/index.js';
+import type { Call, Feedback, FeedbackValue } from '../api/index.js';
+import { formatTime } from '../model/index.js';
 import { ErrorBox } from './error-box.js';
 
 function valueText(value: FeedbackValue): string {

@@ -1,5 +1,5 @@
 import { useMemo } from 'preact/hooks';
-import { formatPath, jsonDiff } from '../model/json-diff.js';
+import { formatPath, jsonDiff } from '../model/index.js';
 
 function preview(value: unknown): string {
   const text = JSON.stringify(value) ?? 'undefined';

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { isRefUri } from '../api/protocol.js';
+import { isRefUri } from '../api/index.js';
 import { RefLink } from './ref-link.js';
 
 /** Strings longer than this are folded behind a "show all" button. */

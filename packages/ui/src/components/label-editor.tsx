@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { useApp } from '../app-context.js';
+import { useApp } from '../hooks/index.js';
 import { ErrorBox } from './error-box.js';
 
 const LABEL = /^(?!latest$)(?!v[0-9]+$)[A-Za-z][A-Za-z0-9._-]{0,39}$/;

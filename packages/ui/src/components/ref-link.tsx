@@ -1,5 +1,5 @@
-import { parseRef, type Ref } from '../api/protocol.js';
-import { href } from '../router/route.js';
+import { parseRef, type Ref } from '../api/index.js';
+import { href } from '../router/index.js';
 
 /** Where in the UI a ref points: an object version, a table's rows, a call, or a file's bytes. */
 export function refHref(ref: Ref): string {

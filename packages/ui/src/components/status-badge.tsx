@@ -1,4 +1,4 @@
-import type { CallStatus } from '../api/protocol.js';
+import type { CallStatus } from '../api/index.js';
 
 /** A call's status as a coloured label; the text is there too, colour is never the only cue. */
 export function StatusBadge({ status }: { status: CallStatus }) {

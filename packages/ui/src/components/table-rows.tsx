@@ -1,9 +1,8 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
-import { useApp } from '../app-context.js';
-import { isRefUri } from '../api/protocol.js';
-import { useLoad } from '../hooks/use-load.js';
-import { formatCount } from '../model/format.js';
+import { useApp, useLoad } from '../hooks/index.js';
+import { isRefUri } from '../api/index.js';
+import { formatCount } from '../model/index.js';
 import { ErrorBox } from './error-box.js';
 import { JsonViewer } from './json-viewer.js';
 import { Pager } from './pager.js';

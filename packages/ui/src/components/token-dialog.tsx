@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { TokenStore } from '../api/token-store.js';
+import type { TokenStore } from '../api/index.js';
 
 /**
  * Asks for the server's bearer token when a request got 401. The token stays

@@ -1,8 +1,17 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { callLatencyMs, callTokens, plainOpName } from '../model/call-metrics.js';
-import { formatCount, formatDuration } from '../model/format.js';
-import { barPlacement, type TraceNode, type TraceTree, visibleNodes } from '../model/trace-tree.js';
-import { scrollToReveal, virtualWindow } from '../model/virtual-window.js';
+import {
+  callLatencyMs,
+  callTokens,
+  plainOpName,
+  formatCount,
+  formatDuration,
+  barPlacement,
+  type TraceNode,
+  type TraceTree,
+  visibleNodes,
+  scrollToReveal,
+  virtualWindow,
+} from '../model/index.js';
 
 /** Fixed row height: virtualization places rows by index × height. */
 export const ROW_PX = 28;

@@ -1,4 +1,4 @@
-import type { Call } from '../api/protocol.js';
+import type { Call } from '../api/index.js';
 
 /** Latency in ms: the summary's when the SDK gave one, else end minus start; undefined while running. */
 export function callLatencyMs(call: Pick<Call, 'summary' | 'startedAt' | 'endedAt'>): number | undefined {

@@ -1,4 +1,4 @@
-import type { Call } from '../api/protocol.js';
+import type { Call } from '../api/index.js';
 
 /** One message of a conversation as the sessions view shows it. */
 export interface ChatMessage {

@@ -1,10 +1,4 @@
-import type {
-  Call,
-  EvaluationRowResult,
-  EvaluationSummary,
-  ScoreStats,
-  ScoreValue,
-} from '../api/protocol.js';
+import type { Call, EvaluationRowResult, EvaluationSummary, ScoreStats, ScoreValue } from '../api/index.js';
 
 /** One number of a run's summary in both runs. */
 export interface SummaryDelta {

@@ -1,4 +1,4 @@
-import type { Call, EvaluationSummary, ScorerSummary } from '../api/protocol.js';
+import type { Call, EvaluationSummary, ScorerSummary } from '../api/index.js';
 
 /** A run call's output as an evaluation summary, or undefined while running or when malformed. */
 export function runSummary(call: Call): EvaluationSummary | undefined {

@@ -1,4 +1,4 @@
-import { parseRef, type Ref } from '../api/protocol.js';
+import { parseRef, type Ref } from '../api/index.js';
 
 /** The `weft:///` refs inside a value (depth-first, each URI once, at most `limit`). */
 export function findRefs(value: unknown, limit = 50): { uri: string; ref: Ref }[] {

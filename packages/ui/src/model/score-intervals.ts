@@ -1,4 +1,4 @@
-import type { Call, EvaluationRowResult } from '../api/protocol.js';
+import type { Call, EvaluationRowResult } from '../api/index.js';
 // By source path, like the protocol's routes: the same paired comparison the
 // CLI's `weft evals compare` prints (trials averaged per row, then paired t).
 import { compareScores, type ScoreComparison } from '../../../weft/src/eval/paired-comparison.js';

@@ -1,4 +1,4 @@
-import type { Call } from '../api/protocol.js';
+import type { Call } from '../api/index.js';
 
 /** One call in a trace's tree. */
 export interface TraceNode {

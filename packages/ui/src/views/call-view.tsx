@@ -1,7 +1,5 @@
-import { useApp } from '../app-context.js';
-import { CallDetail } from '../components/call-detail.js';
-import { ErrorBox } from '../components/error-box.js';
-import { useLoad } from '../hooks/use-load.js';
+import { useApp, useLoad } from '../hooks/index.js';
+import { CallDetail, ErrorBox } from '../components/index.js';
 
 /** One call on its own page (where `weft:///…/call/<id>` refs lead). */
 export function CallView({ id }: { id: string }) {

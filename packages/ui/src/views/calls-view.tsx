@@ -1,18 +1,20 @@
 import { useMemo, useState } from 'preact/hooks';
-import { useApp } from '../app-context.js';
-import { type CallQuery, type CallSortField, type CallStatus, formatUsd } from '../api/protocol.js';
-import { ErrorBox } from '../components/error-box.js';
-import { Pager } from '../components/pager.js';
-import { StatusBadge } from '../components/status-badge.js';
-import { useIntervalRefresh } from '../hooks/use-interval-refresh.js';
-import { useLoad } from '../hooks/use-load.js';
-import { useRowKeys } from '../hooks/use-row-keys.js';
-import { AddToDataset } from '../components/add-to-dataset.js';
-import { Snippet } from '../components/snippet.js';
-import { attributesFromQuery, chipText, parseAttributeChip } from '../model/attribute-filter.js';
-import { callLatencyMs, callTokens, costTitle, plainOpName } from '../model/call-metrics.js';
-import { formatCount, formatDuration, formatTime } from '../model/format.js';
-import { href, navigate, type Route } from '../router/route.js';
+import { useApp, useIntervalRefresh, useLoad, useRowKeys } from '../hooks/index.js';
+import { type CallQuery, type CallSortField, type CallStatus, formatUsd } from '../api/index.js';
+import { ErrorBox, Pager, StatusBadge, AddToDataset, Snippet } from '../components/index.js';
+import {
+  attributesFromQuery,
+  chipText,
+  parseAttributeChip,
+  callLatencyMs,
+  callTokens,
+  costTitle,
+  plainOpName,
+  formatCount,
+  formatDuration,
+  formatTime,
+} from '../model/index.js';
+import { href, navigate, type Route } from '../router/index.js';
 
 const PAGE_SIZE = 50;
 const LIVE_REFRESH_MS = 3_000;

@@ -1,13 +1,20 @@
 import { useMemo, useState } from 'preact/hooks';
-import { useApp } from '../app-context.js';
-import { type Call, PREDICT_AND_SCORE_OP } from '../api/protocol.js';
-import { ErrorBox } from '../components/error-box.js';
-import { useLoad } from '../hooks/use-load.js';
-import { compareRows, flattenScores, type SummaryDelta, summaryDeltas } from '../model/eval-compare.js';
-import { runSummary } from '../model/eval-summary.js';
-import { scoreIntervals, verdict } from '../model/score-intervals.js';
-import { formatDelta, formatDuration, formatTime } from '../model/format.js';
-import { href } from '../router/route.js';
+import { useApp, useLoad } from '../hooks/index.js';
+import { type Call, PREDICT_AND_SCORE_OP } from '../api/index.js';
+import { ErrorBox } from '../components/index.js';
+import {
+  compareRows,
+  flattenScores,
+  type SummaryDelta,
+  summaryDeltas,
+  runSummary,
+  scoreIntervals,
+  verdict,
+  formatDelta,
+  formatDuration,
+  formatTime,
+} from '../model/index.js';
+import { href } from '../router/index.js';
 
 function metricText(d: SummaryDelta, v: number | undefined): string {
   if (v === undefined) return '—';

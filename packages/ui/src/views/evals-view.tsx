@@ -1,15 +1,9 @@
 import { useState } from 'preact/hooks';
-import { useApp } from '../app-context.js';
-import { EVALUATE_OP } from '../api/protocol.js';
-import { ErrorBox } from '../components/error-box.js';
-import { Pager } from '../components/pager.js';
-import { StatusBadge } from '../components/status-badge.js';
-import { useIntervalRefresh } from '../hooks/use-interval-refresh.js';
-import { useLoad } from '../hooks/use-load.js';
-import { useRowKeys } from '../hooks/use-row-keys.js';
-import { runSummary, scoresLine } from '../model/eval-summary.js';
-import { formatCount, formatTime } from '../model/format.js';
-import { href, navigate } from '../router/route.js';
+import { useApp, useIntervalRefresh, useLoad, useRowKeys } from '../hooks/index.js';
+import { EVALUATE_OP } from '../api/index.js';
+import { ErrorBox, Pager, StatusBadge } from '../components/index.js';
+import { runSummary, scoresLine, formatCount, formatTime } from '../model/index.js';
+import { href, navigate } from '../router/index.js';
 
 const PAGE_SIZE = 50;
 

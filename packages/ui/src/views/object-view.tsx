@@ -1,14 +1,14 @@
-import { useApp } from '../app-context.js';
-import { CopyButton } from '../components/copy-button.js';
-import { ErrorBox } from '../components/error-box.js';
-import { JsonDiffView } from '../components/json-diff-view.js';
-import { JsonViewer } from '../components/json-viewer.js';
-import { LabelEditor } from '../components/label-editor.js';
-import { TableRows } from '../components/table-rows.js';
-import { useLoad } from '../hooks/use-load.js';
-import { findRefs } from '../model/find-refs.js';
-import { formatTime } from '../model/format.js';
-import { href, navigate, type Route } from '../router/route.js';
+import { useApp, useLoad } from '../hooks/index.js';
+import {
+  CopyButton,
+  ErrorBox,
+  JsonDiffView,
+  JsonViewer,
+  LabelEditor,
+  TableRows,
+} from '../components/index.js';
+import { findRefs, formatTime } from '../model/index.js';
+import { href, navigate, type Route } from '../router/index.js';
 
 /**
  * One named object: its versions with dates, the chosen version's value (a

@@ -1,9 +1,7 @@
-import { useApp } from '../app-context.js';
-import { ErrorBox } from '../components/error-box.js';
-import { useLoad } from '../hooks/use-load.js';
-import { useRowKeys } from '../hooks/use-row-keys.js';
-import { formatTime } from '../model/format.js';
-import { href, navigate } from '../router/route.js';
+import { useApp, useLoad, useRowKeys } from '../hooks/index.js';
+import { ErrorBox } from '../components/index.js';
+import { formatTime } from '../model/index.js';
+import { href, navigate } from '../router/index.js';
 
 /** Every named object and op of the project, most recently updated first. */
 export function ObjectsView() {

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import type { ApiClient } from '../api/api-client.js';
-import { useLoad } from '../hooks/use-load.js';
-import { formatCount, formatTime } from '../model/format.js';
-import { href, navigate } from '../router/route.js';
+import type { ApiClient } from '../api/index.js';
+import { useLoad } from '../hooks/index.js';
+import { formatCount, formatTime } from '../model/index.js';
+import { href, navigate } from '../router/index.js';
 
 const RECENT_KEY = 'weft.recentProjects';
 const PROJECT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;

@@ -1,9 +1,7 @@
-import { useApp } from '../app-context.js';
-import { ErrorBox } from '../components/error-box.js';
-import { useLoad } from '../hooks/use-load.js';
-import { turnMessages } from '../model/chat-messages.js';
-import { formatTime } from '../model/format.js';
-import { href } from '../router/route.js';
+import { useApp, useLoad } from '../hooks/index.js';
+import { ErrorBox } from '../components/index.js';
+import { turnMessages, formatTime } from '../model/index.js';
+import { href } from '../router/index.js';
 
 /** One session as the conversation it was: its traces in order, each turn's messages as chat bubbles. */
 export function SessionView({ sessionId }: { sessionId: string }) {

@@ -1,8 +1,7 @@
-import { useApp } from '../app-context.js';
-import { ErrorBox } from '../components/error-box.js';
-import { useLoad } from '../hooks/use-load.js';
-import { formatCount, formatTime } from '../model/format.js';
-import { href } from '../router/route.js';
+import { useApp, useLoad } from '../hooks/index.js';
+import { ErrorBox } from '../components/index.js';
+import { formatCount, formatTime } from '../model/index.js';
+import { href } from '../router/index.js';
 
 /** A project's sessions (conversations), most recently active first, with their totals. */
 export function SessionsView() {

@@ -1,15 +1,9 @@
 import { useMemo, useState } from 'preact/hooks';
-import { useApp } from '../app-context.js';
-import { CallDetail } from '../components/call-detail.js';
-import { ErrorBox } from '../components/error-box.js';
-import { TraceTreeView } from '../components/trace-tree-view.js';
-import { useIntervalRefresh } from '../hooks/use-interval-refresh.js';
-import { useLoad } from '../hooks/use-load.js';
-import { formatUsd } from '../api/protocol.js';
-import { costTitle } from '../model/call-metrics.js';
-import { formatCount } from '../model/format.js';
-import { ancestorIds, buildTraceTree } from '../model/trace-tree.js';
-import { href, navigate, type Route } from '../router/route.js';
+import { useApp, useIntervalRefresh, useLoad } from '../hooks/index.js';
+import { CallDetail, ErrorBox, TraceTreeView } from '../components/index.js';
+import { formatUsd } from '../api/index.js';
+import { costTitle, formatCount, ancestorIds, buildTraceTree } from '../model/index.js';
+import { href, navigate, type Route } from '../router/index.js';
 
 /** One trace: its call tree and waterfall, with the selected call's detail beside it. */
 export function TraceView({ route, traceId }: { route: Route; traceId: string }) {

@@ -66,9 +66,56 @@ function deferred<T = void>() {
   return { promise, resolve };
 }
 
-const turns = async (n = 5) => {
-  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
-};
+/**
+ * Outcomes by call id, and a wait for the moment a condition on them holds:
+ * tests wait for the batcher's own results instead of a number of loop turns.
+ */
+class Outcomes extends Map<string, RecordOutcome> {
+  #waiters: { test: () => boolean; resolve: () => void }[] = [];
+
+  override set(callId: string, outcome: RecordOutcome): this {
+    super.set(callId, outcome);
+    const ready = this.#waiters.filter((waiter) => waiter.test());
+    if (ready.length > 0) this.#waiters = this.#waiters.filter((waiter) => !ready.includes(waiter));
+    for (const waiter of ready) waiter.resolve();
+    return this;
+  }
+
+  /** How many records ended with `status`. */
+  count(status: RecordOutcome['status']): number {
+    return [...this.values()].filter((outcome) => outcome.status === status).length;
+  }
+
+  /** Resolves once `test` holds: at once if it does, else after the outcome that makes it so. */
+  until(test: () => boolean): Promise<void> {
+    if (test()) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.push({ test, resolve }));
+  }
+}
+
+/**
+ * Resolves once the callbacks the batcher already queued with setImmediate have
+ * run: it defers its pump and its overflow spills that way, and Node runs the
+ * immediate queue in order. For asserting that something did NOT happen; every
+ * wait for something that does happen is on an event or an outcome.
+ */
+const afterDeferredWork = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The next event on the transport channel that `matches`; call it before causing the event. */
+function nextTransportEvent(matches: (event: TransportEvent) => boolean): Promise<TransportEvent> {
+  return new Promise((resolve) => {
+    const listener = (message: unknown) => {
+      const event = message as TransportEvent;
+      if (!matches(event)) return;
+      unsubscribe(TRANSPORT_CHANNEL, listener);
+      resolve(event);
+    };
+    subscribe(TRANSPORT_CHANNEL, listener);
+    onTestFinished(() => {
+      unsubscribe(TRANSPORT_CHANNEL, listener);
+    });
+  });
+}
 
 let server: ScriptedServer;
 let client: ApiClient;
@@ -106,7 +153,7 @@ const ids = (batch: { items: { id: string }[] }) => batch.items.map((item) => it
 
 describe('Batcher batching', () => {
   it('sends a full batch at once, without waiting for the interval', async () => {
-    const outcomes = new Map<string, RecordOutcome>();
+    const outcomes = new Outcomes();
     const batcher = makeBatcher({ maxBatchItems: 10 });
     for (let n = 0; n < 20; n++) batcher.add(record(n, outcomes));
     await server.waitForRequests(2);
@@ -116,22 +163,25 @@ describe('Batcher batching', () => {
   });
 
   it('holds a partial batch until flushIntervalMs passes, then sends it', async () => {
-    const outcomes = new Map<string, RecordOutcome>();
+    const outcomes = new Outcomes();
     const batcher = makeBatcher({ maxBatchItems: 10, flushIntervalMs: 250 });
     for (let n = 0; n < 3; n++) batcher.add(record(n, outcomes));
+    // A partial batch asks for the interval and nothing else: no send is scheduled.
     expect(timers.pendingDelays).toEqual([250]);
-    await turns();
-    expect(server.requests).toHaveLength(0);
+    await afterDeferredWork();
+    expect(batcher.stats).toMatchObject({ queuedRecords: 3, inFlightBatches: 0 });
     timers.advance(249);
-    await turns();
-    expect(server.requests).toHaveLength(0);
+    expect(timers.pendingDelays).toEqual([250]);
+    expect(batcher.stats).toMatchObject({ queuedRecords: 3, inFlightBatches: 0 });
+    // The interval timer starts the request as it fires.
     timers.advance(1);
+    expect(batcher.stats).toMatchObject({ queuedRecords: 0, inFlightBatches: 1 });
     await server.waitForRequests(1);
     expect(ids(server.batches[0]!)).toEqual([id(0), id(1), id(2)]);
   });
 
   it('bounds each batch body by maxBatchBytes', async () => {
-    const outcomes = new Map<string, RecordOutcome>();
+    const outcomes = new Outcomes();
     const batcher = makeBatcher({ maxBatchBytes: 1024 });
     for (let n = 0; n < 12; n++) batcher.add(record(n, outcomes, 280));
     await timers.runUntil(batcher.flush());
@@ -145,7 +195,7 @@ describe('Batcher batching', () => {
   });
 
   it('sends a record larger than maxBatchBytes alone', async () => {
-    const outcomes = new Map<string, RecordOutcome>();
+    const outcomes = new Outcomes();
     const batcher = makeBatcher({ maxBatchBytes: 1024 });
     batcher.add(record(1, outcomes, 10));
     batcher.add(record(2, outcomes, 5_000));
@@ -158,14 +208,15 @@ describe('Batcher batching', () => {
   it('keeps at most maxConcurrentBatches requests out', async () => {
     const hold = deferred<ScriptedResponse>();
     server.script = () => hold.promise;
-    const outcomes = new Map<string, RecordOutcome>();
+    const outcomes = new Outcomes();
     const batcher = makeBatcher({ maxBatchItems: 1, maxConcurrentBatches: 2 });
     for (let n = 0; n < 5; n++) batcher.add(record(n, outcomes));
     const flushed = batcher.flush();
+    // flush() starts what the bound allows at once; the rest waits for a slot.
+    expect(batcher.stats).toMatchObject({ inFlightBatches: 2, queuedRecords: 3 });
     await server.waitForRequests(2);
-    await turns(10);
     expect(server.requests).toHaveLength(2);
-    expect(batcher.stats.inFlightBatches).toBe(2);
+    expect(batcher.stats).toMatchObject({ inFlightBatches: 2, queuedRecords: 3 });
     hold.resolve({ status: 200, body: {} });
     await flushed;
     expect(server.itemsAccepted).toBe(5);
@@ -177,7 +228,7 @@ describe('Batcher flush', () => {
     const first = deferred<ScriptedResponse>();
     const second = deferred<ScriptedResponse>();
     server.script = (_request, index) => (index === 0 ? first.promise : second.promise);
-    const outcomes = new Map<string, RecordOutcome>();
+    const outcomes = new Outcomes();
     const batcher = makeBatcher({ maxConcurrentBatches: 2 });
     for (let n = 0; n < 3; n++) batcher.add(record(n, outcomes));
     let flushed = false;
@@ -188,7 +239,8 @@ describe('Batcher flush', () => {
     for (let n = 3; n < 6; n++) batcher.add(record(n, outcomes));
     const later = batcher.flush();
     await server.waitForRequests(2);
-    await turns(10);
+    // Both answers are held: nothing has an outcome, so neither flush may have resolved.
+    expect(outcomes.size).toBe(0);
     expect(flushed).toBe(false);
     first.resolve({ status: 200, body: {} });
     await flush;
@@ -216,7 +268,7 @@ describe('Batcher retries', () => {
     });
     server.script = (_request, index) =>
       index < 2 ? { status: index === 0 ? 500 : 503 } : { status: 200, body: {} };
-    const outcomes = new Map<string, RecordOutcome>();
+    const outcomes = new Outcomes();
     const batcher = makeBatcher({ backoff: { baseMs: 100, maxMs: 10_000 } });
     batcher.add(record(1, outcomes));
     await timers.runUntil(batcher.flush());
@@ -236,16 +288,17 @@ describe('Batcher retries', () => {
   it('honours Retry-After on 429 (seconds) before retrying', async () => {
     server.script = (_request, index) =>
       index === 0 ? { status: 429, headers: { 'retry-after': '3' } } : { status: 200, body: {} };
-    const outcomes = new Map<string, RecordOutcome>();
+    const outcomes = new Outcomes();
     const batcher = makeBatcher({ random: () => 0 });
     batcher.add(record(1, outcomes));
     const flushed = batcher.flush();
+    const retry = nextTransportEvent((event) => event.type === 'retry');
     await server.waitForRequests(1);
-    await timers.whenAnyPending();
-    await turns();
-    expect(timers.pendingDelays).toContain(3_000);
+    expect(await retry).toMatchObject({ delayMs: 3_000 });
+    expect(timers.pendingDelays).toEqual([3_000]);
+    // The retry waits on that timer alone: 1 ms short of it, it is still pending.
     timers.advance(2_999);
-    await turns(10);
+    expect(timers.pendingDelays).toEqual([3_000]);
     expect(server.requests).toHaveLength(1);
     timers.advance(1);
     await flushed;
@@ -258,13 +311,13 @@ describe('Batcher retries', () => {
     server.script = (_request, index) =>
       index === 0 ? { status: 503, headers: { 'retry-after': at } } : { status: 200, body: {} };
     // The client parses the date against the real clock; the batcher's delay is what the client computed.
-    const outcomes = new Map<string, RecordOutcome>();
+    const outcomes = new Outcomes();
     const batcher = makeBatcher({ random: () => 0 });
     batcher.add(record(1, outcomes));
     const flushed = batcher.flush();
+    const retry = nextTransportEvent((event) => event.type === 'retry');
     await server.waitForRequests(1);
-    await timers.whenAnyPending();
-    await turns();
+    await retry;
     const delay = timers.pendingDelays.find((ms) => ms > 0) ?? 0;
     const expected = Math.max(0, Date.parse(at) - Date.now());
     expect(Math.abs(delay - expected)).toBeLessThan(2_000);
@@ -275,7 +328,7 @@ describe('Batcher retries', () => {
   it('spills a batch to the outbox after maxAttempts', async () => {
     server.script = () => ({ status: 503 });
     const outbox = new MemoryOutbox();
-    const outcomes = new Map<string, RecordOutcome>();
+    const outcomes = new Outcomes();
     const batcher = makeBatcher({ outbox, maxAttempts: 3, circuitFailureThreshold: 100 });
     for (let n = 0; n < 4; n++) batcher.add(record(n, outcomes));
     await timers.runUntil(batcher.flush());
@@ -287,7 +340,7 @@ describe('Batcher retries', () => {
 
   it('fails a batch clearly after maxAttempts when there is no outbox, never reporting it sent', async () => {
     server.script = () => ({ status: 500, body: { error: { code: 'E', message: 'database is locked' } } });
-    const outcomes = new Map<string, RecordOutcome>();
+    const outcomes = new Outcomes();
     const batcher = makeBatcher({ maxAttempts: 2, circuitFailureThreshold: 100 });
     batcher.add(record(1, outcomes));
     await timers.runUntil(batcher.flush());
@@ -302,7 +355,7 @@ describe('Batcher retries', () => {
   it('spills past the retry budget instead of queueing more retries', async () => {
     server.script = () => ({ status: 503 });
     const outbox = new MemoryOutbox();
-    const outcomes = new Map<string, RecordOutcome>();
+    const outcomes = new Outcomes();
     const batcher = makeBatcher({
       outbox,
       maxBatchItems: 1,
@@ -310,10 +363,13 @@ describe('Batcher retries', () => {
       maxRetriesInFlight: 1,
       circuitFailureThreshold: 100,
     });
+    const retry = nextTransportEvent((event) => event.type === 'retry');
     for (let n = 0; n < 4; n++) batcher.add(record(n, outcomes));
     await server.waitForRequests(4);
-    await turns(10);
+    await retry;
+    await outcomes.until(() => outcomes.size === 3);
     // One batch waits to retry; the other three went to the outbox at once.
+    expect(outcomes.count('spilled')).toBe(3);
     expect(outbox.records).toHaveLength(3);
     expect(batcher.stats.inFlightBatches).toBe(1);
     await timers.runUntil(batcher.flush());
@@ -337,7 +393,7 @@ describe('Batcher rejections', () => {
             },
           }
         : { status: 200, body: {} };
-    const outcomes = new Map<string, RecordOutcome>();
+    const outcomes = new Outcomes();
     const batcher = makeBatcher();
     for (let n = 0; n < 5; n++) batcher.add(record(n, outcomes));
     await timers.runUntil(batcher.flush());
@@ -359,7 +415,7 @@ describe('Batcher rejections', () => {
       (request.body as { items: { id: string }[] }).items.some((item) => item.id === bad)
         ? { status: 400, body: { error: { code: 'WEFT_INVALID_REQUEST', message: 'bad item' } } }
         : { status: 200, body: {} };
-    const outcomes = new Map<string, RecordOutcome>();
+    const outcomes = new Outcomes();
     const batcher = makeBatcher();
     for (let n = 0; n < 8; n++) batcher.add(record(n, outcomes));
     await timers.runUntil(batcher.flush());
@@ -377,7 +433,7 @@ describe('Batcher rejections', () => {
         ? { status: 413, body: { error: { code: 'WEFT_TOO_LARGE', message: 'body too large' } } }
         : { status: 200, body: {} };
     };
-    const outcomes = new Map<string, RecordOutcome>();
+    const outcomes = new Outcomes();
     const batcher = makeBatcher();
     for (let n = 0; n < 6; n++) batcher.add(record(n, outcomes, 600));
     batcher.add(record(99, outcomes, 3_000));
@@ -394,7 +450,7 @@ describe('Batcher rejections', () => {
       body: { error: { code: 'WEFT_UNAUTHORIZED', message: 'bad token' } },
     });
     const outbox = new MemoryOutbox();
-    const outcomes = new Map<string, RecordOutcome>();
+    const outcomes = new Outcomes();
     const batcher = makeBatcher({ outbox, maxBatchItems: 2 });
     for (let n = 0; n < 6; n++) batcher.add(record(n, outcomes));
     await timers.runUntil(batcher.flush());
@@ -409,7 +465,7 @@ describe('Batcher rejections', () => {
     const outbox = new MemoryOutbox();
     outbox.failWith = Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
     outbox.failuresLeft = 2;
-    const outcomes = new Map<string, RecordOutcome>();
+    const outcomes = new Outcomes();
     const batcher = makeBatcher({ outbox });
     batcher.add(record(1, outcomes));
     await timers.runUntil(batcher.flush());
@@ -424,10 +480,11 @@ describe('Batcher rejections', () => {
     server.script = () => hold.promise;
     const outbox = new MemoryOutbox();
     outbox.failWith = Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
-    const outcomes = new Map<string, RecordOutcome>();
+    const outcomes = new Outcomes();
     const batcher = makeBatcher({ outbox, maxQueueBytes: 1_000, maxBatchItems: 1, maxConcurrentBatches: 1 });
     for (let n = 0; n < 10; n++) batcher.add(record(n, outcomes, 200));
-    await turns(10);
+    // The overflow goes to the outbox in one append; its refusal settles all of it at once.
+    await outcomes.until(() => outcomes.count('failed') > 0);
     const failed = [...outcomes.values()].filter((o) => o.status === 'failed');
     expect(failed.length).toBeGreaterThan(0);
     for (const outcome of failed) {
@@ -446,10 +503,12 @@ describe('Batcher memory bound', () => {
     const hold = deferred<ScriptedResponse>();
     server.script = () => hold.promise;
     const outbox = new MemoryOutbox();
-    const outcomes = new Map<string, RecordOutcome>();
+    const outcomes = new Outcomes();
     const batcher = makeBatcher({ outbox, maxQueueBytes: 2_000, maxBatchItems: 1, maxConcurrentBatches: 1 });
     for (let n = 0; n < 20; n++) batcher.add(record(n, outcomes, 200));
-    await turns(5);
+    // The server holds every answer, so a record can only have an outcome by being spilled.
+    await outcomes.until(() => outcomes.count('spilled') > 0);
+    expect(server.itemsAccepted).toBe(0);
     expect(outbox.records.length).toBeGreaterThan(0);
     expect(batcher.stats.queuedBytes).toBeLessThanOrEqual(2_000);
     hold.resolve({ status: 200, body: {} });
@@ -464,29 +523,29 @@ describe('Batcher memory bound', () => {
     const hold = deferred<ScriptedResponse>();
     server.script = () => hold.promise;
     const outbox = new MemoryOutbox();
-    const outcomes = new Map<string, RecordOutcome>();
+    const outcomes = new Outcomes();
     const batcher = makeBatcher({ outbox, maxQueueBytes: 1_000, maxBatchItems: 1, maxConcurrentBatches: 1 });
     for (let n = 0; n < 12; n++) batcher.add(record(n, outcomes, 700_000));
-    await turns(20);
-    // 2 MiB per turn: two of these records per append, never all eleven overflowing ones at once.
-    expect(outbox.appendBytes.length).toBeGreaterThanOrEqual(5);
+    // Every one of them is past maxQueueBytes: all twelve go to the outbox.
+    await outcomes.until(() => outcomes.size === 12);
+    expect(outcomes.count('spilled')).toBe(12);
+    // 2 MiB per turn: two of these records per append, never all of them at once.
+    expect(outbox.appendBytes.length).toBeGreaterThanOrEqual(6);
     for (const bytes of outbox.appendBytes) expect(bytes).toBeLessThanOrEqual(2 * 1024 * 1024);
     hold.resolve({ status: 200, body: {} });
     await timers.runUntil(batcher.flush());
     expect(outcomes.size).toBe(12);
-    expect([...outcomes.values()].filter((o) => o.status === 'spilled')).toHaveLength(outbox.records.length);
-    expect(outbox.records.length).toBeGreaterThanOrEqual(11);
+    expect(outbox.records).toHaveLength(12);
   });
 
   it('fails records past maxQueueBytes with a clear error when there is no outbox', async () => {
     const hold = deferred<ScriptedResponse>();
     server.script = () => hold.promise;
-    const outcomes = new Map<string, RecordOutcome>();
+    const outcomes = new Outcomes();
     const batcher = makeBatcher({ maxQueueBytes: 1_000, maxBatchItems: 1, maxConcurrentBatches: 1 });
     for (let n = 0; n < 10; n++) batcher.add(record(n, outcomes, 200));
-    await turns(5);
+    await outcomes.until(() => outcomes.count('failed') > 0);
     const failed = [...outcomes.values()].filter((o) => o.status === 'failed');
-    expect(failed.length).toBeGreaterThan(0);
     expect(failed[0]).toMatchObject({ error: { code: 'WEFT_DELIVERY_FAILED' } });
     hold.resolve({ status: 200, body: {} });
     await timers.runUntil(batcher.flush());
@@ -500,7 +559,7 @@ describe('Batcher circuit', () => {
     server.script = (request) =>
       healthy ? { status: 200, body: request.path === '/health' ? { status: 'ok' } : {} } : { status: 503 };
     const outbox = new MemoryOutbox();
-    const outcomes = new Map<string, RecordOutcome>();
+    const outcomes = new Outcomes();
     let recovered = 0;
     let opened!: () => void;
     const open = new Promise<void>((resolve) => {
@@ -535,15 +594,17 @@ describe('Batcher circuit', () => {
     expect(server.batches.length).toBe(batchesWhenOpened);
 
     // A failed probe keeps it open; a successful one closes it and reports recovery.
+    const reopened = nextTransportEvent((event) => event.type === 'circuit' && event.state === 'open');
     timers.fireNext();
-    await server.waitForRequests(batchesWhenOpened + 1);
-    await turns(10);
+    expect(await reopened).toMatchObject({ previous: 'half-open' });
+    expect(server.requests).toHaveLength(batchesWhenOpened + 1);
     expect(server.requests.at(-1)!.path).toBe('/health');
     expect(batcher.stats.circuit).toBe('open');
     healthy = true;
+    const closed = nextTransportEvent((event) => event.type === 'circuit' && event.state === 'closed');
     timers.fireNext();
-    await server.waitForRequests(batchesWhenOpened + 2);
-    await turns(10);
+    expect(await closed).toMatchObject({ previous: 'half-open' });
+    expect(server.requests.at(-1)!.path).toBe('/health');
     expect(batcher.stats.circuit).toBe('closed');
     expect(recovered).toBe(1);
 
@@ -556,7 +617,7 @@ describe('Batcher circuit', () => {
     let healthy = false;
     server.script = (request) =>
       healthy ? { status: 200, body: request.path === '/health' ? { status: 'ok' } : {} } : { status: 503 };
-    const outcomes = new Map<string, RecordOutcome>();
+    const outcomes = new Outcomes();
     let opened!: () => void;
     const open = new Promise<void>((resolve) => {
       opened = resolve;
@@ -574,7 +635,8 @@ describe('Batcher circuit', () => {
     expect(batcher.stats.circuit).not.toBe('closed');
     expect(outcomes.size).toBe(0); // nothing failed: held in memory
     batcher.add(record(2, outcomes));
-    await turns(10);
+    // Held in memory while the circuit is open: queued, with no outcome and no request of its own.
+    expect(batcher.stats).toMatchObject({ queuedRecords: 1 });
     const batchesWhileOpen = server.batches.length;
     expect(outcomes.size).toBe(0);
     healthy = true;
@@ -589,7 +651,7 @@ describe('Batcher circuit', () => {
 
 describe('Batcher lifecycle and options', () => {
   it('close() flushes, is idempotent, and fails records added afterwards', async () => {
-    const outcomes = new Map<string, RecordOutcome>();
+    const outcomes = new Outcomes();
     const batcher = makeBatcher();
     batcher.add(record(1, outcomes));
     const closing = batcher.close();
@@ -601,7 +663,7 @@ describe('Batcher lifecycle and options', () => {
   });
 
   it('fails a record without bytes instead of throwing from add()', async () => {
-    const outcomes = new Map<string, RecordOutcome>();
+    const outcomes = new Outcomes();
     const batcher = makeBatcher();
     const broken = { ...record(1, outcomes), bytes: undefined as unknown as Uint8Array };
     expect(() => batcher.add(broken)).not.toThrow();
@@ -613,7 +675,7 @@ describe('Batcher lifecycle and options', () => {
 
   it('survives a done callback that throws', async () => {
     const batcher = makeBatcher();
-    const outcomes = new Map<string, RecordOutcome>();
+    const outcomes = new Outcomes();
     batcher.add({
       ...record(1, outcomes),
       done: () => {

@@ -1,7 +1,7 @@
 import type { CallQuery } from '@weft/protocol';
-import type { CliIo } from '../../cli/cli-io.js';
-import { TraceNotFoundError } from '../../errors/trace-not-found-error.js';
-import { ExitCode } from '../../exit/exit-code.js';
+import type { CliIo } from '../../io/index.js';
+import { TraceNotFoundError } from '../../errors/index.js';
+import { ExitCode } from '../../exit/index.js';
 import { formatCallsTable } from './calls-table.js';
 import type { CallsOptions } from './calls-options.js';
 import { fetchCalls } from './fetch-calls.js';

@@ -1,6 +1,6 @@
 import { type Call, type CallQuery, callQueryResponse, routes } from '@weft/protocol';
-import { ServerResponseError } from '../../errors/server-response-error.js';
-import { postJson, type ServerTarget } from '../../http/request-json.js';
+import { ServerResponseError } from '../../errors/index.js';
+import { postJson, type ServerTarget } from '../../http/index.js';
 
 /** The server's largest page. */
 const MAX_PAGE = 1_000;

@@ -1,6 +1,6 @@
 import { compareRuns, loadRun } from 'weft/eval';
-import type { CliIo } from '../../cli/cli-io.js';
-import { ExitCode } from '../../exit/exit-code.js';
+import type { CliIo } from '../../io/index.js';
+import { ExitCode } from '../../exit/index.js';
 import { formatComparisonTables } from './comparison-table.js';
 import type { EvalCompareOptions } from './eval-compare-options.js';
 

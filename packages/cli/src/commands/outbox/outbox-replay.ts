@@ -1,6 +1,6 @@
 import { replayOutbox } from 'weft/outbox';
-import type { CliIo } from '../../cli/cli-io.js';
-import { ExitCode } from '../../exit/exit-code.js';
+import type { CliIo } from '../../io/index.js';
+import { ExitCode } from '../../exit/index.js';
 import { formatPlainTable } from '../plain-table.js';
 import type { OutboxReplayOptions } from './outbox-options.js';
 import { OutboxReplayStoppedError } from './outbox-replay-stopped-error.js';

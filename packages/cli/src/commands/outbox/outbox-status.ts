@@ -1,6 +1,6 @@
 import { outboxStatus } from 'weft/outbox';
-import type { CliIo } from '../../cli/cli-io.js';
-import { ExitCode } from '../../exit/exit-code.js';
+import type { CliIo } from '../../io/index.js';
+import { ExitCode } from '../../exit/index.js';
 import type { OutboxStatusOptions } from './outbox-options.js';
 import { formatOutboxStatusTable } from './outbox-status-table.js';
 

@@ -2,8 +2,8 @@ import { once } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseStorageUrl, redactStorageUrl, startServer } from '@weft/server';
-import type { CliIo } from '../../cli/cli-io.js';
-import { ExitCode } from '../../exit/exit-code.js';
+import type { CliIo } from '../../io/index.js';
+import { ExitCode } from '../../exit/index.js';
 import type { ServeOptions } from './serve-options.js';
 import { stopOnProcessSignals } from './stop-signal.js';
 

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   type TableSpec,
   TABLES,
@@ -63,6 +64,18 @@ const ALREADY_EXISTS =
   /already exists|TABLE_ALREADY_EXISTS|DATABASE_ALREADY_EXISTS|is (being|currently) (created|attached)/i;
 
 /**
+ * ClickHouse's answer when another replica's schema change on the same table
+ * ran at the same moment: 18.16 fails an `ADD COLUMN … DEFAULT` racing
+ * another one with "Different expressions with the same alias <column>_tmp"
+ * (seen when two replicas started together under load). Running the
+ * statement again settles it: the column then exists, or is added.
+ */
+const CONCURRENT_SCHEMA_CHANGE = /Different expressions with the same alias \w+_tmp/;
+/** Times a statement is run again after {@link CONCURRENT_SCHEMA_CHANGE}, spaced by {@link RERUN_DELAY_MS} × attempt. */
+const MAX_RERUNS = 5;
+const RERUN_DELAY_MS = 100;
+
+/**
  * Creates the database and applies every migration newer than the version
  * recorded on EVERY host (each shard keeps its own local tables and its own
  * `weft_migrations`). Safe to run from several replicas at once: statements
@@ -75,10 +88,16 @@ export async function migrate(
   cluster: string | undefined,
 ): Promise<number> {
   const run = async (sql: string) => {
-    try {
-      await connection.commandOnEveryHost(sql);
-    } catch (error) {
-      if (!ALREADY_EXISTS.test((error as Error).message)) throw error;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await connection.commandOnEveryHost(sql);
+        return;
+      } catch (error) {
+        const message = (error as Error).message;
+        if (ALREADY_EXISTS.test(message)) return;
+        if (!CONCURRENT_SCHEMA_CHANGE.test(message) || attempt > MAX_RERUNS) throw error;
+        await delay(RERUN_DELAY_MS * attempt);
+      }
     }
   };
   await run(`CREATE DATABASE IF NOT EXISTS ${database}`);

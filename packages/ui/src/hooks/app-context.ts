@@ -1,6 +1,6 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import type { ApiClient } from './api/api-client.js';
+import type { ApiClient } from '../api/index.js';
 
 /** What every view needs: the API client and the project in the URL. */
 export interface AppContext {

@@ -1,0 +1,1 @@
+export { getJson, postJson, requestJson, type ServerTarget } from './request-json.js';

@@ -1,0 +1,1 @@
+export { type CliIo, processIo, type TextSink } from './cli-io.js';

@@ -1,0 +1,16 @@
+export { AddToDataset } from './add-to-dataset.js';
+export { CallDetail } from './call-detail.js';
+export { CopyButton } from './copy-button.js';
+export { ErrorBox } from './error-box.js';
+export { ExceptionView } from './exception-view.js';
+export { FeedbackPanel } from './feedback-panel.js';
+export { JsonDiffView } from './json-diff-view.js';
+export { JsonViewer } from './json-viewer.js';
+export { LabelEditor } from './label-editor.js';
+export { Pager } from './pager.js';
+export { RefLink, refHref } from './ref-link.js';
+export { Snippet } from './snippet.js';
+export { StatusBadge } from './status-badge.js';
+export { TableRows } from './table-rows.js';
+export { TokenDialog } from './token-dialog.js';
+export { ROW_PX, TraceTreeView, type TraceTreeViewProps } from './trace-tree-view.js';

@@ -1,0 +1,4 @@
+export { type AppContext, appContext, useApp } from './app-context.js';
+export { useIntervalRefresh } from './use-interval-refresh.js';
+export { type Load, useLoad } from './use-load.js';
+export { useRowKeys } from './use-row-keys.js';

@@ -1,0 +1,30 @@
+export {
+  type AttributeValue,
+  attributesFromQuery,
+  chipText,
+  parseAttributeChip,
+} from './attribute-filter.js';
+export { callLatencyMs, callTokens, costTitle, plainOpName } from './call-metrics.js';
+export { type ChatMessage, turnMessages } from './chat-messages.js';
+export {
+  compareRows,
+  flattenScores,
+  type RowComparison,
+  rowResult,
+  type SummaryDelta,
+  summaryDeltas,
+} from './eval-compare.js';
+export { runSummary, scoresLine } from './eval-summary.js';
+export { findRefs } from './find-refs.js';
+export { formatCount, formatDelta, formatDuration, formatTime, shortId } from './format.js';
+export { type DiffEntry, formatPath, jsonDiff } from './json-diff.js';
+export { type ScoreComparison, scoreIntervals, verdict } from './score-intervals.js';
+export {
+  ancestorIds,
+  barPlacement,
+  buildTraceTree,
+  type TraceNode,
+  type TraceTree,
+  visibleNodes,
+} from './trace-tree.js';
+export { scrollToReveal, type VirtualWindow, virtualWindow } from './virtual-window.js';
