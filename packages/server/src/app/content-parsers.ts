@@ -1,6 +1,6 @@
 import { CONTENT_TYPE_MSGPACK, CONTENT_TYPE_OCTET_STREAM, decodeMsgpack } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
-import { InvalidRequestError } from '../errors/invalid-request-error.js';
+import { InvalidRequestError } from '../errors/index.js';
 
 /**
  * Body parsers beyond Fastify's JSON: msgpack (the SDK's wire format, under

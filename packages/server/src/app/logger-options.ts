@@ -1,5 +1,5 @@
 import type { FastifyLoggerOptions, FastifyRequest, RawServerDefault } from 'fastify';
-import type { LogStream } from '../options/server-options.js';
+import type { LogStream } from '../options/index.js';
 
 /**
  * Headers that carry credentials. The request serializer below never logs

@@ -1,5 +1,5 @@
 import type { onRequestHookHandler } from 'fastify';
-import { PayloadTooLargeError } from '../errors/payload-too-large-error.js';
+import { PayloadTooLargeError } from '../errors/index.js';
 
 /**
  * Rejects a request whose declared `Content-Length` exceeds `maxBytes` with

@@ -1,6 +1,6 @@
 import { MAX_CANONICAL_DEPTH } from '@weft/protocol';
 import type { preValidationHookHandler } from 'fastify';
-import { InvalidRequestError } from '../errors/invalid-request-error.js';
+import { InvalidRequestError } from '../errors/index.js';
 
 /**
  * Deepest body accepted: a value as deep as canonical JSON allows

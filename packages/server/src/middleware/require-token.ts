@@ -1,5 +1,5 @@
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
-import { UnauthorizedError } from '../errors/unauthorized-error.js';
+import { UnauthorizedError } from '../errors/index.js';
 import { ALL_PROJECTS, type ProjectScope, TokenRegistry } from './token-registry.js';
 
 // Scope of each authenticated request, kept beside the request rather than

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { InvalidRequestError, type RequestIssue } from '../errors/invalid-request-error.js';
+import { InvalidRequestError, type RequestIssue } from '../errors/index.js';
 
 /** At most this many issues are reported per request; the first names the field in `path`. */
 const MAX_REPORTED_ISSUES = 100;

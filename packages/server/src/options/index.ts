@@ -17,3 +17,4 @@ export {
   type StorageCredentials,
   type StorageTarget,
 } from './storage-url.js';
+export { mergeProjectTokens } from './merge-project-tokens.js';

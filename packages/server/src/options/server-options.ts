@@ -1,6 +1,6 @@
 import { callBatch, DEFAULT_PORT } from '@weft/protocol';
 import { z } from 'zod';
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { InvalidOptionsError } from '../errors/index.js';
 import { redactedIssuePath } from './redacted-issue-path.js';
 
 /** 64 MiB: large enough for a batch of big records or a sizeable file, small enough to bound memory. */

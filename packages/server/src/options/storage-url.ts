@@ -1,4 +1,4 @@
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { InvalidOptionsError } from '../errors/index.js';
 import type { ClickHouseStorageOptions } from '../storage/clickhouse/clickhouse-storage-options.js';
 
 /** Where the server keeps its data, from a storage URL. */

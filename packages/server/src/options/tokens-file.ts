@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { InvalidOptionsError } from '../errors/index.js';
 import { redactedIssuePath } from './redacted-issue-path.js';
 import { projectTokens } from './server-options.js';
 

@@ -1,9 +1,9 @@
 import { MAX_BATCH_ITEMS, spanToCall } from '@weft/protocol';
-import { InvalidRequestError } from '../errors/invalid-request-error.js';
+import { InvalidRequestError } from '../errors/index.js';
 import { ForbiddenError } from '../middleware/forbidden-error.js';
 import type { ProjectScope } from '../middleware/token-registry.js';
 import type { SpanCallPut } from '../storage/index.js';
-import type { Storage } from '../storage/storage.js';
+import type { Storage } from '../storage/index.js';
 import type { TraceExportResult } from './otlp-codec.js';
 import type { OtlpResourceSpans } from './otlp-spans.js';
 import { projectOfResource } from './trace-project.js';

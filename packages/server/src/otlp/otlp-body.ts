@@ -1,9 +1,9 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { InvalidRequestError } from '../errors/invalid-request-error.js';
-import { PayloadTooLargeError } from '../errors/payload-too-large-error.js';
-import { UnsupportedMediaTypeError } from '../errors/unsupported-media-type-error.js';
+import { InvalidRequestError } from '../errors/index.js';
+import { PayloadTooLargeError } from '../errors/index.js';
+import { UnsupportedMediaTypeError } from '../errors/index.js';
 import { CONTENT_TYPE_PROTOBUF, decodeTraceRequest } from './otlp-codec.js';
 import { spansOfOtlp } from './otlp-spans.js';
 

@@ -1,5 +1,5 @@
 import protobuf from 'protobufjs';
-import { InvalidRequestError } from '../errors/invalid-request-error.js';
+import { InvalidRequestError } from '../errors/index.js';
 import { OTLP_DESCRIPTOR } from './otlp-descriptor.js';
 
 const root = protobuf.Root.fromJSON(OTLP_DESCRIPTOR);

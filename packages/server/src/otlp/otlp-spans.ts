@@ -1,5 +1,5 @@
 import type { OtelEvent, OtelLink, OtelResource, OtelSpan, OtelSpanKind } from '@weft/protocol';
-import { InvalidRequestError } from '../errors/invalid-request-error.js';
+import { InvalidRequestError } from '../errors/index.js';
 import { attributesOf } from './any-value.js';
 
 /** The spans of one `ResourceSpans`, with the resource they share. */

@@ -1,6 +1,6 @@
 import { PROJECT_NAME } from '@weft/protocol';
 import type { OtelResource } from '@weft/protocol';
-import { InvalidRequestError } from '../errors/invalid-request-error.js';
+import { InvalidRequestError } from '../errors/index.js';
 
 /** The request header that names the project of every span in the request. */
 export const PROJECT_HEADER = 'x-weft-project';

@@ -9,9 +9,9 @@ import {
 } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
 import { routePattern } from '../app/route-pattern.js';
-import { InvalidRequestError } from '../errors/invalid-request-error.js';
-import { NotFoundError } from '../errors/not-found-error.js';
-import { NotSupportedError } from '../errors/not-supported-error.js';
+import { InvalidRequestError } from '../errors/index.js';
+import { NotFoundError } from '../errors/index.js';
+import { NotSupportedError } from '../errors/index.js';
 import { validate } from '../middleware/validate.js';
 import type { Storage, StoredValue } from '../storage/index.js';
 import { expandCallValues, missingValues, verifyValueItem } from '../values/index.js';

@@ -1,5 +1,5 @@
 import { canonicalJson, NotCanonicalError } from '@weft/protocol';
-import { InvalidRequestError } from '../errors/invalid-request-error.js';
+import { InvalidRequestError } from '../errors/index.js';
 
 /**
  * Canonical text of a request value, or `WEFT_INVALID_REQUEST` naming where

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { feedbackCreate, routes } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
 import { routePattern } from '../app/route-pattern.js';
-import { NotSupportedError } from '../errors/not-supported-error.js';
+import { NotSupportedError } from '../errors/index.js';
 import { validate } from '../middleware/validate.js';
-import type { Storage } from '../storage/storage.js';
+import type { Storage } from '../storage/index.js';
 import { feedbackListParams } from './params.js';
 
 const parseCreate = validate(feedbackCreate, 'body');

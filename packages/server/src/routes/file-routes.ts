@@ -1,10 +1,10 @@
 import { CONTENT_TYPE_OCTET_STREAM, digestBytes, routes } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
 import { routePattern } from '../app/route-pattern.js';
-import { InvalidRequestError } from '../errors/invalid-request-error.js';
-import { NotFoundError } from '../errors/not-found-error.js';
+import { InvalidRequestError } from '../errors/index.js';
+import { NotFoundError } from '../errors/index.js';
 import { validate } from '../middleware/validate.js';
-import type { Storage } from '../storage/storage.js';
+import type { Storage } from '../storage/index.js';
 import { digestParams, projectParams } from './params.js';
 
 const parseProject = validate(projectParams, 'params');

@@ -1,11 +1,11 @@
 import { digestBytes, objectCreate, objectLabelSet, routes } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
 import { routePattern } from '../app/route-pattern.js';
-import { DigestMismatchError } from '../errors/digest-mismatch-error.js';
-import { NotFoundError } from '../errors/not-found-error.js';
-import { NotSupportedError } from '../errors/not-supported-error.js';
+import { DigestMismatchError } from '../errors/index.js';
+import { NotFoundError } from '../errors/index.js';
+import { NotSupportedError } from '../errors/index.js';
 import { validate } from '../middleware/validate.js';
-import type { Storage, VersionSelector } from '../storage/storage.js';
+import type { Storage, VersionSelector } from '../storage/index.js';
 import { canonicalOrReject } from './canonical-or-reject.js';
 import { objectParams, objectVersionParams, projectParams } from './params.js';
 

@@ -1,8 +1,8 @@
 import { routes, sessionQuery } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
-import { NotSupportedError } from '../errors/not-supported-error.js';
+import { NotSupportedError } from '../errors/index.js';
 import { validate } from '../middleware/validate.js';
-import type { Storage } from '../storage/storage.js';
+import type { Storage } from '../storage/index.js';
 
 const parseQuery = validate(sessionQuery, 'body');
 

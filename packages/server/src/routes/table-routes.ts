@@ -11,11 +11,11 @@ import {
 } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
 import { routePattern } from '../app/route-pattern.js';
-import { DigestMismatchError } from '../errors/digest-mismatch-error.js';
-import { InvalidRequestError } from '../errors/invalid-request-error.js';
-import { NotFoundError } from '../errors/not-found-error.js';
+import { DigestMismatchError } from '../errors/index.js';
+import { InvalidRequestError } from '../errors/index.js';
+import { NotFoundError } from '../errors/index.js';
 import { validate } from '../middleware/validate.js';
-import type { Storage } from '../storage/storage.js';
+import type { Storage } from '../storage/index.js';
 import { canonicalOrReject } from './canonical-or-reject.js';
 import { digestParams } from './params.js';
 

@@ -1,13 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../app/create-app.js';
-import { ListenError } from '../errors/listen-error.js';
-import { TokenRequiredError } from '../errors/token-required-error.js';
-import { isLoopbackHost } from '../options/is-loopback.js';
-import { mergeProjectTokens } from '../options/merge-project-tokens.js';
-import { parseServerOptions, type ServerOptions } from '../options/server-options.js';
-import { readTokensFile } from '../options/tokens-file.js';
-import { parseStorageUrl } from '../options/storage-url.js';
-import { openStorage } from '../storage/open-storage.js';
+import { ListenError } from '../errors/index.js';
+import { TokenRequiredError } from '../errors/index.js';
+import { isLoopbackHost } from '../options/index.js';
+import { mergeProjectTokens } from '../options/index.js';
+import { parseServerOptions, type ServerOptions } from '../options/index.js';
+import { readTokensFile } from '../options/index.js';
+import { parseStorageUrl } from '../options/index.js';
+import { openStorage } from '../storage/index.js';
 
 /** A listening server. */
 export interface RunningServer {

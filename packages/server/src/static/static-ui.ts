@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { NotFoundError } from '../errors/not-found-error.js';
+import { NotFoundError } from '../errors/index.js';
 import { contentTypeOf } from './content-type.js';
 
 /** Paths that belong to the API: never answered with the UI, even for a browser. */

@@ -1,4 +1,4 @@
-import { InvalidRequestError } from '../errors/invalid-request-error.js';
+import { InvalidRequestError } from '../errors/index.js';
 
 /** Position after the last row of a page: its sort key and id (the tie-break). */
 export interface CursorPosition {

@@ -1,5 +1,5 @@
 import { type CallQueryParsed, type CallQueryResponse, type CallSortField, isRefUri } from '@weft/protocol';
-import { InvalidRequestError } from '../../errors/invalid-request-error.js';
+import { InvalidRequestError } from '../../errors/index.js';
 import { attributeTerm } from '../attribute-terms.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { searchWords } from '../search-text.js';

@@ -4,7 +4,7 @@ import {
   type ClickHouseSettings,
   createClient,
 } from '@clickhouse/client';
-import { StorageUnavailableError } from '../../errors/storage-unavailable-error.js';
+import { StorageUnavailableError } from '../../errors/index.js';
 
 /** Where and how to reach ClickHouse; see `ClickHouseStorageOptions`. */
 export interface ClickHouseConnectionOptions {

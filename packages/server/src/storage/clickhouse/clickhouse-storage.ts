@@ -18,9 +18,9 @@ import type {
   TableRowsResponse,
 } from '@weft/protocol';
 import { encodeMsgpack } from '@weft/protocol';
-import { InvalidOptionsError } from '../../errors/invalid-options-error.js';
-import { InvalidRequestError } from '../../errors/invalid-request-error.js';
-import { StorageClosedError } from '../../errors/storage-closed-error.js';
+import { InvalidOptionsError } from '../../errors/index.js';
+import { InvalidRequestError } from '../../errors/index.js';
+import { StorageClosedError } from '../../errors/index.js';
 import type { SpanCallPut } from '../span-usage.js';
 import type { ObjectPut, Storage, TablePut, VersionSelector } from '../storage.js';
 import { type CallHalfRow, callHalfRows } from './call-halves.js';

@@ -4,7 +4,7 @@ import type {
   SessionQueryResponse,
   SessionSummary,
 } from '@weft/protocol';
-import { InvalidRequestError } from '../../errors/invalid-request-error.js';
+import { InvalidRequestError } from '../../errors/index.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { KEY_COLUMNS, TOTALS_COLUMNS } from './call-columns.js';
 import type { ClickHouseConnection } from './clickhouse-connection.js';
