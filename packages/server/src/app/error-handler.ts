@@ -1,9 +1,7 @@
 import { debuglog } from 'node:util';
 import { type ErrorResponse, WeftError } from '@weft/protocol';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DigestMismatchError } from '../errors/index.js';
-import { InvalidRequestError } from '../errors/index.js';
-import { StorageUnavailableError } from '../errors/index.js';
+import { DigestMismatchError, InvalidRequestError, StorageUnavailableError } from '../errors/index.js';
 import { codeForStatus, ERROR_STATUS } from './error-status.js';
 
 const log = debuglog('weft');

@@ -1,9 +1,7 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { InvalidRequestError } from '../errors/index.js';
-import { PayloadTooLargeError } from '../errors/index.js';
-import { UnsupportedMediaTypeError } from '../errors/index.js';
+import { InvalidRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors/index.js';
 import { CONTENT_TYPE_PROTOBUF, decodeTraceRequest } from './otlp-codec.js';
 import { spansOfOtlp } from './otlp-spans.js';
 

@@ -9,9 +9,7 @@ import {
 } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
 import { routePattern } from '../app/route-pattern.js';
-import { InvalidRequestError } from '../errors/index.js';
-import { NotFoundError } from '../errors/index.js';
-import { NotSupportedError } from '../errors/index.js';
+import { InvalidRequestError, NotFoundError, NotSupportedError } from '../errors/index.js';
 import { validate } from '../middleware/validate.js';
 import type { Storage, StoredValue } from '../storage/index.js';
 import { expandCallValues, missingValues, verifyValueItem } from '../values/index.js';

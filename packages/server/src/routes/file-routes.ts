@@ -1,8 +1,7 @@
 import { CONTENT_TYPE_OCTET_STREAM, digestBytes, routes } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
 import { routePattern } from '../app/route-pattern.js';
-import { InvalidRequestError } from '../errors/index.js';
-import { NotFoundError } from '../errors/index.js';
+import { InvalidRequestError, NotFoundError } from '../errors/index.js';
 import { validate } from '../middleware/validate.js';
 import type { Storage } from '../storage/index.js';
 import { digestParams, projectParams } from './params.js';

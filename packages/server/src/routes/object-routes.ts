@@ -1,9 +1,7 @@
 import { digestBytes, objectCreate, objectLabelSet, routes } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
 import { routePattern } from '../app/route-pattern.js';
-import { DigestMismatchError } from '../errors/index.js';
-import { NotFoundError } from '../errors/index.js';
-import { NotSupportedError } from '../errors/index.js';
+import { DigestMismatchError, NotFoundError, NotSupportedError } from '../errors/index.js';
 import { validate } from '../middleware/validate.js';
 import type { Storage, VersionSelector } from '../storage/index.js';
 import { canonicalOrReject } from './canonical-or-reject.js';

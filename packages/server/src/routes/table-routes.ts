@@ -11,9 +11,7 @@ import {
 } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
 import { routePattern } from '../app/route-pattern.js';
-import { DigestMismatchError } from '../errors/index.js';
-import { InvalidRequestError } from '../errors/index.js';
-import { NotFoundError } from '../errors/index.js';
+import { DigestMismatchError, InvalidRequestError, NotFoundError } from '../errors/index.js';
 import { validate } from '../middleware/validate.js';
 import type { Storage } from '../storage/index.js';
 import { canonicalOrReject } from './canonical-or-reject.js';

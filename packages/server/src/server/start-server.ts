@@ -1,12 +1,14 @@
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../app/create-app.js';
-import { ListenError } from '../errors/index.js';
-import { TokenRequiredError } from '../errors/index.js';
-import { isLoopbackHost } from '../options/index.js';
-import { mergeProjectTokens } from '../options/index.js';
-import { parseServerOptions, type ServerOptions } from '../options/index.js';
-import { readTokensFile } from '../options/index.js';
-import { parseStorageUrl } from '../options/index.js';
+import { ListenError, TokenRequiredError } from '../errors/index.js';
+import {
+  isLoopbackHost,
+  mergeProjectTokens,
+  parseServerOptions,
+  type ServerOptions,
+  readTokensFile,
+  parseStorageUrl,
+} from '../options/index.js';
 import { openStorage } from '../storage/index.js';
 
 /** A listening server. */

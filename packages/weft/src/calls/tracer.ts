@@ -12,8 +12,7 @@ import { isStreamLike, type StreamEnd, traceStream } from '../op/traced-stream.j
 import type { RecordKind } from '../pipeline/call-item.js';
 import type { InFlight } from '../pipeline/in-flight.js';
 import type { HeldTrace, Sampler } from '../sampling/index.js';
-import { materialize } from '../values/index.js';
-import { snapshot, type SnapshotLimits, snapshotTape } from '../values/index.js';
+import { materialize, snapshot, type SnapshotLimits, snapshotTape } from '../values/index.js';
 import {
   type OtelContext,
   type OtelContextManager,

@@ -15,12 +15,9 @@ import {
 } from '@weft/protocol';
 import { Tracer } from '../calls/tracer.js';
 import { ALL_SAMPLED, Sampler } from '../sampling/index.js';
-import { ClientClosedError } from '../errors/index.js';
-import { PublishFailedError } from '../errors/index.js';
-import { InvalidOptionsError } from '../errors/index.js';
+import { ClientClosedError, PublishFailedError, InvalidOptionsError } from '../errors/index.js';
 import { ValueDedup } from '../dedup/index.js';
-import { LoopLagMonitor } from '../diagnostics/index.js';
-import { Warnings } from '../diagnostics/index.js';
+import { LoopLagMonitor, Warnings } from '../diagnostics/index.js';
 import { type ExitParticipant, registerForExit, unregisterForExit } from '../lifecycle/exit-hooks.js';
 import type { ObjectRef } from '../objects/object-ref.js';
 import { parseNameSelector } from '../objects/name-selector.js';
@@ -45,10 +42,13 @@ import { InFlight } from '../pipeline/in-flight.js';
 import { Pipeline, type RecordSink } from '../pipeline/pipeline.js';
 import { Pool } from '../pipeline/pool.js';
 import { CallPages, type GetCallsOptions } from '../read/index.js';
-import { ApiClient } from '../transport/index.js';
-import { Batcher, type BatcherOptions } from '../transport/index.js';
-import { DEFAULT_RETRY_POLICY } from '../transport/index.js';
-import { RecordDelivery } from '../transport/index.js';
+import {
+  ApiClient,
+  Batcher,
+  type BatcherOptions,
+  DEFAULT_RETRY_POLICY,
+  RecordDelivery,
+} from '../transport/index.js';
 import type { SanitizeOptions } from '../values/index.js';
 import type { Diagnostics } from './diagnostics.js';
 import type { ResolvedOptions } from './options.js';

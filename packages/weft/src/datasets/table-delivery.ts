@@ -1,7 +1,5 @@
 import { tableDigest } from '@weft/protocol';
-import type { ApiClient } from '../transport/index.js';
-import type { DeliveryRecord } from '../transport/index.js';
-import type { RecordDelivery } from '../transport/index.js';
+import type { ApiClient, DeliveryRecord, RecordDelivery } from '../transport/index.js';
 import type { HashedRows } from './row-digests.js';
 import { type TableUpload, type UploadLimits, uploadTable } from './upload-table.js';
 

@@ -2,8 +2,13 @@ import { type FileHandle, open } from 'node:fs/promises';
 import { debuglog } from 'node:util';
 import { type EvaluationRowResult, evaluationRowResult } from '@weft/protocol';
 import { z } from 'zod';
-import { freeTextRedaction, redactException, scrubStrings } from '../values/index.js';
-import { Sanitizer, type SanitizeOptions } from '../values/index.js';
+import {
+  freeTextRedaction,
+  redactException,
+  scrubStrings,
+  Sanitizer,
+  type SanitizeOptions,
+} from '../values/index.js';
 import { CheckpointOpenFailedError, CheckpointWriteFailedError } from './errors/index.js';
 import { rowKey } from './row-key.js';
 import { type RunMarker, runMarker } from './run-marker.js';

@@ -8,12 +8,9 @@ import {
   tableDigest,
 } from '@weft/protocol';
 import { z } from 'zod';
-import { getDefaultClient } from '../client/index.js';
-import { op as defaultOp } from '../client/index.js';
-import type { WeftClient } from '../client/index.js';
+import { getDefaultClient, op as defaultOp, type WeftClient } from '../client/index.js';
 import { currentCall } from '../context/index.js';
-import { Dataset, type Row, validateRows } from '../datasets/index.js';
-import { rowDigests } from '../datasets/index.js';
+import { Dataset, type Row, validateRows, rowDigests } from '../datasets/index.js';
 import { objectNameOf } from '../objects/index.js';
 import { Checkpoint } from './checkpoint.js';
 import { InvalidEvaluationOptionsError } from './errors/index.js';

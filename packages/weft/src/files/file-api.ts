@@ -1,6 +1,5 @@
 import { fileCreateResponse, routes, type WeftError } from '@weft/protocol';
-import type { ApiClient } from '../transport/index.js';
-import { BadResponseError } from '../transport/index.js';
+import { type ApiClient, BadResponseError } from '../transport/index.js';
 
 /** What became of one upload; like the transport's `SendResult`, not thrown. */
 export type FileUploadResult =

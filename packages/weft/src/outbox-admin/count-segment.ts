@@ -1,6 +1,5 @@
 import { open } from 'node:fs/promises';
-import { readFrames } from '../outbox/index.js';
-import { checkSegmentHeader, SEGMENT_HEADER_BYTES } from '../outbox/index.js';
+import { readFrames, checkSegmentHeader, SEGMENT_HEADER_BYTES } from '../outbox/index.js';
 
 /** What one segment file holds, read without changing it. */
 export type SegmentCount =

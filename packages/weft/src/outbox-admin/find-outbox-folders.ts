@@ -1,9 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { LOCK_FILE_NAME } from '../outbox/index.js';
-import { PROCESS_FOLDER_PREFIX } from '../outbox/index.js';
-import { parseSegmentFileName } from '../outbox/index.js';
+import { LOCK_FILE_NAME, PROCESS_FOLDER_PREFIX, parseSegmentFileName } from '../outbox/index.js';
 
 /** One outbox folder: the SDK keeps one per project, named after it. */
 export interface OutboxFolder {

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import { inspectOutboxLock, LOCK_FILE_NAME } from '../outbox/index.js';
-import { nodeOutboxFileSystem } from '../outbox/index.js';
+import { inspectOutboxLock, LOCK_FILE_NAME, nodeOutboxFileSystem } from '../outbox/index.js';
 
 /**
  * Who holds an outbox folder, read without taking the lock:

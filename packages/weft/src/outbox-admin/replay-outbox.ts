@@ -1,8 +1,7 @@
 import { WeftError } from '@weft/protocol';
 import { z } from 'zod';
 import { Outbox, type OutboxLockedError } from '../outbox/index.js';
-import { createOutboxSender } from '../transport/index.js';
-import { parseOptions } from '../transport/index.js';
+import { createOutboxSender, parseOptions } from '../transport/index.js';
 import { OutboxInUseError } from './errors/index.js';
 import { findOutboxFolders, type OutboxFolder } from './find-outbox-folders.js';
 import { RecordingApiClient, type SendFailure } from './recording-api-client.js';

@@ -5,10 +5,13 @@ import { outsideCalls } from '../context/call-context.js';
 import type { RecordValues, ValueDedup } from '../dedup/index.js';
 import type { Warnings } from '../diagnostics/index.js';
 import type { RecordOutcome } from '../transport/index.js';
-import { Sanitizer, type SanitizeOptions } from '../values/index.js';
-import { encodeIfSafe, releaseEncoded } from '../values/index.js';
-import { materialize, snapshotBytes } from '../values/index.js';
 import {
+  Sanitizer,
+  type SanitizeOptions,
+  encodeIfSafe,
+  releaseEncoded,
+  materialize,
+  snapshotBytes,
   freeTextRedaction,
   isNoRedaction,
   redactedStringsOf,

@@ -18,9 +18,7 @@ import type {
   TableRowsResponse,
 } from '@weft/protocol';
 import { encodeMsgpack } from '@weft/protocol';
-import { InvalidOptionsError } from '../../errors/index.js';
-import { InvalidRequestError } from '../../errors/index.js';
-import { StorageClosedError } from '../../errors/index.js';
+import { InvalidOptionsError, InvalidRequestError, StorageClosedError } from '../../errors/index.js';
 import type { SpanCallPut } from '../span-usage.js';
 import type { ObjectPut, Storage, TablePut, VersionSelector } from '../storage.js';
 import { type CallHalfRow, callHalfRows } from './call-halves.js';

@@ -19,8 +19,7 @@ import type {
   SessionQueryResponse,
   TableRowsResponse,
 } from '@weft/protocol';
-import { InvalidRequestError } from '../../errors/index.js';
-import { StorageClosedError } from '../../errors/index.js';
+import { InvalidRequestError, StorageClosedError } from '../../errors/index.js';
 import { encodeSpanUsage, type SpanCallPut } from '../span-usage.js';
 import type { ObjectPut, Storage, TablePut, VersionSelector } from '../storage.js';
 import { SqliteCallQuery } from './call-query.js';
