@@ -19,8 +19,12 @@ export interface CallRecord {
   readonly startedAt: number;
   /** `performance.now()` at start, for latency. */
   readonly startedAtPerf: number;
-  /** Structural snapshot of the inputs (named), usually as a `SnapshotTape`. */
-  readonly inputs: unknown;
+  /**
+   * Structural snapshot of the inputs (named), usually as a `SnapshotTape`.
+   * The pipeline drops it (and `output`) once the call's last record is
+   * encoded: see `releaseValues` in `pipeline/pipeline.ts`.
+   */
+  inputs: unknown;
   readonly attributes: Record<string, unknown> | undefined;
   /** From `withSession` around the call. */
   readonly sessionId?: string | undefined;

@@ -52,6 +52,13 @@ export class SpanCall implements CallRecord {
   get inputs(): unknown {
     return this.#call().inputs;
   }
+  /**
+   * The pipeline drops a call's values once its record is encoded. A span
+   * call's values are mapped from its span, which is released with the span
+   * call itself (it is young: made when the span ended), so there is nothing
+   * to drop.
+   */
+  set inputs(_released: unknown) {}
   get attributes(): Record<string, unknown> | undefined {
     return this.#call().attributes ?? undefined;
   }
@@ -61,6 +68,8 @@ export class SpanCall implements CallRecord {
   get output(): unknown {
     return this.#call().output;
   }
+  /** See the `inputs` setter: nothing to drop. */
+  set output(_released: unknown) {}
   /** The span's exception as recorded (name, message, stack); the pipeline describes it like a thrown error. */
   get error(): unknown {
     return this.#call().exception ?? undefined;
