@@ -11,6 +11,7 @@ const alias = [
     find: /^@weft\/server\/testing$/,
     replacement: fileURLToPath(new URL('./packages/server/src/testing/index.ts', import.meta.url)),
   },
+  { find: /^@weft\/test-server$/, replacement: src('test-server') },
   { find: /^weft$/, replacement: src('weft') },
   ...['eval', 'errors', 'diagnostics'].map((entry) => ({
     find: new RegExp(`^weft/${entry}$`),
