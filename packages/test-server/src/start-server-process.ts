@@ -21,23 +21,23 @@ export interface ProcessExit {
 
 /** A real Weft server in a process of its own, so a test can kill it. */
 export interface ServerProcess {
-  /** Base URL of the running child; the same across `kill()` and `start()` when the child honours `WEFT_TEST_PORT`. */
+  /** Base URL of the latest child; the same across `kill()` and `start()` when the child honours `WEFT_TEST_SERVER_PORT`. */
   readonly url: string;
   readonly port: number;
   /** The SQLite file the default script uses (unused when `storage` names another engine). */
   readonly dbPath: string;
   /** The temp folder made for this server, removed by `close()`. */
   readonly dir: string;
-  /** The running child, or undefined after `kill()`. */
-  readonly child: ChildProcess | undefined;
-  /** Everything the current child wrote to stdout / stderr so far. */
+  /** The latest child; after `kill()` it is the one that exited (read its `signalCode`). */
+  readonly child: ChildProcess;
+  /** Everything the latest child wrote to stdout / stderr so far. */
   stdout(): string;
   stderr(): string;
-  /** Resolves when the current child exits, however it exits. */
+  /** Resolves when the latest child exits, however it exits. */
   readonly exited: Promise<ProcessExit>;
   /** Signals the child (SIGKILL by default: no graceful shutdown) and waits for it to exit; a no-op when none runs. */
   kill(signal?: NodeJS.Signals): Promise<void>;
-  /** Starts a new child with the same options, data and port; a no-op while one runs. */
+  /** Starts a new child with the same options, data and port; a no-op while the latest one runs. */
   start(): Promise<void>;
   /** Kills the child (if running) and deletes the temp folder. Idempotent: later calls join the first. */
   close(): Promise<void>;
@@ -45,17 +45,17 @@ export interface ServerProcess {
 
 /** Options of {@link startServerProcess}. */
 export interface ServerProcessOptions {
-  /** Admin bearer token the server requires on /v1 routes (`WEFT_TEST_TOKEN`). */
+  /** Admin bearer token the server requires on /v1 routes (`WEFT_TEST_SERVER_TOKEN`). */
   token?: string;
   /**
-   * Storage URL (`WEFT_TEST_STORAGE`), e.g. a ClickHouse database.
+   * Storage URL (`WEFT_TEST_SERVER_STORAGE`), e.g. a ClickHouse database.
    * @default SQLite at `dbPath`
    */
   storage?: string;
   /**
    * The Node script the child runs, with `args`. It must print
    * `listening on <url>` once it listens, as `weft serve` does.
-   * @default this package's `bin/serve.mjs`: @weft/server's build, configured by `WEFT_TEST_*` variables
+   * @default this package's `bin/serve.mjs`: @weft/server's build, configured by `WEFT_TEST_SERVER_*` variables
    */
   script?: string;
   /** Arguments after the script, e.g. `['serve', '--port', '0']` for the CLI's binary. */
@@ -88,7 +88,8 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
   const { WEFT_TOKEN: _t, WEFT_URL: _u, WEFT_STORAGE: _s, ...inherited } = process.env;
   let port = 0;
   let url = '';
-  let current: RunningChild | undefined;
+  // The latest child; set by the first launch before this function returns.
+  let current!: RunningChild;
   let closed: Promise<void> | undefined;
 
   const launch = async () => {
@@ -96,10 +97,10 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
       cwd: options.cwd ?? dir,
       env: {
         ...inherited,
-        WEFT_TEST_PORT: String(port),
-        WEFT_TEST_DB_PATH: dbPath,
-        WEFT_TEST_STORAGE: options.storage ?? '',
-        WEFT_TEST_TOKEN: options.token ?? '',
+        WEFT_TEST_SERVER_PORT: String(port),
+        WEFT_TEST_SERVER_DB_PATH: dbPath,
+        WEFT_TEST_SERVER_STORAGE: options.storage ?? '',
+        WEFT_TEST_SERVER_TOKEN: options.token ?? '',
         ...options.env,
       },
     });
@@ -124,23 +125,19 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
     dbPath,
     dir,
     get child() {
-      return current?.child;
+      return current.child;
     },
-    stdout: () => current?.stdout() ?? '',
-    stderr: () => current?.stderr() ?? '',
+    stdout: () => current.stdout(),
+    stderr: () => current.stderr(),
     get exited() {
-      return current?.exited ?? Promise.resolve({ code: null, signal: null });
+      return current.exited;
     },
     async kill(signal = 'SIGKILL') {
-      const run = current;
-      if (run === undefined) return;
-      current = undefined;
-      const { child } = run;
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      await run.exited;
+      if (isRunning(current.child)) current.child.kill(signal);
+      await current.exited;
     },
     async start() {
-      if (current === undefined) await launch();
+      if (!isRunning(current.child)) await launch();
     },
     close() {
       closed ??= (async () => {
@@ -153,6 +150,8 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
   registerCleanup(options.register, () => server.close());
   return server;
 }
+
+const isRunning = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
 
 interface RunningChild {
   child: ChildProcess;
