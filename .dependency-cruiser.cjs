@@ -50,8 +50,7 @@ module.exports = {
     {
       name: 'test-server-only-in-tests',
       severity: 'error',
-      comment:
-        '@weft/test-server (private) starts servers for tests; no published source may depend on it.',
+      comment: '@weft/test-server (private) starts servers for tests; no published source may depend on it.',
       from: { path: '^packages/(protocol|weft|server|cli|ui)/src/', pathNot: TEST_FILE },
       to: { path: ['^packages/test-server/', '^node_modules/@weft/test-server'] },
     },

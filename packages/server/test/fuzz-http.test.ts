@@ -57,7 +57,11 @@ describe('fuzz over real HTTP', () => {
   let before: unknown;
 
   beforeAll(async () => {
-    server = await startTestServer({ maxBodyBytes: 64 * 1024, storage: freshTestStorageUrl(), register: false });
+    server = await startTestServer({
+      maxBodyBytes: 64 * 1024,
+      storage: freshTestStorageUrl(),
+      register: false,
+    });
     send = httpSender(server.url);
     victim = await seedVictim(send);
     before = await snapshotVictim(send, victim);

@@ -305,7 +305,12 @@ describe('OTLP ingest with per-project tokens', () => {
   const tokenA = 'project-a-otlp-secret';
   let guarded: TestServer;
   beforeAll(async () => {
-    guarded = await startTestServer({ token: admin, projectTokens: { [tokenA]: ['projA'] }, storage: freshTestStorageUrl(), register: false });
+    guarded = await startTestServer({
+      token: admin,
+      projectTokens: { [tokenA]: ['projA'] },
+      storage: freshTestStorageUrl(),
+      register: false,
+    });
   });
   afterAll(() => guarded?.close());
 

@@ -7,7 +7,11 @@ import { freshTestStorageUrl } from './helpers/test-storage.js';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
-  server = await startTestServer({ maxBodyBytes: 64 * 1024, storage: freshTestStorageUrl(), register: false });
+  server = await startTestServer({
+    maxBodyBytes: 64 * 1024,
+    storage: freshTestStorageUrl(),
+    register: false,
+  });
 });
 afterAll(() => server.close());
 

@@ -188,6 +188,8 @@ function spawnChild(
 /** The default child imports @weft/server's build: say so plainly when it is missing. */
 function assertServerBuilt(): void {
   if (!existsSync(SERVER_BUILD)) {
-    throw new Error(`${SERVER_BUILD} is missing: build first (npm run build, or npx tsup in packages/server).`);
+    throw new Error(
+      `${SERVER_BUILD} is missing: build first (npm run build, or npx tsup in packages/server).`,
+    );
   }
 }
