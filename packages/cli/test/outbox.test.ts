@@ -99,7 +99,7 @@ const segmentFiles = async (dir: string) =>
   (await readdir(dir)).filter((name) => name.endsWith('.seg')).sort();
 
 /** Every id the server holds for `project`, one entry per listed call. */
-async function idsOnServer(target: RunningServer, project: string, token?: string): Promise<string[]> {
+async function idsOnServer(target: TestServer, project: string, token?: string): Promise<string[]> {
   const { calls } = await fetchCalls({ url: target.url, token }, { project }, 100_000);
   return calls.map((call) => call.id);
 }
