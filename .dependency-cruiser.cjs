@@ -44,8 +44,15 @@ module.exports = {
       severity: 'error',
       comment:
         'Another package of the repo is imported by its name (what its package.json exports), never by a path into its source; only the UI takes a few pure files by source (ui-imports-only-pure-sources).',
-      from: { path: '^packages/(protocol|weft|server|cli)/src/', pathNot: TEST_FILE },
+      from: { path: '^packages/(protocol|weft|server|cli|test-server)/src/', pathNot: TEST_FILE },
       to: { path: '^packages/[^/]+/src/', pathNot: '^packages/$1/src/' },
+    },
+    {
+      name: 'test-server-only-in-tests',
+      severity: 'error',
+      comment: '@weft/test-server (private) starts servers for tests; no published source may depend on it.',
+      from: { path: '^packages/(protocol|weft|server|cli|ui)/src/', pathNot: TEST_FILE },
+      to: { path: ['^packages/test-server/', '^node_modules/@weft/test-server'] },
     },
     {
       name: 'sdk-never-imports-server',

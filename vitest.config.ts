@@ -11,6 +11,7 @@ const alias = [
     find: /^@weft\/server\/testing$/,
     replacement: fileURLToPath(new URL('./packages/server/src/testing/index.ts', import.meta.url)),
   },
+  { find: /^@weft\/test-server$/, replacement: src('test-server') },
   { find: /^weft$/, replacement: src('weft') },
   ...['eval', 'errors', 'diagnostics'].map((entry) => ({
     find: new RegExp(`^weft/${entry}$`),
@@ -42,7 +43,8 @@ const alias = [
  * measured with `--reporter=verbose` on 2 cores shared with other runs
  * (slowest test / hook): protocol 0.8 s / ~0; weft 17 s (caller-contract's
  * random throw points) / 2 s; server 7.5 s / 3 s; cli 2.5 s / 2 s; ui 8.6 s /
- * 6 s (chromium and seeding). A test that needs more says so with its own
+ * 6 s (chromium and seeding); test-server 7.5 s (a child server started
+ * twice) / ~0. A test that needs more says so with its own
  * timeout argument (the fault suites, turn-memory, the CLI's ClickHouse replicas).
  */
 interface Timeouts {
@@ -116,6 +118,7 @@ export default defineConfig({
       serverOnClickHouse,
       project('cli', { testTimeout: 15_000, hookTimeout: 30_000 }),
       project('ui', { testTimeout: 30_000, hookTimeout: 30_000 }),
+      project('test-server', { testTimeout: 30_000, hookTimeout: 10_000 }),
     ],
   },
 });

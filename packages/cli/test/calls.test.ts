@@ -1,10 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type CallItem, routes } from '@weft/protocol';
-import { type RunningServer, startServer } from '@weft/server';
 import { request } from 'undici';
+import { startTestServer, type TestServer } from '@weft/test-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/run-cli.js';
 import { CALLS_COLUMNS } from '../src/commands/calls/calls-table.js';
@@ -132,21 +129,13 @@ function tableRows(printed: string): string[][] {
   return [cut(lines[0]!), ...body.map(cut)];
 }
 
-let dir: string;
-let open: RunningServer;
-let guarded: RunningServer;
+let open: TestServer;
+let guarded: TestServer;
 const TOKEN = 'cli-test-token';
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'weft-cli-calls-'));
-  open = await startServer({ host: '127.0.0.1', port: 0, dbPath: join(dir, 'open.db'), uiDir: false });
-  guarded = await startServer({
-    host: '127.0.0.1',
-    port: 0,
-    dbPath: join(dir, 'guarded.db'),
-    token: TOKEN,
-    uiDir: false,
-  });
+  open = await startTestServer({ register: false });
+  guarded = await startTestServer({ token: TOKEN, register: false });
   for (const [server, headers] of [
     [open, {}],
     [guarded, { authorization: `Bearer ${TOKEN}` }],
@@ -162,7 +151,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all([open?.close(), guarded?.close()]);
-  await rm(dir, { recursive: true, force: true });
 });
 
 async function weft(argv: string[], env: Record<string, string> = {}) {

@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   type CallItem,
   EVALUATE_OP,
@@ -9,7 +6,7 @@ import {
   PREDICT_AND_SCORE_OP,
   routes,
 } from '@weft/protocol';
-import { type RunningServer, startServer } from '@weft/server';
+import { startTestServer, type TestServer } from '@weft/test-server';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/run-cli.js';
@@ -73,12 +70,10 @@ function run(runId: number, model: string, exact: boolean[], costs: number[]): C
   ];
 }
 
-let dir: string;
-let server: RunningServer;
+let server: TestServer;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'weft-cli-eval-'));
-  server = await startServer({ host: '127.0.0.1', port: 0, dbPath: join(dir, 'w.db'), uiDir: false });
+  server = await startTestServer({ register: false });
   const items: CallItem[] = [
     ...run(1, 'model-a', [true, false, false], [3, 3, 3]),
     ...run(100, 'model-b', [true, true, false], [1, 2, 3]),
@@ -103,7 +98,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 async function weft(argv: string[]) {

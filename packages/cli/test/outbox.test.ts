@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RunningServer, startServer } from '@weft/server';
+import { startTestServer, type TestServer } from '@weft/test-server';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import * as weft from 'weft';
 import { runCli } from '../src/cli/run-cli.js';
@@ -13,8 +13,8 @@ import { captureIo } from '../src/testing/capture-io.js';
 let root: string;
 /** A loopback address nothing listens on: a server that is down. */
 let downUrl: string;
-let server: RunningServer;
-let guarded: RunningServer;
+let server: TestServer;
+let guarded: TestServer;
 const TOKEN = 'outbox-test-token';
 
 /** A port that was free a moment ago; nothing in this test listens on it. */
@@ -29,14 +29,8 @@ async function unusedPort(): Promise<number> {
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'weft-cli-outbox-'));
   downUrl = `http://127.0.0.1:${await unusedPort()}`;
-  server = await startServer({ host: '127.0.0.1', port: 0, dbPath: join(root, 'open.db'), uiDir: false });
-  guarded = await startServer({
-    host: '127.0.0.1',
-    port: 0,
-    dbPath: join(root, 'guarded.db'),
-    token: TOKEN,
-    uiDir: false,
-  });
+  server = await startTestServer({ register: false });
+  guarded = await startTestServer({ token: TOKEN, register: false });
 });
 afterAll(async () => {
   await Promise.all([server?.close(), guarded?.close()]);
@@ -105,7 +99,7 @@ const segmentFiles = async (dir: string) =>
   (await readdir(dir)).filter((name) => name.endsWith('.seg')).sort();
 
 /** Every id the server holds for `project`, one entry per listed call. */
-async function idsOnServer(target: RunningServer, project: string, token?: string): Promise<string[]> {
+async function idsOnServer(target: TestServer, project: string, token?: string): Promise<string[]> {
   const { calls } = await fetchCalls({ url: target.url, token }, { project }, 100_000);
   return calls.map((call) => call.id);
 }

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { routes } from '@weft/protocol';
 import {
   type ClickHouseCluster,
@@ -12,9 +13,11 @@ import {
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import * as weft from 'weft';
+import { type ServerProcess, startServerProcess } from '@weft/test-server';
 import { RoundRobinProxy } from './helpers/round-robin-proxy.js';
-import { killChild, listeningUrl, type ServeProcess, spawnWeft } from './helpers/serve-process.js';
 
+// The real, built binary: what `npm run build` produces and a user runs.
+const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const CALLS = 20_000;
 const PROJECT = 'replicas';
 
@@ -71,7 +74,7 @@ const LAYOUTS: Layout[] = [
 describe.each(LAYOUTS)('weft serve replicas on $name', (layout) => {
   let env: Awaited<ReturnType<Layout['start']>>;
   let cwd: string;
-  const children: ServeProcess[] = [];
+  const children: ServerProcess[] = [];
 
   // ClickHouse servers (a two-shard cluster is four processes) start here: past the hook default.
   beforeAll(async () => {
@@ -79,18 +82,21 @@ describe.each(LAYOUTS)('weft serve replicas on $name', (layout) => {
     cwd = await mkdtemp(join(tmpdir(), 'weft-cli-replicas-'));
   }, 60_000);
   afterAll(async () => {
-    await Promise.all(children.map((c) => killChild(c.child)));
+    await Promise.all(children.map((c) => c.close()));
     await env?.dispose();
     if (cwd) await rm(cwd, { recursive: true, force: true });
   });
 
-  async function replica(index: number): Promise<{ process: ServeProcess; url: string }> {
-    const process = spawnWeft(['serve', '--port', '0'], {
+  async function replica(index: number): Promise<{ process: ServerProcess; url: string }> {
+    const process = await startServerProcess({
+      script: BIN,
+      args: ['serve', '--port', '0'],
       cwd,
       env: { WEFT_STORAGE: env.storageFor(index) },
+      register: false,
     });
     children.push(process);
-    return { process, url: await listeningUrl(process) };
+    return { process, url: process.url };
   }
 
   // 20,000 calls through two replicas, one SIGKILLed: tens of seconds, past the test default.
@@ -107,7 +113,7 @@ describe.each(LAYOUTS)('weft serve replicas on $name', (layout) => {
         if (index === 1 && (proxy.forwarded[1] ?? 0) >= 10) {
           proxy.off('forward', onForward);
           toSurvivorAtKill = proxy.forwarded[0] ?? 0;
-          resolve(killChild(b.process.child, 'SIGKILL'));
+          resolve(b.process.kill('SIGKILL'));
         }
       };
       proxy.on('forward', onForward);

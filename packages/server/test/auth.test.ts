@@ -3,14 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { startServer, TokenRequiredError } from '../src/index.js';
 import { callIdOf, completeOf } from './helpers/calls.js';
 import { get, post, send } from './helpers/http.js';
-import { startTestServerForTest } from './helpers/test-server.js';
+import { startTestServer } from '@weft/test-server';
+import { freshTestStorageUrl } from './helpers/test-storage.js';
 
 const token = 's3cret-token-for-tests';
 const batch = { project: 'auth', items: [completeOf(1)] };
 
 describe('with a token', () => {
   it('answers 401 JSON without a token, with a wrong one, or with another scheme', async () => {
-    const server = await startTestServerForTest({ token });
+    const server = await startTestServer({ token, storage: freshTestStorageUrl() });
     const cases: Record<string, string>[] = [
       {},
       { authorization: 'Bearer wrong' },
@@ -29,7 +30,7 @@ describe('with a token', () => {
   });
 
   it('serves /v1 with the right token, and /health and /version without one', async () => {
-    const server = await startTestServerForTest({ token });
+    const server = await startTestServer({ token, storage: freshTestStorageUrl() });
     expect((await post(server.url, routes.callBatch(), batch, { token })).status).toBe(200);
     expect((await get(server.url, routes.call('auth', callIdOf(1)), { token })).status).toBe(200);
     expect((await get(server.url, routes.call('auth', callIdOf(1)))).status).toBe(401);
@@ -38,7 +39,7 @@ describe('with a token', () => {
   });
 
   it('guards /v1 routes however the path is spelled', async () => {
-    const server = await startTestServerForTest({ token });
+    const server = await startTestServer({ token, storage: freshTestStorageUrl() });
     const reply = await send(server.url, '/%761/calls/query', {
       method: 'POST',
       body: JSON.stringify({ project: 'auth' }),
@@ -48,7 +49,7 @@ describe('with a token', () => {
   });
 
   it('checks the token before reading or validating the body', async () => {
-    const server = await startTestServerForTest({ token });
+    const server = await startTestServer({ token, storage: freshTestStorageUrl() });
     const reply = await send(server.url, routes.callBatch(), {
       method: 'POST',
       body: '{not json',
@@ -60,7 +61,7 @@ describe('with a token', () => {
 
 describe('without a token', () => {
   it('serves /v1 openly on loopback', async () => {
-    const server = await startTestServerForTest();
+    const server = await startTestServer({ storage: freshTestStorageUrl() });
     expect((await post(server.url, routes.callBatch(), batch)).status).toBe(200);
   });
 

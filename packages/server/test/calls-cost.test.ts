@@ -2,13 +2,14 @@ import { type CallSummary, routes } from '@weft/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callIdOf, completeOf, endOf, startOf } from './helpers/calls.js';
 import { type BodyFormat, get, post } from './helpers/http.js';
-import { startTestServer } from './helpers/test-server.js';
+import { startTestServer } from '@weft/test-server';
+import { freshTestStorageUrl } from './helpers/test-storage.js';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ storage: freshTestStorageUrl(), register: false });
 });
-afterAll(() => server.dispose());
+afterAll(() => server.close());
 
 const project = 'cost';
 const ingest = (items: unknown[], format: BodyFormat) =>

@@ -3,13 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callIdOf, startOf } from './helpers/calls.js';
 import { post } from './helpers/http.js';
 import { sortedIds } from './helpers/sorted-ids.js';
-import { startTestServer } from './helpers/test-server.js';
+import { startTestServer } from '@weft/test-server';
+import { freshTestStorageUrl } from './helpers/test-storage.js';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ storage: freshTestStorageUrl(), register: false });
 });
-afterAll(() => server.dispose());
+afterAll(() => server.close());
 
 const OP_DIGEST = 'A'.repeat(43);
 const OPS = ['chat', 'embed', 'retrieve', 'rank', 'summarize'];

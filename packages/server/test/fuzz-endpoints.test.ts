@@ -18,7 +18,7 @@ import {
   type VictimSeed,
 } from './fuzz-harness.js';
 import { callIdOf, completeOf } from './helpers/calls.js';
-import { tempDir } from './helpers/test-server.js';
+import { tempDir } from '@weft/test-server';
 
 // Structured fuzzing: valid-looking bodies for every POST route with some
 // fields replaced by hostile values, in JSON or msgpack, against the whole

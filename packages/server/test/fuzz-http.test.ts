@@ -17,7 +17,8 @@ import {
   snapshotVictim,
   type VictimSeed,
 } from './fuzz-harness.js';
-import { startTestServer, type TestServer } from './helpers/test-server.js';
+import { startTestServer, type TestServer } from '@weft/test-server';
+import { freshTestStorageUrl } from './helpers/test-storage.js';
 
 // The same hostile requests over a real socket to a real server (SQLite file
 // in a temp dir), fewer of them, with a small body limit so long values hit
@@ -50,18 +51,22 @@ async function rawExchange(server: TestServer, bytes: string): Promise<string> {
 }
 
 describe('fuzz over real HTTP', () => {
-  let server: TestServer & { dispose(): Promise<void> };
+  let server: TestServer;
   let send: Send;
   let victim: VictimSeed;
   let before: unknown;
 
   beforeAll(async () => {
-    server = await startTestServer({ maxBodyBytes: 64 * 1024 });
+    server = await startTestServer({
+      maxBodyBytes: 64 * 1024,
+      storage: freshTestStorageUrl(),
+      register: false,
+    });
     send = httpSender(server.url);
     victim = await seedVictim(send);
     before = await snapshotVictim(send, victim);
   });
-  afterAll(() => server?.dispose());
+  afterAll(() => server?.close());
 
   it('answers every hostile request with a 2xx or a clear 4xx and leaves the victim untouched', async () => {
     await fc.assert(

@@ -31,7 +31,7 @@ import {
   traceIdOf,
   traceRequest,
 } from './helpers/otlp-bodies.js';
-import { tempDir } from './helpers/test-server.js';
+import { tempDir } from '@weft/test-server';
 import { openTestStorage } from './helpers/test-storage.js';
 
 // /v1/traces under hostile input, in-process: protobuf garbage, truncated

@@ -16,7 +16,7 @@ import {
   snapshotVictim,
   type VictimSeed,
 } from './fuzz-harness.js';
-import { tempDir } from './helpers/test-server.js';
+import { tempDir } from '@weft/test-server';
 
 // Request-level fuzzing, in-process: bytes that are not valid msgpack or
 // JSON under every content type, hostile path parameters (traversal in

@@ -6,7 +6,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { ListenError, startServer } from '../src/index.js';
 import { callIdOf, completeOf } from './helpers/calls.js';
 import { get, post, send } from './helpers/http.js';
-import { startTestServerForTest, tempDir } from './helpers/test-server.js';
+import { startTestServer, tempDir } from '@weft/test-server';
 
 async function tempDb(): Promise<string> {
   const dir = await tempDir();
@@ -115,7 +115,7 @@ describe('shutdown', () => {
   });
 
   it('reports a taken port as WEFT_LISTEN_FAILED', async () => {
-    const taken = await startTestServerForTest();
+    const taken = await startTestServer();
     const error = await startServer({ port: taken.port, dbPath: await tempDb(), uiDir: false }).catch(
       (e: unknown) => e,
     );

@@ -2,13 +2,14 @@ import { routes } from '@weft/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callIdOf, completeOf, endOf, startOf } from './helpers/calls.js';
 import { get, post } from './helpers/http.js';
-import { startTestServer } from './helpers/test-server.js';
+import { startTestServer } from '@weft/test-server';
+import { freshTestStorageUrl } from './helpers/test-storage.js';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ storage: freshTestStorageUrl(), register: false });
 });
-afterAll(() => server.dispose());
+afterAll(() => server.close());
 
 const feedbackId = (n: number) => callIdOf(n, 0xfb);
 const ingest = (project: string, items: unknown[]) =>

@@ -1,13 +1,14 @@
 import { digestValue, routes } from '@weft/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, post } from './helpers/http.js';
-import { startTestServer } from './helpers/test-server.js';
+import { startTestServer } from '@weft/test-server';
+import { freshTestStorageUrl } from './helpers/test-storage.js';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ storage: freshTestStorageUrl(), register: false });
 });
-afterAll(() => server.dispose());
+afterAll(() => server.close());
 
 const project = 'objects';
 const create = (name: string, value: unknown, extra: Record<string, unknown> = {}) =>

@@ -19,7 +19,8 @@ import {
   SpanKind,
   startChild,
 } from './helpers/otel.js';
-import { startTestServer, type TestServer } from './helpers/test-server.js';
+import { startTestServer, type TestServer } from '@weft/test-server';
+import { freshTestStorageUrl } from './helpers/test-storage.js';
 
 // The real OpenTelemetry SDK and both real OTLP/HTTP exporters (protobuf and
 // JSON) against a real `weft serve` on port 0: nested GenAI spans in each
@@ -145,11 +146,11 @@ const CONVENTIONS: Convention[] = [
   },
 ];
 
-let server: TestServer & { dispose(): Promise<void> };
+let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ storage: freshTestStorageUrl(), register: false });
 });
-afterAll(() => server?.dispose());
+afterAll(() => server?.close());
 
 async function callsOfTrace(project: string, otelTraceId: string) {
   const reply = await post(server.url, routes.callQuery(), {
@@ -302,11 +303,16 @@ describe.each(['protobuf', 'json'] as ExporterKind[])('OTLP ingest with the real
 describe('OTLP ingest with per-project tokens', () => {
   const admin = 'admin-otlp-secret-1';
   const tokenA = 'project-a-otlp-secret';
-  let guarded: TestServer & { dispose(): Promise<void> };
+  let guarded: TestServer;
   beforeAll(async () => {
-    guarded = await startTestServer({ token: admin, projectTokens: { [tokenA]: ['projA'] } });
+    guarded = await startTestServer({
+      token: admin,
+      projectTokens: { [tokenA]: ['projA'] },
+      storage: freshTestStorageUrl(),
+      register: false,
+    });
   });
-  afterAll(() => guarded?.dispose());
+  afterAll(() => guarded?.close());
 
   /** The HTTP status the exporter's error carries (`OTLPExporterError.code`). */
   const statusOf = (result: ExportResult) => (result.error as { code?: number } | undefined)?.code;

@@ -12,7 +12,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { post } from './helpers/http.js';
 import { EXPORT_SUCCESS, exportSpans, otlpExporter, recordingTracer, startChild } from './helpers/otel.js';
-import { startTestServer, type TestServer } from './helpers/test-server.js';
+import { startTestServer, type TestServer } from '@weft/test-server';
+import { freshTestStorageUrl } from './helpers/test-storage.js';
 
 // Usage rolls up the trace of OTLP-ingested calls as the SDK rolls it up its
 // own calls: a parent's `summary.usage` and `costUsd` total its own and its
@@ -28,11 +29,11 @@ interface StoredCall {
   summary: { usage?: UsageMap; costUsd?: number } | null;
 }
 
-let server: TestServer & { dispose(): Promise<void> };
+let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ storage: freshTestStorageUrl(), register: false });
 });
-afterAll(() => server?.dispose());
+afterAll(() => server?.close());
 
 async function callsOf(project: string): Promise<Map<string, StoredCall>> {
   const reply = await post(server.url, routes.callQuery(), { project, limit: 1_000 });

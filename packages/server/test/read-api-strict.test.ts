@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { migrations } from '../src/storage/sqlite/migrations.js';
 import { callIdOf, completeOf } from './helpers/calls.js';
 import { get, post } from './helpers/http.js';
-import { startTestServerForTest, tempDir } from './helpers/test-server.js';
+import { startTestServer, tempDir } from '@weft/test-server';
 
 describe('the call query refuses what it does not understand', () => {
   it.each([
@@ -13,7 +13,7 @@ describe('the call query refuses what it does not understand', () => {
     [{ project: 'p', parentID: callIdOf(1) }, 'parentID'],
     [{ project: 'p', sort: { field: 'startedAt', dir: 'asc' } }, 'sort.dir'],
   ])('answers 400 naming the unknown key %j', async (query, key) => {
-    const server = await startTestServerForTest();
+    const server = await startTestServer();
     await post(server.url, routes.callBatch(), { project: 'p', items: [completeOf(1)] });
     const reply = await post(server.url, routes.callQuery(), query);
     expect(reply.status).toBe(400);
@@ -23,7 +23,7 @@ describe('the call query refuses what it does not understand', () => {
   });
 
   it('still answers a query of known keys', async () => {
-    const server = await startTestServerForTest();
+    const server = await startTestServer();
     await post(server.url, routes.callBatch(), { project: 'p', items: [completeOf(1)] });
     const reply = await post(server.url, routes.callQuery(), { project: 'p', opName: 'op', limit: 5 });
     expect(reply.status).toBe(200);
@@ -78,7 +78,7 @@ describe('rows stored before the bigint fix', () => {
   it('are readable after the migration, with each bigint in its safe form', async () => {
     const dbPath = join(await tempDir(), 'old.db');
     writeOldFormatDb(dbPath);
-    const server = await startTestServerForTest({ dbPath });
+    const server = await startTestServer({ dbPath });
 
     const one = await get(server.url, routes.call('p', callIdOf(1)));
     expect(one.status).toBe(200);

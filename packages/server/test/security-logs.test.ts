@@ -2,7 +2,8 @@ import { digestValue, routes } from '@weft/protocol';
 import { describe, expect, it } from 'vitest';
 import { completeOf } from './helpers/calls.js';
 import { get, post, send } from './helpers/http.js';
-import { startTestServerForTest } from './helpers/test-server.js';
+import { startTestServer } from '@weft/test-server';
+import { freshTestStorageUrl } from './helpers/test-storage.js';
 
 const admin = 'ADMIN-d41d8cd98f00b204';
 const scoped = 'SCOPED-e9800998ecf8427e';
@@ -17,11 +18,12 @@ function captureLog() {
 describe('secrets never reach logs or error messages', () => {
   it('logs auth failures, refusals and bad requests at trace level without a token, header or body', async () => {
     const log = captureLog();
-    const server = await startTestServerForTest({
+    const server = await startTestServer({
       token: admin,
       projectTokens: { [scoped]: ['mine'] },
       logStream: log.stream,
       logLevel: 'trace',
+      storage: freshTestStorageUrl(),
     });
     const answers: string[] = [];
     const keep = (reply: { status: number; body: unknown }) => {
@@ -90,7 +92,7 @@ describe('secrets never reach logs or error messages', () => {
 
   it('writes nothing when no logStream is given', async () => {
     // The default: the server is silent, and stdout stays the CLI's.
-    const server = await startTestServerForTest({ token: admin });
+    const server = await startTestServer({ token: admin, storage: freshTestStorageUrl() });
     expect((await post(server.url, routes.callQuery(), { project: 'p' })).status).toBe(401);
   });
 });

@@ -6,7 +6,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { createApp, SqliteStorage, startServer } from '../src/index.js';
 import { callIdOf, completeOf } from './helpers/calls.js';
 import { get, post, send } from './helpers/http.js';
-import { startTestServerForTest, tempDir } from './helpers/test-server.js';
+import { startTestServer, tempDir } from '@weft/test-server';
 
 async function tempDirForTest(): Promise<string> {
   const dir = await tempDir();
@@ -80,7 +80,7 @@ describe('per-project tokens', () => {
   });
 
   it('lets a scoped token reach its own projects and the admin token reach all, over HTTP', async () => {
-    const server = await startTestServerForTest({ token: admin, projectTokens });
+    const server = await startTestServer({ token: admin, projectTokens });
     const batch = (project: string, n: number) => ({ project, items: [completeOf(n)] });
     expect((await post(server.url, routes.callBatch(), batch('projA', 1), { token: tokenA })).status).toBe(
       200,
@@ -109,7 +109,7 @@ describe('per-project tokens', () => {
   });
 
   it('refuses objects, tables and files of another project and stores nothing there', async () => {
-    const server = await startTestServerForTest({ token: admin, projectTokens });
+    const server = await startTestServer({ token: admin, projectTokens });
     const value = { secret: 1 };
     const object = { project: 'victim', name: 'o', kind: 'object', value, digest: digestValue(value) };
     expect((await post(server.url, routes.objectCreate(), object, { token: tokenA })).status).toBe(403);

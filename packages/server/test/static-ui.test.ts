@@ -2,7 +2,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { get, send } from './helpers/http.js';
-import { startTestServerForTest, tempDir } from './helpers/test-server.js';
+import { startTestServer, tempDir } from '@weft/test-server';
 
 const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
 
@@ -19,7 +19,7 @@ async function uiFolder(): Promise<string> {
 
 describe('with a built UI', () => {
   it('serves index.html at / and assets with their types', async () => {
-    const server = await startTestServerForTest({ uiDir: await uiFolder() });
+    const server = await startTestServer({ uiDir: await uiFolder() });
     const root = await get(server.url, '/', { headers: html });
     expect(root.status).toBe(200);
     expect(root.headers.get('content-type')).toContain('text/html');
@@ -31,7 +31,7 @@ describe('with a built UI', () => {
   });
 
   it('falls back to index.html for browser navigations, but not for API paths or other clients', async () => {
-    const server = await startTestServerForTest({ uiDir: await uiFolder() });
+    const server = await startTestServer({ uiDir: await uiFolder() });
     const spa = await get(server.url, '/traces/0190a5f0-0000-7000-8000-000000000001', { headers: html });
     expect(spa.status).toBe(200);
     expect(spa.body).toContain('id="app"');
@@ -47,7 +47,7 @@ describe('with a built UI', () => {
   });
 
   it('never serves files outside the UI folder', async () => {
-    const server = await startTestServerForTest({ uiDir: await uiFolder() });
+    const server = await startTestServer({ uiDir: await uiFolder() });
     for (const path of ['/../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt']) {
       const reply = await get(server.url, path);
       expect(reply.body).not.toContain('outside the ui folder');
@@ -57,7 +57,7 @@ describe('with a built UI', () => {
 
 describe('without a UI', () => {
   it('answers / with a short note, as JSON or HTML', async () => {
-    const server = await startTestServerForTest({ uiDir: false });
+    const server = await startTestServer({ uiDir: false });
     const json = await get(server.url, '/');
     expect(json.status).toBe(200);
     expect(json.body).toMatchObject({ name: 'weft', ui: false });
@@ -70,7 +70,7 @@ describe('without a UI', () => {
   it('treats a folder without index.html as no UI', async () => {
     const dir = await tempDir();
     onTestFinished(() => rm(dir, { recursive: true, force: true }));
-    const server = await startTestServerForTest({ uiDir: dir });
+    const server = await startTestServer({ uiDir: dir });
     expect((await get(server.url, '/')).body).toMatchObject({ ui: false });
   });
 });

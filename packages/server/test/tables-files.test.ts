@@ -1,13 +1,14 @@
 import { digestBytes, digestValue, routes, tableDigest } from '@weft/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, post, send } from './helpers/http.js';
-import { startTestServer } from './helpers/test-server.js';
+import { startTestServer } from '@weft/test-server';
+import { freshTestStorageUrl } from './helpers/test-storage.js';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ storage: freshTestStorageUrl(), register: false });
 });
-afterAll(() => server.dispose());
+afterAll(() => server.close());
 
 const project = 'tables';
 const rowsOf = (from: number, to: number) =>

@@ -2,13 +2,18 @@ import { encodeMsgpack, routes } from '@weft/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callIdOf, completeOf, endOf, startOf } from './helpers/calls.js';
 import { post, send } from './helpers/http.js';
-import { startTestServer } from './helpers/test-server.js';
+import { startTestServer } from '@weft/test-server';
+import { freshTestStorageUrl } from './helpers/test-storage.js';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
-  server = await startTestServer({ maxBodyBytes: 64 * 1024 });
+  server = await startTestServer({
+    maxBodyBytes: 64 * 1024,
+    storage: freshTestStorageUrl(),
+    register: false,
+  });
 });
-afterAll(() => server.dispose());
+afterAll(() => server.close());
 
 const batch = (items: unknown[]) => ({ project: 'valid', items });
 const digest = 'B'.repeat(43);

@@ -1,19 +1,18 @@
-import type { RunningServer } from '@weft/server';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '@weft/test-server';
 import { ApiSeeder, completeCall } from './support/api-seed.js';
-import { launchBrowser } from './support/browser.js';
-import { startTempServer } from './support/temp-server.js';
+import { builtUiDir, launchBrowser } from './support/browser.js';
 
 const TOKEN = 's3cret-token-for-the-ui';
 
 describe('web UI with auth on', () => {
-  let server: RunningServer;
+  let server: TestServer;
   let browser: Browser;
   const cleanups: (() => Promise<void>)[] = [];
 
   beforeAll(async () => {
-    server = await startTempServer((c) => cleanups.push(c), TOKEN);
+    server = await startTestServer({ uiDir: builtUiDir(), token: TOKEN, register: (c) => cleanups.push(c) });
     const seeder = new ApiSeeder(server.url, 'secured', TOKEN);
     const id = crypto.randomUUID();
     await seeder.calls([

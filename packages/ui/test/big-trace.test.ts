@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { CallItem } from '@weft/protocol';
-import type { RunningServer } from '@weft/server';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '@weft/test-server';
 import { ApiSeeder, completeCall } from './support/api-seed.js';
-import { artifactsDir, launchBrowser } from './support/browser.js';
-import { startTempServer } from './support/temp-server.js';
+import { artifactsDir, builtUiDir, launchBrowser } from './support/browser.js';
 
 const CALLS = 5_000;
 
 describe('a 5,000-call trace', () => {
-  let server: RunningServer;
+  let server: TestServer;
   let browser: Browser;
   let traceId: string;
   let lastId: string;
@@ -19,7 +18,7 @@ describe('a 5,000-call trace', () => {
   const cleanups: (() => Promise<void>)[] = [];
 
   beforeAll(async () => {
-    server = await startTempServer((c) => cleanups.push(c));
+    server = await startTestServer({ uiDir: builtUiDir(), register: (c) => cleanups.push(c) });
     const seeder = new ApiSeeder(server.url, 'big');
     // One root, 50 agent steps (49 with 101 tool calls below, the last with none): 5,000 calls.
     traceId = randomUUID();

@@ -1,20 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { routes } from '@weft/protocol';
-import type { RunningServer } from '@weft/server';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '@weft/test-server';
 import { ApiSeeder } from './support/api-seed.js';
-import { launchBrowser } from './support/browser.js';
-import { startTempServer } from './support/temp-server.js';
+import { builtUiDir, launchBrowser } from './support/browser.js';
 
 describe('live updates and paging', () => {
-  let server: RunningServer;
+  let server: TestServer;
   let browser: Browser;
   let seeder: ApiSeeder;
   const cleanups: (() => Promise<void>)[] = [];
 
   beforeAll(async () => {
-    server = await startTempServer((c) => cleanups.push(c));
+    server = await startTestServer({ uiDir: builtUiDir(), register: (c) => cleanups.push(c) });
     seeder = new ApiSeeder(server.url, 'live');
     browser = await launchBrowser();
     cleanups.push(() => browser.close());

@@ -1,15 +1,14 @@
 import { join } from 'node:path';
-import type { RunningServer } from '@weft/server';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { init, op } from 'weft';
-import { artifactsDir, launchBrowser } from './support/browser.js';
-import { startTempServer } from './support/temp-server.js';
+import { startTestServer, type TestServer } from '@weft/test-server';
+import { artifactsDir, builtUiDir, launchBrowser } from './support/browser.js';
 
 const PROJECT = 'costs';
 
 describe('cost in the web UI', () => {
-  let server: RunningServer;
+  let server: TestServer;
   let browser: Browser;
   let page: Page;
   let pricedTrace = '';
@@ -17,7 +16,7 @@ describe('cost in the web UI', () => {
   const cleanups: (() => Promise<void>)[] = [];
 
   beforeAll(async () => {
-    server = await startTempServer((c) => cleanups.push(c));
+    server = await startTestServer({ uiDir: builtUiDir(), register: (c) => cleanups.push(c) });
     // Recorded by the SDK, which prices each call from the built-in table.
     const client = init({
       project: PROJECT,

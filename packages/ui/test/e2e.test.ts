@@ -1,18 +1,17 @@
 import { join } from 'node:path';
-import type { RunningServer } from '@weft/server';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { init } from 'weft';
+import { startTestServer, type TestServer } from '@weft/test-server';
 import { ApiSeeder, type SeededRun } from './support/api-seed.js';
-import { artifactsDir, launchBrowser } from './support/browser.js';
+import { artifactsDir, builtUiDir, launchBrowser } from './support/browser.js';
 import { seedEvaluations } from './support/seed-evaluations.js';
 import { QUESTIONS, type SeededProgram, SYSTEM_PROMPT_V2, seedProgram } from './support/seed-program.js';
-import { startTempServer } from './support/temp-server.js';
 
 const PROJECT = 'demo';
 
 describe('web UI end to end', () => {
-  let server: RunningServer;
+  let server: TestServer;
   let browser: Browser;
   let page: Page;
   let program: SeededProgram;
@@ -22,7 +21,7 @@ describe('web UI end to end', () => {
   const shot = (name: string) => page.screenshot({ path: join(artifactsDir(), `${name}.png`) });
 
   beforeAll(async () => {
-    server = await startTempServer((c) => cleanups.push(c));
+    server = await startTestServer({ uiDir: builtUiDir(), register: (c) => cleanups.push(c) });
     const seeder = new ApiSeeder(server.url, PROJECT);
     // Everything is recorded by the weft SDK: a traced program, then two
     // evaluation runs with the SDK's runner.

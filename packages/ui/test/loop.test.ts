@@ -1,21 +1,20 @@
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RunningServer } from '@weft/server';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { currentCall, feedback, flush, init, op, publish, withAttributes, withSession } from 'weft';
+import { startTestServer, type TestServer } from '@weft/test-server';
 import { ApiSeeder, type SeededRun } from './support/api-seed.js';
-import { artifactsDir, launchBrowser } from './support/browser.js';
+import { artifactsDir, builtUiDir, launchBrowser } from './support/browser.js';
 import { seedEvaluations } from './support/seed-evaluations.js';
-import { startTempServer } from './support/temp-server.js';
 
 const PROJECT = 'loop';
 /** Screenshots for docs/ui.md: written as test artifacts, then copied next to the docs. */
 const DOCS_DIR = fileURLToPath(new URL('../../../docs/ui/', import.meta.url));
 
 describe('web UI: feedback, sessions, filters, search, datasets, compare with intervals', () => {
-  let server: RunningServer;
+  let server: TestServer;
   let browser: Browser;
   let page: Page;
   let runA: SeededRun;
@@ -29,7 +28,7 @@ describe('web UI: feedback, sessions, filters, search, datasets, compare with in
   };
 
   beforeAll(async () => {
-    server = await startTempServer((c) => cleanups.push(c));
+    server = await startTestServer({ uiDir: builtUiDir(), register: (c) => cleanups.push(c) });
     const client = init({
       project: PROJECT,
       url: server.url,

@@ -1,9 +1,8 @@
 import { callIdOfSpan, routes, traceIdOfOtel } from '@weft/protocol';
-import type { RunningServer } from '@weft/server';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser.js';
-import { startTempServer } from './support/temp-server.js';
+import { startTestServer, type TestServer } from '@weft/test-server';
+import { builtUiDir, launchBrowser } from './support/browser.js';
 
 // A 10,000-span trace sent over OTLP/HTTP (JSON), children in earlier
 // requests than their parents, renders in the virtualized trace tree.
@@ -30,12 +29,12 @@ function span(n: number) {
 }
 
 describe('a 10,000-span OTLP trace', () => {
-  let server: RunningServer;
+  let server: TestServer;
   let browser: Browser;
   const cleanups: (() => Promise<void>)[] = [];
 
   beforeAll(async () => {
-    server = await startTempServer((c) => cleanups.push(c));
+    server = await startTestServer({ uiDir: builtUiDir(), register: (c) => cleanups.push(c) });
     // Last spans first: every child arrives before its parent.
     for (let end = SPANS; end > 0; end -= PER_REQUEST) {
       const spans = Array.from({ length: PER_REQUEST }, (_, i) => span(end - PER_REQUEST + i));

@@ -5,7 +5,7 @@ import * as weft from 'weft';
 import { createClient, resetWeft } from '../src/testing/index.js';
 import { type HoldProxy, startHoldProxy } from './support/hold-proxy.js';
 import { memorySink } from './support/memory-sink.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { startTestServer, type TestServer } from '@weft/test-server';
 
 afterEach(async () => {
   await resetWeft();
@@ -327,7 +327,7 @@ describe('hostile values and a failing server never reach user code', () => {
   let server: TestServer;
   let proxy: HoldProxy;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ register: false });
     proxy = await startHoldProxy(server.url);
   });
   afterAll(async () => {

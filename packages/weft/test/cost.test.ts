@@ -2,7 +2,8 @@ import type { Call } from '@weft/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as weft from 'weft';
 import { resetWeft } from '../src/testing/index.js';
-import { listServerCalls, startTestServer } from './harness/index.js';
+import { startTestServer } from '@weft/test-server';
+import { listServerCalls } from './harness/index.js';
 
 afterEach(async () => {
   await resetWeft();

@@ -7,7 +7,7 @@ import * as weft from 'weft';
 import { replayOutbox } from '../src/outbox-admin/index.js';
 import { resetWeft } from '../src/testing/index.js';
 import { startRequestLogProxy } from './eval/fixtures/request-log-proxy.js';
-import { startTestServer, type TestServer } from './harness/index.js';
+import { startTestServer, type TestServer } from '@weft/test-server';
 
 let server: TestServer;
 const cleanups: (() => Promise<void>)[] = [];

@@ -2,13 +2,13 @@ import { fileURLToPath } from 'node:url';
 import { callQueryResponse, routes } from '@weft/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runChild } from './harness/index.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { startTestServer, type TestServer } from '@weft/test-server';
 
 const script = fileURLToPath(new URL('./fixtures/exit-child.ts', import.meta.url));
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ register: false });
 });
 afterAll(async () => {
   await server.close();

@@ -2,12 +2,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as weft from 'weft';
 import { resetWeft } from '../src/testing/index.js';
 import { type HoldProxy, startHoldProxy } from './support/hold-proxy.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { startTestServer, type TestServer } from '@weft/test-server';
 
 let server: TestServer;
 let proxy: HoldProxy;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ register: false });
   proxy = await startHoldProxy(server.url);
 });
 afterAll(async () => {

@@ -6,7 +6,7 @@ import * as weft from 'weft';
 import { Evaluation, scorers } from 'weft/eval';
 import { replayOutbox } from '../src/outbox-admin/index.js';
 import { resetWeft } from '../src/testing/index.js';
-import { startTestServer, type TestServer } from './harness/index.js';
+import { startTestServer, type TestServer } from '@weft/test-server';
 
 let server: TestServer;
 beforeAll(async () => {

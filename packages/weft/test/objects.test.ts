@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import * as weft from 'weft';
 import { resetWeft } from '../src/testing/index.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { startTestServer, type TestServer } from '@weft/test-server';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ register: false });
 });
 afterAll(async () => {
   await server.close();

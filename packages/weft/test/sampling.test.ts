@@ -4,7 +4,8 @@ import * as weft from 'weft';
 import { InvalidOptionsError } from 'weft/errors';
 import { isTraceSampled } from '../src/sampling/index.js';
 import { createClient, resetWeft } from '../src/testing/index.js';
-import { listServerCalls, startTestServer } from './harness/index.js';
+import { startTestServer } from '@weft/test-server';
+import { listServerCalls } from './harness/index.js';
 import { memorySink } from './support/memory-sink.js';
 
 afterEach(async () => {

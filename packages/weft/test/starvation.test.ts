@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as weft from 'weft';
 import { createClient, resetWeft } from '../src/testing/index.js';
 import { type HoldProxy, startHoldProxy } from './support/hold-proxy.js';
-import { startTestServer } from './support/test-server.js';
+import { startTestServer } from '@weft/test-server';
 
 class Leaf extends weft.WeftObject {
   constructor(public readonly n: number) {
@@ -39,7 +39,7 @@ const nested = (i: number) => new Root(i % 500, new Branch(i % 50, new Leaf(i % 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let proxy: HoldProxy;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ register: false });
 });
 afterAll(async () => {
   await server.close();

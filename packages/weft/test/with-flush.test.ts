@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as weft from 'weft';
 import { InvalidOptionsError } from 'weft/errors';
 import { resetWeft } from '../src/testing/index.js';
-import { listServerCalls, nextMessage, runChild, startTestServer, type TestServer } from './harness/index.js';
+import { startTestServer, type TestServer } from '@weft/test-server';
+import { listServerCalls, nextMessage, runChild } from './harness/index.js';
 import { type HoldProxy, startHoldProxy } from './support/hold-proxy.js';
 
 const script = fileURLToPath(new URL('./fixtures/with-flush-child.ts', import.meta.url));

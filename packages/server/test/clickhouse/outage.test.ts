@@ -1,7 +1,7 @@
 import { routes } from '@weft/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClickHouseProcess, startClickHouse } from '../../src/testing/index.js';
-import { startTestServerForTest } from '../helpers/test-server.js';
+import { startTestServer } from '@weft/test-server';
 import { freshDatabaseName } from '../helpers/test-storage.js';
 import { post } from '../helpers/http.js';
 import { startOf } from '../helpers/calls.js';
@@ -20,7 +20,7 @@ const query = { project: 'p', limit: 10 };
 
 describe('ClickHouse down or stuck', () => {
   it('answers 503 with Retry-After while ClickHouse is stopped, and recovers once it is back', async () => {
-    const server = await startTestServerForTest({
+    const server = await startTestServer({
       storage: `clickhouse://127.0.0.1:${clickhouse.httpPort}/${freshDatabaseName()}?timeoutMs=3000`,
     });
     expect((await post(server.url, routes.callBatch(), batch(1))).status).toBe(200);
@@ -44,7 +44,7 @@ describe('ClickHouse down or stuck', () => {
 
   it('answers 503 instead of hanging when ClickHouse stops answering, and recovers when it answers again', async () => {
     const proxy = await StallProxy.start(clickhouse.httpPort);
-    const server = await startTestServerForTest({
+    const server = await startTestServer({
       storage: `clickhouse://127.0.0.1:${proxy.port}/${freshDatabaseName()}?timeoutMs=1000`,
     });
     try {
@@ -68,7 +68,7 @@ describe('ClickHouse down or stuck', () => {
     await clickhouse.stop();
     try {
       await expect(
-        startTestServerForTest({ storage: `clickhouse://127.0.0.1:${port}/${freshDatabaseName()}` }),
+        startTestServer({ storage: `clickhouse://127.0.0.1:${port}/${freshDatabaseName()}` }),
       ).rejects.toMatchObject({ code: 'WEFT_STORAGE_UNAVAILABLE' });
     } finally {
       await clickhouse.start();

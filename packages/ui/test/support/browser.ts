@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
 
@@ -21,6 +22,16 @@ export function launchBrowser(): Promise<Browser> {
 
 /** The built UI the server serves (`npm run build`, or `npx vite build` in packages/ui). */
 export const UI_DIR = fileURLToPath(new URL('../../dist/', import.meta.url));
+
+/** {@link UI_DIR} for the server's `uiDir`, or a plain error saying how to build it when it is missing. */
+export function builtUiDir(): string {
+  if (!existsSync(join(UI_DIR, 'index.html'))) {
+    throw new Error(
+      `No built UI at ${UI_DIR}: run \`npm run build\` (or \`npx vite build\` in packages/ui) first.`,
+    );
+  }
+  return UI_DIR;
+}
 
 /** Screenshots are test artifacts (gitignored), not committed. */
 export function artifactsDir(): string {

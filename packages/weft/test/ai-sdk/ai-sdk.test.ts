@@ -12,7 +12,8 @@ import { weftTelemetry, wrapAISDK } from '../../src/integrations/ai-sdk/index.js
 import { WeftSpanProcessor } from '../../src/otel/index.js';
 import { resetWeft } from '../../src/testing/index.js';
 import { type FakeProvider, startFakeProvider } from '../fixtures/fake-provider/index.js';
-import { listServerCalls, startTestServer, type TestServer } from '../harness/index.js';
+import { startTestServer, type TestServer } from '@weft/test-server';
+import { listServerCalls } from '../harness/index.js';
 
 let server: TestServer;
 let provider: FakeProvider;

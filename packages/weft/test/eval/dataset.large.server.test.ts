@@ -3,7 +3,7 @@ import { afterEach, expect, it } from 'vitest';
 import { init } from '../../src/client/init.js';
 import { Dataset, openDataset } from '../../src/datasets/index.js';
 import { resetWeft } from '../../src/testing/index.js';
-import { startTestServer } from '../harness/index.js';
+import { startTestServer } from '@weft/test-server';
 import { startRequestLogProxy } from './fixtures/request-log-proxy.js';
 
 afterEach(async () => {

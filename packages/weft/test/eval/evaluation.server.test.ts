@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type Call,
@@ -9,7 +8,7 @@ import {
   evaluationSummary,
   PREDICT_AND_SCORE_OP,
 } from '@weft/protocol';
-import { startServer } from '@weft/server';
+import { startTestServer, type TestServer } from '@weft/test-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { init } from '../../src/client/init.js';
 import type { WeftClient } from '../../src/client/weft-client.js';
@@ -22,16 +21,13 @@ import { Model } from '../../src/eval/model.js';
 import { exactMatch } from '../../src/eval/scorers.js';
 import { resetWeft } from '../../src/testing/index.js';
 
-let server: Awaited<ReturnType<typeof startServer>>;
-let dir: string;
+let server: TestServer;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'weft-eval-server-'));
-  server = await startServer({ host: '127.0.0.1', port: 0, dbPath: join(dir, 'db.sqlite') });
+  server = await startTestServer({ register: false });
 });
 afterAll(async () => {
   await resetWeft();
   await server.close();
-  await rm(dir, { recursive: true, force: true });
 });
 afterEach(async () => {
   await resetWeft({ timeoutMs: 5_000 });
@@ -147,7 +143,7 @@ describe('Evaluation against the real server', () => {
 
   it('records a throwing model and a throwing scorer per row, checkpoints a BigInt output in its safe form, and completes', async () => {
     const client = init({ project: 'eval-failures', url: server.url, outbox: false });
-    const checkpoint = join(dir, 'failures.jsonl');
+    const checkpoint = join(server.dir, 'failures.jsonl');
     const rows = Array.from({ length: 100 }, (_, i) => ({ i, expected: String(i) }));
     const model = async function flaky(row: Record<string, unknown>) {
       const i = row.i as number;

@@ -3,13 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { routes } from '@weft/protocol';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import * as weft from 'weft';
-import {
-  type ChildRun,
-  FaultProxy,
-  runChild,
-  type ServerProcess,
-  startServerProcess,
-} from '../harness/index.js';
+import { type ServerProcess, startServerProcess } from '@weft/test-server';
+import { type ChildRun, FaultProxy, runChild } from '../harness/index.js';
 import { waitForOutboxDrained } from './outbox-drained.js';
 import { checkRefs } from './refs-check.js';
 import { runRefsWorkload } from './refs-workload.js';

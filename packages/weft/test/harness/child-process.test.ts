@@ -3,7 +3,8 @@ import { encodeMsgpack, routes } from '@weft/protocol';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { ApiClient } from '../../src/transport/api-client.js';
 import { Batcher, type RecordOutcome } from '../../src/transport/batcher.js';
-import { listServerCalls, runChild, startServerProcess, startTestServer } from './index.js';
+import { startServerProcess, startTestServer } from '@weft/test-server';
+import { listServerCalls, runChild } from './index.js';
 
 const script = fileURLToPath(new URL('./fixtures/send-calls.ts', import.meta.url));
 

@@ -7,7 +7,8 @@ import { Outbox } from '../../src/outbox/index.js';
 import { ApiClient } from '../../src/transport/api-client.js';
 import { Batcher, type BatcherOptions, type RecordOutcome } from '../../src/transport/batcher.js';
 import { createOutboxSender } from '../../src/transport/outbox-records.js';
-import { duplicateIds, FaultProxy, listServerCalls, startTestServer } from './index.js';
+import { startTestServer } from '@weft/test-server';
+import { duplicateIds, FaultProxy, listServerCalls } from './index.js';
 
 const PROJECT = 'faults';
 let serial = 0;

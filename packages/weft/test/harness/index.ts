@@ -8,5 +8,3 @@ export {
 } from './fault-proxy.js';
 export { nextMessage } from './next-message.js';
 export { duplicateIds, listServerCalls } from './server-calls.js';
-export { type ServerProcess, startServerProcess } from './server-process.js';
-export { startTestServer, type TestServer, type TestServerOptions } from './test-server.js';

@@ -3,7 +3,7 @@ import { onTestFinished } from 'vitest';
 import * as weft from 'weft';
 import { resetWeft } from '../../src/testing/index.js';
 import { type FakeProvider, startFakeProvider } from '../fixtures/fake-provider/index.js';
-import { startTestServer } from '../harness/index.js';
+import { startTestServer } from '@weft/test-server';
 
 /** A real Weft server, a fake provider and a Weft client tracing to the server; all closed after the test. */
 export interface IntegrationSetup {

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { listServerCalls, runChild, startTestServer, type TestServer } from '../harness/index.js';
+import { startTestServer, type TestServer } from '@weft/test-server';
+import { listServerCalls, runChild } from '../harness/index.js';
 
 // `weft` has no hard dependency on OpenTelemetry: the BUILT package (what
 // users install, through node_modules/weft → dist) is imported and used in a

@@ -6,7 +6,8 @@ import * as weft from 'weft';
 import { otelIdsOf, WeftSpanProcessor } from '../../src/otel/index.js';
 import { outsideCalls } from '../../src/context/index.js';
 import { resetWeft } from '../../src/testing/index.js';
-import { listServerCalls, startTestServer, type TestServer } from '../harness/index.js';
+import { startTestServer, type TestServer } from '@weft/test-server';
+import { listServerCalls } from '../harness/index.js';
 
 let server: TestServer;
 let provider: NodeTracerProvider;

@@ -10,7 +10,8 @@ import type { CallSummary } from '@weft/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as weft from 'weft';
 import { resetWeft } from '../../src/testing/index.js';
-import { listServerCalls, startTestServer, type TestServer } from '../harness/index.js';
+import { startTestServer, type TestServer } from '@weft/test-server';
+import { listServerCalls } from '../harness/index.js';
 
 // One agent tree, traced twice against one real server: with Weft ops (the
 // SDK rolls each call's usage into its parent as it ends) and as OTel GenAI

@@ -7,7 +7,7 @@ import { createClient } from '../../src/client/init.js';
 import type { WeftClient } from '../../src/client/weft-client.js';
 import { withAttributes } from '../../src/context/index.js';
 import { Evaluation } from '../../src/eval/evaluation.js';
-import { startTestServer, type TestServer } from '../harness/index.js';
+import { startTestServer, type TestServer } from '@weft/test-server';
 
 // Each secret sits under a key the rules redact; the test then looks for it everywhere else.
 const PASSWORD = 'hunter2-pw'; // default key `password`

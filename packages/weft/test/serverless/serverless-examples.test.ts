@@ -3,13 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  listServerCalls,
-  nextMessage,
-  runChild,
-  startTestServer,
-  type TestServer,
-} from '../harness/index.js';
+import { startTestServer, type TestServer } from '@weft/test-server';
+import { listServerCalls, nextMessage, runChild } from '../harness/index.js';
 
 // examples/serverless run on a stand-in for each platform (fake-platform.ts),
 // frozen with SIGSTOP at the moment the platform would freeze or end them.
