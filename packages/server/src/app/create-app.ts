@@ -1,7 +1,10 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { InvalidRequestError } from '../errors/index.js';
-import { bodyLimit, bodyShape, projectAccess, requireToken } from '../middleware/index.js';
+// Options before middleware: the bundled .d.ts prints `logLevel`'s enum in the
+// order TypeScript first meets its literals (pino's come with the middleware),
+// and the API snapshot (api/) holds that order.
 import { parseServerOptions, type ServerOptions } from '../options/index.js';
+import { bodyLimit, bodyShape, projectAccess, requireToken } from '../middleware/index.js';
 import {
   registerCallRoutes,
   registerDatasetRoutes,
