@@ -47,4 +47,4 @@ export {
   type TablePut,
   type VersionSelector,
 } from './storage/index.js';
-export { SERVER_VERSION } from './version.js';
+export { SERVER_VERSION } from './version/index.js';

@@ -3,34 +3,35 @@
 // classes `weft/errors`, diagnostics channels `weft/diagnostics`, test helpers
 // `weft/testing`, outbox administration `weft/outbox`, integrations their own.
 export {
+  type Diagnostics,
   feedback,
   flush,
-  get,
-  op,
-  publish,
-  setLabel,
-  shutdown,
-  withFlush,
-} from './client/default-functions.js';
-export {
-  type Diagnostics,
   type FlushOptions,
+  get,
   getDefaultClient,
   init,
+  op,
+  publish,
   setDefaultClient,
+  setLabel,
+  shutdown,
   type WeftClient,
   type WeftOptions,
+  withFlush,
 } from './client/index.js';
-export type { FinishedCall, OpOptions, PromiseSettlers } from './calls/op-spec.js';
-export type { ChunkKind, StreamAccumulator } from './op/stream-accumulator.js';
+export type {
+  ChunkKind,
+  FinishedCall,
+  OpOptions,
+  PromiseSettlers,
+  StreamAccumulator,
+} from './calls/index.js';
 export { type CurrentCall, currentCall, withAttributes, withSession } from './context/index.js';
 export type { FeedbackInput, ObjectLabel } from '@weft/protocol';
-export { WeftError } from './errors/index.js';
-export type { WeftErrorCode } from './errors/index.js';
-export type { ObjectRef } from './objects/index.js';
-export { WeftObject } from './objects/index.js';
-export type { OpDecorator } from './op/op.js';
-export type { FlushResult } from './pipeline/flush-barrier.js';
+export { WeftError, type WeftErrorCode } from './errors/index.js';
+export { type ObjectRef, WeftObject } from './objects/index.js';
+export type { OpDecorator } from './op/index.js';
+export type { FlushResult } from './lifecycle/index.js';
 export type { WithFlushOptions } from './serverless/index.js';
 export type { KeepRules, SamplingStats } from './sampling/index.js';
 export type { CallPages, GetCallsOptions } from './read/index.js';

@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import { codeForStatus } from './error-status.js';
+import { codeForStatus } from '../http/index.js';
 
 /** What Node's HTTP parser reports, by `error.code`, and how it is answered. */
 const PARSER_STATUS: Readonly<Record<string, { status: number; reason: string; message: string }>> = {

@@ -1,26 +1,27 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { InvalidRequestError } from '../errors/index.js';
-import { bodyLimit } from '../middleware/body-limit.js';
-import { bodyShape } from '../middleware/body-shape.js';
-import { projectAccess } from '../middleware/project-access.js';
-import { requireToken } from '../middleware/require-token.js';
+// Options before middleware: the bundled .d.ts prints `logLevel`'s enum in the
+// order TypeScript first meets its literals (pino's come with the middleware),
+// and the API snapshot (api/) holds that order.
 import { parseServerOptions, type ServerOptions } from '../options/index.js';
-import { registerCallRoutes } from '../routes/call-routes.js';
-import { registerDatasetRoutes } from '../routes/dataset-routes.js';
-import { registerFeedbackRoutes } from '../routes/feedback-routes.js';
-import { registerFileRoutes } from '../routes/file-routes.js';
-import { registerOtlpBodyParsers } from '../otlp/otlp-body.js';
-import { otlpErrorHandler } from '../otlp/otlp-error-handler.js';
-import { registerObjectRoutes } from '../routes/object-routes.js';
-import { registerOtlpRoutes } from '../routes/otlp-routes.js';
-import { registerSessionRoutes } from '../routes/session-routes.js';
-import { registerSystemRoutes } from '../routes/system-routes.js';
-import { registerTableRoutes } from '../routes/table-routes.js';
+import { bodyLimit, bodyShape, projectAccess, requireToken } from '../middleware/index.js';
+import {
+  registerCallRoutes,
+  registerDatasetRoutes,
+  registerFeedbackRoutes,
+  registerFileRoutes,
+  registerObjectRoutes,
+  registerOtlpRoutes,
+  registerSessionRoutes,
+  registerSystemRoutes,
+  registerTableRoutes,
+} from '../routes/index.js';
+import { otlpErrorHandler, registerOtlpBodyParsers } from '../otlp/index.js';
 import { registerStaticUi, resolveUiDir } from '../static/index.js';
 import type { Storage } from '../storage/index.js';
 import { clientErrorHandler } from './client-error-handler.js';
 import { registerContentParsers } from './content-parsers.js';
-import { errorHandler } from './error-handler.js';
+import { errorHandler } from '../http/index.js';
 import { loggerOptions } from './logger-options.js';
 
 /** Options of {@link createApp}: the server options that shape requests, plus the storage to serve. */

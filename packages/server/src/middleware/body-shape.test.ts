@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { errorHandler } from '../app/error-handler.js';
+import { errorHandler } from '../http/index.js';
 import { bodyShape } from './body-shape.js';
 
 /** A bare app whose one route echoes the body, behind bodyShape. */

@@ -1,6 +1,6 @@
 import { routes } from '@weft/protocol';
 import type { preHandlerHookHandler } from 'fastify';
-import { projectParams } from '../routes/params.js';
+import { projectParams } from '../http/index.js';
 import { ForbiddenError } from './forbidden-error.js';
 import { requestScope } from './require-token.js';
 import { validate } from './validate.js';

@@ -1,10 +1,7 @@
 import { InvalidOptionsError } from '../errors/index.js';
-import type { ClickHouseStorageOptions } from '../storage/clickhouse/clickhouse-storage-options.js';
+import type { StorageTarget } from '../storage/index.js';
 
-/** Where the server keeps its data, from a storage URL. */
-export type StorageTarget =
-  | { kind: 'sqlite'; path: string }
-  | { kind: 'clickhouse'; options: ClickHouseStorageOptions };
+export type { StorageTarget };
 
 /** Credentials from outside the URL (the CLI reads `WEFT_CLICKHOUSE_USER` / `WEFT_CLICKHOUSE_PASSWORD`). */
 export interface StorageCredentials {

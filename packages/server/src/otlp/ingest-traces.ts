@@ -1,7 +1,6 @@
 import { MAX_BATCH_ITEMS, spanToCall } from '@weft/protocol';
 import { InvalidRequestError } from '../errors/index.js';
-import { ForbiddenError } from '../middleware/forbidden-error.js';
-import type { ProjectScope } from '../middleware/token-registry.js';
+import { ForbiddenError, type ProjectScope } from '../middleware/index.js';
 import type { SpanCallPut, Storage } from '../storage/index.js';
 import type { TraceExportResult } from './otlp-codec.js';
 import type { OtlpResourceSpans } from './otlp-spans.js';

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { logError, setRetryAfter, toErrorResponse } from '../app/error-handler.js';
+import { logError, setRetryAfter, toErrorResponse } from '../http/index.js';
 import { CONTENT_TYPE_PROTOBUF, encodeRpcStatus } from './otlp-codec.js';
 
 /** gRPC status codes for HTTP statuses, as OTLP/HTTP's `google.rpc.Status` carries them. */

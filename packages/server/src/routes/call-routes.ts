@@ -8,12 +8,11 @@ import {
   type ValueItem,
 } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
-import { routePattern } from '../app/route-pattern.js';
+import { callParams, routePattern } from '../http/index.js';
 import { InvalidRequestError, NotFoundError, NotSupportedError } from '../errors/index.js';
-import { validate } from '../middleware/validate.js';
+import { validate } from '../middleware/index.js';
 import type { Storage, StoredValue } from '../storage/index.js';
 import { expandCallValues, missingValues, verifyValueItem } from '../values/index.js';
-import { callParams } from './params.js';
 
 const parseBatch = validate(callBatch, 'body');
 const parseQuery = validate(callQuery, 'body');

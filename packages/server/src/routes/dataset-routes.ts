@@ -1,7 +1,7 @@
 import { datasetFromCalls, digestBytes, formatRef, routes, tableDigest } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../errors/index.js';
-import { validate } from '../middleware/validate.js';
+import { validate } from '../middleware/index.js';
 import type { Storage } from '../storage/index.js';
 import { expandCallValues } from '../values/index.js';
 import { canonicalOrReject } from './canonical-or-reject.js';

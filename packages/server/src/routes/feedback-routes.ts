@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { feedbackCreate, routes } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
-import { routePattern } from '../app/route-pattern.js';
+import { feedbackListParams, routePattern } from '../http/index.js';
 import { NotSupportedError } from '../errors/index.js';
-import { validate } from '../middleware/validate.js';
+import { validate } from '../middleware/index.js';
 import type { Storage } from '../storage/index.js';
-import { feedbackListParams } from './params.js';
 
 const parseCreate = validate(feedbackCreate, 'body');
 const parseList = validate(feedbackListParams, 'params');

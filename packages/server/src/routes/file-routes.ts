@@ -1,10 +1,9 @@
 import { CONTENT_TYPE_OCTET_STREAM, digestBytes, routes } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
-import { routePattern } from '../app/route-pattern.js';
+import { digestParams, projectParams, routePattern } from '../http/index.js';
 import { InvalidRequestError, NotFoundError } from '../errors/index.js';
-import { validate } from '../middleware/validate.js';
+import { validate } from '../middleware/index.js';
 import type { Storage } from '../storage/index.js';
-import { digestParams, projectParams } from './params.js';
 
 const parseProject = validate(projectParams, 'params');
 const parseDigestParams = validate(digestParams, 'params');

@@ -1,11 +1,10 @@
 import { digestBytes, objectCreate, objectLabelSet, routes } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
-import { routePattern } from '../app/route-pattern.js';
+import { objectParams, objectVersionParams, projectParams, routePattern } from '../http/index.js';
 import { DigestMismatchError, NotFoundError, NotSupportedError } from '../errors/index.js';
-import { validate } from '../middleware/validate.js';
+import { validate } from '../middleware/index.js';
 import type { Storage, VersionSelector } from '../storage/index.js';
 import { canonicalOrReject } from './canonical-or-reject.js';
-import { objectParams, objectVersionParams, projectParams } from './params.js';
 
 const parseCreate = validate(objectCreate, 'body');
 const parseProject = validate(projectParams, 'params');

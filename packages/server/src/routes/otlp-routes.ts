@@ -1,12 +1,17 @@
 import { routes } from '@weft/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { UnsupportedMediaTypeError } from '../errors/index.js';
-import { requestScope } from '../middleware/require-token.js';
-import { CONTENT_TYPE_PROTOBUF, encodeTraceResponse, traceResponseJson } from '../otlp/otlp-codec.js';
-import { isProtobufRequest } from '../otlp/otlp-error-handler.js';
-import type { OtlpResourceSpans } from '../otlp/otlp-spans.js';
-import { ingestTraces } from '../otlp/ingest-traces.js';
-import { headerProject, PROJECT_HEADER } from '../otlp/trace-project.js';
+import { requestScope } from '../middleware/index.js';
+import {
+  CONTENT_TYPE_PROTOBUF,
+  encodeTraceResponse,
+  headerProject,
+  ingestTraces,
+  isProtobufRequest,
+  type OtlpResourceSpans,
+  PROJECT_HEADER,
+  traceResponseJson,
+} from '../otlp/index.js';
 import type { Storage } from '../storage/index.js';
 
 /**

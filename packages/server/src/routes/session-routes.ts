@@ -1,7 +1,7 @@
 import { routes, sessionQuery } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
 import { NotSupportedError } from '../errors/index.js';
-import { validate } from '../middleware/validate.js';
+import { validate } from '../middleware/index.js';
 import type { Storage } from '../storage/index.js';
 
 const parseQuery = validate(sessionQuery, 'body');

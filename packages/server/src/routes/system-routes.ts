@@ -1,6 +1,6 @@
 import { PROTOCOL_VERSION, routes } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
-import { SERVER_VERSION } from '../index.js';
+import { SERVER_VERSION } from '../version/index.js';
 
 /** Health and version: open without a token, so probes and clients can check compatibility. */
 export function registerSystemRoutes(app: FastifyInstance): void {

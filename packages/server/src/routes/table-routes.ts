@@ -10,12 +10,11 @@ import {
   tableRowsQuery,
 } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
-import { routePattern } from '../app/route-pattern.js';
+import { digestParams, routePattern } from '../http/index.js';
 import { DigestMismatchError, InvalidRequestError, NotFoundError } from '../errors/index.js';
-import { validate } from '../middleware/validate.js';
+import { validate } from '../middleware/index.js';
 import type { Storage } from '../storage/index.js';
 import { canonicalOrReject } from './canonical-or-reject.js';
-import { digestParams } from './params.js';
 
 const parseCreate = validate(tableCreate, 'body');
 const parseAppend = validate(tableAppend, 'body');

@@ -1,13 +1,13 @@
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../app/create-app.js';
+import { createApp } from '../app/index.js';
 import { ListenError, TokenRequiredError } from '../errors/index.js';
 import {
   isLoopbackHost,
   mergeProjectTokens,
   parseServerOptions,
-  type ServerOptions,
-  readTokensFile,
   parseStorageUrl,
+  readTokensFile,
+  type ServerOptions,
 } from '../options/index.js';
 import { openStorage } from '../storage/index.js';
 

@@ -1,7 +1,7 @@
 export { endStatus } from './call-status.js';
 export { type CursorPosition, decodeCursor, encodeCursor } from './cursor.js';
 export { ClickHouseStorage, type ClickHouseStorageOptions, sqlLiteral } from './clickhouse/index.js';
-export { openStorage } from './open-storage.js';
+export { openStorage, type StorageTarget } from './open-storage.js';
 export { plainOpName } from './op-name.js';
 export {
   decodeSpanUsage,

@@ -1,5 +1,5 @@
 import type { CallSummary } from '@weft/protocol';
-import type { StreamAccumulator } from '../op/stream-accumulator.js';
+import type { StreamAccumulator } from './stream-accumulator.js';
 import type { ParamName } from './input-names.js';
 
 /** Ends a call whose function returned a promise: see {@link OpOptions.chainPromise}. */

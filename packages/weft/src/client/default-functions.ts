@@ -1,8 +1,8 @@
 import type { FeedbackInput, ObjectLabel } from '@weft/protocol';
 import { NotInitializedError } from '../errors/index.js';
-import type { ObjectRef } from '../objects/object-ref.js';
-import { makeOp } from '../op/op.js';
-import type { FlushResult } from '../pipeline/flush-barrier.js';
+import type { ObjectRef } from '../objects/index.js';
+import { makeOp } from '../op/index.js';
+import type { FlushResult } from '../lifecycle/index.js';
 import { type Flushable, withFlush as wrapWithFlush, type WithFlushOptions } from '../serverless/index.js';
 import { getDefaultClient } from './default-client.js';
 import type { FlushOptions } from './weft-client.js';

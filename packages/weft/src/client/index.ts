@@ -4,4 +4,4 @@ export { type LiveClient, liveClients, trackClient } from './live-clients.js';
 export { createClient, init } from './init.js';
 export { resolveOptions, type TestOnlyOptions, type WeftOptions } from './options.js';
 export { type FlushOptions, WeftClient } from './weft-client.js';
-export { op } from './default-functions.js';
+export { feedback, flush, get, op, publish, setLabel, shutdown, withFlush } from './default-functions.js';

@@ -13,34 +13,35 @@ import {
   parseRef,
   routes,
 } from '@weft/protocol';
-import { Tracer } from '../calls/tracer.js';
+import { makeOp, Tracer } from '../op/index.js';
 import { ALL_SAMPLED, Sampler } from '../sampling/index.js';
-import { ClientClosedError, PublishFailedError, InvalidOptionsError } from '../errors/index.js';
+import { ClientClosedError, InvalidOptionsError, PublishFailedError } from '../errors/index.js';
 import { ValueDedup } from '../dedup/index.js';
 import { LoopLagMonitor, Warnings } from '../diagnostics/index.js';
-import { type ExitParticipant, registerForExit, unregisterForExit } from '../lifecycle/exit-hooks.js';
-import type { ObjectRef } from '../objects/object-ref.js';
-import { parseNameSelector } from '../objects/name-selector.js';
-import { ObjectStore } from '../objects/object-store.js';
-import { objectNameOf, WeftObject } from '../objects/weft-object.js';
+import {
+  type ExitParticipant,
+  type FlushResult,
+  registerForExit,
+  unregisterForExit,
+} from '../lifecycle/index.js';
+import {
+  objectNameOf,
+  type ObjectRef,
+  ObjectStore,
+  parseNameSelector,
+  WeftObject,
+} from '../objects/index.js';
 import {
   Dataset,
   DatasetRefs,
   openDataset,
-  type RemoteDataset,
   registerDatasetHost,
+  type RemoteDataset,
 } from '../datasets/index.js';
-import { FeedbackSender } from '../feedback/feedback-sender.js';
-import { FileApi } from '../files/file-api.js';
-import { FileStore } from '../files/file-store.js';
-import { WeftFile } from '../files/weft-file.js';
-import { makeOp } from '../op/op.js';
+import { FeedbackSender } from '../feedback/index.js';
+import { FileApi, FileStore, WeftFile } from '../files/index.js';
 import { OutboxKeeper } from '../outbox/index.js';
-import { Backlog } from '../pipeline/index.js';
-import { FlushBarrier, type FlushResult } from '../pipeline/flush-barrier.js';
-import { InFlight } from '../pipeline/in-flight.js';
-import { Pipeline, type RecordSink } from '../pipeline/pipeline.js';
-import { Pool } from '../pipeline/pool.js';
+import { Backlog, FlushBarrier, InFlight, Pipeline, Pool, type RecordSink } from '../pipeline/index.js';
 import { CallPages, type GetCallsOptions } from '../read/index.js';
 import {
   ApiClient,

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { CallRecord } from '../calls/call-record.js';
-import { type OtelContext, otelContextManager, SPAN_KEY, SUPPRESS_TRACING_KEY } from '../otel/otel-global.js';
+import type { CallRecord } from '../calls/index.js';
+import { type OtelContext, otelContextManager, SPAN_KEY, SUPPRESS_TRACING_KEY } from './otel-global.js';
 
 /**
  * What AsyncLocalStorage carries through the user's code: the call that is

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CALL_ID, encodeMsgpack, type FeedbackInput, type FeedbackItem, feedbackInput } from '@weft/protocol';
 import type { Warnings } from '../diagnostics/index.js';
-import type { FlushBarrier } from '../pipeline/flush-barrier.js';
-import type { RecordSink } from '../pipeline/pipeline.js';
+import type { FlushBarrier, RecordSink } from '../pipeline/index.js';
 import { InvalidFeedbackError } from './invalid-feedback-error.js';
 
 /** What a {@link FeedbackSender} works with. */

@@ -2,7 +2,7 @@ import { channel } from 'node:diagnostics_channel';
 import { fileCreateResponse, formatRef } from '@weft/protocol';
 import { LRUCache } from 'lru-cache';
 import PQueue from 'p-queue';
-import type { Epoch, FlushBarrier } from '../pipeline/flush-barrier.js';
+import type { Epoch, FlushBarrier } from '../pipeline/index.js';
 import type { DeliveryWarnings, RecordDelivery } from '../transport/index.js';
 import { FileUploadFailedError } from './errors/index.js';
 import { hashBytes } from './hash-bytes.js';

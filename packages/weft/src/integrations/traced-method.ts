@@ -1,7 +1,6 @@
-import type { OpOptions } from '../calls/index.js';
+import type { OpOptions, StreamAccumulator } from '../calls/index.js';
 import { op as defaultOp } from '../client/index.js';
 import { isPlainObject } from '../datasets/index.js';
-import type { StreamAccumulator } from '../op/index.js';
 import { chainApiPromise } from './api-promise.js';
 import type { WrapClientOptions } from './wrap-options.js';
 

@@ -1,5 +1,5 @@
 import { channel } from 'node:diagnostics_channel';
-import type { FlushResult } from '../pipeline/flush-barrier.js';
+import type { FlushResult } from './flush-result.js';
 
 /** diagnostics_channel where exit handling announces itself: `{ phase: 'flush-start' | 'flush-done', reason, results? }`. */
 export const EXIT_CHANNEL = 'weft:exit';

@@ -1,1 +1,2 @@
 export { EXIT_CHANNEL, type ExitParticipant, registerForExit, unregisterForExit } from './exit-hooks.js';
+export type { FlushResult } from './flush-result.js';

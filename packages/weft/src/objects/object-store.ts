@@ -2,10 +2,9 @@ import { digestValue, formatRef } from '@weft/protocol';
 import { LRUCache } from 'lru-cache';
 import PQueue from 'p-queue';
 import type { Warnings } from '../diagnostics/index.js';
-import type { Epoch, FlushBarrier } from '../pipeline/flush-barrier.js';
-import { type Pool, yieldTurn } from '../pipeline/pool.js';
+import { type Epoch, type FlushBarrier, type Pool, yieldTurn } from '../pipeline/index.js';
 import type { RecordDelivery } from '../transport/index.js';
-import { Sanitizer, type SanitizeOptions } from '../values/index.js';
+import { type SanitizeOptions, Sanitizer } from '../values/index.js';
 import type { ObjectRef } from './object-ref.js';
 import { objectNameOf, WeftObject } from './weft-object.js';
 

@@ -1,1 +1,4 @@
-export type { ChunkKind, StreamAccumulator } from './stream-accumulator.js';
+export { makeOp, type OpDecorator } from './op.js';
+export { Tracer } from './tracer.js';
+export { WeftCallSpan } from './weft-call-span.js';
+export type { EndedSpan } from './ended-span.js';

@@ -1,6 +1,5 @@
-import { parameterNames } from '../calls/input-names.js';
-import type { OpOptions, OpSpec } from '../calls/op-spec.js';
-import type { Tracer } from '../calls/tracer.js';
+import { type OpOptions, type OpSpec, parameterNames } from '../calls/index.js';
+import type { Tracer } from './tracer.js';
 import { warnOnce } from '../diagnostics/index.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the wrapped function's own signature is preserved through F.

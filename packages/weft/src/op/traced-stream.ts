@@ -1,7 +1,7 @@
 import type { ModelUsage } from '@weft/protocol';
-import { callContext, type ContextFrame } from '../context/call-context.js';
+import { callContext, type ContextFrame } from '../context/index.js';
 import { StreamAbandonedError } from '../errors/index.js';
-import type { StreamAccumulator } from './stream-accumulator.js';
+import type { StreamAccumulator } from '../calls/index.js';
 
 /** How a streamed call ended: what the accumulator made of it, and when its first output chunk arrived. */
 export interface StreamEnd {

@@ -1,4 +1,4 @@
-export type { EndedSpan } from './ended-span.js';
+export type { EndedSpan } from '../op/index.js';
 export { SpanFlushIncompleteError } from './span-flush-incomplete-error.js';
 export { type OtelIds, otelIdsOf } from './otel-ids.js';
 export { WeftSpanProcessor, type WeftSpanProcessorOptions } from './weft-span-processor.js';

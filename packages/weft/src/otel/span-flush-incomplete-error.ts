@@ -1,5 +1,5 @@
 import { WeftError } from '@weft/protocol';
-import type { FlushResult } from '../pipeline/flush-barrier.js';
+import type { FlushResult } from '../lifecycle/index.js';
 
 /**
  * `WeftSpanProcessor.forceFlush()` / `shutdown()` ended with spans neither

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { getDefaultClient } from '../client/index.js';
-import type { WeftClient } from '../client/weft-client.js';
+import { getDefaultClient, type WeftClient } from '../client/index.js';
 import { warnOnce } from '../diagnostics/index.js';
 import { InvalidOptionsError } from '../errors/index.js';
-import type { FlushResult } from '../pipeline/flush-barrier.js';
-import type { EndedSpan } from './ended-span.js';
+import type { FlushResult } from '../lifecycle/index.js';
+import type { EndedSpan } from '../op/index.js';
 import { SpanFlushIncompleteError } from './span-flush-incomplete-error.js';
 
 /** W3C `traceFlags` bit: sampled. */

@@ -2,13 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { readdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { WeftError } from '@weft/protocol';
-import type { ApiClient } from '../transport/api-client.js';
-import { type BackoffOptions, backoffDelayMs } from '../transport/backoff.js';
-import { createOutboxSender } from '../transport/outbox-records.js';
+import {
+  type ApiClient,
+  backoffDelayMs,
+  type BackoffOptions,
+  createOutboxSender,
+  type RecordPayload,
+} from '../transport/index.js';
 import { OutboxUnavailableError } from './errors/index.js';
 import { LOCK_FILE_NAME } from './lock-file.js';
 import { Outbox, type OutboxStats } from './outbox.js';
-import type { RecordPayload } from './record-frame.js';
 import { parseSegmentFileName } from './segment-file.js';
 import { acquireOutbox, releaseOutbox } from './shared-outbox.js';
 

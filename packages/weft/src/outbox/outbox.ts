@@ -25,14 +25,14 @@ import {
   isRecordPayload,
   MAX_FRAME_PAYLOAD_BYTES,
   payloadBytes,
-  type RecordPayload,
 } from './record-frame.js';
 import { recoverSegments } from './recover-segments.js';
 import { replaySegment } from './replay-segment.js';
 import { reportRecoveryProblem } from './report-recovery-problem.js';
 import { SegmentAppender } from './segment-appender.js';
 import { SEGMENT_HEADER_BYTES, type SegmentInfo } from './segment-file.js';
-import { WarningLimiter } from './warning-limiter.js';
+import { WarningLimiter } from '../diagnostics/index.js';
+import type { RecordPayload } from '../transport/index.js';
 
 const debug = debuglog('weft');
 const noop = () => undefined;

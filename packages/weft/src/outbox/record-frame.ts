@@ -1,4 +1,5 @@
 import { crc32 } from 'node:zlib';
+import type { RecordPayload } from '../transport/index.js';
 
 /**
  * One record on disk:
@@ -18,13 +19,6 @@ export const FRAME_HEADER_BYTES = 8;
 
 /** Largest payload a frame can describe. */
 export const MAX_FRAME_PAYLOAD_BYTES = 0xffff_ffff;
-
-/**
- * A record's payload: one byte array, or its parts in order (written one
- * after the other, so a caller that has a record as a prefix and a body never
- * copies them into one array first).
- */
-export type RecordPayload = Uint8Array | readonly Uint8Array[];
 
 /** Bytes in `payload`. */
 export function payloadBytes(payload: RecordPayload): number {

@@ -1,5 +1,5 @@
 import type { RecoveryProblem } from './recover-segments.js';
-import type { WarningLimiter } from './warning-limiter.js';
+import type { WarningLimiter } from '../diagnostics/index.js';
 
 /** Turns what recovery (or a replay) found wrong in a segment into a rate-limited warning. */
 export function reportRecoveryProblem(warnings: WarningLimiter, problem: RecoveryProblem): void {

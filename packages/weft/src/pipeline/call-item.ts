@@ -1,5 +1,5 @@
 import type { CallItem, ExceptionInfo } from '@weft/protocol';
-import type { CallRecord } from '../calls/call-record.js';
+import type { CallRecord } from '../calls/index.js';
 
 /**
  * One record's values: the snapshot's parts (where `inputs` and `output` may

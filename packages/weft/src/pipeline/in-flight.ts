@@ -1,5 +1,5 @@
-import type { CallRecord } from '../calls/call-record.js';
-import { outsideCalls } from '../context/call-context.js';
+import type { CallRecord } from '../calls/index.js';
+import { outsideCalls } from '../context/index.js';
 
 /**
  * Calls that started and have not ended. A call leaves it when it ends, so it

@@ -4,7 +4,6 @@ export {
   type BarrierReport,
   type Epoch,
   FlushBarrier,
-  type FlushResult,
   type UnitOutcome,
 } from './flush-barrier.js';
 export { InFlight, type StartSubmitter } from './in-flight.js';

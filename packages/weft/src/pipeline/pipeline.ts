@@ -1,23 +1,22 @@
 import { encodeMsgpack, type ExceptionInfo } from '@weft/protocol';
-import type { CallRecord } from '../calls/call-record.js';
-import { exceptionInfo } from '../calls/exception-info.js';
-import { outsideCalls } from '../context/call-context.js';
+import { type CallRecord, exceptionInfo } from '../calls/index.js';
+import { outsideCalls } from '../context/index.js';
 import type { RecordValues, ValueDedup } from '../dedup/index.js';
 import type { Warnings } from '../diagnostics/index.js';
 import type { RecordOutcome } from '../transport/index.js';
 import {
-  Sanitizer,
-  type SanitizeOptions,
   encodeIfSafe,
-  releaseEncoded,
-  materialize,
-  snapshotBytes,
   freeTextRedaction,
   isNoRedaction,
+  materialize,
   redactedStringsOf,
   redactException,
   redactText,
+  releaseEncoded,
+  type SanitizeOptions,
+  Sanitizer,
   scrubStrings,
+  snapshotBytes,
 } from '../values/index.js';
 import { callItem, failureMarker, type RecordKind, type RecordText, type WalkedParts } from './call-item.js';
 import type { Backlog } from './backlog.js';

@@ -1,4 +1,4 @@
-import type { CallRecord } from '../calls/call-record.js';
+import type { CallRecord } from '../calls/index.js';
 import { areTraceBitsSampled } from './trace-sampled.js';
 
 /** Tail rules of `weft.init({ keep })`: keep a head-sampled-out trace when one matches. */

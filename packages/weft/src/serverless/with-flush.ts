@@ -1,7 +1,7 @@
 import { debuglog } from 'node:util';
 import { z } from 'zod';
 import { InvalidOptionsError } from '../errors/index.js';
-import type { FlushResult } from '../pipeline/flush-barrier.js';
+import type { FlushResult } from '../lifecycle/index.js';
 
 const debug = debuglog('weft');
 

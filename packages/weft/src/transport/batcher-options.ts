@@ -1,4 +1,3 @@
-import type { RecordPayload } from '../outbox/record-frame.js';
 import { MAX_BATCH_ITEMS, PROJECT_NAME } from '@weft/protocol';
 import { z } from 'zod';
 import { ApiClient } from './api-client.js';
@@ -15,6 +14,13 @@ import { DEFAULT_RETRY_POLICY } from './delivery-rules.js';
  * fills its 500 items.
  */
 export const DEFAULT_MAX_BATCH_BYTES = 1024 * 1024;
+
+/**
+ * A record's payload: one byte array, or its parts in order (written one
+ * after the other, so a caller that has a record as a prefix and a body never
+ * copies them into one array first).
+ */
+export type RecordPayload = Uint8Array | readonly Uint8Array[];
 
 export interface BatcherOutbox {
   /** Each record is its bytes, or its parts in order (see `RecordPayload`). */

@@ -1,5 +1,5 @@
 import { routes, type WeftError } from '@weft/protocol';
-import { WarningLimiter } from '../outbox/warning-limiter.js';
+import { WarningLimiter } from '../diagnostics/index.js';
 import type { SendResult } from './api-client.js';
 import { backoffDelayMs } from './backoff.js';
 import { rejectionVerdict, type RetryPolicy, retryVerdict, splitInHalves } from './delivery-rules.js';

@@ -2,7 +2,12 @@ export { ApiClient, type ApiClientOptions, type SendResult } from './api-client.
 export { type BackoffOptions, backoffDelayMs } from './backoff.js';
 export { arrayHeader, batchBodyPrefix, encodeBatchBody } from './batch-body.js';
 export { Batcher, type CallRecord, type RecordOutcome } from './batcher.js';
-export { type BatcherOptions, type BatcherOutbox, batcherOptionsSchema } from './batcher-options.js';
+export {
+  type BatcherOptions,
+  type BatcherOutbox,
+  batcherOptionsSchema,
+  type RecordPayload,
+} from './batcher-options.js';
 export { CircuitBreaker, type CircuitBreakerOptions, type CircuitState } from './circuit-breaker.js';
 export {
   createOutboxSender,

@@ -1,6 +1,6 @@
 import { type Context, context, type Span, type SpanOptions, type Tracer, trace } from '@opentelemetry/api';
 import { callContext } from '../../context/index.js';
-import { WeftCallSpan } from '../../otel/weft-call-span.js';
+import { WeftCallSpan } from '../../op/index.js';
 
 /**
  * A tracer whose spans find their Weft parent even when the OTel context

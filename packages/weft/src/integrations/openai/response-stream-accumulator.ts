@@ -1,6 +1,5 @@
 import type { ModelUsage } from '@weft/protocol';
-import { usageOf } from '../../calls/index.js';
-import type { ChunkKind, StreamAccumulator } from '../../op/index.js';
+import { type ChunkKind, type StreamAccumulator, usageOf } from '../../calls/index.js';
 
 interface ResponseEvent {
   type?: string;

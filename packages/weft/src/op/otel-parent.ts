@@ -1,6 +1,6 @@
 import { callIdOfSpan, traceIdOfOtel } from '@weft/protocol';
-import type { CallRecord } from '../calls/call-record.js';
-import { activeSpanContext, type OtelContext, SPAN_KEY } from './otel-global.js';
+import type { CallRecord } from '../calls/index.js';
+import { activeSpanContext, type OtelContext, SPAN_KEY } from '../context/index.js';
 import { WeftCallSpan } from './weft-call-span.js';
 
 /** Where a new call goes in a trace that OpenTelemetry also writes to. */

@@ -1,7 +1,6 @@
 import { type CallComplete, type CallSummary, type PriceOverrides, spanToCall } from '@weft/protocol';
-import { newCallId } from '../calls/call-id.js';
-import type { CallRecord } from '../calls/call-record.js';
-import { failureMarker } from '../pipeline/call-item.js';
+import { type CallRecord, newCallId } from '../calls/index.js';
+import { failureMarker } from '../pipeline/index.js';
 import { type EndedSpan, otelResourceOf, otelSpanOf } from './ended-span.js';
 
 /**

@@ -5,29 +5,37 @@ import {
   priceUsage,
   totalCostUsd,
 } from '@weft/protocol';
-import { callContext, type ContextFrame } from '../context/call-context.js';
-import type { Warnings } from '../diagnostics/index.js';
-import { ChunkList, type StreamAccumulator } from '../op/stream-accumulator.js';
-import { isStreamLike, type StreamEnd, traceStream } from '../op/traced-stream.js';
-import type { RecordKind } from '../pipeline/call-item.js';
-import type { InFlight } from '../pipeline/in-flight.js';
-import type { HeldTrace, Sampler } from '../sampling/index.js';
-import { materialize, snapshot, type SnapshotLimits, snapshotTape } from '../values/index.js';
 import {
+  callContext,
+  type ContextFrame,
   type OtelContext,
   type OtelContextManager,
   otelContextManager,
   SPAN_KEY,
-} from '../otel/otel-global.js';
-import type { EndedSpan } from '../otel/ended-span.js';
-import { otelPlacement } from '../otel/otel-parent.js';
-import { SpanCall } from '../otel/span-call.js';
-import { WeftCallSpan } from '../otel/weft-call-span.js';
-import { newCallId, newChildCallId, newTraceBits } from './call-id.js';
-import type { CallRecord } from './call-record.js';
-import { namedInputs } from './input-names.js';
-import type { FinishedCall, OpSpec, PromiseSettlers } from './op-spec.js';
-import { addUsage, usageOf } from './usage.js';
+} from '../context/index.js';
+import type { Warnings } from '../diagnostics/index.js';
+import {
+  addUsage,
+  type CallRecord,
+  ChunkList,
+  type FinishedCall,
+  namedInputs,
+  newCallId,
+  newChildCallId,
+  newTraceBits,
+  type OpSpec,
+  type PromiseSettlers,
+  type StreamAccumulator,
+  usageOf,
+} from '../calls/index.js';
+import { isStreamLike, type StreamEnd, traceStream } from './traced-stream.js';
+import type { InFlight, RecordKind } from '../pipeline/index.js';
+import type { HeldTrace, Sampler } from '../sampling/index.js';
+import { materialize, snapshot, type SnapshotLimits, snapshotTape } from '../values/index.js';
+import type { EndedSpan } from './ended-span.js';
+import { otelPlacement } from './otel-parent.js';
+import { SpanCall } from './span-call.js';
+import { WeftCallSpan } from './weft-call-span.js';
 
 /** What the tracer hands calls to: the client's `Pipeline`. */
 export interface CallSubmitter {
@@ -71,7 +79,7 @@ export class Tracer {
   /** Runs `fn` as a traced call and returns exactly what it returns (or throws what it throws). */
   run(spec: OpSpec, fn: (...args: unknown[]) => unknown, thisArg: unknown, args: unknown[]): unknown {
     const frame = callContext.getStore();
-    // One property read when OpenTelemetry is absent (see otel/otel-global.ts).
+    // One property read when OpenTelemetry is absent (see context/otel-global.ts).
     const otel = otelContextManager();
     const active = otel === undefined ? undefined : activeOtelContext(otel);
     // Sampling is decided here, before any snapshot. With no sampler (rate 1) none of it runs.

@@ -1,6 +1,6 @@
 import { otelSpanIdOf, otelTraceIdOf } from '@weft/protocol';
-import type { CallRecord } from '../calls/call-record.js';
-import type { OtelSpanContext } from './otel-global.js';
+import type { CallRecord } from '../calls/index.js';
+import type { OtelSpanContext } from '../context/index.js';
 
 /** W3C `traceFlags` bit: sampled. A Weft call is always recorded, so OTel children of it are sampled too. */
 const SAMPLED = 1;

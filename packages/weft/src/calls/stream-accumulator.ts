@@ -1,5 +1,5 @@
 import type { ModelUsage } from '@weft/protocol';
-import { addUsage, usageOf } from '../calls/usage.js';
+import { addUsage, usageOf } from './usage.js';
 import { snapshot } from '../values/index.js';
 
 /**

@@ -1,0 +1,1 @@
+export { SERVER_VERSION } from './server-version.js';
