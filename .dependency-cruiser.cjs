@@ -84,6 +84,8 @@ module.exports = {
         'The UI bundle takes a few pure files of protocol and the SDK paired comparison by source (their folder index would pull zod, msgpackr or node: built-ins into the browser), nothing else of the repo; types come from @weft/protocol.',
       from: { path: '^packages/ui/src/', pathNot: TEST_FILE },
       to: {
+        // Types are erased at build, so the UI may take them from any package's declarations.
+        dependencyTypesNot: ['type-only'],
         path: '^packages/(protocol|weft|server|cli)/',
         pathNot: [
           '^packages/protocol/src/(errors/weft-error|pricing/format-usd|wire/routes)\\.ts$',
@@ -94,7 +96,9 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: ['node_modules', '/dist/'] },
-    exclude: { path: ['/dist/', '\\.d\\.ts$', 'otlp-proto/'] },
+    // Declarations and builds are not excluded: an import of another package by its name resolves to its
+    // dist/ (its .d.ts for types), and the package rules above must see that dependency. They are not followed.
+    exclude: { path: ['otlp-proto/'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.base.json' },
     enhancedResolveOptions: {
