@@ -233,6 +233,32 @@ export const migrations: readonly Migration[] = [
       DROP TRIGGER IF EXISTS calls_fts_update;
     `,
   },
+  {
+    version: 7,
+    name: 'attribute index: one B-tree, keyed by the match',
+    // Each attribute term cost three B-tree inserts (the rowid table, the
+    // match index, the per-call index), at random positions (call ids are
+    // hashes or UUIDs), and a GenAI span has 8 terms: the biggest single
+    // cost of OTLP ingest. Keyed WITHOUT ROWID by the match columns, a term
+    // is one insert; the per-call index is no longer needed, because a
+    // changed call's old terms are deleted by their full key, read from its
+    // previous `attribute_terms` (call-index.ts). A term repeated within one
+    // call (`tags: ['a', 'a']`) is now kept once; filters match the same calls.
+    sql: `
+      CREATE TABLE call_attributes_keyed (
+        project TEXT NOT NULL,
+        key TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        value NOT NULL,
+        call_id TEXT NOT NULL,
+        PRIMARY KEY (project, key, kind, value, call_id)
+      ) WITHOUT ROWID;
+      INSERT OR IGNORE INTO call_attributes_keyed (project, key, kind, value, call_id)
+        SELECT project, key, kind, value, call_id FROM call_attributes WHERE value IS NOT NULL;
+      DROP TABLE call_attributes;
+      ALTER TABLE call_attributes_keyed RENAME TO call_attributes;
+    `,
+  },
 ];
 
 /**
