@@ -74,7 +74,9 @@ function expectIndexesInStep(path: string): void {
     ).not.toThrow();
     const order = 'ORDER BY 1, 2, 3, 4, 5';
     const stored = db
-      .prepare(`SELECT project, call_id, key, kind, value FROM call_attributes ${order}`)
+      .prepare(
+        `SELECT a.project, c.id, a.key, a.kind, a.value FROM call_attributes a JOIN calls c ON c.rowid = a.call_row ${order}`,
+      )
       .all();
     const derived = db
       .prepare(

@@ -34,7 +34,7 @@ describe('SqliteStorage', () => {
       { version: 4, name: 'own usage of calls made from OTLP spans, apart from their rolled-up summary' },
       { version: 5, name: 'deduplicated call values' },
       { version: 6, name: 'search and attribute indexes kept per batch, not by triggers' },
-      { version: 7, name: 'attribute index: one B-tree, keyed by the match' },
+      { version: 7, name: 'attribute index: one B-tree keyed by the match and the call rowid' },
     ]);
   });
 
