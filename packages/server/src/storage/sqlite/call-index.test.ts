@@ -228,7 +228,11 @@ describe('a database made at migration 6 (attribute rows with a rowid and two in
       raw.close();
     });
     expect(
-      raw.prepare("SELECT name FROM sqlite_master WHERE tbl_name = 'call_attributes' AND type = 'index' AND sql IS NOT NULL").all(),
+      raw
+        .prepare(
+          "SELECT name FROM sqlite_master WHERE tbl_name = 'call_attributes' AND type = 'index' AND sql IS NOT NULL",
+        )
+        .all(),
     ).toEqual([]);
     expectIndexesInStep(path);
   });

@@ -204,15 +204,20 @@ function packBlobs(rows: readonly UpsertRow[]): { bytes: Uint8Array; spans: Floa
   return { bytes, spans };
 }
 
+/** Writes rows and their follow-up in one transaction on this thread (`SqliteCallStore`). */
+interface SyncRowWriter {
+  write(rows: readonly UpsertRow[], followUp?: BatchFollowUp): void;
+}
+
 /**
  * A {@link CallWriter} on the calling thread (the default, and for `:memory:`
  * databases, which a second connection cannot share). A follow-up runs in
  * the batch's transaction: one commit per OTLP batch instead of two.
  */
 export class InlineCallWriter implements CallWriter {
-  readonly #calls: { write(rows: readonly UpsertRow[], followUp?: BatchFollowUp): void };
+  readonly #calls: SyncRowWriter;
 
-  constructor({ calls }: { calls: { write(rows: readonly UpsertRow[], followUp?: BatchFollowUp): void } }) {
+  constructor({ calls }: { calls: SyncRowWriter }) {
     this.#calls = calls;
   }
 

@@ -98,7 +98,11 @@ describe('SqliteStorage', () => {
       expect((await storage.readCall('p', id(1)))?.summary?.usage?.['gpt-4o']?.inputTokens).toBe(100);
       await storage.ingestSpanCalls('p', [span(3, 1, usage(50, 5)), span(2, 1, usage(100, 10))]);
       const parent = await storage.readCall('p', id(1));
-      expect(parent?.summary?.usage?.['gpt-4o']).toMatchObject({ requests: 2, inputTokens: 150, outputTokens: 15 });
+      expect(parent?.summary?.usage?.['gpt-4o']).toMatchObject({
+        requests: 2,
+        inputTokens: 150,
+        outputTokens: 15,
+      });
       // The children keep their own usage.
       expect((await storage.readCall('p', id(3)))?.summary?.usage?.['gpt-4o']?.inputTokens).toBe(50);
     });
