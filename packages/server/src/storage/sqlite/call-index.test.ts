@@ -189,18 +189,24 @@ describe.each([
   });
 });
 
+/** A database file at schema `version`, as a server of that version left it. */
+function databaseAtMigration(path: string, version: number): Database.Database {
+  const db = new Database(path);
+  db.exec(
+    'CREATE TABLE weft_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)',
+  );
+  for (const migration of migrations.filter((m) => m.version <= version)) {
+    if (migration.sql !== undefined) db.exec(migration.sql);
+    migration.run?.(db);
+    db.prepare('INSERT INTO weft_migrations VALUES (?, ?, 0)').run(migration.version, migration.name);
+  }
+  return db;
+}
+
 describe('a database made at migration 6 (attribute rows with a rowid and two indexes)', () => {
   it('migrates to the keyed attribute table: every call stays findable by its attributes, repeats kept once', async () => {
     const path = await dbPath();
-    const db = new Database(path);
-    db.exec(
-      'CREATE TABLE weft_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)',
-    );
-    for (const migration of migrations.filter((m) => m.version <= 6)) {
-      if (migration.sql !== undefined) db.exec(migration.sql);
-      migration.run?.(db);
-      db.prepare('INSERT INTO weft_migrations VALUES (?, ?, 0)').run(migration.version, migration.name);
-    }
+    const db = databaseAtMigration(path, 6);
     // Rows as migration 6's batch statements wrote them: one per term, a repeated term twice.
     const upsert = db.prepare(UPSERT);
     upsert.run(upsertRow('p', complete(1, { q: 'kestrel' }, 'done', { env: 'prod', tags: ['a', 'a'] })));
@@ -241,15 +247,7 @@ describe('a database made at migration 6 (attribute rows with a rowid and two in
 describe('a database made at migration 5 (indexes kept by triggers)', () => {
   it('migrates to batch indexing: old calls stay findable and are re-indexed when their end arrives', async () => {
     const path = await dbPath();
-    const db = new Database(path);
-    db.exec(
-      'CREATE TABLE weft_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)',
-    );
-    for (const migration of migrations.filter((m) => m.version <= 5)) {
-      if (migration.sql !== undefined) db.exec(migration.sql);
-      migration.run?.(db);
-      db.prepare('INSERT INTO weft_migrations VALUES (?, ?, 0)').run(migration.version, migration.name);
-    }
+    const db = databaseAtMigration(path, 5);
     // Written as the server at migration 5 wrote them: one upsert each, the triggers index them.
     const upsert = db.prepare(UPSERT);
     upsert.run(upsertRow('p', complete(1, { q: 'kestrel' }, 'done', { env: 'prod' })));
