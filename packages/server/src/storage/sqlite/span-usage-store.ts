@@ -87,7 +87,10 @@ export class SqliteSpanUsageStore {
     const batchChildren = new Map<string, UsageNode[]>();
     for (const id of written.keys()) batchChildren.set(id, []);
     const rows = this.#childrenOfBatch.all(project, JSON.stringify([...written.keys()])) as NodeRow[];
-    for (const row of rows) batchChildren.get(row.parent_id as string)?.push(toNode(row));
+    // A child written by this batch is taken from memory (as stored, so the
+    // same node): only the others' summaries are decoded.
+    for (const row of rows)
+      batchChildren.get(row.parent_id as string)?.push(written.get(row.id) ?? toNode(row));
     const tree: UsageTree = {
       node: (id) => {
         const known = written.get(id);
