@@ -61,7 +61,7 @@ async function found(storage: SqliteStorage, filter: Partial<CallQueryParsed>): 
 /**
  * Both indexes exactly as `calls` says they should be: FTS5 checks its
  * index against the content table (rank 1), and `call_attributes` holds
- * exactly the terms of each call's `attribute_terms`.
+ * exactly the distinct terms of each call's `attribute_terms`.
  */
 function expectIndexesInStep(path: string): void {
   // Writable: FTS5 takes its integrity check as a command row (nothing is written).
@@ -74,11 +74,13 @@ function expectIndexesInStep(path: string): void {
     ).not.toThrow();
     const order = 'ORDER BY 1, 2, 3, 4, 5';
     const stored = db
-      .prepare(`SELECT project, call_id, key, kind, value FROM call_attributes ${order}`)
+      .prepare(
+        `SELECT a.project, c.id, a.key, a.kind, a.value FROM call_attributes a JOIN calls c ON c.rowid = a.call_row ${order}`,
+      )
       .all();
     const derived = db
       .prepare(
-        `SELECT c.project, c.id, t.value ->> 0, t.value ->> 1, t.value ->> 2
+        `SELECT DISTINCT c.project, c.id, t.value ->> 0, t.value ->> 1, t.value ->> 2
          FROM calls c, json_each(c.attribute_terms) t ${order}`,
       )
       .all()
@@ -166,20 +168,86 @@ describe.each([
     expect(await found(storage, { text: 'osprey' })).toEqual([id(2)]);
     expectIndexesInStep(path);
   });
+
+  it('keep a term repeated in one call once, find the call by it once, and drop it when the call changes', async () => {
+    const path = await dbPath();
+    const storage = new SqliteStorage({ path, writerThread });
+    onTestFinished(() => storage.close());
+    await storage.ingestCalls('p', [
+      start(1, {}, { tags: ['a', 'a', 'b'], env: 'prod', n: 2, ok: true }),
+      start(2, {}, { tags: ['a'] }),
+    ]);
+    expect(await found(storage, { tag: 'a' })).toEqual([id(1), id(2)]);
+    expect(await found(storage, { tag: 'a', attributes: { n: 2, ok: true } })).toEqual([id(1)]);
+    expectIndexesInStep(path);
+    await storage.ingestCalls('p', [start(1, {}, { tags: ['b', 'b'], n: 3 })]);
+    expect(await found(storage, { tag: 'a' })).toEqual([id(2)]);
+    expect(await found(storage, { tag: 'b', attributes: { n: 3 } })).toEqual([id(1)]);
+    expect(await found(storage, { attributes: { n: 2 } })).toEqual([]);
+    expect(await found(storage, { attributes: { ok: true } })).toEqual([]);
+    expectIndexesInStep(path);
+  });
+});
+
+/** A database file at schema `version`, as a server of that version left it. */
+function databaseAtMigration(path: string, version: number): Database.Database {
+  const db = new Database(path);
+  db.exec(
+    'CREATE TABLE weft_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)',
+  );
+  for (const migration of migrations.filter((m) => m.version <= version)) {
+    if (migration.sql !== undefined) db.exec(migration.sql);
+    migration.run?.(db);
+    db.prepare('INSERT INTO weft_migrations VALUES (?, ?, 0)').run(migration.version, migration.name);
+  }
+  return db;
+}
+
+describe('a database made at migration 6 (attribute rows with a rowid and two indexes)', () => {
+  it('migrates to the keyed attribute table: every call stays findable by its attributes, repeats kept once', async () => {
+    const path = await dbPath();
+    const db = databaseAtMigration(path, 6);
+    // Rows as migration 6's batch statements wrote them: one per term, a repeated term twice.
+    const upsert = db.prepare(UPSERT);
+    upsert.run(upsertRow('p', complete(1, { q: 'kestrel' }, 'done', { env: 'prod', tags: ['a', 'a'] })));
+    upsert.run(upsertRow('p', start(2, { q: 'heron' }, { env: 'prod', n: 1.5 })));
+    db.exec(`INSERT INTO call_attributes (project, call_id, key, kind, value)
+      SELECT c.project, c.id, t.value ->> 0, t.value ->> 1, t.value ->> 2 FROM calls c, json_each(c.attribute_terms) t`);
+    db.exec("INSERT INTO calls_fts (calls_fts) VALUES ('rebuild')");
+    expect(db.prepare('SELECT count(*) FROM call_attributes').pluck().get()).toBe(5);
+    db.close();
+
+    const storage = new SqliteStorage({ path });
+    onTestFinished(() => storage.close());
+    expect(storage.schemaVersion).toBe(7);
+    expect(await found(storage, { attributes: { env: 'prod' } })).toEqual([id(1), id(2)]);
+    expect(await found(storage, { tag: 'a' })).toEqual([id(1)]);
+    expect(await found(storage, { attributes: { n: 1.5 } })).toEqual([id(2)]);
+    // A migrated call's old terms are replaced when its start is re-sent.
+    await storage.ingestCalls('p', [start(2, { q: 'heron' }, { env: 'dev' })]);
+    expect(await found(storage, { attributes: { env: 'prod' } })).toEqual([id(1)]);
+    expect(await found(storage, { attributes: { n: 1.5 } })).toEqual([]);
+    await storage.close();
+
+    const raw = new Database(path, { readonly: true });
+    onTestFinished(() => {
+      raw.close();
+    });
+    expect(
+      raw
+        .prepare(
+          "SELECT name FROM sqlite_master WHERE tbl_name = 'call_attributes' AND type = 'index' AND sql IS NOT NULL",
+        )
+        .all(),
+    ).toEqual([]);
+    expectIndexesInStep(path);
+  });
 });
 
 describe('a database made at migration 5 (indexes kept by triggers)', () => {
   it('migrates to batch indexing: old calls stay findable and are re-indexed when their end arrives', async () => {
     const path = await dbPath();
-    const db = new Database(path);
-    db.exec(
-      'CREATE TABLE weft_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)',
-    );
-    for (const migration of migrations.filter((m) => m.version <= 5)) {
-      if (migration.sql !== undefined) db.exec(migration.sql);
-      migration.run?.(db);
-      db.prepare('INSERT INTO weft_migrations VALUES (?, ?, 0)').run(migration.version, migration.name);
-    }
+    const db = databaseAtMigration(path, 5);
     // Written as the server at migration 5 wrote them: one upsert each, the triggers index them.
     const upsert = db.prepare(UPSERT);
     upsert.run(upsertRow('p', complete(1, { q: 'kestrel' }, 'done', { env: 'prod' })));
@@ -189,7 +257,7 @@ describe('a database made at migration 5 (indexes kept by triggers)', () => {
 
     const storage = new SqliteStorage({ path });
     onTestFinished(() => storage.close());
-    expect(storage.schemaVersion).toBe(6);
+    expect(storage.schemaVersion).toBe(7);
     expect(await found(storage, { text: 'kestrel' })).toEqual([id(1)]);
     expect(await found(storage, { attributes: { env: 'prod' } })).toEqual([id(1), id(2)]);
 

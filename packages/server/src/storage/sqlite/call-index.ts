@@ -62,11 +62,15 @@ export const CALL_INDEX_AFTER: readonly string[] = [
     SELECT c.rowid, c.display_name, c.op_plain, c.search_inputs, c.search_output
     FROM calls c WHERE ${BATCH_CALLS}
       AND NOT EXISTS (SELECT 1 FROM temp.call_index_before o WHERE o.row_id = c.rowid AND ${SAME_TEXT})`,
-  `DELETE FROM call_attributes WHERE project = @project AND call_id IN (
-    SELECT o.id FROM temp.call_index_before o JOIN calls c ON c.rowid = o.row_id
+  // Old terms by their full key (the table's primary key, migration 7), read
+  // from the call's previous terms: no per-call index to keep up.
+  `DELETE FROM call_attributes WHERE project = @project AND (key, kind, value, call_row) IN (
+    SELECT t.value ->> 0, t.value ->> 1, t.value ->> 2, o.row_id
+    FROM temp.call_index_before o JOIN calls c ON c.rowid = o.row_id, json_each(o.attribute_terms) t
     WHERE o.attribute_terms IS NOT NULL AND c.attribute_terms IS NOT o.attribute_terms)`,
-  `INSERT INTO call_attributes (project, call_id, key, kind, value)
-    SELECT c.project, c.id, t.value ->> 0, t.value ->> 1, t.value ->> 2
+  // OR IGNORE: a term repeated within one call's attributes is one row.
+  `INSERT OR IGNORE INTO call_attributes (project, call_row, key, kind, value)
+    SELECT c.project, c.rowid, t.value ->> 0, t.value ->> 1, t.value ->> 2
     FROM calls c, json_each(c.attribute_terms) t
     WHERE ${BATCH_CALLS} AND c.attribute_terms IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM temp.call_index_before o WHERE o.row_id = c.rowid AND o.attribute_terms IS c.attribute_terms)`,

@@ -273,10 +273,11 @@ export class SqliteCallQuery {
     for (const [key, value] of attributes) {
       const [kind, stored] = attributeTerm(value);
       filters.push({
-        hits: 'SELECT project AS hit_project, call_id AS hit FROM call_attributes WHERE project = ? AND key = ? AND kind = ? AND value = ?',
-        joinOn: 'id',
+        // Attribute rows name their call by rowid (migration 7).
+        hits: 'SELECT call_row AS hit FROM call_attributes WHERE project = ? AND key = ? AND kind = ? AND value = ?',
+        joinOn: 'rowid',
         fewMatches: this.#bounds.fewIndexMatches,
-        test: 'EXISTS (SELECT 1 FROM call_attributes a WHERE a.project = ? AND a.key = ? AND a.kind = ? AND a.value = ? AND a.call_id = calls.id)',
+        test: 'EXISTS (SELECT 1 FROM call_attributes a WHERE a.project = ? AND a.key = ? AND a.kind = ? AND a.value = ? AND a.call_row = calls.rowid)',
         params: [query.project, key, kind, stored],
       });
     }

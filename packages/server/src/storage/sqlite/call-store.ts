@@ -1,10 +1,11 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database, Statement, Transaction } from 'better-sqlite3';
 import type { Call, CallItem } from '@weft/protocol';
 import { endStatus } from '../call-status.js';
 import { attributeTermsOf } from '../attribute-terms.js';
 import { plainOpName } from '../op-name.js';
 import { searchTextOf } from '../search-text.js';
 import { totalTokensOf } from '../total-tokens.js';
+import type { BatchFollowUp } from './batch-follow-up.js';
 import { toBlob } from './blob.js';
 import { CALL_INDEX_AFTER, CALL_INDEX_BEFORE, CALL_INDEX_SETUP, callIndexKeys } from './call-index.js';
 import { CALL_COLUMNS, type CallRow, callFromRow } from './call-row.js';
@@ -53,7 +54,7 @@ ON CONFLICT (project, id) DO UPDATE SET
 export class SqliteCallStore {
   readonly #upsert: Statement;
   readonly #read: Statement;
-  readonly #writeRows: (rows: readonly UpsertRow[]) => void;
+  readonly #writeRows: Transaction<(rows: readonly UpsertRow[], followUp?: BatchFollowUp) => void>;
 
   constructor(db: Database) {
     this.#upsert = db.prepare(UPSERT);
@@ -65,17 +66,24 @@ export class SqliteCallStore {
     const after = CALL_INDEX_AFTER.map((sql) => db.prepare(sql));
     // One transaction per batch: one WAL commit instead of one per row, and
     // the search indexes brought up to date once for the batch (see call-index.ts).
-    this.#writeRows = db.transaction((rows: readonly UpsertRow[]) => {
+    this.#writeRows = db.transaction((rows: readonly UpsertRow[], followUp?: BatchFollowUp) => {
       const keys = callIndexKeys(rows);
       for (const statement of before) statement.run(keys);
       for (const row of rows) this.#upsert.run(row);
       for (const statement of after) statement.run(keys);
+      followUp?.inTransaction();
     });
   }
 
-  /** Writes prepared rows (see {@link upsertRow}) in one transaction on this thread. */
-  write(rows: readonly UpsertRow[]): void {
-    this.#writeRows(rows);
+  /**
+   * Writes prepared rows (see {@link upsertRow}) in one transaction on this
+   * thread, and `followUp` in the same transaction. With a follow-up the
+   * transaction is IMMEDIATE: what the follow-up reads (the roll-up's
+   * ancestors) cannot change under it.
+   */
+  write(rows: readonly UpsertRow[], followUp?: BatchFollowUp): void {
+    if (followUp === undefined) this.#writeRows(rows);
+    else this.#writeRows.immediate(rows, followUp);
   }
 
   read(project: string, id: string): Call | undefined {

@@ -2,11 +2,13 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { WeftError } from '@weft/protocol';
 import { CALL_INDEX_AFTER, CALL_INDEX_BEFORE, CALL_INDEX_SETUP, callIndexKeys } from './call-index.js';
+import type { BatchFollowUp } from './batch-follow-up.js';
 import { BLOB_PARAMS, type UpsertRow } from './call-store.js';
 
 /** Writes batches of prepared call rows, each batch in one transaction. */
 export interface CallWriter {
-  write(rows: readonly UpsertRow[]): Promise<void>;
+  /** Writes `rows` in one transaction; `followUp`, when given, runs in it or, on a writer thread, right after it. */
+  write(rows: readonly UpsertRow[], followUp?: BatchFollowUp): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -112,7 +114,13 @@ export class WorkerCallWriter implements CallWriter {
     this.#worker.on('exit', () => this.#fail(new Error('the writer thread exited')));
   }
 
-  write(rows: readonly UpsertRow[]): Promise<void> {
+  async write(rows: readonly UpsertRow[], followUp?: BatchFollowUp): Promise<void> {
+    await this.#send(rows);
+    // The writer's connection is not this one: after its commit, on this connection.
+    followUp?.alone();
+  }
+
+  #send(rows: readonly UpsertRow[]): Promise<void> {
     if (this.#failure !== undefined || this.#closing !== undefined) {
       return Promise.reject(
         new WeftError({
@@ -196,16 +204,25 @@ function packBlobs(rows: readonly UpsertRow[]): { bytes: Uint8Array; spans: Floa
   return { bytes, spans };
 }
 
-/** A {@link CallWriter} on the calling thread (for `:memory:` databases, which a second connection cannot share). */
-export class InlineCallWriter implements CallWriter {
-  readonly #write: (rows: readonly UpsertRow[]) => void;
+/** Writes rows and their follow-up in one transaction on this thread (`SqliteCallStore`). */
+interface SyncRowWriter {
+  write(rows: readonly UpsertRow[], followUp?: BatchFollowUp): void;
+}
 
-  constructor(write: (rows: readonly UpsertRow[]) => void) {
-    this.#write = write;
+/**
+ * A {@link CallWriter} on the calling thread (the default, and for `:memory:`
+ * databases, which a second connection cannot share). A follow-up runs in
+ * the batch's transaction: one commit per OTLP batch instead of two.
+ */
+export class InlineCallWriter implements CallWriter {
+  readonly #calls: SyncRowWriter;
+
+  constructor({ calls }: { calls: SyncRowWriter }) {
+    this.#calls = calls;
   }
 
-  async write(rows: readonly UpsertRow[]): Promise<void> {
-    this.#write(rows);
+  async write(rows: readonly UpsertRow[], followUp?: BatchFollowUp): Promise<void> {
+    this.#calls.write(rows, followUp);
   }
 
   async close(): Promise<void> {}

@@ -233,6 +233,36 @@ export const migrations: readonly Migration[] = [
       DROP TRIGGER IF EXISTS calls_fts_update;
     `,
   },
+  {
+    version: 7,
+    name: 'attribute index: one B-tree keyed by the match and the call rowid',
+    // Each attribute term cost three B-tree inserts (the rowid table, the
+    // match index, the per-call index), each at a random place within its
+    // term when call ids are random (OTLP's are trace-id hashes), and a GenAI
+    // span has 8 terms: the biggest single cost of OTLP ingest. Keyed
+    // WITHOUT ROWID by the match and the call's rowid (which only grows, as
+    // calls_fts relies on too), a new call's term is one insert at the end
+    // of its term's run. The per-call index is no longer needed: a changed
+    // call's old terms are deleted by their full key, read from its previous
+    // `attribute_terms` (call-index.ts). A term repeated within one call
+    // (`tags: ['a', 'a']`) is kept once; filters match the same calls.
+    sql: `
+      CREATE TABLE call_attributes_keyed (
+        project TEXT NOT NULL,
+        key TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        value NOT NULL,
+        call_row INTEGER NOT NULL,
+        PRIMARY KEY (project, key, kind, value, call_row)
+      ) WITHOUT ROWID;
+      INSERT OR IGNORE INTO call_attributes_keyed (project, key, kind, value, call_row)
+        SELECT a.project, a.key, a.kind, a.value, c.rowid
+        FROM call_attributes a JOIN calls c ON c.project = a.project AND c.id = a.call_id
+        WHERE a.value IS NOT NULL;
+      DROP TABLE call_attributes;
+      ALTER TABLE call_attributes_keyed RENAME TO call_attributes;
+    `,
+  },
 ];
 
 /**

@@ -3,6 +3,7 @@ import type { CallSummary } from '@weft/protocol';
 import { decodeSpanUsage, type SpanCallPut, spanUsageOf } from '../span-usage.js';
 import { rollUpUsage, summaryWithUsage, type UsageNode, type UsageTree } from '../usage-rollup.js';
 import { totalTokensOf } from '../total-tokens.js';
+import type { BatchFollowUp } from './batch-follow-up.js';
 import { fromBlob, toBlob } from './blob.js';
 
 interface NodeRow {
@@ -17,10 +18,12 @@ const NODE_COLUMNS = 'id, parent_id, span_usage, summary';
 /**
  * Rolls usage up the traces of calls made from OTLP spans after each ingest,
  * from their own usage (`calls.span_usage`, migration 4, written with the
- * call by the upsert) (see
- * `rollUpUsage`): one IMMEDIATE transaction per request, so the ancestors it
- * reads cannot change under it and two requests' roll-ups apply one after
- * the other, each over everything committed before it.
+ * call by the upsert) (see `rollUpUsage`). {@link followUp} runs it inside
+ * the batch's own IMMEDIATE write transaction (one commit per batch, not two),
+ * or, when a writer thread wrote the batch, in an IMMEDIATE transaction of
+ * its own right after: either way the ancestors it reads cannot change under
+ * it and two requests' roll-ups apply one after the other, each over
+ * everything committed before it.
  */
 export class SqliteSpanUsageStore {
   readonly #node: Statement;
@@ -46,9 +49,12 @@ export class SqliteSpanUsageStore {
     this.#apply = (project, spans) => apply.immediate(project, spans);
   }
 
-  /** Rolls usage up the traces of spans whose calls (with their own usage, `span_usage`, written by the upsert) are stored. */
-  apply(project: string, spans: readonly SpanCallPut[]): void {
-    this.#apply(project, spans);
+  /** The roll-up of a batch of span calls (with their own usage, `span_usage`, written by the upsert), as the batch's follow-up. */
+  followUp(project: string, spans: readonly SpanCallPut[]): BatchFollowUp {
+    return {
+      inTransaction: () => this.#rollUp(project, spans),
+      alone: () => this.#apply(project, spans),
+    };
   }
 
   #rollUp(project: string, spans: readonly SpanCallPut[]): void {
@@ -81,7 +87,10 @@ export class SqliteSpanUsageStore {
     const batchChildren = new Map<string, UsageNode[]>();
     for (const id of written.keys()) batchChildren.set(id, []);
     const rows = this.#childrenOfBatch.all(project, JSON.stringify([...written.keys()])) as NodeRow[];
-    for (const row of rows) batchChildren.get(row.parent_id as string)?.push(toNode(row));
+    // A child written by this batch is taken from memory (as stored, so the
+    // same node): only the others' summaries are decoded.
+    for (const row of rows)
+      batchChildren.get(row.parent_id as string)?.push(written.get(row.id) ?? toNode(row));
     const tree: UsageTree = {
       node: (id) => {
         const known = written.get(id);

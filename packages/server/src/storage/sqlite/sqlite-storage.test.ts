@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import type { SpanCallPut } from '../span-usage.js';
 import { SqliteStorage } from './sqlite-storage.js';
 
 async function dbPath(): Promise<string> {
@@ -15,10 +16,10 @@ describe('SqliteStorage', () => {
   it('creates the folder, uses WAL and records each migration once', async () => {
     const path = await dbPath();
     const first = new SqliteStorage({ path });
-    expect(first.schemaVersion).toBe(6);
+    expect(first.schemaVersion).toBe(7);
     await first.close();
     const second = new SqliteStorage({ path });
-    expect(second.schemaVersion).toBe(6);
+    expect(second.schemaVersion).toBe(7);
     await second.close();
 
     const raw = new Database(path, { readonly: true });
@@ -33,6 +34,7 @@ describe('SqliteStorage', () => {
       { version: 4, name: 'own usage of calls made from OTLP spans, apart from their rolled-up summary' },
       { version: 5, name: 'deduplicated call values' },
       { version: 6, name: 'search and attribute indexes kept per batch, not by triggers' },
+      { version: 7, name: 'attribute index: one B-tree keyed by the match and the call rowid' },
     ]);
   });
 
@@ -64,6 +66,46 @@ describe('SqliteStorage', () => {
       index: 1,
     });
     expect(await storage.readCall('p', id)).toBeUndefined();
+  });
+
+  describe.each([
+    { writerThread: false, label: 'in the batch transaction' },
+    { writerThread: true, label: 'after the writer thread commits' },
+  ])('OTLP span calls roll usage up their trace $label', ({ writerThread }) => {
+    const id = (n: number) => `0190a5f0-0000-7000-8000-${String(n).padStart(12, '0')}`;
+    const usage = (inputTokens: number, outputTokens: number) => ({
+      'gpt-4o': { requests: 1, inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
+    });
+    const span = (n: number, parent: number | null, own?: ReturnType<typeof usage>): SpanCallPut => ({
+      call: {
+        type: 'complete',
+        id: id(n),
+        traceId: id(1),
+        parentId: parent === null ? null : id(parent),
+        opName: `span ${n}`,
+        startedAt: n,
+        inputs: {},
+        endedAt: n + 10,
+        summary: { latencyMs: 10, status: 'success', ...(own === undefined ? {} : { usage: own }) },
+      },
+      usageScope: 'self',
+    });
+
+    it('totals a parent over children sent in the same and in later batches, a re-sent child once', async () => {
+      const storage = new SqliteStorage({ path: await dbPath(), writerThread });
+      onTestFinished(() => storage.close());
+      await storage.ingestSpanCalls('p', [span(1, null), span(2, 1, usage(100, 10))]);
+      expect((await storage.readCall('p', id(1)))?.summary?.usage?.['gpt-4o']?.inputTokens).toBe(100);
+      await storage.ingestSpanCalls('p', [span(3, 1, usage(50, 5)), span(2, 1, usage(100, 10))]);
+      const parent = await storage.readCall('p', id(1));
+      expect(parent?.summary?.usage?.['gpt-4o']).toMatchObject({
+        requests: 2,
+        inputTokens: 150,
+        outputTokens: 15,
+      });
+      // The children keep their own usage.
+      expect((await storage.readCall('p', id(3)))?.summary?.usage?.['gpt-4o']?.inputTokens).toBe(50);
+    });
   });
 
   describe('with the writer thread', () => {

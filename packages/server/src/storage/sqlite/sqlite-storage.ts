@@ -22,6 +22,7 @@ import type {
 import { InvalidRequestError, StorageClosedError } from '../../errors/index.js';
 import { encodeSpanUsage, type SpanCallPut } from '../span-usage.js';
 import type { ObjectPut, Storage, TablePut, VersionSelector } from '../storage.js';
+import type { BatchFollowUp } from './batch-follow-up.js';
 import { SqliteCallQuery } from './call-query.js';
 import { SqliteCallStore, UPSERT, upsertRow } from './call-store.js';
 import { type CallWriter, InlineCallWriter, WorkerCallWriter } from './call-writer.js';
@@ -107,7 +108,7 @@ export class SqliteStorage implements Storage {
     this.#writer =
       writerThread && !memory
         ? new WorkerCallWriter({ path, sql: UPSERT, pragmas: PRAGMAS })
-        : new InlineCallWriter((rows) => this.#calls.write(rows));
+        : new InlineCallWriter({ calls: this.#calls });
     this.#feedback = new SqliteFeedbackStore(this.#db);
     this.#query = new SqliteCallQuery(this.#db, { feedback: this.#feedback });
     this.#labels = new SqliteLabelStore(this.#db);
@@ -125,14 +126,18 @@ export class SqliteStorage implements Storage {
   }
 
   async ingestCalls(project: string, items: readonly CallItem[]): Promise<{ accepted: number }> {
-    return this.#ingestRows(project, items, undefined);
+    return this.#ingestRows(project, items, undefined, undefined);
   }
 
-  /** Encodes and writes `items`; `spanUsages[i]`, when given, is item i's stored span usage. */
+  /**
+   * Encodes and writes `items`; `spanUsages[i]`, when given, is item i's
+   * stored span usage; `followUp` runs with the batch (see {@link BatchFollowUp}).
+   */
   async #ingestRows(
     project: string,
     items: readonly CallItem[],
     spanUsages: readonly string[] | undefined,
+    followUp: BatchFollowUp | undefined,
   ): Promise<{ accepted: number }> {
     this.#open();
     // Encoding happens here, before anything is written: a record that cannot
@@ -148,21 +153,18 @@ export class SqliteStorage implements Storage {
         );
       }
     });
-    await this.#writer.write(rows);
+    await this.#writer.write(rows, followUp);
     return { accepted: items.length };
   }
 
   async ingestSpanCalls(project: string, spans: readonly SpanCallPut[]): Promise<{ accepted: number }> {
     // The span usage goes in with the upsert (one write per span); the roll-up reads it back for other batches' spans.
-    const result = await this.#ingestRows(
+    return this.#ingestRows(
       project,
       spans.map((span) => span.call),
       spans.map(encodeSpanUsage),
+      this.#spanUsage.followUp(project, spans),
     );
-    // After the commit (on whichever thread wrote it), on this connection.
-    this.#open();
-    this.#spanUsage.apply(project, spans);
-    return result;
   }
 
   async queryCalls(query: CallQueryParsed): Promise<CallQueryResponse> {
