@@ -1,3 +1,6 @@
+// `isWellFormed` is ES2024 (Node 20 has it); the repo's lib is ES2023.
+type Es2024String = string & { isWellFormed(): boolean };
+
 /** Node's Buffer method behind `buf.write(s, offset, 'utf8')`, without its argument juggling (msgpackr calls it too). */
 type Utf8Writer = Buffer & { utf8Write(s: string, offset: number, maxBytes: number): number };
 
@@ -97,27 +100,36 @@ export abstract class MsgpackWriter {
   }
 
   /**
-   * Writes `s` as a fixstr when it is shorter than 32 code units, all ASCII
-   * (keys, roles, ids mostly are): the code units are copied. Returns false,
-   * having written nothing, otherwise.
+   * Writes `s` with the smallest str header, when it has at most `maxLength`
+   * code units and is well-formed (a msgpack str is UTF-8, which a lone
+   * surrogate has no encoding in); otherwise writes nothing and returns false.
    */
-  asciiString(s: string): boolean {
+  string(s: string, maxLength: number): boolean {
     const n = s.length;
-    if (n >= 32) return false;
-    this.ensure(n + 1);
-    const buf = this.buf;
-    let p = this.pos + 1;
-    for (let i = 0; i < n; i++) {
-      const c = s.charCodeAt(i);
-      if (c >= 0x80) return false;
-      buf[p++] = c;
+    if (n > maxLength) return false;
+    if (n < 32) {
+      // Short strings (keys, roles, ids) are mostly ASCII: copy the code units.
+      this.ensure(n * 3 + 2);
+      const buf = this.buf;
+      let p = this.pos + 1;
+      let i = 0;
+      for (; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 0x80) break;
+        buf[p++] = c;
+      }
+      if (i === n) {
+        buf[this.pos] = 0xa0 | n;
+        this.pos = p;
+        return true;
+      }
     }
-    buf[this.pos] = 0xa0 | n;
-    this.pos = p;
+    if (!(s as Es2024String).isWellFormed()) return false;
+    this.utf8String(s);
     return true;
   }
 
-  /** Writes `s` as UTF-8 with the smallest str header (a lone surrogate becomes U+FFFD, as in `encodeMsgpack`). */
+  /** Writes `s` as UTF-8 with the smallest str header; `s` must be well-formed (see {@link string}). */
   utf8String(s: string): void {
     // Room for the worst case (3 bytes per code unit) when the buffer has it;
     // otherwise the exact size, so a long string does not force a needlessly

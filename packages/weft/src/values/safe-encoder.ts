@@ -63,6 +63,7 @@ export function encodeIfSafe(
   w.hook = hook;
   w.nodes = 0;
   w.maxNodes = Math.min(o.maxNodes, budget);
+  w.maxString = o.maxStringLength;
   const start = w.pos;
   w.start = start;
   let ok: boolean;
@@ -135,6 +136,8 @@ class SafeWriter extends MsgpackWriter {
   o: ResolvedSanitizeOptions | undefined;
   nodes = 0;
   maxNodes = 0;
+  /** `maxStringLength` of the record being written: longer strings and keys are not safe. */
+  maxString = 0;
   /** The next slot of the tape being read. */
   ti = 0;
   hook: WrittenValueHook | undefined;
@@ -209,7 +212,7 @@ class SafeWriter extends MsgpackWriter {
   leaf(v: unknown, member: boolean): boolean {
     switch (typeof v) {
       case 'string':
-        return this.string(v);
+        return this.string(v, this.maxString);
       case 'number':
         return this.safeNumber(v);
       case 'boolean':
@@ -254,7 +257,7 @@ class SafeWriter extends MsgpackWriter {
         if (!this.keepsLeftOutKey(key)) return false;
         continue;
       }
-      if (!this.string(key)) return false;
+      if (!this.string(key, this.maxString)) return false;
       if (depth === 0 && this.hook !== undefined)
         this.hookFrom = key === 'inputs' ? 2 : key === 'output' ? 1 : NO_HOOK;
       if (!this.value(member, depth + 1, true)) return false;
@@ -330,7 +333,7 @@ class SafeWriter extends MsgpackWriter {
         this.ti++;
         continue;
       }
-      if (!this.string(key) || !this.slot(slots, depth + 1, true)) return false;
+      if (!this.string(key, this.maxString) || !this.slot(slots, depth + 1, true)) return false;
       count++;
     }
     this.mapHeader(at, count);
@@ -351,15 +354,6 @@ class SafeWriter extends MsgpackWriter {
       key.length <= (this.o as ResolvedSanitizeOptions).maxStringLength &&
       (key as Es2024String).isWellFormed()
     );
-  }
-
-  /** A string the Sanitizer keeps as is: within `maxStringLength` and well-formed. */
-  string(s: string): boolean {
-    if (s.length > (this.o as ResolvedSanitizeOptions).maxStringLength) return false;
-    if (this.asciiString(s)) return true;
-    if (!(s as Es2024String).isWellFormed()) return false;
-    this.utf8String(s);
-    return true;
   }
 
   /** A number the Sanitizer keeps as is: finite, not -0 (which it writes as 0). */
