@@ -152,12 +152,12 @@ export abstract class MsgpackWriter {
     this.pos += head + bytes;
   }
 
-  /** Writes a number: an integer in the smallest int form up to 32 bits, anything else (and -0) as float64. */
+  /** Writes a number: an integer in the smallest int form up to 32 bits (-0 as 0), anything else as float64. */
   number(v: number): void {
     this.ensure(9);
     const buf = this.buf;
-    // -0 is an integer to JavaScript but has no int form: float64 keeps its sign.
-    if (Number.isInteger(v) && !(v === 0 && 1 / v < 0)) {
+    // -0 is written as 0, as `encodeMsgpack` writes it.
+    if (Number.isInteger(v)) {
       if (v >= 0) {
         if (v < 0x80) {
           buf[this.pos++] = v;
