@@ -47,7 +47,9 @@ class GrowingWriter extends MsgpackWriter {
 }
 
 const wellFormed = (v: unknown): boolean =>
-  JSON.stringify(v, (_, x) => (typeof x === 'string' && !x.isWellFormed() ? undefined : x)) === JSON.stringify(v);
+  JSON.stringify(v, (_, x) =>
+    typeof x === 'string' && !(x as string & { isWellFormed(): boolean }).isWellFormed() ? undefined : x,
+  ) === JSON.stringify(v);
 
 describe('MsgpackWriter', () => {
   it('writes what decodeMsgpack reads back as the value, and skipMsgpackValue spans exactly', () => {
@@ -65,7 +67,24 @@ describe('MsgpackWriter', () => {
   });
 
   it('writes every integer width and floats as the wire encoder reads them (-0 as 0, like encodeMsgpack)', () => {
-    const numbers = [0, -0, 1, 127, 128, 255, 256, 65535, 65536, 2 ** 32 - 1, 2 ** 32, -1, -32, -33, -128, -129];
+    const numbers = [
+      0,
+      -0,
+      1,
+      127,
+      128,
+      255,
+      256,
+      65535,
+      65536,
+      2 ** 32 - 1,
+      2 ** 32,
+      -1,
+      -32,
+      -33,
+      -128,
+      -129,
+    ];
     for (const n of [...numbers, -32768, -32769, -(2 ** 31), -(2 ** 31) - 1, 1.5, Number.MAX_SAFE_INTEGER]) {
       const w = new GrowingWriter();
       w.number(n);

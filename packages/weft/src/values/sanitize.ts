@@ -378,7 +378,20 @@ export class Sanitizer {
           : { [MARKER_KEY]: 'set', size, values: list };
         const frameKind = isMap ? Kind.MapEntries : Kind.Items;
         const suffix = isMap ? 'entries' : 'values';
-        this.#open(frameKind, value, items, null, items.length, size, marker, list, depth, parent, key, suffix);
+        this.#open(
+          frameKind,
+          value,
+          items,
+          null,
+          items.length,
+          size,
+          marker,
+          list,
+          depth,
+          parent,
+          key,
+          suffix,
+        );
         return marker;
       }
     }
@@ -573,5 +586,3 @@ export function sanitize(
   sanitizer.step(Number.POSITIVE_INFINITY);
   return { value: sanitizer.result, pending: sanitizer.pending };
 }
-
-/** Object.prototype or null: a plain object (JSON's own kind), not a class instance. */

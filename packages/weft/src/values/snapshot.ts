@@ -1,6 +1,13 @@
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES, MAX_DEPTH_LIMIT } from './value-limits.js';
 import { arrayLength } from './array-length.js';
-import { CONTAINER_NAMES, forInListsWalkedKeys, isCopiedKind, ObjectKind, objectKind, walkedKeys } from './value-kinds.js';
+import {
+  CONTAINER_NAMES,
+  forInListsWalkedKeys,
+  isCopiedKind,
+  ObjectKind,
+  objectKind,
+  walkedKeys,
+} from './value-kinds.js';
 import { TRUNCATED_KEYS_MEMBER } from './markers.js';
 import { SnapshotMarker } from './snapshot-marker.js';
 import { materialize, SnapshotTape, TapeTag } from './snapshot-tape.js';

@@ -13,6 +13,8 @@ class Point {
   ) {}
 }
 
+class Registry extends Map<string, string> {}
+
 const revoked = Proxy.revocable({}, {});
 revoked.revoke();
 const revokedFunction = Proxy.revocable(() => 1, {});
@@ -28,9 +30,16 @@ const objects: [string, object, ObjectKind][] = [
   ['null-prototype object', Object.assign(Object.create(null), { a: 1 }) as object, ObjectKind.Object],
   ['object with a cycle', cyclic, ObjectKind.Object],
   ['proxy of an array', new Proxy([1, 2], {}), ObjectKind.Array],
-  ['Map', new Map<unknown, unknown>([['a', 1], [{ k: 1 }, [2]]]), ObjectKind.Map],
+  [
+    'Map',
+    new Map<unknown, unknown>([
+      ['a', 1],
+      [{ k: 1 }, [2]],
+    ]),
+    ObjectKind.Map,
+  ],
   ['Set', new Set([1, 'two']), ObjectKind.Set],
-  ['Map subclass', new (class Registry extends Map {})([['k', 'v']]), ObjectKind.Map],
+  ['Map subclass', new Registry([['k', 'v']]), ObjectKind.Map],
   ['Buffer', Buffer.from('hello'), ObjectKind.Binary],
   ['Uint8Array', Uint8Array.of(1, 2, 3), ObjectKind.Binary],
   ['DataView', new DataView(new ArrayBuffer(4)), ObjectKind.Binary],
@@ -99,20 +108,23 @@ describe('value kinds', () => {
     expect(snapshot(value) !== value).toBe(isCopiedKind(kind));
   });
 
-  it.each(objects)('the safe encoder writes a %s itself only when it is a plain container', (_, value, kind) => {
-    const bytes = encodeIfSafe(snapshotTape(value));
-    if (bytes !== undefined) releaseEncoded(bytes);
-    const plain = kind === ObjectKind.Array || kind === ObjectKind.Object;
-    // A cycle is expanded up to the limits, so the encoder refuses it too.
-    expect(bytes !== undefined).toBe(plain && value !== cyclic);
-  });
+  it.each(objects)(
+    'the safe encoder writes a %s itself only when it is a plain container',
+    (_, value, kind) => {
+      const bytes = encodeIfSafe(snapshotTape(value));
+      if (bytes !== undefined) releaseEncoded(bytes);
+      const plain = kind === ObjectKind.Array || kind === ObjectKind.Object;
+      // A cycle is expanded up to the limits, so the encoder refuses it too.
+      expect(bytes !== undefined).toBe(plain && value !== cyclic);
+    },
+  );
 
-  it.each([
-    ...objects.map(([name, value]): [string, unknown] => [name, value]),
-    ...primitives,
-  ])('gives a %s the same safe form through snapshot and encoder as through the Sanitizer', (_, value) => {
-    expect(canonicalJson(throughSnapshotAndEncoder(value))).toBe(canonicalJson(throughSanitizer(value)));
-  });
+  it.each([...objects.map(([name, value]): [string, unknown] => [name, value]), ...primitives])(
+    'gives a %s the same safe form through snapshot and encoder as through the Sanitizer',
+    (_, value) => {
+      expect(canonicalJson(throughSnapshotAndEncoder(value))).toBe(canonicalJson(throughSanitizer(value)));
+    },
+  );
 
   it('gives each odd value its documented safe form', () => {
     const forms = sanitize({
