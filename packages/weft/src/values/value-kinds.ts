@@ -77,6 +77,15 @@ export function objectKind(value: object): ObjectKind {
   if (typeof value === 'function') return ObjectKind.Function;
   if (Array.isArray(value)) return ObjectKind.Array;
   if (isPlainPrototype(Object.getPrototypeOf(value))) return ObjectKind.Object;
+  return exoticKind(value);
+}
+
+/**
+ * {@link objectKind} of an object that is neither a function nor a plain
+ * container. A function of its own, so the plain checks above stay small
+ * enough to be inlined into every walker's loop.
+ */
+function exoticKind(value: object): ObjectKind {
   if (types.isMap(value)) return ObjectKind.Map;
   if (types.isSet(value)) return ObjectKind.Set;
   if (types.isArrayBufferView(value) || types.isAnyArrayBuffer(value)) return ObjectKind.Binary;
