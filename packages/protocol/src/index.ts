@@ -55,6 +55,16 @@ export {
   roundUsd,
   totalCostUsd,
 } from './pricing/index.js';
+export {
+  type MsgpackHeader,
+  MsgpackKind,
+  MsgpackWriter,
+  msgpackArrayHeader,
+  msgpackBinHeader,
+  msgpackStrHeader,
+  readMsgpackHeader,
+  skipMsgpackValue,
+} from './msgpack/index.js';
 export * from './schemas/index.js';
 export {
   CONTENT_TYPE_JSON,
@@ -67,4 +77,15 @@ export {
   PROTOCOL_VERSION,
   routes,
 } from './wire/index.js';
-export { collectValueRefs, expandValueRefs, isValueRef, type ValueRef, valueRef } from './values/index.js';
+export {
+  collectValueRefs,
+  DIGEST_LENGTH,
+  expandValueRefs,
+  fixstr,
+  isValueRef,
+  VALUE_REF_BYTES,
+  type ValueRef,
+  valueRef,
+  valueRefBytes,
+  writeAscii,
+} from './values/index.js';

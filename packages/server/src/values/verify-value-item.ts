@@ -1,4 +1,4 @@
-import { arrayDigest, digestBytes, type ValueItem } from '@weft/protocol';
+import { arrayDigest, digestBytes, msgpackArrayHeader, type ValueItem } from '@weft/protocol';
 import { DigestMismatchError } from '../errors/index.js';
 import { InvalidRequestError } from '../errors/index.js';
 import type { StoredValue } from '../storage/index.js';
@@ -49,13 +49,7 @@ export function verifyValueItem(
 
 /** The msgpack array of already-encoded `items`: a header, then the items as they are. */
 function msgpackArray(items: readonly Uint8Array[]): Uint8Array {
-  const n = items.length;
-  const header =
-    n < 16
-      ? [0x90 | n]
-      : n < 0x10000
-        ? [0xdc, n >>> 8, n & 0xff]
-        : [0xdd, n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
+  const header = msgpackArrayHeader(items.length);
   let length = header.length;
   for (const item of items) length += item.byteLength;
   const out = new Uint8Array(length);

@@ -1,5 +1,4 @@
-import { digestBytes, nextArrayDigest } from '@weft/protocol';
-import { markerBytes } from './marker.js';
+import { digestBytes, nextArrayDigest, valueRefBytes } from '@weft/protocol';
 
 /** Bytes of values remembered (copies), at most; as much again for arrays. */
 const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
@@ -18,7 +17,7 @@ export interface PlainEntry {
   readonly kind: 'plain';
   readonly digest: string;
   readonly bytes: Buffer;
-  /** The value's marker (`markerBytes(digest)`), made once. */
+  /** The value's marker (`valueRefBytes(digest)`), made once. */
   readonly marker: Uint8Array;
 }
 
@@ -93,7 +92,7 @@ export class DigestMemo {
       offset += part.byteLength;
     }
     const digest = digestBytes(bytes);
-    const entry: PlainEntry = { kind: 'plain', digest, bytes, marker: markerBytes(digest) };
+    const entry: PlainEntry = { kind: 'plain', digest, bytes, marker: valueRefBytes(digest) };
     if (length * 4 <= this.#maxBytes) {
       const list = candidates ?? [];
       list.push(entry);
@@ -162,7 +161,7 @@ export class DigestMemo {
       offset += items[i]!.byteLength;
       ends[i] = offset;
     }
-    const entry: ChainEntry = { kind: 'array', bytes, ends, digests, marker: markerBytes(digest) };
+    const entry: ChainEntry = { kind: 'array', bytes, ends, digests, marker: valueRefBytes(digest) };
     if (length * 4 <= this.#maxBytes) {
       // The array extends the one it shares a prefix with: that one is no longer needed.
       if (best !== undefined && common === best.ends.length) this.#forgetChain(best);

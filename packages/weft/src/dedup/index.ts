@@ -8,7 +8,6 @@ export {
   ValueDedup,
   type ValueDedupOptions,
 } from './value-dedup.js';
-export { markerBytes } from './marker.js';
 export { type ValueSource, valueItemFor } from './value-item.js';
 export { EncodeTimeDedup } from './encode-time-dedup.js';
 export { type RecordValues, ValueMarkers } from './value-markers.js';

@@ -1,5 +1,5 @@
-import { Kind, readHeader, skipValue, strHeader } from './msgpack-layout.js';
-import { MIN_CHAIN_ITEM_BYTES, type RecordValues, type ValueMarkers } from './value-markers.js';
+import { MsgpackKind as Kind, readMsgpackHeader, skipMsgpackValue } from '@weft/protocol';
+import { type RecordValues, Replacement, replacementOf, type ValueMarkers } from './value-markers.js';
 
 /** A record after deduplication: its bytes with each large value replaced by its marker, and its values. */
 export interface DedupedRecord extends RecordValues {
@@ -46,7 +46,7 @@ export class RecordDeduper {
   /** The record with large values replaced, or `undefined` when nothing in it is large. */
   dedup(item: Uint8Array): DedupedRecord | undefined {
     if (item.byteLength < this.#threshold) return undefined;
-    const h = readHeader(item, 0);
+    const h = readMsgpackHeader(item, 0);
     if (h.kind !== Kind.Map) return undefined;
     const count = h.size;
     let pos = h.headerLength;
@@ -54,8 +54,8 @@ export class RecordDeduper {
     const work: Work = { send: [], sources: [] };
     let changed = false;
     for (let i = 0; i < count; i++) {
-      const keyEnd = skipValue(item, pos);
-      const valueEnd = skipValue(item, keyEnd);
+      const keyEnd = skipMsgpackValue(item, pos);
+      const valueEnd = skipMsgpackValue(item, keyEnd);
       parts.push(item.subarray(pos, keyEnd));
       let replaced: Uint8Array | undefined;
       if (equalBytes(item, pos, keyEnd, INPUTS_KEY)) replaced = this.#members(item, keyEnd, valueEnd, work);
@@ -71,7 +71,7 @@ export class RecordDeduper {
   /** A map whose members are deduplicated but which itself stays (the record's `inputs`). */
   #members(b: Uint8Array, start: number, end: number, work: Work): Uint8Array | undefined {
     if (end - start < this.#threshold) return undefined;
-    const { kind, headerLength, size } = readHeader(b, start);
+    const { kind, headerLength, size } = readMsgpackHeader(b, start);
     if (kind !== Kind.Map) return this.#node(b, start, end, work);
     const headerEnd = start + headerLength;
     const children = this.#children(b, headerEnd, size, true, work);
@@ -81,32 +81,30 @@ export class RecordDeduper {
   /** The value at `start…end` rewritten (a marker when it is large), or `undefined` when unchanged. */
   #node(b: Uint8Array, start: number, end: number, work: Work): Uint8Array | undefined {
     if (end - start < this.#threshold) return undefined;
-    // `readHeader` shares one object: take its fields before reading children.
-    const { kind, headerLength, size } = readHeader(b, start);
+    // `readMsgpackHeader` shares one object: take its fields before reading children.
+    const { kind, headerLength, size } = readMsgpackHeader(b, start);
     const headerEnd = start + headerLength;
     switch (kind) {
-      case Kind.Str:
-        return this.#markers.plain([strHeader(end - headerEnd), b.subarray(headerEnd, end)], work);
-      case Kind.Bin:
-      case Kind.Scalar:
-        return this.#markers.plain([b.subarray(start, end)], work);
       case Kind.Map: {
         const { pieces, length, changed } = this.#children(b, headerEnd, size, true, work);
-        if (!changed) return this.#markers.plain([b.subarray(start, end)], work);
+        if (!changed) return this.#markers.written(b, start, end, work);
         const parts = [b.subarray(start, headerEnd), ...pieces];
         return headerLength + length >= this.#threshold ? this.#markers.plain(parts, work) : concat(parts);
       }
       case Kind.Array: {
-        const count = size;
-        const { pieces, length, changed } = this.#children(b, headerEnd, count, false, work);
+        const { pieces, length, changed } = this.#children(b, headerEnd, size, false, work);
         if (headerLength + length < this.#threshold)
           return changed ? concat([b.subarray(start, headerEnd), ...pieces]) : undefined;
-        if (count >= 2 && length / count >= MIN_CHAIN_ITEM_BYTES) return this.#markers.chain(pieces, work);
+        // The items as rewritten, by the rule for a value written whole.
+        if (replacementOf(kind, size, length) === Replacement.Chain) return this.#markers.chain(pieces, work);
         return this.#markers.plain(
           changed ? [b.subarray(start, headerEnd), ...pieces] : [b.subarray(start, end)],
           work,
         );
       }
+      default:
+        // A string, binary data or a scalar, as written.
+        return this.#markers.written(b, start, end, work);
     }
   }
 
@@ -123,12 +121,12 @@ export class RecordDeduper {
     let changed = false;
     for (let i = 0; i < count; i++) {
       if (isMap) {
-        const keyEnd = skipValue(b, pos);
+        const keyEnd = skipMsgpackValue(b, pos);
         pieces.push(b.subarray(pos, keyEnd));
         length += keyEnd - pos;
         pos = keyEnd;
       }
-      const end = skipValue(b, pos);
+      const end = skipMsgpackValue(b, pos);
       const replaced = this.#node(b, pos, end, work);
       if (replaced !== undefined) changed = true;
       const piece = replaced ?? b.subarray(pos, end);

@@ -1,5 +1,5 @@
+import { DIGEST_LENGTH, fixstr, msgpackArrayHeader, msgpackBinHeader, writeAscii } from '@weft/protocol';
 import { type ChainEntry, chainItems, type PlainEntry } from './digest-memo.js';
-import { DIGEST_LENGTH, fixstr, writeAscii } from './marker.js';
 
 /**
  * The bytes the deduplicator writes: the marker left in a call record, and
@@ -107,15 +107,11 @@ class Writer {
   }
 
   binHeader(n: number): void {
-    if (n < 0x100) this.bytes(Uint8Array.of(0xc4, n));
-    else if (n < 0x10000) this.bytes(Uint8Array.of(0xc5, n >>> 8, n & 0xff));
-    else this.bytes(Uint8Array.of(0xc6, n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff));
+    this.bytes(msgpackBinHeader(n));
   }
 
   arrayHeader(n: number): void {
-    if (n < 16) this.bytes(Uint8Array.of(0x90 | n));
-    else if (n < 0x10000) this.bytes(Uint8Array.of(0xdc, n >>> 8, n & 0xff));
-    else this.bytes(Uint8Array.of(0xdd, n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff));
+    this.bytes(msgpackArrayHeader(n));
   }
 
   done(): Uint8Array {

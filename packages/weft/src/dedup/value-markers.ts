@@ -1,6 +1,6 @@
+import { MsgpackKind, msgpackStrHeader, readMsgpackHeader, skipMsgpackValue } from '@weft/protocol';
 import { type ChainEntry, chainItems, DigestMemo, type PlainEntry } from './digest-memo.js';
 import type { KnownValues } from './known-values.js';
-import { Kind, readHeader, skipValue, strHeader } from './msgpack-layout.js';
 import { arrayValueItem, plainValueItem, type ValueSource } from './value-item.js';
 
 /** The values one record refers to, and the value items to send before it. */
@@ -19,6 +19,29 @@ export interface RecordValues {
  * as a whole instead.
  */
 export const MIN_CHAIN_ITEM_BYTES = 64;
+
+/** How a large finished value is content-addressed (see {@link replacementOf}). */
+export const Replacement = {
+  /** A string: digested with the smallest str header, so both encoders' forms of one text agree. */
+  String: 0,
+  /** An array of sizeable items: a chain, so a grown array is sent as its new items. */
+  Chain: 1,
+  /** Anything else: its bytes as they are. */
+  Plain: 2,
+} as const;
+export type Replacement = (typeof Replacement)[keyof typeof Replacement];
+
+/**
+ * The one rule for how a large value is replaced, used by both ways a record
+ * is deduplicated: `kind` and `size` as `readMsgpackHeader` gives them,
+ * `payloadBytes` the bytes after the header (an array's items, as written).
+ */
+export function replacementOf(kind: MsgpackKind, size: number, payloadBytes: number): Replacement {
+  if (kind === MsgpackKind.Str) return Replacement.String;
+  if (kind === MsgpackKind.Array && size >= 2 && payloadBytes / size >= MIN_CHAIN_ITEM_BYTES)
+    return Replacement.Chain;
+  return Replacement.Plain;
+}
 
 /**
  * The one rule for replacing a large value by its marker, shared by both
@@ -46,26 +69,28 @@ export class ValueMarkers {
    */
   written(b: Uint8Array, start: number, end: number, work: RecordValues, s?: string): Uint8Array | undefined {
     if (end - start < this.thresholdBytes) return undefined;
-    // `readHeader` shares one object: take its fields before reading further.
-    const { kind, headerLength, size } = readHeader(b, start);
+    // `readMsgpackHeader` shares one object: take its fields before reading further.
+    const { kind, headerLength, size } = readMsgpackHeader(b, start);
     const headerEnd = start + headerLength;
-    if (kind === Kind.Str) {
-      // Strings are digested with the smallest header, so both encoders' forms of one text agree.
-      const entry = this.#memo.plain([strHeader(end - headerEnd), b.subarray(headerEnd, end)]);
-      if (s !== undefined) this.#memo.rememberString(s, entry);
-      return this.#plain(entry, work);
-    }
-    if (kind === Kind.Array && size >= 2 && (end - headerEnd) / size >= MIN_CHAIN_ITEM_BYTES) {
-      const items: Uint8Array[] = new Array(size);
-      let pos = headerEnd;
-      for (let i = 0; i < size; i++) {
-        const itemEnd = skipValue(b, pos);
-        items[i] = b.subarray(pos, itemEnd);
-        pos = itemEnd;
+    switch (replacementOf(kind, size, end - headerEnd)) {
+      case Replacement.String: {
+        const entry = this.#memo.plain([msgpackStrHeader(end - headerEnd), b.subarray(headerEnd, end)]);
+        if (s !== undefined) this.#memo.rememberString(s, entry);
+        return this.#plain(entry, work);
       }
-      return this.chain(items, work);
+      case Replacement.Chain: {
+        const items: Uint8Array[] = new Array(size);
+        let pos = headerEnd;
+        for (let i = 0; i < size; i++) {
+          const itemEnd = skipMsgpackValue(b, pos);
+          items[i] = b.subarray(pos, itemEnd);
+          pos = itemEnd;
+        }
+        return this.chain(items, work);
+      }
+      default:
+        return this.plain([b.subarray(start, end)], work);
     }
-    return this.plain([b.subarray(start, end)], work);
   }
 
   /** The marker of a string seen recently, without writing it; `undefined` when it is not remembered. */

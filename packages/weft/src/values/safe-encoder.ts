@@ -1,9 +1,10 @@
+import { MsgpackWriter } from '@weft/protocol';
 import {
   resolveSanitizeOptions,
   type ResolvedSanitizeOptions,
   type SanitizeOptions,
 } from './sanitize-options.js';
-import { hasEnumerable } from './inherited-keys.js';
+import { forInListsWalkedKeys, isPlainPrototype } from './value-kinds.js';
 import { SnapshotTape, TapeTag } from './snapshot-tape.js';
 import { type Arena, arenaOf, EMPTY_ARENA, keepSpare, takeArena } from '../memory/index.js';
 
@@ -56,12 +57,13 @@ export function encodeIfSafe(
   hook?: WrittenValueHook,
 ): Uint8Array | undefined {
   const o = resolveSanitizeOptions(options);
-  if (o.redact !== undefined || hasEnumerable(Object.prototype)) return undefined;
+  if (o.redact !== undefined || !forInListsWalkedKeys()) return undefined;
   const w = writer;
   w.o = o;
   w.hook = hook;
   w.nodes = 0;
   w.maxNodes = Math.min(o.maxNodes, budget);
+  w.maxString = o.maxStringLength;
   const start = w.pos;
   w.start = start;
   let ok: boolean;
@@ -120,35 +122,34 @@ export function releaseEncoded(bytes: Uint8Array): void {
   if (arena.live === 0 && arena !== writer.arena) keepSpare(arena);
 }
 
-/** Node's Buffer method behind `buf.write(s, offset, 'utf8')`, without its argument juggling (msgpackr calls it too). */
-type Utf8Writer = Buffer & { utf8Write(s: string, offset: number, maxBytes: number): number };
-
 // `isWellFormed` is ES2024 (Node 20 has it); the repo's lib is ES2023.
 type Es2024String = string & { isWellFormed(): boolean };
 
 /**
- * The msgpack writer. One per process: encoding is synchronous, so no two
- * records are ever written at once.
+ * The walk that decides what is safe, over the protocol's msgpack writer.
+ * One per process: encoding is synchronous, so no two records are ever
+ * written at once (and one subclass keeps the writer's field accesses
+ * monomorphic).
  */
-class SafeWriter {
+class SafeWriter extends MsgpackWriter {
   arena: Arena = EMPTY_ARENA;
-  buf: Buffer = this.arena.buf;
-  view: DataView = this.arena.view;
-  /** Where the record being written starts, and the next free byte. */
-  start = 0;
-  pos = 0;
   o: ResolvedSanitizeOptions | undefined;
   nodes = 0;
   maxNodes = 0;
+  /** `maxStringLength` of the record being written: longer strings and keys are not safe. */
+  maxString = 0;
   /** The next slot of the tape being read. */
   ti = 0;
   hook: WrittenValueHook | undefined;
   /** Depth from which values are asked about: 2 in the record's `inputs` (its members), 1 in its `output`. */
   hookFrom = NO_HOOK;
 
-  /** Makes room for `n` more bytes, moving the record so far to another arena when this one is full. */
-  ensure(n: number): void {
-    if (this.pos + n <= this.buf.length) return;
+  constructor() {
+    super(EMPTY_ARENA.buf, EMPTY_ARENA.view);
+  }
+
+  /** Moves the record so far to another arena when this one is full. */
+  protected grow(n: number): void {
     const written = this.pos - this.start;
     const needed = written + n;
     const next = takeArena(needed);
@@ -189,9 +190,7 @@ class SafeWriter {
       return false;
     const standIn = hook.knownString(s);
     if (standIn === undefined) return false;
-    this.ensure(standIn.byteLength);
-    this.buf.set(standIn, this.pos);
-    this.pos += standIn.byteLength;
+    this.bytes(standIn);
     return true;
   }
 
@@ -213,18 +212,16 @@ class SafeWriter {
   leaf(v: unknown, member: boolean): boolean {
     switch (typeof v) {
       case 'string':
-        return this.string(v);
+        return this.string(v, this.maxString);
       case 'number':
-        return this.number(v);
+        return this.safeNumber(v);
       case 'boolean':
-        this.ensure(1);
-        this.buf[this.pos++] = v ? 0xc3 : 0xc2;
+        this.boolean(v);
         return true;
       case 'undefined':
         return member;
       case 'object': // null: containers never reach here
-        this.ensure(1);
-        this.buf[this.pos++] = 0xc0;
+        this.nil();
         return true;
       default:
         return false;
@@ -244,15 +241,13 @@ class SafeWriter {
     }
     const proto: unknown = Object.getPrototypeOf(v);
     if (proto === SnapshotTape.prototype) return this.tape((v as SnapshotTape).slots, depth);
-    if (proto !== Object.prototype && proto !== null) return false;
+    if (!isPlainPrototype(proto)) return false;
     if (o.onObject !== undefined && o.onObject(v) !== undefined) return false;
     // A fixmap header, widened afterwards in the rare case of 16 or more
     // members. `for…in` (with an own-property guarantee: the prototype is
     // Object.prototype or null, and encodeIfSafe refuses an enumerable
     // Object.prototype) walks V8's enum cache without allocating a key array.
-    const at = this.pos - this.start; // relative to the record: an arena change moves it
-    this.ensure(1);
-    this.pos++;
+    const at = this.reserveMapHeader();
     let keys = 0;
     let count = 0;
     for (const key in v) {
@@ -262,7 +257,7 @@ class SafeWriter {
         if (!this.keepsLeftOutKey(key)) return false;
         continue;
       }
-      if (!this.string(key)) return false;
+      if (!this.string(key, this.maxString)) return false;
       if (depth === 0 && this.hook !== undefined)
         this.hookFrom = key === 'inputs' ? 2 : key === 'output' ? 1 : NO_HOOK;
       if (!this.value(member, depth + 1, true)) return false;
@@ -328,9 +323,7 @@ class SafeWriter {
     if (depth >= o.maxDepth) return false;
     const n = slots[this.ti++] as number;
     if (n > o.maxArrayLength) return false;
-    const at = this.pos - this.start;
-    this.ensure(1);
-    this.pos++;
+    const at = this.reserveMapHeader();
     let count = 0;
     for (let i = 0; i < n; i++) {
       const key = slots[this.ti++] as string;
@@ -340,7 +333,7 @@ class SafeWriter {
         this.ti++;
         continue;
       }
-      if (!this.string(key) || !this.slot(slots, depth + 1, true)) return false;
+      if (!this.string(key, this.maxString) || !this.slot(slots, depth + 1, true)) return false;
       count++;
     }
     this.mapHeader(at, count);
@@ -363,137 +356,10 @@ class SafeWriter {
     );
   }
 
-  /** Writes the header of the map whose members start after the byte reserved at `at` (relative to the record). */
-  mapHeader(at: number, count: number): void {
-    if (count < 16) {
-      this.buf[this.start + at] = 0x80 | count;
-      return;
-    }
-    const extra = count < 0x10000 ? 2 : 4;
-    this.ensure(extra);
-    const head = this.start + at;
-    this.buf.copyWithin(head + 1 + extra, head + 1, this.pos);
-    this.pos += extra;
-    if (extra === 2) {
-      this.buf[head] = 0xde;
-      this.view.setUint16(head + 1, count);
-    } else {
-      this.buf[head] = 0xdf;
-      this.view.setUint32(head + 1, count);
-    }
-  }
-
-  arrayHeader(n: number): void {
-    this.ensure(5);
-    if (n < 16) this.buf[this.pos++] = 0x90 | n;
-    else if (n < 0x10000) {
-      this.buf[this.pos] = 0xdc;
-      this.view.setUint16(this.pos + 1, n);
-      this.pos += 3;
-    } else {
-      this.buf[this.pos] = 0xdd;
-      this.view.setUint32(this.pos + 1, n);
-      this.pos += 5;
-    }
-  }
-
-  string(s: string): boolean {
-    const n = s.length;
-    const o = this.o as ResolvedSanitizeOptions;
-    if (n > o.maxStringLength) return false;
-    if (n < 32) {
-      // Short strings (keys, roles, ids) are mostly ASCII: copy the code units.
-      this.ensure(n * 3 + 2);
-      const buf = this.buf;
-      let p = this.pos + 1;
-      let i = 0;
-      for (; i < n; i++) {
-        const c = s.charCodeAt(i);
-        if (c >= 0x80) break;
-        buf[p++] = c;
-      }
-      if (i === n) {
-        buf[this.pos] = 0xa0 | n;
-        this.pos = p;
-        return true;
-      }
-    }
-    if (!(s as Es2024String).isWellFormed()) return false;
-    // Room for the worst case (3 bytes per code unit) when the arena has it;
-    // otherwise the exact size, so a long string does not force a needlessly
-    // large arena.
-    let max = n * 3;
-    if (this.pos + max + 5 > this.buf.length) max = Buffer.byteLength(s, 'utf8');
-    const head = max < 0x100 ? 2 : max < 0x10000 ? 3 : 5;
-    this.ensure(head + max);
-    const bytes = (this.buf as Utf8Writer).utf8Write(s, this.pos + head, max);
-    if (head === 2) {
-      this.buf[this.pos] = 0xd9;
-      this.buf[this.pos + 1] = bytes;
-    } else if (head === 3) {
-      this.buf[this.pos] = 0xda;
-      this.view.setUint16(this.pos + 1, bytes);
-    } else {
-      this.buf[this.pos] = 0xdb;
-      this.view.setUint32(this.pos + 1, bytes);
-    }
-    this.pos += head + bytes;
-    return true;
-  }
-
-  number(v: number): boolean {
-    this.ensure(9);
-    const buf = this.buf;
-    if (Number.isInteger(v)) {
-      if (v >= 0) {
-        if (v === 0 && 1 / v < 0) return false; // -0: the Sanitizer writes it as 0
-        if (v < 0x80) {
-          buf[this.pos++] = v;
-          return true;
-        }
-        if (v < 0x100) {
-          buf[this.pos] = 0xcc;
-          buf[this.pos + 1] = v;
-          this.pos += 2;
-          return true;
-        }
-        if (v < 0x10000) {
-          buf[this.pos] = 0xcd;
-          this.view.setUint16(this.pos + 1, v);
-          this.pos += 3;
-          return true;
-        }
-        if (v < 0x100000000) {
-          buf[this.pos] = 0xce;
-          this.view.setUint32(this.pos + 1, v);
-          this.pos += 5;
-          return true;
-        }
-      } else if (v >= -0x20) {
-        buf[this.pos++] = v & 0xff;
-        return true;
-      } else if (v >= -0x80) {
-        buf[this.pos] = 0xd0;
-        this.view.setInt8(this.pos + 1, v);
-        this.pos += 2;
-        return true;
-      } else if (v >= -0x8000) {
-        buf[this.pos] = 0xd1;
-        this.view.setInt16(this.pos + 1, v);
-        this.pos += 3;
-        return true;
-      } else if (v >= -0x80000000) {
-        buf[this.pos] = 0xd2;
-        this.view.setInt32(this.pos + 1, v);
-        this.pos += 5;
-        return true;
-      }
-    } else if (!Number.isFinite(v)) {
-      return false;
-    }
-    buf[this.pos] = 0xcb;
-    this.view.setFloat64(this.pos + 1, v);
-    this.pos += 9;
+  /** A number the Sanitizer keeps as is: finite, not -0 (which it writes as 0). */
+  safeNumber(v: number): boolean {
+    if (!Number.isFinite(v) || (v === 0 && 1 / v < 0)) return false;
+    this.number(v);
     return true;
   }
 }

@@ -1,5 +1,4 @@
-import { types } from 'node:util';
-import { asBinary, inlineBinary } from './binary.js';
+import { asBinary, type Binary, inlineBinary } from './binary.js';
 import { className } from './class-name.js';
 import { mapEntriesOf, setValuesOf } from './collection-entries.js';
 import { describeThrown } from './describe-thrown.js';
@@ -37,6 +36,7 @@ import { SnapshotMarker } from './snapshot-marker.js';
 import { arrayLength } from './array-length.js';
 import { assign, type Container, createFrame, type Entry, type Frame, type Key, Kind } from './walk-frame.js';
 import { head, wellFormed } from './well-formed.js';
+import { ObjectKind, objectKind, walkedKeys } from './value-kinds.js';
 
 export { DEFAULT_REDACT_KEYS, REDACTED } from './redact.js';
 export type { SanitizeOptions } from './sanitize-options.js';
@@ -281,40 +281,35 @@ export class Sanitizer {
     const entry = this.#seen.get(value);
     if (entry !== undefined) return this.#again(entry, parent, key);
     const options = this.#options;
-    // Plain arrays and objects (nearly every node) are recognized first by two
-    // cheap checks; only other objects pay for the internal-slot probes.
-    let plain: boolean;
+    let kind: ObjectKind;
     try {
-      // typeof needs no trap, so even a revoked proxy of a function is named a function.
-      plain =
-        typeof value !== 'function' &&
-        (Array.isArray(value) || isPlainPrototype(Object.getPrototypeOf(value)));
+      kind = objectKind(value);
     } catch (thrown) {
       // A revoked proxy throws from Array.isArray and from every trap.
       return this.#unreadable('value', thrown, this.#childPath(parent, key));
     }
-    if (!plain) {
-      let binary: ReturnType<typeof asBinary>;
+    if (kind === ObjectKind.Binary) {
+      let binary: Binary;
       try {
-        binary = asBinary(value);
+        binary = asBinary(value) as Binary;
       } catch (thrown) {
         // A view on a detached buffer cannot be read.
         return this.#unreadable('value', thrown, this.#childPath(parent, key));
       }
-      if (binary !== undefined) {
-        if (options.onBlob !== undefined) {
-          const replaced = this.#hook('onBlob', options.onBlob, binary.bytes, value, parent, key);
-          if (replaced !== NOT_HANDLED) return replaced;
-        }
-        return inlineBinary(binary, options.maxInlineBytes);
+      if (options.onBlob !== undefined) {
+        const replaced = this.#hook('onBlob', options.onBlob, binary.bytes, value, parent, key);
+        if (replaced !== NOT_HANDLED) return replaced;
       }
+      return inlineBinary(binary, options.maxInlineBytes);
     }
     if (options.onObject !== undefined) {
       const replaced = this.#hook('onObject', options.onObject, value, value, parent, key);
       if (replaced !== NOT_HANDLED) return replaced;
     }
     try {
-      return plain ? this.#container(value, parent, key) : this.#classify(value, parent, key, toJSON);
+      return kind <= ObjectKind.Object
+        ? this.#container(value, parent, key)
+        : this.#classify(kind, value, parent, key, toJSON);
     } catch (thrown) {
       // A proxy trap or an exotic object threw while its entries were listed.
       return this.#unreadable('value', thrown, this.#childPath(parent, key));
@@ -339,47 +334,68 @@ export class Sanitizer {
     return out;
   }
 
-  #classify(value: object, parent: Frame, key: Key, toJSON: boolean): unknown {
-    if (typeof value === 'function') return this.#leaf(functionForm(value));
+  #classify(kind: ObjectKind, value: object, parent: Frame, key: Key, toJSON: boolean): unknown {
     const depth = parent.depth + 1;
     const max = this.#options.maxArrayLength;
-    if (types.isDate(value)) return dateForm(value);
-    if (types.isRegExp(value)) return this.#leaf(regexpForm(value));
-    if (types.isBoxedPrimitive(value)) return this.#visit(unbox(value), parent, key, false);
-    if (types.isNativeError(value)) {
-      if (depth > this.#options.maxDepth) return truncatedValue('depth', className(value));
-      const view = errorView(value, max, this.#options.isRedactedKey);
-      const keys = Object.keys(view);
-      const marker: Marker = { [MARKER_KEY]: 'error' };
-      this.#open(
-        Kind.Fields,
-        value,
-        view,
-        keys,
-        keys.length,
-        keys.length,
-        marker,
-        marker,
-        depth,
-        parent,
-        key,
-        null,
-      );
-      return marker;
+    switch (kind) {
+      case ObjectKind.Function:
+        return this.#leaf(functionForm(value));
+      case ObjectKind.Date:
+        return dateForm(value);
+      case ObjectKind.RegExp:
+        return this.#leaf(regexpForm(value));
+      case ObjectKind.Boxed:
+        return this.#visit(unbox(value), parent, key, false);
+      case ObjectKind.Error: {
+        if (depth > this.#options.maxDepth) return truncatedValue('depth', className(value));
+        const view = errorView(value, max, this.#options.isRedactedKey);
+        const keys = walkedKeys(view);
+        const marker: Marker = { [MARKER_KEY]: 'error' };
+        this.#open(
+          Kind.Fields,
+          value,
+          view,
+          keys,
+          keys.length,
+          keys.length,
+          marker,
+          marker,
+          depth,
+          parent,
+          key,
+          null,
+        );
+        return marker;
+      }
+      case ObjectKind.Map:
+      case ObjectKind.Set: {
+        const isMap = kind === ObjectKind.Map;
+        if (depth > this.#options.maxDepth) return truncatedValue('depth', isMap ? 'Map' : 'Set');
+        const { size, items } = isMap ? mapEntriesOf(value, max) : setValuesOf(value, max);
+        const list: unknown[] = [];
+        const marker: Marker = isMap
+          ? { [MARKER_KEY]: 'map', size, entries: list }
+          : { [MARKER_KEY]: 'set', size, values: list };
+        const frameKind = isMap ? Kind.MapEntries : Kind.Items;
+        const suffix = isMap ? 'entries' : 'values';
+        this.#open(
+          frameKind,
+          value,
+          items,
+          null,
+          items.length,
+          size,
+          marker,
+          list,
+          depth,
+          parent,
+          key,
+          suffix,
+        );
+        return marker;
+      }
     }
-    const isMap = types.isMap(value);
-    if (isMap || types.isSet(value)) {
-      if (depth > this.#options.maxDepth) return truncatedValue('depth', isMap ? 'Map' : 'Set');
-      const { size, items } = isMap ? mapEntriesOf(value, max) : setValuesOf(value, max);
-      const list: unknown[] = [];
-      const marker: Marker = isMap
-        ? { [MARKER_KEY]: 'map', size, entries: list }
-        : { [MARKER_KEY]: 'set', size, values: list };
-      const kind = isMap ? Kind.MapEntries : Kind.Items;
-      const suffix = isMap ? 'entries' : 'values';
-      this.#open(kind, value, items, null, items.length, size, marker, list, depth, parent, key, suffix);
-      return marker;
-    }
+    // ObjectKind.Instance
     if (toJSON) {
       const replaced = this.#toJSON(value, parent, key);
       if (replaced !== NOT_HANDLED) return replaced;
@@ -410,7 +426,7 @@ export class Sanitizer {
   /** Own enumerable string keys, or an `unreadable` marker when listing them threw (a proxy's `ownKeys` trap). */
   #keys(value: object, parent: Frame, key: Key): string[] | Marker {
     try {
-      return Object.keys(value);
+      return walkedKeys(value);
     } catch (thrown) {
       return this.#unreadable('keys', thrown, this.#childPath(parent, key));
     }
@@ -569,9 +585,4 @@ export function sanitize(
   const sanitizer = new Sanitizer(value, options);
   sanitizer.step(Number.POSITIVE_INFINITY);
   return { value: sanitizer.result, pending: sanitizer.pending };
-}
-
-/** Object.prototype or null: a plain object (JSON's own kind), not a class instance. */
-function isPlainPrototype(proto: unknown): boolean {
-  return proto === Object.prototype || proto === null;
 }

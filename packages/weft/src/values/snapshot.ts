@@ -1,7 +1,13 @@
-import { types } from 'node:util';
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES, MAX_DEPTH_LIMIT } from './value-limits.js';
 import { arrayLength } from './array-length.js';
-import { hasEnumerable } from './inherited-keys.js';
+import {
+  CONTAINER_NAMES,
+  forInListsWalkedKeys,
+  isCopiedKind,
+  ObjectKind,
+  objectKind,
+  walkedKeys,
+} from './value-kinds.js';
 import { TRUNCATED_KEYS_MEMBER } from './markers.js';
 import { SnapshotMarker } from './snapshot-marker.js';
 import { materialize, SnapshotTape, TapeTag } from './snapshot-tape.js';
@@ -35,14 +41,6 @@ export const SNAPSHOT_MAX_NODES = DEFAULT_MAX_NODES;
 export interface SnapshotStats {
   nodes: number;
 }
-
-const Kind = {
-  Array: 0,
-  Object: 1,
-  Map: 2,
-  Set: 3,
-} as const;
-type Kind = (typeof Kind)[keyof typeof Kind];
 
 const mapEntries = Map.prototype.entries;
 const mapSize = Object.getOwnPropertyDescriptor(Map.prototype, 'size')?.get as (this: object) => number;
@@ -118,7 +116,7 @@ function take(value: unknown, limits: SnapshotLimits | undefined, stats: Snapsho
     maxDepth,
     maxNodes,
     keep: limits?.keep,
-    forIn: !hasEnumerable(Object.prototype),
+    forIn: forInListsWalkedKeys(),
   };
   try {
     writeValue(state, value, 0);
@@ -177,21 +175,13 @@ interface TapeState {
 }
 
 /**
- * Which plain container `v` is, or undefined when the snapshot keeps it by
- * identity (class instances, anything `keep` claims). Shared by both copiers
- * so they agree on what gets copied.
+ * Which copied container `v` is (see `value-kinds.ts`), or undefined when the
+ * snapshot keeps it by identity (every other kind, anything `keep` claims).
  */
-function containerKind(v: object, keep: ((value: object) => boolean) | undefined): Kind | undefined {
+function containerKind(v: object, keep: ((value: object) => boolean) | undefined): ObjectKind | undefined {
   try {
-    let kind: Kind;
-    if (Array.isArray(v)) kind = Kind.Array;
-    else {
-      const proto: unknown = Object.getPrototypeOf(v);
-      if (proto === Object.prototype || proto === null) kind = Kind.Object;
-      else if (types.isMap(v)) kind = Kind.Map;
-      else if (types.isSet(v)) kind = Kind.Set;
-      else return undefined;
-    }
+    const kind = objectKind(v);
+    if (!isCopiedKind(kind)) return undefined;
     return keep !== undefined && keepSafely(keep, v) ? undefined : kind;
   } catch {
     // A revoked proxy throws from Array.isArray and every trap; keep it by
@@ -223,18 +213,18 @@ function writeValue(state: TapeState, v: unknown, depth: number): void {
     return;
   }
   if (depth > state.maxDepth) {
-    put(state, SnapshotMarker.truncatedValue('depth', KIND_NAMES[kind]));
+    put(state, SnapshotMarker.truncatedValue('depth', CONTAINER_NAMES[kind as 0 | 1 | 2 | 3]));
     return;
   }
   path.push(v);
   switch (kind) {
-    case Kind.Array:
+    case ObjectKind.Array:
       writeArray(state, v as unknown[], depth);
       break;
-    case Kind.Object:
+    case ObjectKind.Object:
       writeObject(state, v as Record<string, unknown>, depth);
       break;
-    case Kind.Map:
+    case ObjectKind.Map:
       writeMap(state, v as Map<unknown, unknown>, depth);
       break;
     default:
@@ -300,7 +290,7 @@ function writeObject(state: TapeState, src: Record<string, unknown>, depth: numb
         count++;
       }
     } else {
-      const keys = Object.keys(src);
+      const keys = walkedKeys(src);
       for (const key of keys) {
         if (state.nodes >= state.maxNodes) {
           truncateObject(state, src, start, count);
@@ -340,7 +330,7 @@ function writeMember(state: TapeState, src: Record<string, unknown>, key: string
 
 /** Ends an object cut by `maxNodes` after `count` members: one marker member tells how many were left out. */
 function truncateObject(state: TapeState, src: Record<string, unknown>, start: number, count: number): void {
-  put2(state, TRUNCATED_KEYS_MEMBER, SnapshotMarker.truncatedTail(Object.keys(src).length - count));
+  put2(state, TRUNCATED_KEYS_MEMBER, SnapshotMarker.truncatedTail(walkedKeys(src).length - count));
   state.slots[start + 1] = count + 1;
 }
 
@@ -406,8 +396,6 @@ function writeSet(state: TapeState, src: Set<unknown>, depth: number): void {
   }
   slots[countAt] = count;
 }
-
-const KIND_NAMES = ['Array', 'Object', 'Map', 'Set'] as const;
 
 function keepSafely(keep: (value: object) => boolean, value: object): boolean {
   try {

@@ -1,0 +1,3 @@
+export { msgpackArrayHeader, msgpackBinHeader, msgpackStrHeader } from './msgpack-headers.js';
+export { type MsgpackHeader, MsgpackKind, readMsgpackHeader, skipMsgpackValue } from './msgpack-layout.js';
+export { MsgpackWriter } from './msgpack-writer.js';
