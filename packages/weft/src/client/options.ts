@@ -103,7 +103,7 @@ export interface WeftOptions {
    * (their snapshots' strings, estimated without a walk). Past a quarter of
    * it the pipeline takes longer turns to catch up; past it, it works until
    * back under it (the caller never blocks, the event loop waits). See
-   * docs/transport.md. @default 32 MiB
+   * docs/transport.md. @default 4 MiB
    */
   maxWaitingBytes?: number;
   /** Batcher: most call records per HTTP request. */

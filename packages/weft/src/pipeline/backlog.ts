@@ -60,5 +60,12 @@ export const Pressure = {
 } as const;
 export type Pressure = (typeof Pressure)[keyof typeof Pressure];
 
-/** Default bound of {@link Backlog} (the `maxWaitingBytes` option). */
-export const DEFAULT_MAX_WAITING_BYTES = 32 * 1024 * 1024;
+/**
+ * Default bound of {@link Backlog} (the `maxWaitingBytes` option). Well under
+ * V8's young generation (16 MiB semi-spaces), so what waits dies young: in
+ * paired 80 KB runs of the side-by-side bench, 4 MiB instead of 32 MiB cut
+ * the burst's CPU and wall time by about a fifth and its loop-lag p99 by a
+ * third; 1 KB runs did not move (bench/RESULTS.md, "80 KB: what the GC
+ * promotes").
+ */
+export const DEFAULT_MAX_WAITING_BYTES = 4 * 1024 * 1024;
