@@ -1,7 +1,7 @@
-import { callBatch, decodeMsgpack, encodeMsgpack } from '@weft/protocol';
+import { callBatch, decodeMsgpack, encodeMsgpack, msgpackArrayHeader } from '@weft/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { arrayHeader, batchBodyPrefix, encodeBatchBody } from './batch-body.js';
+import { batchBodyPrefix, encodeBatchBody } from './batch-body.js';
 
 const id = (n: number) => `01890000-0000-7000-8000-${n.toString(16).padStart(12, '0')}`;
 const item = (n: number, extra: unknown = null) => ({
@@ -57,9 +57,9 @@ describe('encodeBatchBody', () => {
     );
   });
 
-  it('writes the three array header sizes', () => {
-    expect([...arrayHeader(15)]).toEqual([0x9f]);
-    expect([...arrayHeader(16)]).toEqual([0xdc, 0, 16]);
-    expect([...arrayHeader(70_000)]).toEqual([0xdd, 0, 1, 0x11, 0x70]);
+  it('writes the three array header sizes (the one header helper, from the protocol)', () => {
+    expect([...msgpackArrayHeader(15)]).toEqual([0x9f]);
+    expect([...msgpackArrayHeader(16)]).toEqual([0xdc, 0, 16]);
+    expect([...msgpackArrayHeader(70_000)]).toEqual([0xdd, 0, 1, 0x11, 0x70]);
   });
 });

@@ -1,4 +1,4 @@
-import { encodeMsgpack } from '@weft/protocol';
+import { encodeMsgpack, msgpackArrayHeader } from '@weft/protocol';
 
 /**
  * The bytes of a `callBatch` body that precede its items, for one project:
@@ -20,13 +20,6 @@ export function batchBodyPrefix(project: string): Uint8Array {
   ]);
 }
 
-/** The msgpack header of an array of `count` elements (fixarray, array 16 or array 32). */
-export function arrayHeader(count: number): Uint8Array {
-  if (count < 16) return Uint8Array.of(0x90 | count);
-  if (count < 0x1_0000) return Uint8Array.of(0xdc, count >>> 8, count & 0xff);
-  return Uint8Array.of(0xdd, count >>> 24, (count >>> 16) & 0xff, (count >>> 8) & 0xff, count & 0xff);
-}
-
 /** Bytes a batch body adds around its items, at most: the prefix and an array 32 header. */
 export function batchOverheadBytes(prefix: Uint8Array): number {
   return prefix.byteLength + 5;
@@ -44,7 +37,7 @@ export function encodeBatchBody(
   items: readonly Uint8Array[],
   memory: (length: number) => Uint8Array = (length) => new Uint8Array(length),
 ): Uint8Array {
-  const header = arrayHeader(items.length);
+  const header = msgpackArrayHeader(items.length);
   let length = prefix.byteLength + header.byteLength;
   for (const item of items) length += item.byteLength;
   const body = memory(length);

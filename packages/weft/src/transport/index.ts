@@ -1,6 +1,6 @@
 export { ApiClient, type ApiClientOptions, type SendResult } from './api-client.js';
 export { type BackoffOptions, backoffDelayMs } from './backoff.js';
-export { arrayHeader, batchBodyPrefix, encodeBatchBody } from './batch-body.js';
+export { batchBodyPrefix, encodeBatchBody } from './batch-body.js';
 export { Batcher, type CallRecord, type RecordOutcome } from './batcher.js';
 export {
   type BatcherOptions,
