@@ -300,6 +300,28 @@ describe.each(['protobuf', 'json'] as ExporterKind[])('OTLP ingest with the real
   });
 });
 
+it('stores the same calls from the same spans whichever exporter sent them (proto3 defaults are absent values)', async () => {
+  // A tracer without a version: protobuf sends it as "" (proto3's default), JSON leaves it out.
+  const { tracer, spans } = recordingTracer({ 'service.name': 'twin-app' }, null);
+  const convention = CONVENTIONS[0] as Convention;
+  const root = startChild(tracer, 'agent', undefined, convention.root);
+  const llm = startChild(tracer, 'chat', root, convention.llm, SpanKind.CLIENT);
+  llm.end();
+  root.end();
+  const traceId = root.spanContext().traceId;
+  const stored: Record<string, unknown>[][] = [];
+  for (const kind of ['protobuf', 'json'] as ExporterKind[]) {
+    const exporter = otlpExporter(kind, server.url, { headers: { 'x-weft-project': `twin-${kind}` } });
+    expect((await exportSpans(exporter, spans())).code).toBe(EXPORT_SUCCESS);
+    const calls = await callsOfTrace(`twin-${kind}`, traceId);
+    stored.push(calls.map(({ project: _project, ...call }) => call).sort((a, b) => a.id.localeCompare(b.id)));
+  }
+  expect(stored[0]).toHaveLength(2);
+  expect(stored[0]?.[0]?.attributes).toMatchObject({ 'otel.scope': { name: expect.any(String) } });
+  expect(JSON.stringify(stored[0])).not.toContain('"version"');
+  expect(stored[0]).toEqual(stored[1]);
+});
+
 describe('OTLP ingest with per-project tokens', () => {
   const admin = 'admin-otlp-secret-1';
   const tokenA = 'project-a-otlp-secret';

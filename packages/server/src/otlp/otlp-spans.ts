@@ -53,6 +53,9 @@ export function spansOfOtlp(request: unknown): OtlpResourceSpans[] {
 
 function spanOf(span: Loose, scope: Loose | undefined): OtelSpan {
   const scopeName = typeof scope?.name === 'string' ? scope.name : '';
+  // Protobuf cannot tell an empty string from an absent one (proto3's
+  // default), so an empty version is no version, as in OTLP JSON.
+  const scopeVersion = typeof scope?.version === 'string' && scope.version !== '' ? scope.version : undefined;
   return {
     traceId: idOf(span.traceId),
     spanId: idOf(span.spanId),
@@ -68,7 +71,7 @@ function spanOf(span: Loose, scope: Loose | undefined): OtelSpan {
     ...(scopeName === ''
       ? {}
       : {
-          scope: { name: scopeName, version: typeof scope?.version === 'string' ? scope.version : undefined },
+          scope: { name: scopeName, version: scopeVersion },
         }),
   };
 }

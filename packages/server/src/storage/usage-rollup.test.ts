@@ -48,4 +48,22 @@ describe('rollUpUsage', () => {
     const tree = treeOf([parent, spanNode('q', 'p', 3)]);
     expect(rollUpUsage(tree, ['q']).size).toBe(0);
   });
+
+  it('compares totals by value: stored keys in another order are the same, one count off or one model more is a change', () => {
+    const stored = (counts: Record<string, number>, extra?: string): UsageNode => ({
+      ...spanNode('leaf', null, 4),
+      usage: {
+        'gpt-4o': counts as never,
+        ...(extra === undefined
+          ? {}
+          : { [extra]: { requests: 1, inputTokens: 0, outputTokens: 0, totalTokens: 0 } }),
+      },
+    });
+    const own = usage(4)['gpt-4o'] as Record<string, number>;
+    const reversed = Object.fromEntries(Object.entries(own).reverse());
+    expect(rollUpUsage(treeOf([stored(reversed)]), ['leaf']).size).toBe(0);
+    expect(rollUpUsage(treeOf([stored({ ...own, outputTokens: 1 })]), ['leaf']).size).toBe(1);
+    expect(rollUpUsage(treeOf([stored({ ...reversed, cachedInputTokens: 0 })]), ['leaf']).size).toBe(1);
+    expect(rollUpUsage(treeOf([stored(own, 'gpt-4o-mini')]), ['leaf']).size).toBe(1);
+  });
 });

@@ -1,4 +1,4 @@
-import { addUsage, type CallSummary, canonicalJson, type ModelUsage, totalCostUsd } from '@weft/protocol';
+import { addUsage, type CallSummary, type ModelUsage, totalCostUsd } from '@weft/protocol';
 import type { SpanUsage } from './span-usage.js';
 
 type UsageMap = Record<string, ModelUsage>;
@@ -87,9 +87,23 @@ function totalOf(
   return total;
 }
 
+/** Equal totals, whatever the key order (an absent count equals an `undefined` one): run for every call a roll-up visits. */
 function sameUsage(a: UsageMap | undefined, b: UsageMap | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  return canonicalJson(a) === canonicalJson(b);
+  if (a === b) return true;
+  if (a === undefined || b === undefined) return false;
+  for (const model of Object.keys(b)) if (!Object.hasOwn(a, model)) return false;
+  for (const model of Object.keys(a)) {
+    if (!Object.hasOwn(b, model) || !sameCounts(a[model] as ModelUsage, b[model] as ModelUsage)) return false;
+  }
+  return true;
+}
+
+function sameCounts(a: ModelUsage, b: ModelUsage): boolean {
+  const left = a as unknown as Record<string, unknown>;
+  const right = b as unknown as Record<string, unknown>;
+  for (const key of Object.keys(left)) if (left[key] !== right[key]) return false;
+  for (const key of Object.keys(right)) if (left[key] !== right[key]) return false;
+  return true;
 }
 
 /** `summary` with rolled-up `usage` and the `costUsd` it gives (both dropped when there is none). */

@@ -24,7 +24,10 @@ export const EXPORT_SUCCESS = 0;
  * A real OTel tracer provider whose ended spans are kept in memory, so a
  * test decides when, how often and in which order they are exported.
  */
-export function recordingTracer(resource: Attributes = { 'service.name': 'otel-test' }): {
+export function recordingTracer(
+  resource: Attributes = { 'service.name': 'otel-test' },
+  scopeVersion: string | null = '1.0.0',
+): {
   tracer: Tracer;
   spans(): ReadableSpan[];
   reset(): void;
@@ -35,7 +38,7 @@ export function recordingTracer(resource: Attributes = { 'service.name': 'otel-t
     spanProcessors: [new SimpleSpanProcessor(memory)],
   });
   return {
-    tracer: provider.getTracer('weft-otel-test', '1.0.0'),
+    tracer: provider.getTracer('weft-otel-test', scopeVersion ?? undefined),
     spans: () => memory.getFinishedSpans(),
     reset: () => memory.reset(),
   };

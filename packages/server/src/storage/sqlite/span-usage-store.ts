@@ -15,6 +15,12 @@ interface NodeRow {
 
 const NODE_COLUMNS = 'id, parent_id, span_usage, summary';
 
+/** A child of one of a batch's calls, as the covering index gives it. */
+interface ChildRow {
+  id: string;
+  parent_id: string;
+}
+
 /**
  * Rolls usage up the traces of calls made from OTLP spans after each ingest,
  * from their own usage (`calls.span_usage`, migration 4, written with the
@@ -37,8 +43,10 @@ export class SqliteSpanUsageStore {
       `SELECT ${NODE_COLUMNS} FROM calls WHERE project = ? AND id = ? AND has_start = 1`,
     );
     this.#children = db.prepare(`SELECT ${NODE_COLUMNS} FROM calls WHERE project = ? AND parent_id = ?`);
+    // Ids only: `calls_parent` covers them, so the batch's own children (the
+    // common case: a trace's spans exported together) cost no row reads.
     this.#childrenOfBatch = db.prepare(
-      `SELECT ${NODE_COLUMNS} FROM calls WHERE project = ? AND parent_id IN (SELECT value FROM json_each(?))`,
+      'SELECT id, parent_id FROM calls WHERE project = ? AND parent_id IN (SELECT value FROM json_each(?))',
     );
     this.#setSummary = db.prepare(
       'UPDATE calls SET summary = ?, total_tokens = ?, cost_usd = ? WHERE project = ? AND id = ?',
@@ -86,18 +94,21 @@ export class SqliteSpanUsageStore {
     // ancestors beyond the batch are still read one call at a time.
     const batchChildren = new Map<string, UsageNode[]>();
     for (const id of written.keys()) batchChildren.set(id, []);
-    const rows = this.#childrenOfBatch.all(project, JSON.stringify([...written.keys()])) as NodeRow[];
+    const node = (id: string): UsageNode | undefined => {
+      const known = written.get(id);
+      if (known !== undefined) return known;
+      const row = this.#node.get(project, id) as NodeRow | undefined;
+      return row === undefined ? undefined : toNode(row);
+    };
+    const rows = this.#childrenOfBatch.all(project, JSON.stringify([...written.keys()])) as ChildRow[];
     // A child written by this batch is taken from memory (as stored, so the
-    // same node): only the others' summaries are decoded.
-    for (const row of rows)
-      batchChildren.get(row.parent_id as string)?.push(written.get(row.id) ?? toNode(row));
+    // same node): only the others are read and their summaries decoded.
+    for (const row of rows) {
+      const child = node(row.id);
+      if (child !== undefined) batchChildren.get(row.parent_id)?.push(child);
+    }
     const tree: UsageTree = {
-      node: (id) => {
-        const known = written.get(id);
-        if (known !== undefined) return known;
-        const row = this.#node.get(project, id) as NodeRow | undefined;
-        return row === undefined ? undefined : toNode(row);
-      },
+      node,
       children: (id) => batchChildren.get(id) ?? (this.#children.all(project, id) as NodeRow[]).map(toNode),
     };
     const changed = rollUpUsage(
