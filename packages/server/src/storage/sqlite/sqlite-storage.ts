@@ -35,6 +35,7 @@ import { SqliteSessionQuery } from './session-query.js';
 import { SqliteSpanUsageStore } from './span-usage-store.js';
 import { SqliteTableStore } from './table-store.js';
 import { SqliteValueStore } from './value-store.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
 import type { StoredValue } from '../stored-value.js';
 
 export interface SqliteStorageOptions {
@@ -95,6 +96,8 @@ export class SqliteStorage implements Storage {
   readonly #sessions: SqliteSessionQuery;
   readonly #spanUsage: SqliteSpanUsageStore;
   readonly #writer: CallWriter;
+  /** WAL checkpoints off the request thread (none for `:memory:`, which has no WAL). */
+  readonly #checkpointer: WalCheckpointer | undefined;
   #closing: Promise<void> | undefined;
 
   constructor({ path, writerThread = false }: SqliteStorageOptions) {
@@ -118,6 +121,7 @@ export class SqliteStorage implements Storage {
     this.#tables = new SqliteTableStore(this.#db);
     this.#files = new SqliteFileStore(this.#db);
     this.#values = new SqliteValueStore(this.#db);
+    this.#checkpointer = memory ? undefined : new WalCheckpointer({ path });
   }
 
   /** The schema version after migrations, for diagnostics. */
@@ -154,6 +158,7 @@ export class SqliteStorage implements Storage {
       }
     });
     await this.#writer.write(rows, followUp);
+    this.#checkpointer?.committed();
     return { accepted: items.length };
   }
 
@@ -181,7 +186,7 @@ export class SqliteStorage implements Storage {
 
   async putFeedback(project: string, items: readonly FeedbackItem[]): Promise<{ stored: number }> {
     this.#open();
-    return { stored: this.#feedback.put(project, items) };
+    return this.#committed({ stored: this.#feedback.put(project, items) });
   }
 
   async listFeedback(project: string, callId: string): Promise<Feedback[]> {
@@ -206,7 +211,7 @@ export class SqliteStorage implements Storage {
     version: { version: number } | { digest: string },
   ): Promise<ObjectLabel | undefined> {
     this.#open();
-    return this.#labels.set(project, name, label, version);
+    return this.#committed(this.#labels.set(project, name, label, version));
   }
 
   async listObjectLabels(project: string, name: string): Promise<ObjectLabel[]> {
@@ -216,7 +221,7 @@ export class SqliteStorage implements Storage {
 
   async putObject(object: ObjectPut): Promise<ObjectCreateResponse> {
     this.#open();
-    return this.#objects.put(object);
+    return this.#committed(this.#objects.put(object));
   }
 
   async readObject(
@@ -240,7 +245,7 @@ export class SqliteStorage implements Storage {
 
   async putTable(table: TablePut): Promise<TableCreateResponse> {
     this.#open();
-    return this.#tables.put(table);
+    return this.#committed(this.#tables.put(table));
   }
 
   async putTableRows(
@@ -248,7 +253,7 @@ export class SqliteStorage implements Storage {
     rows: readonly { digest: string; canonicalValue: string }[],
   ): Promise<{ stored: number }> {
     this.#open();
-    return this.#tables.putRows(project, rows);
+    return this.#committed(this.#tables.putRows(project, rows));
   }
 
   async knownTableRows(project: string, digests: readonly string[]): Promise<string[]> {
@@ -273,7 +278,7 @@ export class SqliteStorage implements Storage {
 
   async putValues(project: string, values: readonly StoredValue[]): Promise<{ stored: number }> {
     this.#open();
-    return { stored: this.#values.put(project, values) };
+    return this.#committed({ stored: this.#values.put(project, values) });
   }
 
   async readValues(project: string, digests: readonly string[]): Promise<Map<string, StoredValue>> {
@@ -288,7 +293,7 @@ export class SqliteStorage implements Storage {
 
   async putFile(project: string, digest: string, bytes: Uint8Array): Promise<{ created: boolean }> {
     this.#open();
-    return this.#files.put(project, digest, bytes);
+    return this.#committed(this.#files.put(project, digest, bytes));
   }
 
   async readFile(project: string, digest: string): Promise<Uint8Array | undefined> {
@@ -299,11 +304,21 @@ export class SqliteStorage implements Storage {
   /** Lets batches already handed to the writer commit, then closes every connection. Idempotent. */
   close(): Promise<void> {
     if (this.#closing === undefined) {
-      this.#closing = this.#writer.close().then(() => {
-        this.#db.close();
-      });
+      this.#closing = this.#writer
+        .close()
+        .then(() => this.#checkpointer?.close())
+        .then(() => {
+          // The last connection to close checkpoints what is left and removes the WAL.
+          this.#db.close();
+        });
     }
     return this.#closing;
+  }
+
+  /** `result` of a write that committed, after telling the checkpointer. */
+  #committed<T>(result: T): T {
+    this.#checkpointer?.committed();
+    return result;
   }
 
   #open(): Database.Database {
