@@ -21,13 +21,11 @@ export function attributesOf(keyValues: unknown, depth = 0): OtelAttributes {
   for (const entry of keyValues) {
     const key = (entry as Loose | null)?.key;
     if (typeof key !== 'string') continue;
-    // defineProperty: a `__proto__` key stays a plain key.
-    Object.defineProperty(out, key, {
-      value: anyValueOf((entry as Loose).value, depth),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    const value = anyValueOf((entry as Loose).value, depth);
+    // Assigned (fast, keeps the object's shape), except `__proto__`: defined, so it stays a plain key.
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    else out[key] = value;
   }
   return out;
 }
@@ -63,6 +61,8 @@ function has(v: Loose, key: string): boolean {
 
 /** An int64 (protobufjs `Long`, a JSON number or a decimal string) as a safe number or a decimal string. */
 export function integerOf(value: unknown): number | string {
+  // protobufjs' Long: its 32-bit halves give the number without formatting and parsing a string.
+  if (isLong(value) && Math.abs(value.high) < 0x200000) return value.high * 0x100000000 + (value.low >>> 0);
   const text = String(value);
   const n = Number(text);
   if (Number.isSafeInteger(n)) return n;
@@ -79,4 +79,15 @@ function base64Of(value: unknown): string {
   if (value instanceof Uint8Array)
     return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
   return String(value);
+}
+
+/** A protobufjs `Long` (int64 as two 32-bit halves); a signed one when `unsigned` is false. */
+export function isLong(value: unknown): value is { low: number; high: number; unsigned: boolean } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { low?: unknown }).low === 'number' &&
+    typeof (value as { high?: unknown }).high === 'number' &&
+    (value as { unsigned?: unknown }).unsigned === false
+  );
 }

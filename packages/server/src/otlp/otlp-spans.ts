@@ -111,7 +111,18 @@ function kindOf(kind: unknown): OtelSpanKind | undefined {
 /** A fixed64 (protobufjs `Long`, JSON number or decimal string) as a decimal string; absent is 0. */
 function nanosOf(value: unknown): string {
   if (value === undefined || value === null) return '0';
+  // A bigint of the Long's 32-bit halves formats natively; `Long.toString` divides in JavaScript.
+  if (isUnsignedLong(value)) return String((BigInt(value.high >>> 0) << 32n) | BigInt(value.low >>> 0));
   return String(value);
+}
+
+function isUnsignedLong(value: unknown): value is { low: number; high: number } {
+  return (
+    typeof value === 'object' &&
+    typeof (value as { low?: unknown }).low === 'number' &&
+    typeof (value as { high?: unknown }).high === 'number' &&
+    (value as { unsigned?: unknown }).unsigned === true
+  );
 }
 
 /**
