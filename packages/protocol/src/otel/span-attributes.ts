@@ -1,4 +1,5 @@
 import type { OtelAttributes, OtelAttributeValue } from './otel-span.js';
+import { setOwnKey } from './own-key.js';
 
 /**
  * Read access to a span's attributes that remembers which keys went into a
@@ -77,11 +78,12 @@ export class SpanAttributes {
 
   /** Every attribute not consumed into inputs or output, `undefined` entries dropped. */
   remaining(): Record<string, OtelAttributeValue> {
-    return Object.fromEntries(
-      Object.entries(this.#attributes).filter(
-        ([key, value]) => value !== undefined && !this.#consumed.has(key),
-      ),
-    ) as Record<string, OtelAttributeValue>;
+    const out: Record<string, OtelAttributeValue> = {};
+    for (const key of Object.keys(this.#attributes)) {
+      const value = this.#attributes[key];
+      if (value !== undefined && !this.#consumed.has(key)) setOwnKey(out, key, value);
+    }
+    return out;
   }
 }
 

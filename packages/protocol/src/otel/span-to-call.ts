@@ -6,6 +6,7 @@ import type { OtelAttributeValue, OtelEvent, OtelLink, OtelResource, OtelSpan } 
 import { SpanAttributes } from './span-attributes.js';
 import { exceptionOfSpan } from './span-exception.js';
 import { callIdOfSpan, isValidOtelSpanId, isValidOtelTraceId, traceIdOfOtel } from './trace-ids.js';
+import { setOwnKey } from './own-key.js';
 
 /** Options of {@link spanToCall}. */
 export interface SpanToCallOptions {
@@ -111,11 +112,7 @@ export function spanToCall(
     inputs,
     // The call's session (indexed, listed by the sessions view); too long an id is cut to the schema's bound.
     ...(sessionId === undefined ? {} : { sessionId: sessionId.slice(0, 256) }),
-    attributes: {
-      ...attributes.remaining(),
-      ...otelFields(span, resource, events),
-      ...(sessionId === undefined ? {} : { [SESSION_ATTRIBUTE]: sessionId }),
-    },
+    attributes: callAttributes(attributes, span, resource, events, sessionId),
     endedAt: end,
     ...(output === undefined ? {} : { output }),
     ...(exception === undefined ? {} : { exception }),
@@ -124,29 +121,38 @@ export function spanToCall(
   return { status: 'mapped', call, sessionId, usageScope: usageScopeOfSpan(attributes, span.name, usage) };
 }
 
-/** The OTel facts with no Weft field of their own, under `otel.*` keys. */
-function otelFields(
+/**
+ * The call's attributes: the span's not moved into inputs or output, then
+ * the OTel facts with no Weft field of their own under `otel.*` keys (which
+ * win over a span attribute of the same name), then the session id. Built by
+ * assignment into one object: this runs for every ingested span.
+ */
+function callAttributes(
+  attributes: SpanAttributes,
   span: OtelSpan,
   resource: OtelResource | undefined,
   events: SpanEvents,
+  sessionId: string | undefined,
 ): Record<string, unknown> {
+  const out: Record<string, unknown> = attributes.remaining();
+  if (span.kind !== undefined) out['otel.kind'] = span.kind;
+  if (span.status !== undefined && span.status.code !== 0) out['otel.status'] = span.status;
+  if (span.scope !== undefined) out['otel.scope'] = span.scope;
+  if (resource !== undefined) out['otel.resource'] = defined(resource.attributes);
   const kept = events.all.filter((event) => !events.consumed.has(event));
-  return {
-    ...(span.kind === undefined ? {} : { 'otel.kind': span.kind }),
-    ...(span.status === undefined || span.status.code === 0 ? {} : { 'otel.status': span.status }),
-    ...(span.scope === undefined ? {} : { 'otel.scope': span.scope }),
-    ...(resource === undefined ? {} : { 'otel.resource': defined(resource.attributes) }),
-    ...(kept.length === 0 ? {} : { 'otel.events': kept.map(eventRecord) }),
-    ...linksField(span.links),
-  };
+  if (kept.length > 0) out['otel.events'] = kept.map(eventRecord);
+  const links = linksOf(span.links);
+  if (links.length > 0) out['otel.links'] = links;
+  if (sessionId !== undefined) out[SESSION_ATTRIBUTE] = sessionId;
+  return out;
 }
 
 /**
  * Links as Weft ids, so a reader goes straight to the linked call (in this
  * trace or another); a link whose ids are not valid W3C ids is dropped.
  */
-function linksField(links: readonly OtelLink[] | undefined): Record<string, unknown> {
-  const kept = (links ?? [])
+function linksOf(links: readonly OtelLink[] | undefined): Record<string, unknown>[] {
+  return (links ?? [])
     .filter((link) => isValidOtelTraceId(link.traceId) && isValidOtelSpanId(link.spanId))
     .map((link) => {
       const attributes = defined(link.attributes);
@@ -156,7 +162,6 @@ function linksField(links: readonly OtelLink[] | undefined): Record<string, unkn
         ...(Object.keys(attributes).length === 0 ? {} : { attributes }),
       };
     });
-  return kept.length === 0 ? {} : { 'otel.links': kept };
 }
 
 function eventRecord(event: OtelEvent): Record<string, unknown> {
@@ -180,11 +185,12 @@ function withDetailsEvent(attributes: OtelSpan['attributes'], events: SpanEvents
 }
 
 function defined(attributes: OtelSpan['attributes']): Record<string, OtelAttributeValue> {
-  // fromEntries defines properties: a `__proto__` key stays a plain key.
-  return Object.fromEntries(Object.entries(attributes).filter(([, value]) => value !== undefined)) as Record<
-    string,
-    OtelAttributeValue
-  >;
+  const out: Record<string, OtelAttributeValue> = {};
+  for (const key of Object.keys(attributes)) {
+    const value = attributes[key];
+    if (value !== undefined) setOwnKey(out, key, value);
+  }
+  return out;
 }
 
 /** Milliseconds (microsecond precision) of a nanosecond count, or `undefined` when it is not one. */
