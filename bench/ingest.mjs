@@ -380,7 +380,7 @@ async function main() {
     // Other work on the machine competes for the same cores; the 1-minute
     // load average before and after says how much.
     loadAverage: [Math.round(loadBefore * 10) / 10, Math.round(os.loadavg()[0] * 10) / 10],
-    note: 'Server in a child process (the default SqliteStorage: one thread). The client shares the same cores',
+    note: 'Server in a child process (the default SqliteStorage: requests on one thread, WAL checkpoints on a second). The client shares the same cores',
   };
   if (!args['no-results']) {
     await mkdir(join(here, 'out'), { recursive: true });
