@@ -106,6 +106,35 @@ describe('fuzz: OTLP /v1/traces', () => {
     ...extra,
   });
 
+  it('reads an object whose toString is not a function, wherever a scalar belongs, as no value (found by the fuzz below)', async () => {
+    // `String({ toString: '' })` throws; such a status code answered 500 (seed 422169713).
+    const odd = { toString: '' };
+    const spans: SpanSpec[] = [
+      good(70, { status: { code: odd, message: null } }),
+      good(71, { startTimeUnixNano: odd as never, endTimeUnixNano: odd as never }),
+      good(72, {
+        attributes: [
+          { key: 's', value: { stringValue: odd } },
+          { key: 'i', value: { intValue: odd } },
+          { key: 'd', value: { doubleValue: odd } },
+          { key: 'b', value: { bytesValue: odd } },
+        ] as never,
+      }),
+    ];
+    const reply = await handled(post(otlpJson(traceRequest(spans))), 'toString objects');
+    expect(reply.status).toBe(200);
+    // Each reads as empty text: times as absent (0), strings and bytes as '', numbers as 0.
+    expect(partialSuccess(reply)).toBeUndefined();
+    expect((await readCall('fuzz', traceIdOf(70), spanIdOf(70))).status).toBe('success');
+    expect((await readCall('fuzz', traceIdOf(71), spanIdOf(71))).startedAt).toBe(0);
+    expect((await readCall('fuzz', traceIdOf(72), spanIdOf(72))).attributes).toMatchObject({
+      s: '',
+      i: 0,
+      d: 0,
+      b: '',
+    });
+  });
+
   it('answers protobuf garbage, truncated and bit-flipped requests with 400 or a 2xx', async () => {
     const valid = protobufBytes(
       traceRequest([good(1, { attributes: keyValues({ a: 'x'.repeat(50), n: 3 }) })]),

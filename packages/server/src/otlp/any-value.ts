@@ -38,7 +38,7 @@ export function attributesOf(keyValues: unknown, depth = 0): OtelAttributes {
 export function anyValueOf(value: unknown, depth = 0): OtelAttributeValue {
   if (value === null || typeof value !== 'object') return null;
   const v = value as Loose;
-  if (has(v, 'stringValue')) return String(v.stringValue);
+  if (has(v, 'stringValue')) return textOf(v.stringValue);
   if (has(v, 'boolValue')) return v.boolValue === true;
   if (has(v, 'intValue')) return integerOf(v.intValue);
   if (has(v, 'doubleValue')) return doubleOf(v.doubleValue);
@@ -63,7 +63,7 @@ function has(v: Loose, key: string): boolean {
 export function integerOf(value: unknown): number | string {
   // protobufjs' Long: its 32-bit halves give the number without formatting and parsing a string.
   if (isLong(value) && Math.abs(value.high) < 0x200000) return value.high * 0x100000000 + (value.low >>> 0);
-  const text = String(value);
+  const text = textOf(value);
   const n = Number(text);
   if (Number.isSafeInteger(n)) return n;
   return /^-?\d+$/.test(text) ? text : Number.isFinite(n) ? n : text;
@@ -71,14 +71,14 @@ export function integerOf(value: unknown): number | string {
 
 /** proto3 JSON spells NaN and the infinities as strings; JSON has no numbers for them, so they stay strings. */
 function doubleOf(value: unknown): number | string {
-  const n = typeof value === 'number' ? value : Number(value);
-  return Number.isFinite(n) ? n : String(value);
+  const n = typeof value === 'number' ? value : Number(textOf(value));
+  return Number.isFinite(n) ? n : textOf(value);
 }
 
 function base64Of(value: unknown): string {
   if (value instanceof Uint8Array)
     return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
-  return String(value);
+  return textOf(value);
 }
 
 /** A protobufjs `Long` (int64 as two 32-bit halves); a signed one when `unsigned` is false. */
@@ -90,4 +90,19 @@ export function isLong(value: unknown): value is { low: number; high: number; un
     typeof (value as { high?: unknown }).high === 'number' &&
     (value as { unsigned?: unknown }).unsigned === false
   );
+}
+
+/**
+ * `String(value)` that never throws. OTLP JSON may put an object where a
+ * scalar belongs, and one whose `toString` is not a function (`{"toString": ""}`)
+ * makes `String` and `Number` throw a TypeError; such a value reads as `''`,
+ * so the span is kept or rejected by its other fields, never a 500.
+ */
+export function textOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return String(value);
+  } catch {
+    return '';
+  }
 }

@@ -1,6 +1,6 @@
 import type { OtelEvent, OtelLink, OtelResource, OtelSpan, OtelSpanKind } from '@weft/protocol';
 import { InvalidRequestError } from '../errors/index.js';
-import { attributesOf } from './any-value.js';
+import { attributesOf, textOf } from './any-value.js';
 
 /** The spans of one `ResourceSpans`, with the resource they share. */
 export interface OtlpResourceSpans {
@@ -93,7 +93,11 @@ function linkOf(link: unknown): OtelLink {
 function statusOf(status: Loose | undefined): OtelSpan['status'] {
   if (status === undefined) return undefined;
   const code =
-    status.code === 'STATUS_CODE_ERROR' ? 2 : status.code === 'STATUS_CODE_OK' ? 1 : Number(status.code ?? 0);
+    status.code === 'STATUS_CODE_ERROR'
+      ? 2
+      : status.code === 'STATUS_CODE_OK'
+        ? 1
+        : Number(textOf(status.code ?? 0));
   return {
     code: Number.isInteger(code) ? code : 0,
     message: typeof status.message === 'string' ? status.message : undefined,
@@ -113,7 +117,7 @@ function nanosOf(value: unknown): string {
   if (value === undefined || value === null) return '0';
   // A bigint of the Long's 32-bit halves formats natively; `Long.toString` divides in JavaScript.
   if (isUnsignedLong(value)) return String((BigInt(value.high >>> 0) << 32n) | BigInt(value.low >>> 0));
-  return String(value);
+  return textOf(value);
 }
 
 function isUnsignedLong(value: unknown): value is { low: number; high: number } {
