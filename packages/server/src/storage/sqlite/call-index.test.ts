@@ -128,6 +128,31 @@ describe.each([
     expectIndexesInStep(path);
   });
 
+  it('store terms as JSONB, and replace terms an earlier version stored as JSON text', async () => {
+    const path = await dbPath();
+    const storage = new SqliteStorage({ path, writerThread });
+    onTestFinished(() => storage.close());
+    await storage.ingestCalls('p', [complete(1, { q: 'kestrel' }, 'done', { env: 'prod', tags: ['a'] })]);
+    await storage.ingestCalls('p', [complete(2, { q: 'heron' }, 'done', { env: 'prod' })]);
+    const raw = new Database(path);
+    onTestFinished(() => raw.close());
+    raw.pragma('busy_timeout = 5000');
+    const kind = raw.prepare('SELECT typeof(attribute_terms) FROM calls WHERE id = ?').pluck();
+    expect(kind.get(id(1))).toBe('blob');
+    // As rows written before JSONB hold them.
+    raw.prepare('UPDATE calls SET attribute_terms = json(attribute_terms)').run();
+    expect(kind.get(id(1))).toBe('text');
+    await storage.ingestCalls('p', [start(1, { q: 'kestrel' }, { env: 'dev' })]);
+    expect(await found(storage, { attributes: { env: 'prod' } })).toEqual([id(2)]);
+    expect(await found(storage, { tag: 'a' })).toEqual([]);
+    expect(await found(storage, { attributes: { env: 'dev' } })).toEqual([id(1)]);
+    expect(kind.get(id(1))).toBe('blob');
+    // The same terms again, text before and JSONB now: still found once.
+    await storage.ingestCalls('p', [start(2, { q: 'heron' }, { env: 'prod' })]);
+    expect(await found(storage, { attributes: { env: 'prod' } })).toEqual([id(2)]);
+    expectIndexesInStep(path);
+  });
+
   it('index the last state of a call sent several times in one batch, end before start included', async () => {
     const path = await dbPath();
     const storage = new SqliteStorage({ path, writerThread });
