@@ -135,7 +135,9 @@ describe.each([
     await storage.ingestCalls('p', [complete(1, { q: 'kestrel' }, 'done', { env: 'prod', tags: ['a'] })]);
     await storage.ingestCalls('p', [complete(2, { q: 'heron' }, 'done', { env: 'prod' })]);
     const raw = new Database(path);
-    onTestFinished(() => raw.close());
+    onTestFinished(() => {
+      raw.close();
+    });
     raw.pragma('busy_timeout = 5000');
     const kind = raw.prepare('SELECT typeof(attribute_terms) FROM calls WHERE id = ?').pluck();
     expect(kind.get(id(1))).toBe('blob');
