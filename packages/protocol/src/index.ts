@@ -83,6 +83,7 @@ export {
   expandValueRefs,
   fixstr,
   isValueRef,
+  setOwnKey,
   VALUE_REF_BYTES,
   type ValueRef,
   valueRef,

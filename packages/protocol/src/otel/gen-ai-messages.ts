@@ -1,5 +1,6 @@
 import type { OtelEvent } from './otel-span.js';
 import { parseJsonValue, type SpanAttributes } from './span-attributes.js';
+import { setOwnKey } from '../values/index.js';
 
 /** Older GenAI conventions: one span event per prompt message, role in the name. */
 const ROLE_OF_EVENT: Readonly<Record<string, string>> = {
@@ -126,7 +127,7 @@ function outputMessages(attributes: SpanAttributes, events: SpanEvents): unknown
 function messageOfEvent(event: OtelEvent): Record<string, unknown> {
   const role = ROLE_OF_EVENT[event.name];
   const body = parseJsonValue(event.attributes['gen_ai.event.content'] ?? event.attributes['event.body']);
-  // Spreads and defineProperty, not assignment: a `__proto__` key stays a plain key.
+  // Spreads and setOwnKey, not plain assignment: a `__proto__` key stays a plain key.
   const message: Record<string, unknown> = {
     ...(role === undefined ? {} : { role }),
     ...(isPlainObject(body) ? body : body === undefined ? {} : { content: body }),
@@ -134,7 +135,7 @@ function messageOfEvent(event: OtelEvent): Record<string, unknown> {
   for (const [key, value] of Object.entries(event.attributes)) {
     if (value === undefined || key.startsWith('gen_ai.') || key === 'event.body' || key === 'event.name')
       continue;
-    Object.defineProperty(message, key, { value: parseJsonValue(value), enumerable: true, writable: true });
+    setOwnKey(message, key, parseJsonValue(value));
   }
   return message;
 }

@@ -1,5 +1,5 @@
 import type { OtelAttributes, OtelAttributeValue } from './otel-span.js';
-import { setOwnKey } from './own-key.js';
+import { setOwnKey } from '../values/index.js';
 
 /**
  * Read access to a span's attributes that remembers which keys went into a

@@ -6,7 +6,7 @@ import type { OtelAttributeValue, OtelEvent, OtelLink, OtelResource, OtelSpan } 
 import { SpanAttributes } from './span-attributes.js';
 import { exceptionOfSpan } from './span-exception.js';
 import { callIdOfSpan, isValidOtelSpanId, isValidOtelTraceId, traceIdOfOtel } from './trace-ids.js';
-import { setOwnKey } from './own-key.js';
+import { setOwnKey } from '../values/index.js';
 
 /** Options of {@link spanToCall}. */
 export interface SpanToCallOptions {

@@ -1,5 +1,6 @@
 import type { ModelUsage } from '../schemas/index.js';
 import { roundUsd } from './model-cost.js';
+import { setOwnKey } from '../values/index.js';
 
 type UsageMap = Record<string, ModelUsage>;
 
@@ -25,7 +26,7 @@ export function addUsage(into: UsageMap | undefined, from: UsageMap | undefined)
     const add = from[model] as ModelUsage;
     const have = Object.hasOwn(target, model) ? target[model] : undefined;
     if (have === undefined) {
-      setEntry(target, model, { ...add });
+      setOwnKey(target, model, { ...add });
       continue;
     }
     const sum: ModelUsage = {
@@ -38,20 +39,7 @@ export function addUsage(into: UsageMap | undefined, from: UsageMap | undefined)
       const value = sumOptional(have[key], add[key]);
       if (value !== undefined) sum[key] = key === 'costUsd' ? roundUsd(value) : value;
     }
-    setEntry(target, model, sum);
+    setOwnKey(target, model, sum);
   }
   return target;
-}
-
-/**
- * Defines the entry as an own property: model names come from spans and
- * outputs, and an assignment to `__proto__` would set the prototype instead.
- */
-function setEntry(target: UsageMap, model: string, entry: ModelUsage): void {
-  Object.defineProperty(target, model, {
-    value: entry,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
 }

@@ -1,4 +1,4 @@
-import type { OtelAttributes, OtelAttributeValue } from '@weft/protocol';
+import { type OtelAttributes, type OtelAttributeValue, setOwnKey } from '@weft/protocol';
 
 /**
  * Deepest nesting of array and kvlist values kept; deeper values become
@@ -21,11 +21,7 @@ export function attributesOf(keyValues: unknown, depth = 0): OtelAttributes {
   for (const entry of keyValues) {
     const key = (entry as Loose | null)?.key;
     if (typeof key !== 'string') continue;
-    const value = anyValueOf((entry as Loose).value, depth);
-    // Assigned (fast, keeps the object's shape), except `__proto__`: defined, so it stays a plain key.
-    if (key === '__proto__')
-      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-    else out[key] = value;
+    setOwnKey(out, key, anyValueOf((entry as Loose).value, depth));
   }
   return out;
 }
@@ -62,7 +58,8 @@ function has(v: Loose, key: string): boolean {
 /** An int64 (protobufjs `Long`, a JSON number or a decimal string) as a safe number or a decimal string. */
 export function integerOf(value: unknown): number | string {
   // protobufjs' Long: its 32-bit halves give the number without formatting and parsing a string.
-  if (isLong(value) && Math.abs(value.high) < 0x200000) return value.high * 0x100000000 + (value.low >>> 0);
+  if (isLong(value) && !value.unsigned && Math.abs(value.high) < 0x200000)
+    return value.high * 0x100000000 + (value.low >>> 0);
   const text = textOf(value);
   const n = Number(text);
   if (Number.isSafeInteger(n)) return n;
@@ -81,14 +78,14 @@ function base64Of(value: unknown): string {
   return textOf(value);
 }
 
-/** A protobufjs `Long` (int64 as two 32-bit halves); a signed one when `unsigned` is false. */
+/** A protobufjs `Long`: a 64-bit integer as two 32-bit halves, signed or `unsigned`. */
 export function isLong(value: unknown): value is { low: number; high: number; unsigned: boolean } {
   return (
     typeof value === 'object' &&
     value !== null &&
     typeof (value as { low?: unknown }).low === 'number' &&
     typeof (value as { high?: unknown }).high === 'number' &&
-    (value as { unsigned?: unknown }).unsigned === false
+    typeof (value as { unsigned?: unknown }).unsigned === 'boolean'
   );
 }
 

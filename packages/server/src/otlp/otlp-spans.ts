@@ -1,6 +1,6 @@
 import type { OtelEvent, OtelLink, OtelResource, OtelSpan, OtelSpanKind } from '@weft/protocol';
 import { InvalidRequestError } from '../errors/index.js';
-import { attributesOf, textOf } from './any-value.js';
+import { attributesOf, isLong, textOf } from './any-value.js';
 
 /** The spans of one `ResourceSpans`, with the resource they share. */
 export interface OtlpResourceSpans {
@@ -116,17 +116,9 @@ function kindOf(kind: unknown): OtelSpanKind | undefined {
 function nanosOf(value: unknown): string {
   if (value === undefined || value === null) return '0';
   // A bigint of the Long's 32-bit halves formats natively; `Long.toString` divides in JavaScript.
-  if (isUnsignedLong(value)) return String((BigInt(value.high >>> 0) << 32n) | BigInt(value.low >>> 0));
+  if (isLong(value) && value.unsigned)
+    return String((BigInt(value.high >>> 0) << 32n) | BigInt(value.low >>> 0));
   return textOf(value);
-}
-
-function isUnsignedLong(value: unknown): value is { low: number; high: number } {
-  return (
-    typeof value === 'object' &&
-    typeof (value as { low?: unknown }).low === 'number' &&
-    typeof (value as { high?: unknown }).high === 'number' &&
-    (value as { unsigned?: unknown }).unsigned === true
-  );
 }
 
 /**

@@ -158,8 +158,7 @@ export class SqliteStorage implements Storage {
       }
     });
     await this.#writer.write(rows, followUp);
-    this.#checkpointer?.committed();
-    return { accepted: items.length };
+    return this.#committed({ accepted: items.length });
   }
 
   async ingestSpanCalls(project: string, spans: readonly SpanCallPut[]): Promise<{ accepted: number }> {
