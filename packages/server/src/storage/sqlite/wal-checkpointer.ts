@@ -18,8 +18,9 @@ import { Worker } from 'node:worker_threads';
  *
  * A PASSIVE checkpoint never blocks the writer or readers: it copies what was
  * committed when it began, and the next one takes the rest. At most one runs
- * or waits; a commit during it asks for one more after it (at least
- * {@link MIN_INTERVAL_MS} after the last began), so under steady ingest the
+ * or waits; a commit while one waits is copied by it, and a commit while one
+ * runs asks for one more after it (at least {@link MIN_INTERVAL_MS} after the
+ * last began), so under steady ingest the
  * thread keeps pace with the WAL and the writer resets it whenever a
  * checkpoint has caught up. The connections' own auto-checkpoint stays as the
  * backstop (if this thread cannot start or falls behind, commits checkpoint
@@ -59,11 +60,12 @@ export class WalCheckpointer {
   readonly #worker: Worker;
   /** A checkpoint is running on the thread. */
   #running = false;
+  /** A checkpoint waits for {@link MIN_INTERVAL_MS}; it will copy every commit made until it starts. */
+  #timer: NodeJS.Timeout | undefined;
   /** A commit came while one ran: another follows it. */
   #again = false;
   #stopped = false;
   #lastStart = 0;
-  #timer: NodeJS.Timeout | undefined;
   #closing: Promise<void> | undefined;
   #idle: (() => void)[] = [];
   /** Checkpoints that failed (the backstop auto-checkpoint covers them); for diagnostics and tests. */
@@ -81,13 +83,13 @@ export class WalCheckpointer {
         this.#again = false;
         this.committed();
       }
-      if (!this.#running) this.#settle();
+      this.#settleIfIdle();
     });
     // A thread that cannot start or dies leaves checkpoints to the backstop.
     const stop = () => {
       this.#stopped = true;
       this.#running = false;
-      this.#settle();
+      this.#settleIfIdle();
     };
     this.#worker.on('error', stop);
     this.#worker.on('exit', stop);
@@ -95,8 +97,8 @@ export class WalCheckpointer {
 
   /** Call after each commit: starts a checkpoint, or, while one runs, asks for one more after it. */
   committed(): void {
-    if (this.#stopped) return;
-    if (this.#running || this.#timer !== undefined) {
+    if (this.#stopped || this.#timer !== undefined) return;
+    if (this.#running) {
       this.#again = true;
       return;
     }
@@ -105,7 +107,6 @@ export class WalCheckpointer {
       this.#start();
       return;
     }
-    this.#running = true;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       this.#start();
@@ -115,7 +116,7 @@ export class WalCheckpointer {
 
   /** Resolves once no checkpoint is running or asked for. */
   idle(): Promise<void> {
-    if (!this.#running) return Promise.resolve();
+    if (!this.#running && this.#timer === undefined) return Promise.resolve();
     return new Promise((resolve) => this.#idle.push(resolve));
   }
 
@@ -127,8 +128,7 @@ export class WalCheckpointer {
         // A checkpoint waiting for its turn: closing the last connection checkpoints anyway.
         clearTimeout(this.#timer);
         this.#timer = undefined;
-        this.#running = false;
-        this.#settle();
+        this.#settleIfIdle();
       }
       await this.idle();
       if (this.#stopped) return;
@@ -147,7 +147,8 @@ export class WalCheckpointer {
     this.#worker.postMessage('checkpoint');
   }
 
-  #settle(): void {
+  #settleIfIdle(): void {
+    if (this.#running || this.#timer !== undefined) return;
     for (const resolve of this.#idle.splice(0)) resolve();
   }
 }
