@@ -61,7 +61,7 @@ async function found(storage: SqliteStorage, filter: Partial<CallQueryParsed>): 
 /**
  * Both indexes exactly as `calls` says they should be: FTS5 checks its
  * index against the content table (rank 1), and `call_attributes` holds
- * exactly the distinct terms of each call's `call_terms`.
+ * exactly the distinct terms of each call's `attribute_terms`.
  */
 function expectIndexesInStep(path: string): void {
   // Writable: FTS5 takes its integrity check as a command row (nothing is written).
@@ -81,7 +81,7 @@ function expectIndexesInStep(path: string): void {
     const derived = db
       .prepare(
         `SELECT DISTINCT c.project, c.id, t.value ->> 0, t.value ->> 1, t.value ->> 2
-         FROM calls c JOIN call_terms n ON n.call_row = c.rowid, json_each(n.terms) t ${order}`,
+         FROM calls c, json_each(c.attribute_terms) t ${order}`,
       )
       .all()
       .map((row) => Object.values(row as object));
@@ -122,20 +122,13 @@ describe.each([
     expect(await found(storage, { attributes: { env: 'prod' } })).toEqual([]);
     expect(await found(storage, { tag: 'a' })).toEqual([]);
     expect(await found(storage, { attributes: { env: 'dev' } })).toEqual([id(1)]);
-    // An end leaves the terms; a start with no attributes at all leaves none indexed, and none kept.
-    await storage.ingestCalls('p', [end(1, 'done again')]);
-    expect(await found(storage, { attributes: { env: 'dev' } })).toEqual([id(1)]);
+    // A start with no attributes at all leaves none indexed.
     await storage.ingestCalls('p', [start(1, { q: 'osprey' })]);
     expect(await found(storage, { attributes: { env: 'dev' } })).toEqual([]);
     expectIndexesInStep(path);
-    const raw = new Database(path, { readonly: true });
-    onTestFinished(() => {
-      raw.close();
-    });
-    expect(raw.prepare('SELECT count(*) FROM call_terms').pluck().get()).toBe(0);
   });
 
-  it('keep terms apart from the call row as JSONB, and replace terms stored as JSON text', async () => {
+  it('store terms as JSONB, and replace terms an earlier version stored as JSON text', async () => {
     const path = await dbPath();
     const storage = new SqliteStorage({ path, writerThread });
     onTestFinished(() => storage.close());
@@ -146,16 +139,10 @@ describe.each([
       raw.close();
     });
     raw.pragma('busy_timeout = 5000');
-    const kind = raw
-      .prepare(
-        'SELECT typeof(n.terms) FROM calls c LEFT JOIN call_terms n ON n.call_row = c.rowid WHERE c.id = ?',
-      )
-      .pluck();
+    const kind = raw.prepare('SELECT typeof(attribute_terms) FROM calls WHERE id = ?').pluck();
     expect(kind.get(id(1))).toBe('blob');
-    // The call's row holds no copy.
-    expect(raw.prepare('SELECT count(*) FROM calls WHERE attribute_terms IS NOT NULL').pluck().get()).toBe(0);
-    // As terms migrated from rows written before JSONB are held.
-    raw.prepare('UPDATE call_terms SET terms = json(terms)').run();
+    // As rows written before JSONB hold them.
+    raw.prepare('UPDATE calls SET attribute_terms = json(attribute_terms)').run();
     expect(kind.get(id(1))).toBe('text');
     await storage.ingestCalls('p', [start(1, { q: 'kestrel' }, { env: 'dev' })]);
     expect(await found(storage, { attributes: { env: 'prod' } })).toEqual([id(2)]);
@@ -179,14 +166,10 @@ describe.each([
       complete(2, { q: 'heron again' }, 'gull', { env: 'dev' }),
       complete(2, { q: 'heron again' }, 'gull', { env: 'dev' }),
       end(3, 'only an end'),
-      // The last start decides the terms: here none.
-      complete(4, { q: 'tern' }, 'done', { env: 'dev' }),
-      start(4, { q: 'tern' }),
     ]);
     expect(await found(storage, { text: 'osprey kestrel' })).toEqual([id(1)]);
     expect(await found(storage, { text: 'again gull' })).toEqual([id(2)]);
     expect(await found(storage, { attributes: { env: 'dev' } })).toEqual([id(2)]);
-    expect(await found(storage, { text: 'tern' })).toEqual([id(4)]);
     // Call 3 has no start yet, so it is not listed; its start finds it by both halves.
     await storage.ingestCalls('p', [start(3, { q: 'swift' })]);
     expect(await found(storage, { text: 'swift only' })).toEqual([id(3)]);
@@ -233,18 +216,6 @@ describe.each([
   });
 });
 
-/**
- * Writes `item` as a server before migration 8 did: its attribute terms
- * (JSON text, as before migration 7's JSONB) on the call's row.
- */
-function upsertOnRow(db: Database.Database, item: CallItem): void {
-  const { params, terms } = upsertRow('p', item);
-  db.prepare(UPSERT).run(params);
-  if (terms !== undefined) {
-    db.prepare('UPDATE calls SET attribute_terms = ? WHERE project = ? AND id = ?').run(terms, 'p', item.id);
-  }
-}
-
 /** A database file at schema `version`, as a server of that version left it. */
 function databaseAtMigration(path: string, version: number): Database.Database {
   const db = new Database(path);
@@ -259,13 +230,14 @@ function databaseAtMigration(path: string, version: number): Database.Database {
   return db;
 }
 
-describe('a database made at migration 6 (attribute rows with a rowid and two indexes, terms on the call row)', () => {
-  it('migrates to the keyed attribute table and terms apart from the row: every call stays findable by its attributes, repeats kept once', async () => {
+describe('a database made at migration 6 (attribute rows with a rowid and two indexes)', () => {
+  it('migrates to the keyed attribute table: every call stays findable by its attributes, repeats kept once', async () => {
     const path = await dbPath();
     const db = databaseAtMigration(path, 6);
     // Rows as migration 6's batch statements wrote them: one per term, a repeated term twice.
-    upsertOnRow(db, complete(1, { q: 'kestrel' }, 'done', { env: 'prod', tags: ['a', 'a'] }));
-    upsertOnRow(db, start(2, { q: 'heron' }, { env: 'prod', n: 1.5 }));
+    const upsert = db.prepare(UPSERT);
+    upsert.run(upsertRow('p', complete(1, { q: 'kestrel' }, 'done', { env: 'prod', tags: ['a', 'a'] })));
+    upsert.run(upsertRow('p', start(2, { q: 'heron' }, { env: 'prod', n: 1.5 })));
     db.exec(`INSERT INTO call_attributes (project, call_id, key, kind, value)
       SELECT c.project, c.id, t.value ->> 0, t.value ->> 1, t.value ->> 2 FROM calls c, json_each(c.attribute_terms) t`);
     db.exec("INSERT INTO calls_fts (calls_fts) VALUES ('rebuild')");
@@ -274,16 +246,14 @@ describe('a database made at migration 6 (attribute rows with a rowid and two in
 
     const storage = new SqliteStorage({ path });
     onTestFinished(() => storage.close());
-    expect(storage.schemaVersion).toBe(8);
+    expect(storage.schemaVersion).toBe(7);
     expect(await found(storage, { attributes: { env: 'prod' } })).toEqual([id(1), id(2)]);
     expect(await found(storage, { tag: 'a' })).toEqual([id(1)]);
     expect(await found(storage, { attributes: { n: 1.5 } })).toEqual([id(2)]);
-    // A migrated call's old terms are replaced when its start is re-sent, and kept by an end.
-    await storage.ingestCalls('p', [start(2, { q: 'heron' }, { env: 'dev' }), end(1, 'done again')]);
+    // A migrated call's old terms are replaced when its start is re-sent.
+    await storage.ingestCalls('p', [start(2, { q: 'heron' }, { env: 'dev' })]);
     expect(await found(storage, { attributes: { env: 'prod' } })).toEqual([id(1)]);
-    expect(await found(storage, { tag: 'a' })).toEqual([id(1)]);
     expect(await found(storage, { attributes: { n: 1.5 } })).toEqual([]);
-    expect(await found(storage, { attributes: { env: 'dev' } })).toEqual([id(2)]);
     await storage.close();
 
     const raw = new Database(path, { readonly: true });
@@ -306,14 +276,15 @@ describe('a database made at migration 5 (indexes kept by triggers)', () => {
     const path = await dbPath();
     const db = databaseAtMigration(path, 5);
     // Written as the server at migration 5 wrote them: one upsert each, the triggers index them.
-    upsertOnRow(db, complete(1, { q: 'kestrel' }, 'done', { env: 'prod' }));
-    upsertOnRow(db, start(2, { q: 'heron' }, { env: 'prod' }));
+    const upsert = db.prepare(UPSERT);
+    upsert.run(upsertRow('p', complete(1, { q: 'kestrel' }, 'done', { env: 'prod' })));
+    upsert.run(upsertRow('p', start(2, { q: 'heron' }, { env: 'prod' })));
     expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'").pluck().get()).toBe(4);
     db.close();
 
     const storage = new SqliteStorage({ path });
     onTestFinished(() => storage.close());
-    expect(storage.schemaVersion).toBe(8);
+    expect(storage.schemaVersion).toBe(7);
     expect(await found(storage, { text: 'kestrel' })).toEqual([id(1)]);
     expect(await found(storage, { attributes: { env: 'prod' } })).toEqual([id(1), id(2)]);
 

@@ -34,7 +34,7 @@ export const CALL_INDEX_SETUP = `CREATE TEMP TABLE IF NOT EXISTS call_index_befo
   op_plain TEXT,
   search_inputs TEXT,
   search_output TEXT,
-  terms BLOB
+  attribute_terms TEXT
 )`;
 
 /** The batch's calls, as `@project` and `@ids` (a JSON array) for {@link CALL_INDEX_BEFORE} and {@link CALL_INDEX_AFTER}. */
@@ -47,8 +47,8 @@ const SAME_TEXT =
 /** Statements run before a batch's upserts. */
 export const CALL_INDEX_BEFORE: readonly string[] = [
   `INSERT INTO temp.call_index_before
-    SELECT c.rowid, c.id, c.display_name, c.op_plain, c.search_inputs, c.search_output, n.terms
-    FROM calls c LEFT JOIN call_terms n ON n.call_row = c.rowid WHERE ${BATCH_CALLS}`,
+    SELECT c.rowid, c.id, c.display_name, c.op_plain, c.search_inputs, c.search_output, c.attribute_terms
+    FROM calls c WHERE ${BATCH_CALLS}`,
 ];
 
 /** Statements run after a batch's upserts, in this order. */
@@ -67,35 +67,18 @@ export const CALL_INDEX_AFTER: readonly string[] = [
     FROM calls c WHERE ${BATCH_CALLS}
       AND NOT EXISTS (SELECT 1 FROM temp.call_index_before o WHERE o.row_id = c.rowid AND ${SAME_TEXT})
     ORDER BY c.rowid`,
-  // The batch's terms (`@terms`: the last start of each call) into
-  // `call_terms` (migration 8), one statement for the batch: an unchanged set
-  // is not rewritten, and a start without attributes removes the call's set.
-  // Stored as JSONB: the statements below walk the sets with `json_each` and
-  // `->>`, which read JSONB without parsing text (7 of 21 µs per call of 8
-  // terms, measured); sets stored as JSON text read the same.
-  // CROSS JOIN keeps the list outside: the planner would otherwise walk every
-  // call of the project and probe the list.
-  `INSERT INTO call_terms (call_row, terms)
-    SELECT c.rowid, jsonb(t.value -> 1) FROM json_each(@terms) t
-      CROSS JOIN calls c ON c.project = @project AND c.id = t.value ->> 0
-    WHERE json_type(t.value, '$[1]') = 'array'
-    ON CONFLICT (call_row) DO UPDATE SET terms = excluded.terms WHERE terms IS NOT excluded.terms`,
-  `DELETE FROM call_terms WHERE call_row IN (
-    SELECT c.rowid FROM json_each(@terms) t CROSS JOIN calls c ON c.project = @project AND c.id = t.value ->> 0
-    WHERE json_type(t.value, '$[1]') = 'null')`,
   // Old terms by their full key (the table's primary key, migration 7), read
-  // from the call's previous terms (`call_terms`, migration 8): no per-call
-  // index to keep up.
+  // from the call's previous terms: no per-call index to keep up.
   `DELETE FROM call_attributes WHERE project = @project AND (key, kind, value, call_row) IN (
     SELECT t.value ->> 0, t.value ->> 1, t.value ->> 2, o.row_id
-    FROM temp.call_index_before o LEFT JOIN call_terms n ON n.call_row = o.row_id, json_each(o.terms) t
-    WHERE o.terms IS NOT NULL AND n.terms IS NOT o.terms)`,
+    FROM temp.call_index_before o JOIN calls c ON c.rowid = o.row_id, json_each(o.attribute_terms) t
+    WHERE o.attribute_terms IS NOT NULL AND c.attribute_terms IS NOT o.attribute_terms)`,
   // OR IGNORE: a term repeated within one call's attributes is one row.
   `INSERT OR IGNORE INTO call_attributes (project, call_row, key, kind, value)
     SELECT c.project, c.rowid, t.value ->> 0, t.value ->> 1, t.value ->> 2
-    FROM calls c JOIN call_terms n ON n.call_row = c.rowid, json_each(n.terms) t
-    WHERE ${BATCH_CALLS}
-      AND NOT EXISTS (SELECT 1 FROM temp.call_index_before o WHERE o.row_id = c.rowid AND o.terms IS n.terms)`,
+    FROM calls c, json_each(c.attribute_terms) t
+    WHERE ${BATCH_CALLS} AND c.attribute_terms IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM temp.call_index_before o WHERE o.row_id = c.rowid AND o.attribute_terms IS c.attribute_terms)`,
   'DELETE FROM temp.call_index_before',
 ];
 
@@ -104,25 +87,16 @@ export interface CallIndexKeys {
   project: string;
   /** The batch's call ids as a JSON array (a call sent twice may appear twice). */
   ids: string;
-  /**
-   * The attribute terms of each call whose start the batch carries, from its
-   * last start, as a JSON array of `[id, terms]` (`terms` null: none).
-   */
-  terms: string;
 }
 
 /**
- * The {@link CallIndexKeys} of a batch of upsert rows (`UpsertRow.params`:
- * project first, call id second), all of one project (as `ingestCalls` writes them).
+ * The {@link CallIndexKeys} of a batch of upsert rows (`UpsertRow`: project
+ * first, call id second), all of one project (as `ingestCalls` writes them).
  */
-export function callIndexKeys(
-  rows: readonly { params: readonly unknown[]; terms: string | null | undefined }[],
-): CallIndexKeys {
-  const project = rows[0]?.params[0];
+export function callIndexKeys(rows: readonly (readonly unknown[])[]): CallIndexKeys {
+  const project = rows[0]?.[0];
   const ids: unknown[] = [];
-  const terms = new Map<unknown, string | null>();
-  for (const { params: row, terms: callTerms } of rows) {
-    if (callTerms !== undefined) terms.set(row[1], callTerms);
+  for (const row of rows) {
     // Every batch comes from one `ingestCalls(project, …)`; a mixed one would leave calls unindexed.
     if (row[0] !== project) {
       throw new WeftError({
@@ -132,12 +106,5 @@ export function callIndexKeys(
     }
     ids.push(row[1]);
   }
-  // The terms are JSON already: joined, not parsed and written again.
-  const entries: string[] = [];
-  for (const [id, callTerms] of terms) entries.push(`[${JSON.stringify(id)},${callTerms ?? 'null'}]`);
-  return {
-    project: typeof project === 'string' ? project : '',
-    ids: JSON.stringify(ids),
-    terms: `[${entries.join(',')}]`,
-  };
+  return { project: typeof project === 'string' ? project : '', ids: JSON.stringify(ids) };
 }

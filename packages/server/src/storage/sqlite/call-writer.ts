@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { WeftError } from '@weft/protocol';
 import { CALL_INDEX_AFTER, CALL_INDEX_BEFORE, CALL_INDEX_SETUP, callIndexKeys } from './call-index.js';
 import type { BatchFollowUp } from './batch-follow-up.js';
-import { BLOB_PARAMS, UPSERT, type UpsertRow } from './call-store.js';
+import { BLOB_PARAMS, type UpsertRow } from './call-store.js';
 
 /** Writes batches of prepared call rows, each batch in one transaction. */
 export interface CallWriter {
@@ -32,13 +32,13 @@ const blobParams = workerData.blobParams;
 const write = db.transaction((rows, keys, bytes, spans) => {
   for (const statement of before) statement.run(keys);
   let k = 0;
-  for (const params of rows) {
+  for (const row of rows) {
     for (const p of blobParams) {
       const length = spans[k + 1];
-      params[p] = length < 0 ? null : bytes.subarray(spans[k], spans[k] + length);
+      row[p] = length < 0 ? null : bytes.subarray(spans[k], spans[k] + length);
       k += 2;
     }
-    upsert.run(params);
+    upsert.run(row);
   }
   for (const statement of after) statement.run(keys);
 });
@@ -79,14 +79,14 @@ export class WorkerCallWriter implements CallWriter {
   #failure: Error | undefined;
   #closing: Promise<void> | undefined;
 
-  constructor({ path, pragmas }: { path: string; pragmas: readonly string[] }) {
+  constructor({ path, sql, pragmas }: { path: string; sql: string; pragmas: readonly string[] }) {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
     this.#worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: {
         driver,
         path,
-        sql: UPSERT,
+        sql,
         pragmas,
         blobParams: BLOB_PARAMS,
         index: { setup: CALL_INDEX_SETUP, before: CALL_INDEX_BEFORE, after: CALL_INDEX_AFTER },
@@ -135,8 +135,7 @@ export class WorkerCallWriter implements CallWriter {
     return new Promise<void>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       this.#worker.ref();
-      // The terms travel in `keys`; the writer needs only the upserts' parameters.
-      this.#worker.postMessage({ id, rows: rows.map((row) => row.params), keys, bytes, spans }, [
+      this.#worker.postMessage({ id, rows, keys, bytes, spans }, [
         bytes.buffer as ArrayBuffer,
         spans.buffer as ArrayBuffer,
       ]);
@@ -180,16 +179,16 @@ export class WorkerCallWriter implements CallWriter {
  */
 function packBlobs(rows: readonly UpsertRow[]): { bytes: Uint8Array; spans: Float64Array } {
   let total = 0;
-  for (const { params } of rows) {
-    for (const p of BLOB_PARAMS) total += (params[p] as Uint8Array | null)?.byteLength ?? 0;
+  for (const row of rows) {
+    for (const p of BLOB_PARAMS) total += (row[p] as Uint8Array | null)?.byteLength ?? 0;
   }
   const bytes = new Uint8Array(total);
   const spans = new Float64Array(rows.length * BLOB_PARAMS.length * 2);
   let offset = 0;
   let k = 0;
-  for (const { params } of rows) {
+  for (const row of rows) {
     for (const p of BLOB_PARAMS) {
-      const blob = params[p] as Uint8Array | null;
+      const blob = row[p] as Uint8Array | null;
       if (blob === null) {
         spans[k + 1] = -1;
       } else {
@@ -197,7 +196,7 @@ function packBlobs(rows: readonly UpsertRow[]): { bytes: Uint8Array; spans: Floa
         spans[k] = offset;
         spans[k + 1] = blob.byteLength;
         offset += blob.byteLength;
-        params[p] = null;
+        row[p] = null;
       }
       k += 2;
     }

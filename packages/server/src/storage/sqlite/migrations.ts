@@ -263,26 +263,6 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE call_attributes_keyed RENAME TO call_attributes;
     `,
   },
-  {
-    version: 8,
-    name: "a call's attribute terms apart from its row",
-    // The terms (JSONB, 250–350 B for a GenAI span) are read only when a
-    // call's start is sent again, yet on the call's row they made an OTLP
-    // span's row too long to share a 4 KB page with another (one page per
-    // span where the SDK's calls take half), and pages written are most of
-    // the commit. Apart, keyed by the call's rowid (which only grows), they
-    // pack densely. `calls.attribute_terms` is no longer read or written:
-    // older rows keep their copy, which nothing reads (rewriting every row
-    // to clear it would cost more than the bytes).
-    sql: `
-      CREATE TABLE call_terms (
-        call_row INTEGER PRIMARY KEY,
-        terms BLOB NOT NULL
-      );
-      INSERT INTO call_terms (call_row, terms)
-        SELECT rowid, jsonb(attribute_terms) FROM calls WHERE attribute_terms IS NOT NULL;
-    `,
-  },
 ];
 
 /**

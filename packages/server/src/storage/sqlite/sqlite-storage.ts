@@ -24,7 +24,7 @@ import { encodeSpanUsage, type SpanCallPut } from '../span-usage.js';
 import type { ObjectPut, Storage, TablePut, VersionSelector } from '../storage.js';
 import type { BatchFollowUp } from './batch-follow-up.js';
 import { SqliteCallQuery } from './call-query.js';
-import { SqliteCallStore, upsertRow } from './call-store.js';
+import { SqliteCallStore, UPSERT, upsertRow } from './call-store.js';
 import { type CallWriter, InlineCallWriter, WorkerCallWriter } from './call-writer.js';
 import { SqliteFeedbackStore } from './feedback-store.js';
 import { SqliteFileStore } from './file-store.js';
@@ -110,7 +110,7 @@ export class SqliteStorage implements Storage {
     this.#calls = new SqliteCallStore(this.#db);
     this.#writer =
       writerThread && !memory
-        ? new WorkerCallWriter({ path, pragmas: PRAGMAS })
+        ? new WorkerCallWriter({ path, sql: UPSERT, pragmas: PRAGMAS })
         : new InlineCallWriter({ calls: this.#calls });
     this.#feedback = new SqliteFeedbackStore(this.#db);
     this.#query = new SqliteCallQuery(this.#db, { feedback: this.#feedback });
