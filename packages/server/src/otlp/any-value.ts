@@ -68,8 +68,10 @@ export function integerOf(value: unknown): number | string {
 
 /** proto3 JSON spells NaN and the infinities as strings; JSON has no numbers for them, so they stay strings. */
 function doubleOf(value: unknown): number | string {
-  const n = typeof value === 'number' ? value : Number(textOf(value));
-  return Number.isFinite(n) ? n : textOf(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
+  const text = textOf(value);
+  const n = Number(text);
+  return Number.isFinite(n) ? n : text;
 }
 
 function base64Of(value: unknown): string {
