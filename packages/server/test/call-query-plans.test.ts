@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type QueryPlanBounds, SqliteCallQuery } from '../src/storage/sqlite/call-query.js';
 import { SqliteFeedbackStore } from '../src/storage/sqlite/feedback-store.js';
 import { SqliteStorage } from '../src/storage/sqlite/sqlite-storage.js';
-import { sortedIds } from './helpers/sorted-ids.js';
+import { type SortKey, sortedIds } from './helpers/sorted-ids.js';
 
 const PROJECT = 'plans';
 const COUNT = 400;
@@ -57,10 +57,10 @@ function dataset(): { items: CallItem[]; expected: Expected[] } {
   return { items, expected };
 }
 
-const keyOf: Record<CallSortField, (e: Expected) => number | string> = {
+const keyOf: Record<CallSortField, (e: Expected) => SortKey> = {
   startedAt: (e) => e.startedAt,
   latencyMs: (e) => e.latency,
-  opName: (e) => e.op,
+  opName: (e) => [e.op, e.startedAt],
 };
 
 let dir: string;

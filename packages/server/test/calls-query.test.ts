@@ -2,7 +2,7 @@ import { type CallItem, type CallSortField, routes } from '@weft/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callIdOf, startOf } from './helpers/calls.js';
 import { post } from './helpers/http.js';
-import { sortedIds } from './helpers/sorted-ids.js';
+import { type SortKey, sortedIds } from './helpers/sorted-ids.js';
 import { startTestServer } from '@weft/test-server';
 import { freshTestStorageUrl } from './helpers/test-storage.js';
 
@@ -112,10 +112,10 @@ async function pageAll(
   return { ids, pages };
 }
 
-const keyOf: Record<CallSortField, (e: Expected) => number | string> = {
+const keyOf: Record<CallSortField, (e: Expected) => SortKey> = {
   startedAt: (e) => e.startedAt,
   latencyMs: (e) => e.latencyKey,
-  opName: (e) => e.opPlain,
+  opName: (e) => [e.opPlain, e.startedAt],
 };
 
 const sortedIdsOf = (rows: Expected[], field: CallSortField, direction: 'asc' | 'desc') =>

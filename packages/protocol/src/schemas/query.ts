@@ -8,6 +8,10 @@ import { sessionId } from './sessions.js';
 /** An attribute value a filter can compare with: equality on strings, numbers and booleans. */
 export const attributeFilterValue = z.union([z.string().max(1_000), z.number().finite(), z.boolean()]);
 
+/**
+ * What a call list is ordered by: start time, latency, or op name (one op's
+ * calls by start time); ties are broken by call id, in the same direction.
+ */
 export const callSortField = z.enum(['startedAt', 'latencyMs', 'opName']);
 export type CallSortField = z.infer<typeof callSortField>;
 

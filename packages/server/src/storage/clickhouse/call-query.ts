@@ -1,7 +1,6 @@
 import { type CallQueryParsed, type CallQueryResponse, type CallSortField, isRefUri } from '@weft/protocol';
-import { InvalidRequestError } from '../../errors/index.js';
 import { attributeTerm } from '../attribute-terms.js';
-import { decodeCursor, encodeCursor } from '../cursor.js';
+import { callSortKey, decodeCursor, encodeCursor, type OpSortKey } from '../cursor.js';
 import { searchWords } from '../search-text.js';
 import { attributeTermKey } from './attribute-term-key.js';
 import { END, START } from './call-halves.js';
@@ -21,11 +20,11 @@ import { textSnippet } from './text-snippet.js';
 /** A word as `extractAll` cuts the lower-cased search text (the same classes as `searchWords`). */
 const WORD_PATTERN = sqlLiteral('[\\p{L}\\p{N}\\p{Co}]+');
 
-/** The folded column each sort orders by; ties break on `id`, as in SQLite. */
+/** The folded sort key of each sort (op name: a tuple, the name then the start time); ties break on `id`, as in SQLite. */
 const SORT_KEY: Record<CallSortField, string> = {
   startedAt: 'f_started_at',
   latencyMs: 'f_latency_key',
-  opName: 'f_op_plain',
+  opName: '(f_op_plain, f_started_at)',
 };
 
 /**
@@ -34,7 +33,7 @@ const SORT_KEY: Record<CallSortField, string> = {
  */
 const RAW_SORT_KEY: Partial<Record<CallSortField, string>> = {
   startedAt: 'started_at',
-  opName: 'op_plain',
+  opName: '(op_plain, started_at)',
 };
 
 /** How large the windows of a page's walk are (see {@link ClickHouseCallQuery}). */
@@ -50,9 +49,12 @@ const WINDOWS: CallWindows = { first: (limit) => Math.max(4 * (limit + 1), 200),
 
 /** A position in sort order: a sort key and the id that breaks its ties. */
 interface SortPosition {
-  key: number | string;
+  key: SortKeyValue;
   id: string;
 }
+
+/** A sort key as queries return it: a number, or the op name and start time. */
+type SortKeyValue = number | OpSortKey;
 
 /**
  * Keyset-paged call queries with SQLite's semantics (same filters, same
@@ -205,15 +207,7 @@ export class ClickHouseCallQuery {
     let cursor: SortPosition | undefined;
     if (query.cursor !== undefined) {
       const position = decodeCursor(query.cursor, sortName);
-      // ClickHouse refuses to compare a number with a string (SQLite orders them), so a
-      // forged cursor whose key has the other type is a 400, not a failed query.
-      if (typeof position.key !== (field === 'opName' ? 'string' : 'number')) {
-        throw new InvalidRequestError(
-          [{ path: 'cursor', message: 'not a cursor returned by this server' }],
-          'query',
-        );
-      }
-      cursor = { key: position.key, id: position.id };
+      cursor = { key: callSortKey(field, position.key), id: position.id };
     }
     const page: Page = { project, key, direction, where, columns: [KEY_COLUMNS, ...folded].join(', ') };
     const rawKey = RAW_SORT_KEY[field];
@@ -293,12 +287,12 @@ export class ClickHouseCallQuery {
         );
         break;
       }
-      const rows = await this.#connection.rows<{ id: string; raw_key: number | string }>(`
+      const rows = await this.#connection.rows<{ id: string; raw_key: SortKeyValue }>(`
         SELECT id, ${rawKey} AS raw_key FROM ${this.#table}
         WHERE ${[`project = ${page.project}`, `half = ${START}`, ...onStart, ...beyond].join(' AND ')}
         ORDER BY ${rawKey} ${sqlOrder(page.direction)}, id ${sqlOrder(page.direction)} LIMIT ${sqlLiteral(size)}`);
       if (rows.length === 0) break;
-      const last = rows.length < size ? undefined : (rows.at(-1) as { id: string; raw_key: number | string });
+      const last = rows.length < size ? undefined : (rows.at(-1) as { id: string; raw_key: SortKeyValue });
       // Inside the window: after its start, and not past its last row unless it reached the end.
       const inside = [
         ...(after === undefined ? [] : [isAfter(page.key, after, page.direction)]),
@@ -396,7 +390,7 @@ interface Page {
 /** A match: its id and folded sort key. */
 interface FoldedKey {
   id: string;
-  sort_key: number | string;
+  sort_key: SortKeyValue;
 }
 
 function sqlOrder(direction: 'asc' | 'desc'): string {
@@ -406,14 +400,19 @@ function sqlOrder(direction: 'asc' | 'desc'): string {
 /** `(key, id)` strictly after `position` in the sort's direction. */
 function isAfter(key: string, position: SortPosition, direction: 'asc' | 'desc'): string {
   const op = direction === 'asc' ? '>' : '<';
-  const k = sqlLiteral(position.key);
+  const k =
+    typeof position.key === 'number'
+      ? sqlLiteral(position.key)
+      : `tuple(${position.key.map(sqlLiteral).join(', ')})`;
   return `(${key} ${op} ${k} OR (${key} = ${k} AND id ${op} ${sqlLiteral(position.id)}))`;
 }
 
 // `inList` moved beside `sqlLiteral`; kept exported here for existing importers.
 export { inList };
 
-/** The cursor keeps the key as SQLite would: a number for times and latency, a string for names. */
-function sortKeyValue(value: number | string, field: CallSortField): number | string {
-  return field === 'opName' ? String(value) : Number(value);
+/** The cursor keeps the key as SQLite does: a number for times and latency, the name and start time for op names. */
+function sortKeyValue(value: SortKeyValue, field: CallSortField): number | OpSortKey {
+  if (field !== 'opName') return Number(value);
+  const [name, startedAt] = value as OpSortKey;
+  return [String(name), Number(startedAt)];
 }

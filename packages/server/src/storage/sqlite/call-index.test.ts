@@ -246,7 +246,7 @@ describe('a database made at migration 6 (attribute rows with a rowid and two in
 
     const storage = new SqliteStorage({ path });
     onTestFinished(() => storage.close());
-    expect(storage.schemaVersion).toBe(7);
+    expect(storage.schemaVersion).toBe(8);
     expect(await found(storage, { attributes: { env: 'prod' } })).toEqual([id(1), id(2)]);
     expect(await found(storage, { tag: 'a' })).toEqual([id(1)]);
     expect(await found(storage, { attributes: { n: 1.5 } })).toEqual([id(2)]);
@@ -284,7 +284,7 @@ describe('a database made at migration 5 (indexes kept by triggers)', () => {
 
     const storage = new SqliteStorage({ path });
     onTestFinished(() => storage.close());
-    expect(storage.schemaVersion).toBe(7);
+    expect(storage.schemaVersion).toBe(8);
     expect(await found(storage, { text: 'kestrel' })).toEqual([id(1)]);
     expect(await found(storage, { attributes: { env: 'prod' } })).toEqual([id(1), id(2)]);
 
@@ -306,5 +306,50 @@ describe('a database made at migration 5 (indexes kept by triggers)', () => {
     });
     expect(raw.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'").pluck().get()).toBe(0);
     expectIndexesInStep(path);
+  });
+});
+
+describe('a database made at migration 7 (the op-name sort index keyed by id)', () => {
+  it('re-keys calls_op by start time within each op; old calls page in the new order', async () => {
+    const path = await dbPath();
+    const db = databaseAtMigration(path, 7);
+    const upsert = db.prepare(UPSERT);
+    // Ids in the opposite order to start times, so the two orders differ.
+    for (const n of [1, 2, 3])
+      upsert.run(
+        upsertRow('p', {
+          ...(start(n, {}) as Extract<CallItem, { type: 'start' }>),
+          startedAt: 1_700_000_000_000 - n,
+        }),
+      );
+    db.close();
+
+    const storage = new SqliteStorage({ path });
+    onTestFinished(() => storage.close());
+    expect(storage.schemaVersion).toBe(8);
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await storage.queryCalls({
+        project: 'p',
+        limit: 1,
+        sort: { field: 'opName', direction: 'asc' },
+        ...(cursor === undefined ? {} : { cursor }),
+      });
+      ids.push(...page.calls.map((call) => call.id));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+    expect(ids).toEqual([id(3), id(2), id(1)]);
+    await storage.close();
+
+    const raw = new Database(path, { readonly: true });
+    onTestFinished(() => {
+      raw.close();
+    });
+    const columns = raw
+      .prepare("SELECT name FROM pragma_index_info('calls_op') ORDER BY seqno")
+      .pluck()
+      .all();
+    expect(columns).toEqual(['project', 'op_plain', 'started_at', 'id']);
   });
 });

@@ -7,16 +7,21 @@ import {
   isRefUri,
 } from '@weft/protocol';
 import { attributeTerm } from '../attribute-terms.js';
-import { decodeCursor, encodeCursor } from '../cursor.js';
+import { callSortKey, decodeCursor, encodeCursor } from '../cursor.js';
 import { CALL_COLUMNS, type CallRow, callFromRow } from './call-row.js';
 import type { SqliteFeedbackStore } from './feedback-store.js';
 import { ftsMatchExpression, MATCH_CLOSE, MATCH_OPEN, snippetParts } from './fts-query.js';
 
-/** The column each sort field orders by; each has an index led by `project` and ending in `id`. */
-const SORT_COLUMN: Record<CallSortField, string> = {
-  startedAt: 'started_at',
-  latencyMs: 'latency_key',
-  opName: 'op_plain',
+/**
+ * The columns each sort field orders by, before `id` (the tie-break); each
+ * has an index led by `project` and ending in `id`. Calls of one op follow
+ * each other by start time: `calls_op` then takes new calls at the end of
+ * their op's run, also when their ids are random (OTLP's, migration 8).
+ */
+const SORT_COLUMNS: Record<CallSortField, readonly string[]> = {
+  startedAt: ['started_at'],
+  latencyMs: ['latency_key'],
+  opName: ['op_plain', 'started_at'],
 };
 
 /** The only strings a status filter may put into SQL text. */
@@ -135,7 +140,7 @@ export class SqliteCallQuery {
   run(query: CallQueryParsed): CallQueryResponse {
     const { field, direction } = query.sort;
     const sortName = `${field}:${direction}`;
-    const column = SORT_COLUMN[field];
+    const columns = SORT_COLUMNS[field];
     const where = ['calls.project = ?', 'has_start = 1'];
     const params: unknown[] = [query.project];
 
@@ -203,8 +208,11 @@ export class SqliteCallQuery {
     }
     if (query.cursor !== undefined) {
       const position = decodeCursor(query.cursor, sortName);
-      where.push(`(${column}, calls.id) ${direction === 'asc' ? '>' : '<'} (?, ?)`);
-      params.push(position.key, position.id);
+      const key = callSortKey(field, position.key);
+      where.push(
+        `(${columns.join(', ')}, calls.id) ${direction === 'asc' ? '>' : '<'} (${columns.map(() => '?').join(', ')}, ?)`,
+      );
+      params.push(...(typeof key === 'number' ? [key] : key), position.id);
     }
 
     const order = direction === 'asc' ? 'ASC' : 'DESC';
@@ -217,22 +225,21 @@ export class SqliteCallQuery {
       typeof query.parentId === 'string' ||
       query.sessionId !== undefined ||
       driver !== undefined;
-    const orderBy = fewRows
-      ? `+${column} ${order}, +calls.id ${order}`
-      : `${column} ${order}, calls.id ${order}`;
+    const orderBy = [...columns, 'calls.id'].map((c) => `${fewRows ? '+' : ''}${c} ${order}`).join(', ');
     // CROSS JOIN keeps SQLite from reordering: the hit list is the outer loop.
     const from =
       driver === undefined
         ? 'calls'
         : `(${driver.hits}) AS hits CROSS JOIN calls ON ${driver.joinOn === 'rowid' ? 'calls.rowid = hits.hit' : 'calls.project = hits.hit_project AND calls.id = hits.hit'}`;
-    const sql = `SELECT ${CALL_COLUMNS}, calls.rowid AS row_id, ${column} AS sort_key FROM ${from} WHERE ${where.join(' AND ')}
+    const sql = `SELECT ${CALL_COLUMNS}, calls.rowid AS row_id, ${columns.map((c, i) => `${c} AS sort_key_${i}`).join(', ')} FROM ${from} WHERE ${where.join(' AND ')}
       ORDER BY ${orderBy} LIMIT ?`;
     if (driver !== undefined) params.unshift(...driver.params);
     // One extra row tells whether another page exists without a second query.
     params.push(query.limit + 1);
     const rows = this.#statement(sql).all(...params) as (CallRow & {
       row_id: number;
-      sort_key: number | string;
+      sort_key_0: number | string;
+      sort_key_1?: number;
     })[];
 
     const more = rows.length > query.limit;
@@ -258,7 +265,14 @@ export class SqliteCallQuery {
         if (snippet !== undefined) call.snippet = snippet;
         return call;
       }),
-      nextCursor: more && last ? encodeCursor(sortName, { key: last.sort_key, id: last.id }) : null,
+      nextCursor:
+        more && last
+          ? encodeCursor(sortName, {
+              key:
+                last.sort_key_1 === undefined ? last.sort_key_0 : [String(last.sort_key_0), last.sort_key_1],
+              id: last.id,
+            })
+          : null,
     };
   }
 

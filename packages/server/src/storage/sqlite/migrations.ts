@@ -263,6 +263,19 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE call_attributes_keyed RENAME TO call_attributes;
     `,
   },
+  {
+    version: 8,
+    name: 'op-name sort index keyed by start time within each op',
+    // The op-name sort orders one op's calls by start time, then id (it was
+    // by id). Keyed (op, id), a call with a random id (an OTLP span's: half
+    // its trace id, half its span id) went to a random place in its op's run,
+    // dirtying one more index page per call in every batch; by start time it
+    // goes to the end of its op's run, as the SDK's time-ordered ids did.
+    sql: `
+      DROP INDEX calls_op;
+      CREATE INDEX calls_op ON calls (project, op_plain, started_at, id);
+    `,
+  },
 ];
 
 /**

@@ -16,10 +16,10 @@ describe('SqliteStorage', () => {
   it('creates the folder, uses WAL and records each migration once', async () => {
     const path = await dbPath();
     const first = new SqliteStorage({ path });
-    expect(first.schemaVersion).toBe(7);
+    expect(first.schemaVersion).toBe(8);
     await first.close();
     const second = new SqliteStorage({ path });
-    expect(second.schemaVersion).toBe(7);
+    expect(second.schemaVersion).toBe(8);
     await second.close();
 
     const raw = new Database(path, { readonly: true });
@@ -35,6 +35,7 @@ describe('SqliteStorage', () => {
       { version: 5, name: 'deduplicated call values' },
       { version: 6, name: 'search and attribute indexes kept per batch, not by triggers' },
       { version: 7, name: 'attribute index: one B-tree keyed by the match and the call rowid' },
+      { version: 8, name: 'op-name sort index keyed by start time within each op' },
     ]);
   });
 
