@@ -44,21 +44,21 @@ module.exports = {
       severity: 'error',
       comment:
         'Another package of the repo is imported by its name (what its package.json exports), never by a path into its source; only the UI takes a few pure files by source (ui-imports-only-pure-sources).',
-      from: { path: '^packages/(protocol|weft|server|cli|test-server)/src/', pathNot: TEST_FILE },
+      from: { path: '^packages/(protocol|sdk|server|cli|test-server)/src/', pathNot: TEST_FILE },
       to: { path: '^packages/[^/]+/src/', pathNot: '^packages/$1/src/' },
     },
     {
       name: 'test-server-only-in-tests',
       severity: 'error',
       comment: '@weft/test-server (private) starts servers for tests; no published source may depend on it.',
-      from: { path: '^packages/(protocol|weft|server|cli|ui)/src/', pathNot: TEST_FILE },
+      from: { path: '^packages/(protocol|sdk|server|cli|ui)/src/', pathNot: TEST_FILE },
       to: { path: ['^packages/test-server/', '^node_modules/@weft/test-server'] },
     },
     {
       name: 'sdk-never-imports-server',
       severity: 'error',
       comment: 'Users of the SDK must not install the server (and its native SQLite module).',
-      from: { path: '^packages/weft/src/', pathNot: TEST_FILE },
+      from: { path: '^packages/sdk/src/', pathNot: TEST_FILE },
       to: { path: ['^packages/(server|cli|ui)/', '^node_modules/@weft/(server|cli|ui)'] },
     },
     {
@@ -67,7 +67,7 @@ module.exports = {
       comment:
         '@weft/protocol is the single source of truth for the wire; it imports no other package of the repo.',
       from: { path: '^packages/protocol/' },
-      to: { path: ['^packages/(weft|server|cli|ui)/', '^node_modules/(weft|@weft/)'] },
+      to: { path: ['^packages/(sdk|server|cli|ui)/', '^node_modules/@weft/'] },
     },
     {
       name: 'server-never-imports-sdk-or-cli',
@@ -75,7 +75,7 @@ module.exports = {
       comment:
         'The server depends on the protocol only; the CLI and the SDK depend on it, never the reverse.',
       from: { path: '^packages/server/src/', pathNot: TEST_FILE },
-      to: { path: ['^packages/(weft|cli)/', '^node_modules/(weft|@weft/cli)/'] },
+      to: { path: ['^packages/(sdk|cli)/', '^node_modules/@weft/(sdk|cli)/'] },
     },
     {
       name: 'ui-imports-only-pure-sources',
@@ -86,10 +86,10 @@ module.exports = {
       to: {
         // Types are erased at build, so the UI may take them from any package's declarations.
         dependencyTypesNot: ['type-only'],
-        path: '^packages/(protocol|weft|server|cli)/',
+        path: '^packages/(protocol|sdk|server|cli)/',
         pathNot: [
           '^packages/protocol/src/(errors/weft-error|pricing/format-usd|wire/routes)\\.ts$',
-          '^packages/weft/src/eval/(paired-comparison|stats|t-critical)\\.ts$',
+          '^packages/sdk/src/eval/(paired-comparison|stats|t-critical)\\.ts$',
         ],
       },
     },

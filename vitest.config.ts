@@ -12,28 +12,28 @@ const alias = [
     replacement: fileURLToPath(new URL('./packages/server/src/testing/index.ts', import.meta.url)),
   },
   { find: /^@weft\/test-server$/, replacement: src('test-server') },
-  { find: /^weft$/, replacement: src('weft') },
+  { find: /^@weft\/sdk$/, replacement: src('sdk') },
   ...['eval', 'errors', 'diagnostics'].map((entry) => ({
-    find: new RegExp(`^weft/${entry}$`),
-    replacement: fileURLToPath(new URL(`./packages/weft/src/${entry}.ts`, import.meta.url)),
+    find: new RegExp(`^@weft/sdk/${entry}$`),
+    replacement: fileURLToPath(new URL(`./packages/sdk/src/${entry}.ts`, import.meta.url)),
   })),
   {
-    find: /^weft\/testing$/,
-    replacement: fileURLToPath(new URL('./packages/weft/src/testing/index.ts', import.meta.url)),
+    find: /^@weft\/sdk\/testing$/,
+    replacement: fileURLToPath(new URL('./packages/sdk/src/testing/index.ts', import.meta.url)),
   },
   {
-    find: /^weft\/openai$/,
-    replacement: fileURLToPath(new URL('./packages/weft/src/integrations/openai/index.ts', import.meta.url)),
+    find: /^@weft\/sdk\/openai$/,
+    replacement: fileURLToPath(new URL('./packages/sdk/src/integrations/openai/index.ts', import.meta.url)),
   },
   {
-    find: /^weft\/anthropic$/,
+    find: /^@weft\/sdk\/anthropic$/,
     replacement: fileURLToPath(
-      new URL('./packages/weft/src/integrations/anthropic/index.ts', import.meta.url),
+      new URL('./packages/sdk/src/integrations/anthropic/index.ts', import.meta.url),
     ),
   },
   {
-    find: /^weft\/outbox$/,
-    replacement: fileURLToPath(new URL('./packages/weft/src/outbox-admin/index.ts', import.meta.url)),
+    find: /^@weft\/sdk\/outbox$/,
+    replacement: fileURLToPath(new URL('./packages/sdk/src/outbox-admin/index.ts', import.meta.url)),
   },
 ];
 
@@ -41,7 +41,7 @@ const alias = [
  * How long a test and a hook may take before they fail: a hang fails fast.
  * Each project's default is a few times its slowest honest test or hook,
  * measured with `--reporter=verbose` on 2 cores shared with other runs
- * (slowest test / hook): protocol 0.8 s / ~0; weft 17 s (caller-contract's
+ * (slowest test / hook): protocol 0.8 s / ~0; sdk 17 s (caller-contract's
  * random throw points) / 2 s; server 7.5 s / 3 s; cli 2.5 s / 2 s; ui 8.6 s /
  * 6 s (chromium and seeding); test-server 7.5 s (a child server started
  * twice) / ~0. A test that needs more says so with its own
@@ -109,7 +109,7 @@ export default defineConfig({
   test: {
     projects: [
       project('protocol', { testTimeout: 10_000, hookTimeout: 10_000 }),
-      project('weft', { testTimeout: 60_000, hookTimeout: 30_000 }),
+      project('sdk', { testTimeout: 60_000, hookTimeout: 30_000 }),
       project(
         'server',
         { testTimeout: 30_000, hookTimeout: 30_000 },

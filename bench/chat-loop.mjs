@@ -156,7 +156,7 @@ async function main() {
   const loadBefore = loadavg()[0];
   const sdk = await bundleSources(
     'chat-loop-sdk',
-    `export { init } from ${src('packages/weft/src/client/init.ts')};`,
+    `export { init } from ${src('packages/sdk/src/client/init.ts')};`,
   );
   const results = [];
   // Alternate, so both modes see the same machine conditions.

@@ -56,8 +56,8 @@ async function main() {
   const loadBefore = loadavg()[0];
   const sdk = await bundleSources(
     'dataset-sdk',
-    `export { init } from ${src('packages/weft/src/client/init.ts')};
-     export { Dataset, openDataset } from ${src('packages/weft/src/datasets/index.ts')};`,
+    `export { init } from ${src('packages/sdk/src/client/init.ts')};
+     export { Dataset, openDataset } from ${src('packages/sdk/src/datasets/index.ts')};`,
   );
   const dir = await mkdtemp(join(tmpdir(), 'weft-bench-dataset-'));
   const child = fork(fileURLToPath(import.meta.url), ['--serve', dir], { stdio: 'inherit' });

@@ -51,8 +51,8 @@ async function main() {
   const loadBefore = loadavg()[0];
   const sdk = await bundleSources(
     'eval-bundle',
-    `export { init } from ${src('packages/weft/src/client/init.ts')};
-     export { Evaluation, scorers } from ${src('packages/weft/src/eval/index.ts')};`,
+    `export { init } from ${src('packages/sdk/src/client/init.ts')};
+     export { Evaluation, scorers } from ${src('packages/sdk/src/eval/index.ts')};`,
   );
   const dir = await mkdtemp(join(tmpdir(), 'weft-bench-eval-'));
   const child = fork(fileURLToPath(import.meta.url), ['--serve', dir], { stdio: 'inherit' });

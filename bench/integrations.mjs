@@ -17,10 +17,10 @@ import { writeResultsSection } from './lib/results-file.mjs';
 
 const sdk = await bundleSources(
   'integrations',
-  `export { createClient } from ${src('packages/weft/src/testing/index.ts')};
-   export { wrapOpenAI } from ${src('packages/weft/src/integrations/openai/index.ts')};
-   export { wrapAnthropic } from ${src('packages/weft/src/integrations/anthropic/index.ts')};
-   export { startFakeProvider, chatCompletionBody, chatCompletionEvents } from ${src('packages/weft/test/fixtures/fake-provider/index.ts')};`,
+  `export { createClient } from ${src('packages/sdk/src/testing/index.ts')};
+   export { wrapOpenAI } from ${src('packages/sdk/src/integrations/openai/index.ts')};
+   export { wrapAnthropic } from ${src('packages/sdk/src/integrations/anthropic/index.ts')};
+   export { startFakeProvider, chatCompletionBody, chatCompletionEvents } from ${src('packages/sdk/test/fixtures/fake-provider/index.ts')};`,
 );
 
 const nullSink = () => ({

@@ -10,8 +10,8 @@
 // BatchSpanProcessor never drops spans for a full queue (its default queue holds 2,048; a round is 2,000).
 import { performance } from 'node:perf_hooks';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { WeftSpanProcessor } from 'weft/otel';
-import { createClient } from 'weft/testing';
+import { WeftSpanProcessor } from '@weft/sdk/otel';
+import { createClient } from '@weft/sdk/testing';
 import os from 'node:os';
 import { writeResultsSection } from './lib/results-file.mjs';
 

@@ -14,7 +14,7 @@
 // would show (none is: the decision comes before it).
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { createClient } from 'weft/testing';
+import { createClient } from '@weft/sdk/testing';
 import { writeResultsSection } from './lib/results-file.mjs';
 
 const CALLS = 200_000;

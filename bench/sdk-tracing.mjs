@@ -16,8 +16,8 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { encodeMsgpack } from '@weft/protocol';
-import * as weft from 'weft';
-import { createClient, snapshotTape } from 'weft/testing';
+import * as weft from '@weft/sdk';
+import { createClient, snapshotTape } from '@weft/sdk/testing';
 import { writeResultsSection } from './lib/results-file.mjs';
 
 /** Values (containers and leaves) and containers in `value`, as the snapshot visits them. */

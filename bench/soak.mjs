@@ -21,7 +21,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import * as weft from 'weft';
+import * as weft from '@weft/sdk';
 import { writeResultsSection } from './lib/results-file.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));

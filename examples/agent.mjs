@@ -7,7 +7,7 @@
 //   WEFT_URL=http://127.0.0.1:7420 node examples/agent.mjs
 //
 // Prints the trace id; open it in the web UI or with `weft calls --trace <id>`.
-import * as weft from 'weft';
+import * as weft from '@weft/sdk';
 
 const client = weft.init({ project: process.env.WEFT_PROJECT ?? 'agent-example' });
 

@@ -5,7 +5,7 @@
 // `npm run demo` runs this against an embedded server and prints the trace.
 // No API key or network needed: the "model" below is a stand-in that returns
 // an OpenAI-shaped response, so Weft records its token usage like a real one.
-import * as weft from 'weft';
+import * as weft from '@weft/sdk';
 
 // Project and server come from WEFT_PROJECT and WEFT_URL; options override them.
 weft.init({ project: process.env.WEFT_PROJECT ?? 'quickstart' });

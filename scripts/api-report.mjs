@@ -4,7 +4,7 @@
 // each name with its declaration, JSDoc left out — into api/<package>.api.md.
 // `--check` (CI) fails when the built surface differs from the checked-in
 // snapshot: change the API on purpose, then run `npm run api:update` and commit.
-// It also holds the root `weft` entry to at most 25 value exports.
+// It also holds the root `@weft/sdk` entry to at most 25 value exports.
 import { readdirSync, readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import ts from 'typescript';
@@ -61,7 +61,7 @@ function report({ dir, json }) {
       })
       .sort((a, b) => a.name.localeCompare(b.name));
     const values = rows.filter((r) => r.isValue);
-    if (json.name === 'weft' && subpath === '.') rootValues = values.length;
+    if (json.name === '@weft/sdk' && subpath === '.') rootValues = values.length;
     const entryName = subpath === '.' ? json.name : `${json.name}/${subpath.slice(2)}`;
     lines.push(`## \`${entryName}\``, '');
     lines.push(`Values (${values.length}): ${values.map((r) => `\`${r.name}\``).join(', ') || '—'}`, '');
@@ -84,9 +84,9 @@ mkdirSync(join(root, 'api'), { recursive: true });
 for (const pkg of packages) {
   const { text, rootValues } = report(pkg);
   const file = join(root, 'api', `${pkg.json.name.replace('@', '').replace('/', '-')}.api.md`);
-  if (pkg.json.name === 'weft' && rootValues > MAX_ROOT_VALUES) {
+  if (pkg.json.name === '@weft/sdk' && rootValues > MAX_ROOT_VALUES) {
     console.error(
-      `✗ weft: the root entry exports ${rootValues} values (at most ${MAX_ROOT_VALUES}); move the rest to a subpath`,
+      `✗ @weft/sdk: the root entry exports ${rootValues} values (at most ${MAX_ROOT_VALUES}); move the rest to a subpath`,
     );
     failed = true;
   }

@@ -1,6 +1,6 @@
 // The traced app code the serverless examples share: an op that stands in
-// for a model call (swap in `weft/openai` or your own client).
-import * as weft from 'weft';
+// for a model call (swap in `@weft/sdk/openai` or your own client).
+import * as weft from '@weft/sdk';
 
 // Named explicitly: serverless code is usually bundled, and a bundler may
 // rename `function answer` (esbuild makes it `answer2`).

@@ -5,7 +5,7 @@
 // or kept in the outbox.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as weft from 'weft';
+import * as weft from '@weft/sdk';
 import { answer } from './answer.mjs';
 
 // WEFT_PROJECT, WEFT_URL and WEFT_API_KEY come from the function's

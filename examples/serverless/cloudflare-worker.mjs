@@ -1,7 +1,7 @@
 // Cloudflare Workers: settings come with each request in `env`, there is no
 // file system (so no outbox), and `ctx.waitUntil` keeps the Worker running
 // after the response until the flush settles.
-import * as weft from 'weft';
+import * as weft from '@weft/sdk';
 import { answer } from './answer.mjs';
 
 export default {

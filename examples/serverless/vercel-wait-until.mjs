@@ -4,7 +4,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitUntil } from '@vercel/functions';
-import * as weft from 'weft';
+import * as weft from '@weft/sdk';
 import { answer } from './answer.mjs';
 
 weft.init({ outboxDir: join(tmpdir(), 'weft-outbox') });

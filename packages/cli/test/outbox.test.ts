@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '@weft/test-server';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import * as weft from 'weft';
+import * as weft from '@weft/sdk';
 import { runCli } from '../src/cli/run-cli.js';
 import { fetchCalls } from '../src/commands/calls/fetch-calls.js';
 import { ExitCode } from '../src/exit/exit-code.js';

@@ -12,7 +12,7 @@ import {
 } from '@weft/server/testing';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import * as weft from 'weft';
+import * as weft from '@weft/sdk';
 import { type ServerProcess, startServerProcess } from '@weft/test-server';
 import { RoundRobinProxy } from './helpers/round-robin-proxy.js';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { init, op } from 'weft';
+import { init, op } from '@weft/sdk';
 import { startTestServer, type TestServer } from '@weft/test-server';
 import { artifactsDir, builtUiDir, launchBrowser } from './support/browser.js';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { init } from 'weft';
+import { init } from '@weft/sdk';
 import { startTestServer, type TestServer } from '@weft/test-server';
 import { ApiSeeder, type SeededRun } from './support/api-seed.js';
 import { artifactsDir, builtUiDir, launchBrowser } from './support/browser.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { currentCall, feedback, flush, init, op, publish, withAttributes, withSession } from 'weft';
+import { currentCall, feedback, flush, init, op, publish, withAttributes, withSession } from '@weft/sdk';
 import { startTestServer, type TestServer } from '@weft/test-server';
 import { ApiSeeder, type SeededRun } from './support/api-seed.js';
 import { artifactsDir, builtUiDir, launchBrowser } from './support/browser.js';

@@ -1,7 +1,7 @@
 import type { Call, EvaluationRowResult } from '../api/index.js';
 // By source path, like the protocol's routes: the same paired comparison the
 // CLI's `weft evals compare` prints (trials averaged per row, then paired t).
-import { compareScores, type ScoreComparison } from '../../../weft/src/eval/paired-comparison.js';
+import { compareScores, type ScoreComparison } from '../../../sdk/src/eval/paired-comparison.js';
 import { rowResult } from './eval-compare.js';
 
 export type { ScoreComparison };

@@ -1,6 +1,6 @@
 import { PREDICT_AND_SCORE_OP, routes } from '@weft/protocol';
-import { Dataset, flush } from 'weft';
-import { Evaluation, scorers } from 'weft/eval';
+import { Dataset, flush } from '@weft/sdk';
+import { Evaluation, scorers } from '@weft/sdk/eval';
 import type { ApiSeeder, SeededRun } from './api-seed.js';
 import { QUESTIONS, work } from './seed-program.js';
 

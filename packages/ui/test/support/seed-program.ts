@@ -1,4 +1,4 @@
-import { flush, op, publish } from 'weft';
+import { flush, op, publish } from '@weft/sdk';
 
 export const QUESTIONS = [
   { question: 'What is the capital of France?', expected: 'Paris' },

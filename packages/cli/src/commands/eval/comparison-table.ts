@@ -1,6 +1,6 @@
 import type { EvaluationSummary } from '@weft/protocol';
 import Table from 'cli-table3';
-import type { compareRuns } from 'weft/eval';
+import type { compareRuns } from '@weft/sdk/eval';
 import { PLAIN_TABLE } from '../plain-table.js';
 
 type RunComparison = ReturnType<typeof compareRuns>;

@@ -1,4 +1,4 @@
-import { compareRuns, loadRun } from 'weft/eval';
+import { compareRuns, loadRun } from '@weft/sdk/eval';
 import type { CliIo } from '../../io/index.js';
 import { ExitCode } from '../../exit/index.js';
 import { formatComparisonTables } from './comparison-table.js';

@@ -1,5 +1,5 @@
 import { WeftError } from '@weft/protocol';
-import type { ReplayStop } from 'weft/outbox';
+import type { ReplayStop } from '@weft/sdk/outbox';
 
 const codeOf: Record<ReplayStop['reason'], string> = {
   unreachable: 'WEFT_SERVER_UNREACHABLE', // exit 1

@@ -1,4 +1,4 @@
-import { replayOutbox } from 'weft/outbox';
+import { replayOutbox } from '@weft/sdk/outbox';
 import type { CliIo } from '../../io/index.js';
 import { ExitCode } from '../../exit/index.js';
 import { formatPlainTable } from '../plain-table.js';

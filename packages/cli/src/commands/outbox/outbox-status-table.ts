@@ -1,4 +1,4 @@
-import type { OutboxFolderStatus, OutboxLockState } from 'weft/outbox';
+import type { OutboxFolderStatus, OutboxLockState } from '@weft/sdk/outbox';
 import { formatPlainTable } from '../plain-table.js';
 
 /** Column titles of `weft outbox status`, in order. */

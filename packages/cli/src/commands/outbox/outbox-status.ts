@@ -1,4 +1,4 @@
-import { outboxStatus } from 'weft/outbox';
+import { outboxStatus } from '@weft/sdk/outbox';
 import type { CliIo } from '../../io/index.js';
 import { ExitCode } from '../../exit/index.js';
 import type { OutboxStatusOptions } from './outbox-options.js';

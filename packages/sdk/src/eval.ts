@@ -1,0 +1,27 @@
+// `@weft/sdk/eval`: evaluations. Run a model over a dataset with scorers
+// (`Evaluation`), read runs back (`loadRun`) and compare two (`compareRuns`).
+export {
+  type ChangedRow,
+  type CompareOptions,
+  compareRuns,
+  type EvaluateOptions,
+  Evaluation,
+  type EvaluationOptions,
+  type EvaluationRunInfo,
+  type FormatComparisonOptions,
+  formatComparison,
+  formatSummary,
+  type LoadedRun,
+  loadRun,
+  Model,
+  type ModelLike,
+  type PredictContext,
+  type RateLimitOptions,
+  type RowResult,
+  type RunComparison,
+  type RunSource,
+  type ScoreComparison,
+  type Scorer,
+  type ScorerArgs,
+  scorers,
+} from './eval/index.js';
