@@ -4,7 +4,7 @@
  * @type {import('dependency-cruiser').IConfiguration}
  */
 const SRC = '^packages/([^/]+)/src/';
-const TEST_FILE = '(\\.test\\.ts$|/test-fixtures/|/testing/)';
+const TEST_FILE = '(\\.test\\.tsx?$|^packages/[^/]+/test/)';
 
 module.exports = {
   forbidden: [

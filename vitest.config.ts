@@ -66,7 +66,7 @@ const project = (name: string, timeouts: Timeouts, extra: Record<string, unknown
 /**
  * The HTTP API suite once more, against ClickHouse instead of SQLite: one
  * ClickHouse process for the whole run (started by the global setup, ~3–5 s),
- * a fresh database per test server (see packages/server/test/helpers/test-storage.ts).
+ * a fresh database per test server (see packages/server/test/support/test-storage.ts).
  * Tests that need ClickHouse's own processes (replicas, outage, cluster) live
  * in test/clickhouse and run only here.
  */
@@ -96,7 +96,7 @@ const serverOnClickHouse = {
     name: 'server-clickhouse',
     root: 'packages/server',
     include: [...API_SUITE, 'test/clickhouse/**/*.test.ts', 'src/storage/clickhouse/**/*.test.ts'],
-    globalSetup: ['test/helpers/clickhouse-global-setup.ts'],
+    globalSetup: ['test/support/clickhouse-global-setup.ts'],
     env: { WEFT_TEST_STORAGE: 'clickhouse' },
     // Kept long: ClickHouse's window paging walk took 56 s under load, and the
     // server's test files (which it shares) carry no timeouts of their own.

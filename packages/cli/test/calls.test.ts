@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/run-cli.js';
 import { CALLS_COLUMNS } from '../src/commands/calls/calls-table.js';
 import { ExitCode } from '../src/exit/exit-code.js';
-import { captureIo } from '../src/testing/capture-io.js';
+import { captureIo } from './support/capture-io.js';
 
 const T0 = Date.UTC(2026, 0, 2, 3, 4, 5, 6); // 2026-01-02 03:04:05.006
 const id = (n: number) => `0193a1b2-c3d4-7e5f-8a9b-${n.toString(16).padStart(12, '0')}`;

@@ -8,7 +8,7 @@ import * as weft from '@weft/sdk';
 import { runCli } from '../src/cli/run-cli.js';
 import { fetchCalls } from '../src/commands/calls/fetch-calls.js';
 import { ExitCode } from '../src/exit/exit-code.js';
-import { captureIo } from '../src/testing/capture-io.js';
+import { captureIo } from './support/capture-io.js';
 
 let root: string;
 /** A loopback address nothing listens on: a server that is down. */

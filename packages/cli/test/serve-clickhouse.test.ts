@@ -14,7 +14,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import * as weft from '@weft/sdk';
 import { type ServerProcess, startServerProcess } from '@weft/test-server';
-import { RoundRobinProxy } from './helpers/round-robin-proxy.js';
+import { RoundRobinProxy } from './support/round-robin-proxy.js';
 
 // The real, built binary: what `npm run build` produces and a user runs.
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import * as weft from '@weft/sdk';
 import { resetWeft } from '../src/testing/index.js';
 import { startTestServer } from '@weft/test-server';
-import { listServerCalls } from './harness/index.js';
+import { listServerCalls } from './support/index.js';
 
 afterEach(async () => {
   await resetWeft();

@@ -5,7 +5,7 @@ import { Dataset, RemoteDataset } from '../src/datasets/index.js';
 import { resetWeft } from '../src/testing/index.js';
 import { startRequestLogProxy } from './eval/fixtures/request-log-proxy.js';
 import { startTestServer, type TestServer } from '@weft/test-server';
-import { FaultProxy, listServerCalls } from './harness/index.js';
+import { FaultProxy, listServerCalls } from './support/index.js';
 
 let server: TestServer;
 // Registered at the top level: `afterAll` called inside a hook is not run, and left the server's folder behind.

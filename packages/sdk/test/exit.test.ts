@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { callQueryResponse, routes } from '@weft/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runChild } from './harness/index.js';
+import { runChild } from './support/index.js';
 import { startTestServer, type TestServer } from '@weft/test-server';
 
 const script = fileURLToPath(new URL('./fixtures/exit-child.ts', import.meta.url));

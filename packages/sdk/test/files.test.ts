@@ -18,7 +18,7 @@ import { resetWeft } from '../src/testing/index.js';
 import { startRequestLogProxy } from './eval/fixtures/request-log-proxy.js';
 import { waitForOutboxDrained } from './faults/outbox-drained.js';
 import { startTestServer, type TestServer } from '@weft/test-server';
-import { FaultProxy } from './harness/index.js';
+import { FaultProxy } from './support/index.js';
 
 const FILE_REF = /^weft:\/\/\/files\/file\/[A-Za-z0-9_-]{43}$/;
 const PNG = Buffer.from([

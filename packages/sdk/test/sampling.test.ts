@@ -5,7 +5,7 @@ import { InvalidOptionsError } from '@weft/sdk/errors';
 import { isTraceSampled } from '../src/sampling/index.js';
 import { createClient, resetWeft } from '../src/testing/index.js';
 import { startTestServer } from '@weft/test-server';
-import { listServerCalls } from './harness/index.js';
+import { listServerCalls } from './support/index.js';
 import { memorySink } from './support/memory-sink.js';
 
 afterEach(async () => {

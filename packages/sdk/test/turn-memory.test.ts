@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { runChild } from './harness/index.js';
+import { runChild } from './support/index.js';
 
 const script = fileURLToPath(new URL('./fixtures/turn-memory-child.ts', import.meta.url));
 

@@ -5,7 +5,7 @@ import * as weft from '@weft/sdk';
 import { InvalidOptionsError } from '@weft/sdk/errors';
 import { resetWeft } from '../src/testing/index.js';
 import { startTestServer, type TestServer } from '@weft/test-server';
-import { listServerCalls, nextMessage, runChild } from './harness/index.js';
+import { listServerCalls, nextMessage, runChild } from './support/index.js';
 import { type HoldProxy, startHoldProxy } from './support/hold-proxy.js';
 
 const script = fileURLToPath(new URL('./fixtures/with-flush-child.ts', import.meta.url));

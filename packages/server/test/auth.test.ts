@@ -1,10 +1,10 @@
 import { routes } from '@weft/protocol';
 import { describe, expect, it } from 'vitest';
 import { startServer, TokenRequiredError } from '../src/index.js';
-import { callIdOf, completeOf } from './helpers/calls.js';
-import { get, post, send } from './helpers/http.js';
+import { callIdOf, completeOf } from './support/calls.js';
+import { get, post, send } from './support/http.js';
 import { startTestServer } from '@weft/test-server';
-import { freshTestStorageUrl } from './helpers/test-storage.js';
+import { freshTestStorageUrl } from './support/test-storage.js';
 
 const token = 's3cret-token-for-tests';
 const batch = { project: 'auth', items: [completeOf(1)] };

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type QueryPlanBounds, SqliteCallQuery } from '../src/storage/sqlite/call-query.js';
 import { SqliteFeedbackStore } from '../src/storage/sqlite/feedback-store.js';
 import { SqliteStorage } from '../src/storage/sqlite/sqlite-storage.js';
-import { type SortKey, sortedIds } from './helpers/sorted-ids.js';
+import { type SortKey, sortedIds } from './support/sorted-ids.js';
 
 const PROJECT = 'plans';
 const COUNT = 400;

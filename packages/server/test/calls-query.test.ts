@@ -1,10 +1,10 @@
 import { type CallItem, type CallSortField, routes } from '@weft/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callIdOf, startOf } from './helpers/calls.js';
-import { post } from './helpers/http.js';
-import { type SortKey, sortedIds } from './helpers/sorted-ids.js';
+import { callIdOf, startOf } from './support/calls.js';
+import { post } from './support/http.js';
+import { type SortKey, sortedIds } from './support/sorted-ids.js';
 import { startTestServer } from '@weft/test-server';
-import { freshTestStorageUrl } from './helpers/test-storage.js';
+import { freshTestStorageUrl } from './support/test-storage.js';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {

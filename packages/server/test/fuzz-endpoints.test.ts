@@ -3,7 +3,7 @@ import { encodeMsgpack, routes } from '@weft/protocol';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/index.js';
-import { openTestStorage } from './helpers/test-storage.js';
+import { openTestStorage } from './support/test-storage.js';
 import {
   bodies,
   encodeBody,
@@ -16,8 +16,8 @@ import {
   seedVictim,
   snapshotVictim,
   type VictimSeed,
-} from './fuzz-harness.js';
-import { callIdOf, completeOf } from './helpers/calls.js';
+} from './support/fuzz-harness.js';
+import { callIdOf, completeOf } from './support/calls.js';
 import { tempDir } from '@weft/test-server';
 
 // Structured fuzzing: valid-looking bodies for every POST route with some

@@ -16,9 +16,9 @@ import {
   seedVictim,
   snapshotVictim,
   type VictimSeed,
-} from './fuzz-harness.js';
+} from './support/fuzz-harness.js';
 import { startTestServer, type TestServer } from '@weft/test-server';
-import { freshTestStorageUrl } from './helpers/test-storage.js';
+import { freshTestStorageUrl } from './support/test-storage.js';
 
 // The same hostile requests over a real socket to a real server (SQLite file
 // in a temp dir), fewer of them, with a small body limit so long values hit

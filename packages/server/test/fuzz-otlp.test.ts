@@ -17,7 +17,7 @@ import {
   seedVictim,
   snapshotVictim,
   type VictimSeed,
-} from './fuzz-harness.js';
+} from './support/fuzz-harness.js';
 import {
   anyValue,
   keyValues,
@@ -30,9 +30,9 @@ import {
   spanIdOf,
   traceIdOf,
   traceRequest,
-} from './helpers/otlp-bodies.js';
+} from './support/otlp-bodies.js';
 import { tempDir } from '@weft/test-server';
-import { openTestStorage } from './helpers/test-storage.js';
+import { openTestStorage } from './support/test-storage.js';
 
 // /v1/traces under hostile input, in-process: protobuf garbage, truncated
 // bodies, wrong content types and encodings, bad ids, huge and deep

@@ -3,7 +3,7 @@ import { routes } from '@weft/protocol';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/index.js';
-import { openTestStorage } from './helpers/test-storage.js';
+import { openTestStorage } from './support/test-storage.js';
 import {
   expectAlive,
   expectHandled,
@@ -15,7 +15,7 @@ import {
   seedVictim,
   snapshotVictim,
   type VictimSeed,
-} from './fuzz-harness.js';
+} from './support/fuzz-harness.js';
 import { tempDir } from '@weft/test-server';
 
 // Request-level fuzzing, in-process: bytes that are not valid msgpack or

@@ -1,9 +1,9 @@
 import { routes } from '@weft/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callIdOf, completeOf, endOf, startOf } from './helpers/calls.js';
-import { get, post } from './helpers/http.js';
+import { callIdOf, completeOf, endOf, startOf } from './support/calls.js';
+import { get, post } from './support/http.js';
 import { startTestServer } from '@weft/test-server';
-import { freshTestStorageUrl } from './helpers/test-storage.js';
+import { freshTestStorageUrl } from './support/test-storage.js';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import {
   traceIdOfOtel,
 } from '@weft/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { post } from './helpers/http.js';
+import { post } from './support/http.js';
 import {
   EXPORT_SUCCESS,
   type ExportResult,
@@ -18,9 +18,9 @@ import {
   recordingTracer,
   SpanKind,
   startChild,
-} from './helpers/otel.js';
+} from './support/otel.js';
 import { startTestServer, type TestServer } from '@weft/test-server';
-import { freshTestStorageUrl } from './helpers/test-storage.js';
+import { freshTestStorageUrl } from './support/test-storage.js';
 
 // The real OpenTelemetry SDK and both real OTLP/HTTP exporters (protobuf and
 // JSON) against a real `weft serve` on port 0: nested GenAI spans in each

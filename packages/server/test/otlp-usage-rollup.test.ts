@@ -10,10 +10,10 @@ import {
   traceIdOfOtel,
 } from '@weft/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { post } from './helpers/http.js';
-import { EXPORT_SUCCESS, exportSpans, otlpExporter, recordingTracer, startChild } from './helpers/otel.js';
+import { post } from './support/http.js';
+import { EXPORT_SUCCESS, exportSpans, otlpExporter, recordingTracer, startChild } from './support/otel.js';
 import { startTestServer, type TestServer } from '@weft/test-server';
-import { freshTestStorageUrl } from './helpers/test-storage.js';
+import { freshTestStorageUrl } from './support/test-storage.js';
 
 // Usage rolls up the trace of OTLP-ingested calls as the SDK rolls it up its
 // own calls: a parent's `summary.usage` and `costUsd` total its own and its

@@ -3,8 +3,8 @@ import { encodeMsgpack, routes } from '@weft/protocol';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrations } from '../src/storage/sqlite/migrations.js';
-import { callIdOf, completeOf } from './helpers/calls.js';
-import { get, post } from './helpers/http.js';
+import { callIdOf, completeOf } from './support/calls.js';
+import { get, post } from './support/http.js';
 import { startTestServer, tempDir } from '@weft/test-server';
 
 describe('the call query refuses what it does not understand', () => {

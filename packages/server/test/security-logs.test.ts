@@ -1,9 +1,9 @@
 import { digestValue, routes } from '@weft/protocol';
 import { describe, expect, it } from 'vitest';
-import { completeOf } from './helpers/calls.js';
-import { get, post, send } from './helpers/http.js';
+import { completeOf } from './support/calls.js';
+import { get, post, send } from './support/http.js';
 import { startTestServer } from '@weft/test-server';
-import { freshTestStorageUrl } from './helpers/test-storage.js';
+import { freshTestStorageUrl } from './support/test-storage.js';
 
 const admin = 'ADMIN-d41d8cd98f00b204';
 const scoped = 'SCOPED-e9800998ecf8427e';

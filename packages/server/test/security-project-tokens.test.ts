@@ -4,8 +4,8 @@ import { digestValue, routes } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createApp, SqliteStorage, startServer } from '../src/index.js';
-import { callIdOf, completeOf } from './helpers/calls.js';
-import { get, post, send } from './helpers/http.js';
+import { callIdOf, completeOf } from './support/calls.js';
+import { get, post, send } from './support/http.js';
 import { startTestServer, tempDir } from '@weft/test-server';
 
 async function tempDirForTest(): Promise<string> {

@@ -1,7 +1,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { get, send } from './helpers/http.js';
+import { get, send } from './support/http.js';
 import { startTestServer, tempDir } from '@weft/test-server';
 
 const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };

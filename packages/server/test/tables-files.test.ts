@@ -1,8 +1,8 @@
 import { digestBytes, digestValue, routes, tableDigest } from '@weft/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { get, post, send } from './helpers/http.js';
+import { get, post, send } from './support/http.js';
 import { startTestServer } from '@weft/test-server';
-import { freshTestStorageUrl } from './helpers/test-storage.js';
+import { freshTestStorageUrl } from './support/test-storage.js';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { DEFAULT_PORT, DEFAULT_URL } from '@weft/protocol';
 import { describe, expect, it } from 'vitest';
-import { captureIo } from '../testing/capture-io.js';
+import { captureIo } from '../../test/support/capture-io.js';
 import { ExitCode } from '../exit/exit-code.js';
 import { parseCommandLine } from './parse-command-line.js';
 

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Outbox } from './index.js';
 import { LOCK_FILE_NAME } from './lock-file.js';
-import { range, records, replayAll } from './test-fixtures/records.js';
-import { tempDir } from './test-fixtures/temp-dir.js';
+import { range, records, replayAll } from '../../test/support/outbox/records.js';
+import { tempDir } from '../../test/support/outbox/temp-dir.js';
 
 /** The pid of a process that has exited (and been reaped), so nothing answers to it. */
 async function deadPid(): Promise<number> {

@@ -2,8 +2,8 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { Outbox } from './index.js';
-import { records } from './test-fixtures/records.js';
-import { tempDir } from './test-fixtures/temp-dir.js';
+import { records } from '../../test/support/outbox/records.js';
+import { tempDir } from '../../test/support/outbox/temp-dir.js';
 
 const MiB = 1024 ** 2;
 

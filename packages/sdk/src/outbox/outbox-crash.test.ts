@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { Outbox } from './index.js';
-import { recordNumber } from './test-fixtures/records.js';
-import { tempDir } from './test-fixtures/temp-dir.js';
+import { recordNumber } from '../../test/support/outbox/records.js';
+import { tempDir } from '../../test/support/outbox/temp-dir.js';
 import { seededRandom, testSeed } from '../../test/support/seeded-random.js';
 
 /**
@@ -26,7 +26,7 @@ const random = seededRandom(testSeed(2026));
 async function buildChildScript(): Promise<string> {
   const outfile = join(await tempDir(), 'append-loop.mjs');
   await build({
-    entryPoints: [fileURLToPath(new URL('./test-fixtures/append-loop.ts', import.meta.url))],
+    entryPoints: [fileURLToPath(new URL('../../test/support/outbox/append-loop.ts', import.meta.url))],
     outfile,
     bundle: true,
     platform: 'node',

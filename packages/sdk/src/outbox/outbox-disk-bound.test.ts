@@ -2,8 +2,8 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { Outbox } from './index.js';
-import { range, records, replayAll } from './test-fixtures/records.js';
-import { tempDir } from './test-fixtures/temp-dir.js';
+import { range, records, replayAll } from '../../test/support/outbox/records.js';
+import { tempDir } from '../../test/support/outbox/temp-dir.js';
 
 async function bytesOnDisk(dir: string): Promise<number> {
   let total = 0;

@@ -1,9 +1,9 @@
 import { readdir } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { Outbox, type OutboxWriteFailedError } from './index.js';
-import { InstrumentedFileSystem } from './test-fixtures/instrumented-file-system.js';
-import { range, records, replayAll } from './test-fixtures/records.js';
-import { tempDir } from './test-fixtures/temp-dir.js';
+import { InstrumentedFileSystem } from '../../test/support/outbox/instrumented-file-system.js';
+import { range, records, replayAll } from '../../test/support/outbox/records.js';
+import { tempDir } from '../../test/support/outbox/temp-dir.js';
 
 /** Reopens `dir` on the real file system and replays everything, collecting warnings. */
 async function reopenAndReplay(

@@ -1,9 +1,9 @@
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Outbox, type OutboxFsyncPolicy } from './index.js';
-import { InstrumentedFileSystem } from './test-fixtures/instrumented-file-system.js';
-import { range, records, replayAll } from './test-fixtures/records.js';
-import { tempDir } from './test-fixtures/temp-dir.js';
+import { InstrumentedFileSystem } from '../../test/support/outbox/instrumented-file-system.js';
+import { range, records, replayAll } from '../../test/support/outbox/records.js';
+import { tempDir } from '../../test/support/outbox/temp-dir.js';
 
 /** Appends 5 batches of 10 records (25 records per segment: 2 segments) one after another; returns the synced file names. */
 async function syncsFor(fsync: OutboxFsyncPolicy): Promise<{ synced: string[]; replayed: number[] }> {

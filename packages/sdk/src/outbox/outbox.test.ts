@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { Outbox, type OutboxOptions } from './index.js';
 import { encodeFrames } from './record-frame.js';
-import { range, record, recordNumber, records, replayAll } from './test-fixtures/records.js';
-import { tempDir } from './test-fixtures/temp-dir.js';
+import { range, record, recordNumber, records, replayAll } from '../../test/support/outbox/records.js';
+import { tempDir } from '../../test/support/outbox/temp-dir.js';
 
 /** Opens an outbox and closes it when the test ends. */
 async function openOutbox(options: OutboxOptions): Promise<Outbox> {

@@ -1,5 +1,5 @@
 import { liveClients, setDefaultClient } from '../client/index.js';
-import { resetWarnOnce } from '../diagnostics/warnings.js';
+import { resetWarnOnce } from '../diagnostics/index.js';
 
 /**
  * Test helper: shuts down every live client (waiting at most `timeoutMs` for
@@ -12,9 +12,7 @@ export async function resetWeft({ timeoutMs = 0 }: { timeoutMs?: number } = {}):
   resetWarnOnce();
 }
 
-export { createClient } from '../client/init.js';
-export type { TestOnlyOptions } from '../client/options.js';
-export type { SinkFactory } from '../client/weft-client.js';
-export type { RecordSink } from '../pipeline/pipeline.js';
+export { createClient, type SinkFactory, type TestOnlyOptions } from '../client/index.js';
+export type { RecordSink } from '../pipeline/index.js';
 /** The caller-side structural snapshot, as the tracer takes it, exported for benchmarks that measure it alone. */
 export { snapshotTape } from '../values/index.js';

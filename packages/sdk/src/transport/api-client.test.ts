@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { callBatchResponse, encodeMsgpack, healthResponse } from '@weft/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from './api-client.js';
-import { ScriptedServer } from './testing/scripted-server.js';
+import { ScriptedServer } from '../../test/support/transport/scripted-server.js';
 
 let server: ScriptedServer;
 let client: ApiClient;

@@ -4,8 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vit
 import { ApiClient } from './api-client.js';
 import { Batcher, type BatcherOptions, type CallRecord, type RecordOutcome } from './batcher.js';
 import { decodeOutboxRecord } from './outbox-records.js';
-import { ManualTimers } from './testing/manual-timers.js';
-import { type ScriptedResponse, ScriptedServer } from './testing/scripted-server.js';
+import { ManualTimers } from '../../test/support/transport/manual-timers.js';
+import { type ScriptedResponse, ScriptedServer } from '../../test/support/transport/scripted-server.js';
 import { TRANSPORT_CHANNEL, type TransportEvent } from './transport-events.js';
 
 const id = (n: number) => `01890000-0000-7000-8000-${n.toString(16).padStart(12, '0')}`;

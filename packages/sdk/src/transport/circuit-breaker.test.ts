@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CircuitBreaker, type CircuitState } from './circuit-breaker.js';
-import { ManualTimers } from './testing/manual-timers.js';
+import { ManualTimers } from '../../test/support/transport/manual-timers.js';
 
 function makeBreaker(probeAnswers: boolean[]) {
   const timers = new ManualTimers();

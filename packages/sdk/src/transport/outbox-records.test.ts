@@ -2,7 +2,7 @@ import { decodeMsgpack, encodeMsgpack } from '@weft/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from './api-client.js';
 import { createOutboxSender, decodeOutboxRecord, encodeOutboxRecord } from './outbox-records.js';
-import { ScriptedServer } from './testing/scripted-server.js';
+import { ScriptedServer } from '../../test/support/transport/scripted-server.js';
 
 const id = (n: number) => `01890000-0000-7000-8000-${n.toString(16).padStart(12, '0')}`;
 const item = (n: number) => encodeMsgpack({ type: 'end', id: id(n), endedAt: n, output: n });

@@ -13,7 +13,7 @@ import { WeftSpanProcessor } from '../../src/otel/index.js';
 import { resetWeft } from '../../src/testing/index.js';
 import { type FakeProvider, startFakeProvider } from '../fixtures/fake-provider/index.js';
 import { startTestServer, type TestServer } from '@weft/test-server';
-import { listServerCalls } from '../harness/index.js';
+import { listServerCalls } from '../support/index.js';
 
 let server: TestServer;
 let provider: FakeProvider;

@@ -17,7 +17,7 @@ import { formatComparison } from '../../src/eval/format-comparison.js';
 import { loadRun } from '../../src/eval/load-run.js';
 import { RESUMED_FROM_ATTRIBUTE } from '../../src/eval/resume-run.js';
 import { startTestServer, type TestServer } from '@weft/test-server';
-import { runChild } from '../harness/index.js';
+import { runChild } from '../support/index.js';
 import { CRASH_ROWS, crashEvaluation, crashModel } from './fixtures/crash-evaluation.js';
 
 const childScript = fileURLToPath(new URL('./fixtures/crash-child.ts', import.meta.url));

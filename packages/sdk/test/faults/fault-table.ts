@@ -1,7 +1,7 @@
 import { routes } from '@weft/protocol';
 import type { WeftOptions } from '@weft/sdk';
 import type { ServerProcess } from '@weft/test-server';
-import type { FaultProxy } from '../harness/index.js';
+import type { FaultProxy } from '../support/index.js';
 import type { DiskFullFileSystem } from './disk-full.js';
 
 /** Calls per fault: the burst the issue asks for. */

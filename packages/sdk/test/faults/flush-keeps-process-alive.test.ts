@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { runChild } from '../harness/index.js';
+import { runChild } from '../support/index.js';
 import { startFaultEnv, tempDir } from './run-fault.js';
 
 const childScript = fileURLToPath(new URL('./fixtures/flush-exit-child.ts', import.meta.url));

@@ -1,5 +1,5 @@
 import { parseRef, routes } from '@weft/protocol';
-import { listServerCalls } from '../harness/index.js';
+import { listServerCalls } from '../support/index.js';
 
 /** Every ref found in the calls, and the ones the server does not resolve. */
 export interface RefsCheck {

@@ -4,7 +4,7 @@ import { routes } from '@weft/protocol';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import * as weft from '@weft/sdk';
 import { type ServerProcess, startServerProcess } from '@weft/test-server';
-import { type ChildRun, FaultProxy, runChild } from '../harness/index.js';
+import { type ChildRun, FaultProxy, runChild } from '../support/index.js';
 import { waitForOutboxDrained } from './outbox-drained.js';
 import { checkRefs } from './refs-check.js';
 import { runRefsWorkload } from './refs-workload.js';

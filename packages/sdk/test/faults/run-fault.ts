@@ -6,7 +6,7 @@ import { onTestFinished } from 'vitest';
 import * as weft from '@weft/sdk';
 import { acquireOutbox, releaseOutbox } from '../../src/client/shared-outbox.js';
 import { startServerProcess } from '@weft/test-server';
-import { FaultProxy } from '../harness/index.js';
+import { FaultProxy } from '../support/index.js';
 import { runBurst } from './burst.js';
 import { DiskFullFileSystem } from './disk-full.js';
 import { BURST_CALLS, type Fault, type FaultEnv, faultMatch } from './fault-table.js';

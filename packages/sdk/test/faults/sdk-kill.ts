@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { type ChildRun, runChild } from '../harness/index.js';
+import { type ChildRun, runChild } from '../support/index.js';
 import { BURST_CALLS, type Fault } from './fault-table.js';
 import { type FaultRow, recordFaultRow } from './fault-report.js';
 import { type FaultOutcome, slug, startFaultEnv, tempDir } from './run-fault.js';

@@ -1,4 +1,4 @@
-import { duplicateIds, listServerCalls } from '../harness/index.js';
+import { duplicateIds, listServerCalls } from '../support/index.js';
 
 /** What the server holds of the calls a fault run expected. */
 export interface ServerCheck {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { runChild } from '../harness/index.js';
+import { runChild } from '../support/index.js';
 
 const script = fileURLToPath(new URL('../fixtures/import-weft-child.ts', import.meta.url));
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '@weft/test-server';
-import { listServerCalls, runChild } from '../harness/index.js';
+import { listServerCalls, runChild } from '../support/index.js';
 
 // `weft` has no hard dependency on OpenTelemetry: the BUILT package (what
 // users install, through node_modules/weft → dist) is imported and used in a

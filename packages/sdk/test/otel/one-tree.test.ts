@@ -7,7 +7,7 @@ import { otelIdsOf, WeftSpanProcessor } from '../../src/otel/index.js';
 import { outsideCalls } from '../../src/context/index.js';
 import { resetWeft } from '../../src/testing/index.js';
 import { startTestServer, type TestServer } from '@weft/test-server';
-import { listServerCalls } from '../harness/index.js';
+import { listServerCalls } from '../support/index.js';
 
 let server: TestServer;
 let provider: NodeTracerProvider;

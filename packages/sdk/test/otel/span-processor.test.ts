@@ -7,7 +7,7 @@ import { resetWeft } from '../../src/testing/index.js';
 import { waitForOutboxDrained } from '../faults/outbox-drained.js';
 import { startFaultEnv, tempDir } from '../faults/run-fault.js';
 import { checkServer } from '../faults/server-check.js';
-import { listServerCalls } from '../harness/index.js';
+import { listServerCalls } from '../support/index.js';
 
 afterEach(async () => {
   await resetWeft();

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as weft from '@weft/sdk';
 import { resetWeft } from '../../src/testing/index.js';
 import { startTestServer, type TestServer } from '@weft/test-server';
-import { listServerCalls } from '../harness/index.js';
+import { listServerCalls } from '../support/index.js';
 
 // One agent tree, traced twice against one real server: with Weft ops (the
 // SDK rolls each call's usage into its parent as it ends) and as OTel GenAI

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '@weft/test-server';
-import { listServerCalls, nextMessage, runChild } from '../harness/index.js';
+import { listServerCalls, nextMessage, runChild } from '../support/index.js';
 
 // examples/serverless run on a stand-in for each platform (fake-platform.ts),
 // frozen with SIGSTOP at the moment the platform would freeze or end them.

@@ -7,8 +7,8 @@ import { ClickHouseStorage, SqliteStorage } from '../../src/index.js';
 import { ClickHouseCallQuery } from '../../src/storage/clickhouse/call-query.js';
 import { ClickHouseConnection } from '../../src/storage/clickhouse/clickhouse-connection.js';
 import { ClickHouseFeedbackStore } from '../../src/storage/clickhouse/feedback-store.js';
-import { callIdOf, completeOf, endOf, startOf } from '../helpers/calls.js';
-import { freshDatabaseName } from '../helpers/test-storage.js';
+import { callIdOf, completeOf, endOf, startOf } from '../support/calls.js';
+import { freshDatabaseName } from '../support/test-storage.js';
 
 // A page folds only a window of candidate ids walked over start rows (see
 // call-query.ts). Here windows of ONE start row force a walk of many windows

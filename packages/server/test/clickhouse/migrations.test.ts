@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ClickHouseStorage } from '../../src/index.js';
 import { ClickHouseConnection } from '../../src/storage/clickhouse/clickhouse-connection.js';
 import { migrations } from '../../src/storage/clickhouse/migrations.js';
-import { freshDatabaseName } from '../helpers/test-storage.js';
+import { freshDatabaseName } from '../support/test-storage.js';
 
 const host = () => `http://${inject('clickhouseHttp')}`;
 

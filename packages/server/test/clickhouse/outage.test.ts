@@ -2,9 +2,9 @@ import { routes } from '@weft/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClickHouseProcess, startClickHouse } from '../../src/testing/index.js';
 import { startTestServer } from '@weft/test-server';
-import { freshDatabaseName } from '../helpers/test-storage.js';
-import { post } from '../helpers/http.js';
-import { startOf } from '../helpers/calls.js';
+import { freshDatabaseName } from '../support/test-storage.js';
+import { post } from '../support/http.js';
+import { startOf } from '../support/calls.js';
 import { StallProxy } from './stall-proxy.js';
 
 // This file stops and stalls its ClickHouse, so it has one of its own rather

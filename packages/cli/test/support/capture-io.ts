@@ -1,5 +1,5 @@
 // Test helper only: no entry point imports it, so it never reaches dist.
-import type { CliIo } from '../io/index.js';
+import type { CliIo } from '../../src/io/index.js';
 
 /** A CliIo whose output is collected in strings, for asserting on what a command printed. */
 export interface CapturedIo extends CliIo {

@@ -4,8 +4,8 @@
  * in flight, and prints `durable <n>` each time the records below n are
  * durable (and `warning <kind>` for each warning). The parent kills it with SIGKILL at a moment of its choosing.
  */
-import { Outbox } from '../outbox.js';
-import type { OutboxFsyncPolicy } from '../outbox-options.js';
+import { Outbox } from '../../../src/outbox/outbox.js';
+import type { OutboxFsyncPolicy } from '../../../src/outbox/outbox-options.js';
 import { records } from './records.js';
 
 const BATCH_RECORDS = 50;

@@ -9,8 +9,8 @@ import { digestBytes, digestValue, encodeMsgpack, routes, tableDigest } from '@w
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import { CONTENT_TYPE_PROTOBUF, decodeRpcStatus } from '../src/index.js';
-import { callIdOf, completeOf, endOf, startOf } from './helpers/calls.js';
+import { CONTENT_TYPE_PROTOBUF, decodeRpcStatus } from '../../src/index.js';
+import { callIdOf, completeOf, endOf, startOf } from './calls.js';
 
 export interface RawRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';

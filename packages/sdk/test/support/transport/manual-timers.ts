@@ -1,4 +1,4 @@
-import type { Timers } from '../timers.js';
+import type { Timers } from '../../../src/transport/timers.js';
 
 interface Pending {
   id: number;

@@ -1,4 +1,4 @@
-import type { Outbox, ReplayResult } from '../outbox.js';
+import type { Outbox, ReplayResult } from '../../../src/outbox/outbox.js';
 
 /**
  * Record number `n`: its number, then `padBytes` bytes derived from it, so a

@@ -1,4 +1,8 @@
-import { nodeOutboxFileSystem, type OutboxFileHandle, type OutboxFileSystem } from '../outbox-file-system.js';
+import {
+  nodeOutboxFileSystem,
+  type OutboxFileHandle,
+  type OutboxFileSystem,
+} from '../../../src/outbox/outbox-file-system.js';
 
 /** Counts of file handle calls, by operation. */
 export interface CallCounts {
