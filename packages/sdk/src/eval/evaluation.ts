@@ -74,13 +74,13 @@ export class Evaluation {
    * Runs `model` on every row × trial and scores each output, as one traced
    * `Evaluation.evaluate` call with a `Evaluation.predict_and_score` child
    * per row. Resolves with the summary (also the call's output), or rejects
-   * with the signal's reason when cancelled. The steps: plan the run (rows,
-   * checkpoint, what is left), publish its inputs, define its ops, run.
+   * with the signal's reason when cancelled.
    *
    * @throws {InvalidEvaluationOptionsError} a bad option or model.
    * @throws {CheckpointOpenFailedError} the checkpoint cannot be opened.
    */
   async evaluate(model: ModelLike, options: EvaluateOptions = {}): Promise<EvaluationSummary> {
+    // The steps: plan the run (rows, checkpoint, what is left), publish its inputs, define its ops, run.
     const o = parseEvaluateOptions(model, options);
     const plan = await planRun(this.dataset, this.trials, model, o);
     const datasetInput = await publishRunInputs(plan, this.name);
