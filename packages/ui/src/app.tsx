@@ -1,31 +1,15 @@
 import { useEffect, useMemo } from 'preact/hooks';
 import { ApiClient, type TokenStore } from './api/index.js';
 import { appContext } from './hooks/index.js';
-import { TokenDialog } from './components/index.js';
+import { TokenDialog, ViewBoundary } from './components/index.js';
 import { href, useRoute } from './router/index.js';
-import {
-  CallView,
-  CallsView,
-  EvalCompareView,
-  EvalsView,
-  ObjectView,
-  ObjectsView,
-  ProjectPicker,
-  rememberProject,
-  SessionView,
-  SessionsView,
-  TableView,
-  TraceView,
-} from './views/index.js';
+import { ProjectPicker, rememberProject, SECTION_GROUPS, SECTIONS, sectionOf } from './views/index.js';
 
-const NAV = [
-  { view: 'calls', label: 'Calls' },
-  { view: 'sessions', label: 'Sessions' },
-  { view: 'evals', label: 'Evaluations' },
-  { view: 'objects', label: 'Objects' },
-] as const;
-
-/** The shell: top bar, the view the hash names, and the token prompt. */
+/**
+ * The shell: the top bar, the project's sections grouped in a side
+ * navigation, the view the address names inside its own error boundary, and
+ * the token prompt.
+ */
 export function App({ tokens }: { tokens: TokenStore }) {
   const route = useRoute();
   // The UI is served by the API server itself: the API sits beside index.html
@@ -35,60 +19,64 @@ export function App({ tokens }: { tokens: TokenStore }) {
     [tokens],
   );
   const { project, segments } = route;
-  const [view = 'calls', a, b, c] = segments;
   useEffect(() => {
     if (project) rememberProject(project);
   }, [project]);
-
-  let body = <NotFound />;
-  if (project === undefined) body = <ProjectPicker api={api} />;
-  else if (view === 'calls' && a) body = <CallView key={a} id={a} />;
-  else if (view === 'calls') body = <CallsView route={route} />;
-  else if (view === 'sessions' && a) body = <SessionView key={a} sessionId={a} />;
-  else if (view === 'sessions') body = <SessionsView />;
-  else if (view === 'trace' && a) body = <TraceView key={a} route={route} traceId={a} />;
-  else if (view === 'objects' && a) body = <ObjectView key={a} route={route} name={a} />;
-  else if (view === 'objects') body = <ObjectsView />;
-  else if (view === 'tables' && a) body = <TableView key={a} digest={a} />;
-  else if (view === 'evals' && a === 'compare' && b && c) body = <EvalCompareView aId={b} bId={c} />;
-  else if (view === 'evals') body = <EvalsView />;
+  const section = project === undefined ? undefined : sectionOf(segments);
+  const view =
+    project === undefined ? (
+      <ProjectPicker api={api} />
+    ) : (
+      (section?.render(segments.length === 0 ? [section.id] : segments, route) ?? <NotFound />)
+    );
+  // A new address is a new boundary: a view that failed does not stay failed elsewhere.
+  const boundaryKey = `${project ?? ''}/${segments.join('/')}`;
 
   return (
-    <>
+    <div class={`shell${project === undefined ? ' no-project' : ''}`}>
       <header class="topbar">
         <a class="brand" href="#/">
           weft
         </a>
         {project && (
-          <>
-            <a class="project" href="#/" title="Switch project">
-              {project}
-            </a>
-            <nav aria-label="Views">
-              {NAV.map((n) => (
-                <a
-                  key={n.view}
-                  href={href(project, [n.view])}
-                  aria-current={
-                    view === n.view || (n.view === 'calls' && view === 'trace') ? 'page' : undefined
-                  }
-                >
-                  {n.label}
-                </a>
-              ))}
-            </nav>
-          </>
+          <a class="project" href="#/" title="Switch project">
+            {project}
+          </a>
         )}
       </header>
+      {project && (
+        <nav class="sidenav" aria-label="Sections">
+          {SECTION_GROUPS.map((group) => {
+            const entries = SECTIONS.filter((s) => s.group === group);
+            if (entries.length === 0) return null;
+            return (
+              <div key={group} class="nav-group">
+                <div class="nav-group-label">{group}</div>
+                {entries.map((s) => (
+                  <a
+                    key={s.id}
+                    href={href(project, [s.id])}
+                    aria-current={s === section ? 'page' : undefined}
+                  >
+                    {s.label}
+                  </a>
+                ))}
+              </div>
+            );
+          })}
+        </nav>
+      )}
       <main>
-        {project === undefined ? (
-          body
-        ) : (
-          <appContext.Provider value={{ api, project }}>{body}</appContext.Provider>
-        )}
+        <ViewBoundary key={boundaryKey}>
+          {project === undefined ? (
+            view
+          ) : (
+            <appContext.Provider value={{ api, project }}>{view}</appContext.Provider>
+          )}
+        </ViewBoundary>
       </main>
       <TokenDialog tokens={tokens} />
-    </>
+    </div>
   );
 }
 

@@ -41,7 +41,7 @@ describe('web UI with auth on', () => {
     const unauthorized = page.waitForResponse(
       (r) => r.url().endsWith('/v1/calls/query') && r.status() === 401,
     );
-    await page.goto(`${server.url}/#/secured/calls`);
+    await page.goto(`${server.url}/#/secured/traces`);
     await unauthorized;
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();

@@ -30,7 +30,7 @@ describe('live updates and paging', () => {
       { type: 'start', id, traceId: id, parentId: null, opName: 'long_job', startedAt, inputs: { n: 1 } },
     ]);
     const page = await browser.newPage();
-    await page.goto(`${server.url}/#/live/calls`);
+    await page.goto(`${server.url}/#/live/traces`);
     const row = page.locator(`tr.call-row[data-call-id="${id}"]`);
     await row.waitFor();
     expect(await row.getAttribute('data-status')).toBe('running');
@@ -80,7 +80,7 @@ describe('live updates and paging', () => {
       }),
     );
     const page = await browser.newPage();
-    await page.goto(`${server.url}/#/paged/calls`);
+    await page.goto(`${server.url}/#/paged/traces`);
     const names = () => page.locator('tr.call-row td.col-name').allTextContents();
     await expect.poll(async () => (await names()).length).toBe(50);
     const first = await names();

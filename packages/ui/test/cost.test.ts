@@ -63,7 +63,7 @@ describe('cost in the web UI', () => {
   });
 
   it('shows each root call’s cost in the calls table, blank for an unpriced model', async () => {
-    await page.goto(`${server.url}/#/${PROJECT}/calls`);
+    await page.goto(`${server.url}/#/${PROJECT}/traces`);
     const rows = page.locator('tr.call-row');
     await expect.poll(() => rows.count()).toBe(2);
     const header = await page.locator('.calls-table thead th').allTextContents();

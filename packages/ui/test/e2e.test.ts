@@ -56,7 +56,7 @@ describe('web UI end to end', () => {
   it('lists root calls and filters them by op and status', async () => {
     // `/?project=` (what a CLI can print) opens that project's calls.
     await page.goto(`${server.url}/?project=${PROJECT}`);
-    expect(page.url()).toBe(`${server.url}/#/${PROJECT}/calls`);
+    expect(page.url()).toBe(`${server.url}/#/${PROJECT}/traces`);
     const rows = page.locator('tr.call-row');
     // 5 answer_question roots, 1 summarize, 2 evaluation runs.
     await expect.poll(() => rows.count()).toBe(8);
@@ -93,7 +93,7 @@ describe('web UI end to end', () => {
     expect(page.url()).toContain('status=error');
 
     // Text search in display names, then server-side sort by latency.
-    await page.goto(`${server.url}/#/${PROJECT}/calls`);
+    await page.goto(`${server.url}/#/${PROJECT}/traces`);
     await expect.poll(() => rows.count()).toBe(8);
     await page.fill('input[name="q"]', 'SPIDER');
     await page.press('input[name="q"]', 'Enter');
@@ -113,7 +113,7 @@ describe('web UI end to end', () => {
   });
 
   it('opens a trace, expands the tree, shows a call’s inputs and follows a ref to its object', async () => {
-    await page.goto(`${server.url}/#/${PROJECT}/calls?op=answer_question`);
+    await page.goto(`${server.url}/#/${PROJECT}/traces?op=answer_question`);
     const first = page.locator('tr.call-row').first();
     await first.waitFor();
     // Keyboard: focus the first row and open it with Enter.

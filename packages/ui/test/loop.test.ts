@@ -85,11 +85,11 @@ describe('web UI: feedback, sessions, filters, search, datasets, compare with in
     await row.waitFor();
     await shot('projects');
     await row.locator('a').click();
-    await page.waitForURL(`${server.url}/#/${PROJECT}/calls`);
+    await page.waitForURL(`${server.url}/#/${PROJECT}/traces`);
   });
 
   it('searches inputs and outputs with highlighted matches', async () => {
-    await page.goto(`${server.url}/#/${PROJECT}/calls`);
+    await page.goto(`${server.url}/#/${PROJECT}/traces`);
     await page.fill('input[name=q]', 'volcanoes');
     await page.press('input[name=q]', 'Enter');
     await page.locator('.call-row .snippet mark').first().waitFor();
@@ -99,7 +99,7 @@ describe('web UI: feedback, sessions, filters, search, datasets, compare with in
   });
 
   it('filters by attribute chips, and removes a chip', async () => {
-    await page.goto(`${server.url}/#/${PROJECT}/calls?op=chat`);
+    await page.goto(`${server.url}/#/${PROJECT}/traces?op=chat`);
     await page.locator('.call-row').nth(2).waitFor();
     await page.fill('input[name=attribute]', 'user.id=ana');
     await page.press('input[name=attribute]', 'Enter');
@@ -125,7 +125,7 @@ describe('web UI: feedback, sessions, filters, search, datasets, compare with in
     await page.locator('.feedback-list li[data-feedback-name="score"]').waitFor();
     await shot('feedback');
     // Stored on the server: the calls list filters by it.
-    await page.goto(`${server.url}/#/${PROJECT}/calls?feedback=down`);
+    await page.goto(`${server.url}/#/${PROJECT}/traces?feedback=down`);
     await page.locator(`.call-row[data-call-id="${turnIds[1]}"]`).waitFor();
     expect(await page.locator('.calls-table:not(.stale) .call-row').count()).toBe(1);
   });
@@ -147,7 +147,7 @@ describe('web UI: feedback, sessions, filters, search, datasets, compare with in
   });
 
   it('adds the selected calls to a dataset whose rows point back to them', async () => {
-    await page.goto(`${server.url}/#/${PROJECT}/calls?op=chat`);
+    await page.goto(`${server.url}/#/${PROJECT}/traces?op=chat`);
     await page.locator('.call-row').nth(2).waitFor();
     await page.locator('.call-row input[type=checkbox]').nth(0).check();
     await page.locator('.call-row input[type=checkbox]').nth(1).check();

@@ -1,3 +1,4 @@
+export { type Crumb, Page, ViewBoundary } from './layout/index.js';
 export { AddToDataset } from './add-to-dataset.js';
 export { CallDetail } from './call-detail.js';
 export { CopyButton } from './copy-button.js';

@@ -8,7 +8,7 @@ import { href } from './route.js';
  */
 export function initialHash(search: string, hash: string, recent: readonly string[]): string | undefined {
   const project = new URLSearchParams(search).get('project');
-  if (project) return href(project, ['calls']);
-  if (hash === '' && recent[0] !== undefined) return href(recent[0], ['calls']);
+  if (project) return href(project, ['traces']);
+  if (hash === '' && recent[0] !== undefined) return href(recent[0], ['traces']);
   return undefined;
 }

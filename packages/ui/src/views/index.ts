@@ -1,11 +1,2 @@
-export { CallView } from './call-view.js';
-export { CallsView } from './calls-view.js';
-export { EvalCompareView } from './eval-compare-view.js';
-export { EvalsView } from './evals-view.js';
-export { ObjectView } from './object-view.js';
-export { ObjectsView } from './objects-view.js';
-export { ProjectPicker, recentProjects, rememberProject } from './project-picker.js';
-export { SessionView } from './session-view.js';
-export { SessionsView } from './sessions-view.js';
-export { TableView } from './table-view.js';
-export { TraceView } from './trace-view.js';
+export { ProjectPicker, recentProjects, rememberProject } from './projects/project-picker.js';
+export { SECTION_GROUPS, SECTIONS, type Section, type SectionGroup, sectionOf } from './sections.js';

@@ -1,5 +1,5 @@
-import { useApp, useLoad } from '../hooks/index.js';
-import { CallDetail, ErrorBox } from '../components/index.js';
+import { useApp, useLoad } from '../../hooks/index.js';
+import { CallDetail, ErrorBox } from '../../components/index.js';
 
 /** One call on its own page (where `weft:///…/call/<id>` refs lead). */
 export function CallView({ id }: { id: string }) {

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import type { ApiClient } from '../api/index.js';
-import { useLoad } from '../hooks/index.js';
-import { formatCount, formatTime } from '../model/index.js';
-import { href, navigate } from '../router/index.js';
+import type { ApiClient } from '../../api/index.js';
+import { useLoad } from '../../hooks/index.js';
+import { formatCount, formatTime } from '../../model/index.js';
+import { href, navigate } from '../../router/index.js';
 
 const RECENT_KEY = 'weft.recentProjects';
 const PROJECT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -48,7 +48,7 @@ export function ProjectPicker({ api }: { api: ApiClient }) {
             {projects.data.projects.map((p) => (
               <tr key={p.name} data-project={p.name}>
                 <td>
-                  <a href={href(p.name, ['calls'])}>{p.name}</a>
+                  <a href={href(p.name, ['traces'])}>{p.name}</a>
                 </td>
                 <td class="col-num">{formatCount(p.callCount)}</td>
                 <td class="col-time">{p.lastCallAt === null ? '—' : formatTime(p.lastCallAt)}</td>
@@ -62,7 +62,7 @@ export function ProjectPicker({ api }: { api: ApiClient }) {
         class="picker"
         onSubmit={(e) => {
           e.preventDefault();
-          if (valid) navigate(href(name, ['calls']));
+          if (valid) navigate(href(name, ['traces']));
         }}
       >
         <label>
@@ -88,7 +88,7 @@ export function ProjectPicker({ api }: { api: ApiClient }) {
           <ul class="recent">
             {recent.map((p) => (
               <li key={p}>
-                <a href={href(p, ['calls'])}>{p}</a>
+                <a href={href(p, ['traces'])}>{p}</a>
               </li>
             ))}
           </ul>

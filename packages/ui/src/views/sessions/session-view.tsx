@@ -1,7 +1,7 @@
-import { useApp, useLoad } from '../hooks/index.js';
-import { ErrorBox } from '../components/index.js';
-import { turnMessages, formatTime } from '../model/index.js';
-import { href } from '../router/index.js';
+import { useApp, useLoad } from '../../hooks/index.js';
+import { ErrorBox } from '../../components/index.js';
+import { turnMessages, formatTime } from '../../model/index.js';
+import { href } from '../../router/index.js';
 
 /** One session as the conversation it was: its traces in order, each turn's messages as chat bubbles. */
 export function SessionView({ sessionId }: { sessionId: string }) {

@@ -1,9 +1,9 @@
 import { useMemo, useState } from 'preact/hooks';
-import { useApp, useIntervalRefresh, useLoad } from '../hooks/index.js';
-import { CallDetail, ErrorBox, TraceTreeView } from '../components/index.js';
-import { formatUsd } from '../api/index.js';
-import { costTitle, formatCount, ancestorIds, buildTraceTree } from '../model/index.js';
-import { href, navigate, type Route } from '../router/index.js';
+import { useApp, useIntervalRefresh, useLoad } from '../../hooks/index.js';
+import { CallDetail, ErrorBox, TraceTreeView } from '../../components/index.js';
+import { formatUsd } from '../../api/index.js';
+import { costTitle, formatCount, ancestorIds, buildTraceTree } from '../../model/index.js';
+import { href, navigate, type Route } from '../../router/index.js';
 
 /** One trace: its call tree and waterfall, with the selected call's detail beside it. */
 export function TraceView({ route, traceId }: { route: Route; traceId: string }) {

@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
-import { useApp, useIntervalRefresh, useLoad, useRowKeys } from '../hooks/index.js';
-import { EVALUATE_OP } from '../api/index.js';
-import { ErrorBox, Pager, StatusBadge } from '../components/index.js';
-import { runSummary, scoresLine, formatCount, formatTime } from '../model/index.js';
-import { href, navigate } from '../router/index.js';
+import { useApp, useIntervalRefresh, useLoad, useRowKeys } from '../../hooks/index.js';
+import { EVALUATE_OP } from '../../api/index.js';
+import { ErrorBox, Pager, StatusBadge } from '../../components/index.js';
+import { runSummary, scoresLine, formatCount, formatTime } from '../../model/index.js';
+import { href, navigate } from '../../router/index.js';
 
 const PAGE_SIZE = 50;
 

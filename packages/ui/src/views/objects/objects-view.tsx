@@ -1,7 +1,7 @@
-import { useApp, useLoad, useRowKeys } from '../hooks/index.js';
-import { ErrorBox } from '../components/index.js';
-import { formatTime } from '../model/index.js';
-import { href, navigate } from '../router/index.js';
+import { useApp, useLoad, useRowKeys } from '../../hooks/index.js';
+import { ErrorBox } from '../../components/index.js';
+import { formatTime } from '../../model/index.js';
+import { href, navigate } from '../../router/index.js';
 
 /** Every named object and op of the project, most recently updated first. */
 export function ObjectsView() {

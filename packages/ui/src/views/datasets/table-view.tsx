@@ -1,4 +1,4 @@
-import { TableRows } from '../components/index.js';
+import { TableRows } from '../../components/index.js';
 
 /** A table (dataset rows) on its own page, where `…/table/<digest>` refs lead. */
 export function TableView({ digest }: { digest: string }) {

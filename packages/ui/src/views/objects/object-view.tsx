@@ -1,4 +1,4 @@
-import { useApp, useLoad } from '../hooks/index.js';
+import { useApp, useLoad } from '../../hooks/index.js';
 import {
   CopyButton,
   ErrorBox,
@@ -6,9 +6,9 @@ import {
   JsonViewer,
   LabelEditor,
   TableRows,
-} from '../components/index.js';
-import { findRefs, formatTime } from '../model/index.js';
-import { href, navigate, type Route } from '../router/index.js';
+} from '../../components/index.js';
+import { findRefs, formatTime } from '../../model/index.js';
+import { href, navigate, type Route } from '../../router/index.js';
 
 /**
  * One named object: its versions with dates, the chosen version's value (a

@@ -1,7 +1,7 @@
-import { useApp, useLoad } from '../hooks/index.js';
-import { ErrorBox } from '../components/index.js';
-import { formatCount, formatTime } from '../model/index.js';
-import { href } from '../router/index.js';
+import { useApp, useLoad } from '../../hooks/index.js';
+import { ErrorBox } from '../../components/index.js';
+import { formatCount, formatTime } from '../../model/index.js';
+import { href } from '../../router/index.js';
 
 /** A project's sessions (conversations), most recently active first, with their totals. */
 export function SessionsView() {

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
-import { useApp, useLoad } from '../hooks/index.js';
-import { type Call, PREDICT_AND_SCORE_OP } from '../api/index.js';
-import { ErrorBox } from '../components/index.js';
+import { useApp, useLoad } from '../../hooks/index.js';
+import { type Call, PREDICT_AND_SCORE_OP } from '../../api/index.js';
+import { ErrorBox } from '../../components/index.js';
 import {
   compareRows,
   flattenScores,
@@ -13,8 +13,8 @@ import {
   formatDelta,
   formatDuration,
   formatTime,
-} from '../model/index.js';
-import { href } from '../router/index.js';
+} from '../../model/index.js';
+import { href } from '../../router/index.js';
 
 function metricText(d: SummaryDelta, v: number | undefined): string {
   if (v === undefined) return '—';

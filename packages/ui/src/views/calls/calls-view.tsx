@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
-import { useApp, useIntervalRefresh, useLoad, useRowKeys } from '../hooks/index.js';
-import { type CallQuery, type CallSortField, type CallStatus, formatUsd } from '../api/index.js';
-import { ErrorBox, Pager, StatusBadge, AddToDataset, Snippet } from '../components/index.js';
+import { useApp, useIntervalRefresh, useLoad, useRowKeys } from '../../hooks/index.js';
+import { type CallQuery, type CallSortField, type CallStatus, formatUsd } from '../../api/index.js';
+import { ErrorBox, Pager, StatusBadge, AddToDataset, Snippet } from '../../components/index.js';
 import {
   attributesFromQuery,
   chipText,
@@ -13,8 +13,8 @@ import {
   formatCount,
   formatDuration,
   formatTime,
-} from '../model/index.js';
-import { href, navigate, type Route } from '../router/index.js';
+} from '../../model/index.js';
+import { href, navigate, type Route } from '../../router/index.js';
 
 const PAGE_SIZE = 50;
 const LIVE_REFRESH_MS = 3_000;
@@ -38,8 +38,13 @@ const COLUMNS: { label: string; sort?: CallSortField; class: string }[] = [
   { label: 'Started', sort: 'startedAt', class: 'col-time' },
 ];
 
-/** Root calls with filters, server-side sort and cursor paging, refreshed live. */
-export function CallsView({ route }: { route: Route }) {
+/**
+ * Calls with filters, server-side sort and cursor paging, refreshed live:
+ * the root calls (one row per trace, the Traces section) or every call at
+ * any depth (the Calls section).
+ */
+export function CallsView({ route, scope }: { route: Route; scope: 'roots' | 'all' }) {
+  const section = scope === 'roots' ? 'traces' : 'calls';
   const { api, project } = useApp();
   const q = route.query;
   const filters = {
@@ -66,7 +71,7 @@ export function CallsView({ route }: { route: Route }) {
     (signal) => {
       const query: CallQuery = {
         project,
-        parentId: null,
+        ...(scope === 'roots' ? { parentId: null } : {}),
         sort: { field: filters.sort, direction: filters.dir },
         limit: PAGE_SIZE,
       };
@@ -83,7 +88,7 @@ export function CallsView({ route }: { route: Route }) {
       if (cursor !== undefined) query.cursor = cursor;
       return api.queryCalls(query, signal).then((page) => ({ ...page, key: `${filterKey}|${cursor ?? ''}` }));
     },
-    [project, filterKey, cursor],
+    [project, scope, filterKey, cursor],
   );
   const rows = calls.data?.calls ?? [];
   // Rows of the previous filters or page stay visible (dimmed, inert) until
@@ -104,12 +109,12 @@ export function CallsView({ route }: { route: Route }) {
       dir: filters.dir === 'desc' ? '' : filters.dir,
     };
     next[key] = value;
-    navigate(href(project, ['calls'], next), true);
+    navigate(href(project, [section], next), true);
   };
   const sortBy = (field: CallSortField) => {
     const dir = filters.sort === field && filters.dir === 'desc' ? 'asc' : 'desc';
     navigate(
-      href(project, ['calls'], {
+      href(project, [section], {
         op: filters.op,
         status: filters.status,
         range: filters.range,
@@ -145,9 +150,9 @@ export function CallsView({ route }: { route: Route }) {
     setSelected((list) => (list.includes(id) ? list.filter((x) => x !== id) : [...list, id]));
 
   return (
-    <div class="view calls-view">
+    <div class={`view calls-view ${section}-view`}>
       <div class="view-head">
-        <h1>Calls</h1>
+        <h1>{scope === 'roots' ? 'Traces' : 'Calls'}</h1>
         <span class="live-indicator" aria-live="polite">
           {calls.loading ? 'Updating…' : page.index === 0 || anyRunning ? 'Live' : ''}
         </span>

@@ -1,0 +1,2 @@
+export { type Crumb, Page } from './page.js';
+export { ViewBoundary } from './view-boundary.js';
