@@ -126,6 +126,35 @@ describe('weft serve (built binary, child process)', () => {
     expect((await w.exited).code).toBe(ExitCode.ok);
   });
 
+  it('regression: warns that --token is visible in the process list, and not for WEFT_TOKEN', async () => {
+    const cwd = await tempDir();
+    const flag = weft(['serve', '--port', '0', '--token', 'tok-on-argv'], { cwd });
+    const url = await listeningUrl(flag);
+    expect(await getStatus(url, routes.callQuery(), { method: 'POST', token: 'tok-on-argv' })).toBe(200);
+    expect(flag.stderr()).toMatch(
+      /^weft: warning: --token puts the admin token in the process list.*WEFT_TOKEN/,
+    );
+    expect(flag.stderr()).not.toContain('tok-on-argv');
+    flag.child.kill('SIGTERM');
+    expect((await flag.exited).code).toBe(ExitCode.ok);
+
+    const env = weft(['serve', '--port', '0'], { cwd, env: { WEFT_TOKEN: 'tok-in-env' } });
+    await listeningUrl(env);
+    env.child.kill('SIGTERM');
+    expect((await env.exited).code).toBe(ExitCode.ok);
+    expect(env.stderr()).toBe('');
+  });
+
+  it('regression: creates the database folder owner-only (0700; it was 0755)', async () => {
+    const cwd = await tempDir();
+    const w = weft(['serve', '--port', '0', '--db', join(cwd, 'data', 'traces.db')], { cwd });
+    await listeningUrl(w);
+    expect((await stat(join(cwd, 'data'))).mode & 0o777).toBe(0o700);
+    expect((await stat(join(cwd, 'data', 'traces.db'))).mode & 0o777).toBe(0o600);
+    w.child.kill('SIGTERM');
+    expect((await w.exited).code).toBe(ExitCode.ok);
+  });
+
   it('refuses a non-loopback host without a token: exit 2, one line naming --token', async () => {
     const cwd = await tempDir();
     const w = weft(['serve', '--host', '0.0.0.0', '--port', '0'], { cwd });

@@ -29,7 +29,11 @@ export const serveCommand = defineCommand<ServeOptions, ServeFlags>({
         'sqlite:PATH or clickhouse://[USER[:PASSWORD]@]HOST:PORT/DATABASE[?cluster=NAME] (env: WEFT_STORAGE; ClickHouse credentials also from WEFT_CLICKHOUSE_USER, WEFT_CLICKHOUSE_PASSWORD)',
         parseNonEmpty,
       )
-      .option('--token <token>', 'admin bearer token, reaches every project (env: WEFT_TOKEN)', parseNonEmpty)
+      .option(
+        '--token <token>',
+        'admin bearer token, reaches every project (env: WEFT_TOKEN, preferred: a flag is visible in the process list)',
+        parseNonEmpty,
+      )
       .option(
         '--tokens-file <path>',
         'JSON file of per-project tokens {"<token>": ["project", ...]} (env: WEFT_TOKENS_FILE)',
@@ -48,6 +52,7 @@ export const serveCommand = defineCommand<ServeOptions, ServeFlags>({
         ? {}
         : { storageCredentials: { username, password } }),
       token: flagOrEnv(flags.token, env, 'WEFT_TOKEN', parseNonEmpty),
+      tokenOnCommandLine: flags.token !== undefined,
       tokensFile: flagOrEnv(flags.tokensFile, env, 'WEFT_TOKENS_FILE', parseNonEmpty),
     };
   },

@@ -16,6 +16,11 @@ export interface ServeOptions {
   /** Admin bearer token (every project); from `--token`, else `WEFT_TOKEN`. */
   token: string | undefined;
   /**
+   * The admin token came from `--token`, where every user of the machine can
+   * read it in the process list: `serve` warns and points to `WEFT_TOKEN`.
+   */
+  tokenOnCommandLine?: boolean | undefined;
+  /**
    * JSON file of per-project tokens `{ "<token>": ["project", …] }`; from
    * `--tokens-file`, else `WEFT_TOKENS_FILE`.
    */

@@ -18,7 +18,9 @@ export async function serve(options: ServeOptions, io: CliIo): Promise<number> {
     options.storage === undefined ? undefined : parseStorageUrl(options.storage, options.storageCredentials);
   const dbPath = resolve(target?.kind === 'sqlite' ? target.path : options.dbPath);
   const remote = target?.kind === 'clickhouse' ? (options.storage as string) : undefined;
-  if (remote === undefined) await mkdir(dirname(dbPath), { recursive: true });
+  // Owner-only, like the database files the server creates in it.
+  if (remote === undefined) await mkdir(dirname(dbPath), { recursive: true, mode: 0o700 });
+  if (options.tokenOnCommandLine) io.stderr.write(TOKEN_FLAG_WARNING);
   // Listen for signals before starting, so a SIGTERM that arrives while the
   // server is starting still closes it cleanly.
   const stop = io.signal ? { signal: io.signal, dispose: () => {} } : stopOnProcessSignals();
@@ -50,6 +52,10 @@ export async function serve(options: ServeOptions, io: CliIo): Promise<number> {
     stop.dispose();
   }
 }
+
+/** `--token`'s value is in the process list (`ps`, /proc) for every user of the machine. */
+const TOKEN_FLAG_WARNING =
+  'weft: warning: --token puts the admin token in the process list, where every user of this machine can read it; set WEFT_TOKEN or use --tokens-file instead.\n';
 
 /** How clients authenticate, for the start banner; never shows a token. */
 function authSummary({ token, tokensFile }: ServeOptions): string {

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type {
@@ -102,7 +102,7 @@ export class SqliteStorage implements Storage {
 
   constructor({ path, writerThread = false }: SqliteStorageOptions) {
     const memory = path === ':memory:';
-    if (!memory) mkdirSync(dirname(path), { recursive: true });
+    if (!memory) createOwnerOnly(path);
     this.#db = new Database(path);
     for (const pragma of PRAGMAS) this.#db.pragma(pragma);
     // Migrations finish before the writer thread opens its connection.
@@ -324,4 +324,15 @@ export class SqliteStorage implements Storage {
     if (this.#closing !== undefined) throw new StorageClosedError();
     return this.#db;
   }
+}
+
+/**
+ * Creates the database's folder (0700) and file (0600) when missing, so
+ * traces are readable by the server's user only: SQLite would create the file
+ * 0644, and it gives the `-wal` and `-shm` files the mode of the database
+ * file. Existing files and folders keep the mode they have.
+ */
+function createOwnerOnly(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, 'a', 0o600));
 }
