@@ -32,6 +32,10 @@ const alias = [
     ),
   },
   {
+    find: /^@weft\/sdk\/mcp$/,
+    replacement: fileURLToPath(new URL('./packages/sdk/src/integrations/mcp/index.ts', import.meta.url)),
+  },
+  {
     find: /^@weft\/sdk\/outbox$/,
     replacement: fileURLToPath(new URL('./packages/sdk/src/outbox-admin/index.ts', import.meta.url)),
   },

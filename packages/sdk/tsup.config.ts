@@ -12,6 +12,7 @@ export default defineConfig({
     'integrations/anthropic/index': 'src/integrations/anthropic/index.ts',
     'otel/index': 'src/otel/index.ts',
     'integrations/ai-sdk/index': 'src/integrations/ai-sdk/index.ts',
+    'integrations/mcp/index': 'src/integrations/mcp/index.ts',
   },
   format: ['esm'],
   // Members marked @internal stay out of the published declarations.

@@ -24,6 +24,27 @@ export interface ContextFrame {
   readonly unsampledBy?: object | undefined;
   /** Set by `withSession`: the session every call started inside belongs to. */
   readonly sessionId?: string | undefined;
+  /**
+   * Set by `withRemoteParent`: the span of another process (a request's W3C
+   * trace context) that a call started here with no Weft parent goes under.
+   * Carried into calls started inside, so their outgoing requests pass its
+   * `tracestate` on.
+   */
+  readonly remoteParent?: RemoteParent | undefined;
+}
+
+/**
+ * A span of another process that calls started here belong under: the W3C
+ * trace context a request carried (an HTTP `traceparent` header, an MCP
+ * request's `_meta.traceparent`), in Weft ids.
+ */
+export interface RemoteParent {
+  /** The Weft trace id of the W3C trace id. */
+  readonly traceId: string;
+  /** The Weft call id of the W3C parent span id (see `callIdOfSpan`). */
+  readonly parentId: string;
+  /** The `tracestate` that came with it, passed on unchanged by outgoing requests. */
+  readonly traceState?: string | undefined;
 }
 
 export const callContext = new AsyncLocalStorage<ContextFrame>();

@@ -1,7 +1,13 @@
-export { callContext, type ContextFrame, outsideCalls } from './call-context.js';
+export { callContext, type ContextFrame, outsideCalls, type RemoteParent } from './call-context.js';
 export { type CurrentCall, currentCall } from './current-call.js';
 export { withAttributes } from './with-attributes.js';
 export { withSession } from './with-session.js';
+export {
+  currentRemoteParent,
+  parseTraceparent,
+  traceparentOf,
+  withRemoteParent,
+} from './remote-parent.js';
 export {
   activeSpanContext,
   type OtelContext,

@@ -15,6 +15,7 @@ export function withAttributes<T>(attributes: Record<string, unknown>, fn: () =>
       otel: frame?.otel,
       unsampledBy: frame?.unsampledBy,
       sessionId: frame?.sessionId,
+      remoteParent: frame?.remoteParent,
     },
     fn,
   );

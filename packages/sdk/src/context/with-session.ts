@@ -19,5 +19,8 @@ export function withSession<T>(id: string, fn: () => T): T {
     );
   }
   const frame = callContext.getStore();
-  return callContext.run({ call: frame?.call, attributes: frame?.attributes, sessionId: id }, fn);
+  return callContext.run(
+    { call: frame?.call, attributes: frame?.attributes, sessionId: id, remoteParent: frame?.remoteParent },
+    fn,
+  );
 }

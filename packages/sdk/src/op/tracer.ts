@@ -116,6 +116,7 @@ export class Tracer {
       attributes: frame?.attributes,
       otel: otelInner,
       sessionId: frame?.sessionId,
+      remoteParent: frame?.remoteParent,
     };
     let result: unknown;
     try {
@@ -301,6 +302,11 @@ export class Tracer {
           traceId = placed.traceId;
           parentId = placed.id;
         }
+      }
+      // No Weft or OTel parent, but a request from another process named one.
+      if (traceId === undefined && frame?.remoteParent !== undefined) {
+        traceId = frame.remoteParent.traceId;
+        parentId = frame.remoteParent.parentId;
       }
       // A root's id is its trace id (drawn early when sampling decided on it); a child's id starts with its trace id's head (see newChildCallId).
       const id = traceId === undefined ? (rootId ?? newCallId()) : newChildCallId(traceId);

@@ -11,6 +11,7 @@ const sources: Record<string, string> = {
   '@weft/sdk/eval': join(repoRoot, 'packages/sdk/src/eval.ts'),
   '@weft/sdk/errors': join(repoRoot, 'packages/sdk/src/errors.ts'),
   '@weft/sdk/diagnostics': join(repoRoot, 'packages/sdk/src/diagnostics.ts'),
+  '@weft/sdk/mcp': join(repoRoot, 'packages/sdk/src/integrations/mcp/index.ts'),
   '@weft/protocol': join(repoRoot, 'packages/protocol/src/index.ts'),
   '@weft/server': join(repoRoot, 'packages/server/src/index.ts'),
 };
@@ -56,7 +57,7 @@ export interface RunChildOptions {
  * build step.
  */
 export async function runChild(script: string, options: RunChildOptions = {}): Promise<ChildRun> {
-  const entry = extname(script) === '.ts' ? await bundle(script, options.aliases ?? {}) : script;
+  const entry = extname(script) === '.ts' ? await bundleScript(script, options.aliases) : script;
   const child = spawn(process.execPath, [...(options.execArgv ?? []), entry, ...(options.args ?? [])], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
@@ -116,8 +117,13 @@ export async function runChild(script: string, options: RunChildOptions = {}): P
 
 let bundles = 0;
 
-/** Bundles a TypeScript entry into an ESM file under node_modules/.cache, so bare imports resolve from the repo. */
-async function bundle(script: string, aliases: Record<string, string>): Promise<string> {
+/**
+ * Bundles a TypeScript entry into an ESM file under node_modules/.cache, so
+ * bare imports resolve from the repo and `@weft/*` entries from their
+ * sources; for a child that something else starts (an MCP client's stdio
+ * transport). The caller removes the file when done.
+ */
+export async function bundleScript(script: string, aliases: Record<string, string> = {}): Promise<string> {
   const { build } = await import('esbuild');
   const outDir = join(repoRoot, 'node_modules/.cache/weft-harness');
   await mkdir(outDir, { recursive: true });
@@ -140,9 +146,9 @@ async function bundle(script: string, aliases: Record<string, string>): Promise<
       {
         name: 'weft-sources',
         setup(b) {
-          b.onResolve({ filter: /^(@weft\/sdk|@weft\/protocol|@weft\/server)$/ }, (args) => ({
-            path: sources[args.path]!,
-          }));
+          b.onResolve({ filter: /^@weft\// }, (args) =>
+            Object.hasOwn(sources, args.path) ? { path: sources[args.path]! } : undefined,
+          );
           b.onResolve({ filter: /^[^./]/ }, (args) =>
             Object.hasOwn(aliases, args.path) ? { path: aliases[args.path]! } : undefined,
           );

@@ -1,4 +1,4 @@
-export { type ChildRun, type RunChildOptions, runChild } from './child-process.js';
+export { bundleScript, type ChildRun, type RunChildOptions, runChild } from './child-process.js';
 export {
   FaultProxy,
   type FaultProxyOptions,
