@@ -3,11 +3,17 @@ import { useApp } from '../hooks/index.js';
 import type { Call, Feedback, FeedbackValue } from '../api/index.js';
 import { formatTime } from '../model/index.js';
 import { ErrorBox } from './error-box.js';
+import { ThumbsDownIcon, ThumbsUpIcon } from './icons.js';
 
-function valueText(value: FeedbackValue): string {
-  if (value === true) return '👍';
-  if (value === false) return '👎';
-  return String(value);
+/** A feedback value as shown in the list: thumbs as icons with their words for screen readers. */
+function FeedbackValueText({ value }: { value: FeedbackValue }) {
+  if (typeof value !== 'boolean') return <>{String(value)}</>;
+  return (
+    <span class={`thumb thumb-${value ? 'up' : 'down'}`} title={value ? 'thumbs up' : 'thumbs down'}>
+      {value ? <ThumbsUpIcon /> : <ThumbsDownIcon />}
+      <span class="visually-hidden">{value ? 'thumbs up' : 'thumbs down'}</span>
+    </span>
+  );
 }
 
 /**
@@ -57,7 +63,7 @@ export function FeedbackPanel({ call }: { call: Call }) {
           disabled={busy}
           onClick={() => send('thumbs', true)}
         >
-          👍
+          <ThumbsUpIcon />
         </button>
         <button
           type="button"
@@ -66,7 +72,7 @@ export function FeedbackPanel({ call }: { call: Call }) {
           disabled={busy}
           onClick={() => send('thumbs', false)}
         >
-          👎
+          <ThumbsDownIcon />
         </button>
         <input
           name="feedback-comment"
@@ -99,7 +105,10 @@ export function FeedbackPanel({ call }: { call: Call }) {
         <ul class="feedback-list">
           {given.map((f) => (
             <li key={f.id} data-feedback-name={f.name}>
-              <strong>{f.name}</strong> <span class="feedback-value">{valueText(f.value)}</span>
+              <strong>{f.name}</strong>{' '}
+              <span class="feedback-value">
+                <FeedbackValueText value={f.value} />
+              </span>
               {f.comment && <span class="feedback-comment"> — {f.comment}</span>}
               <span class="muted">
                 {' '}

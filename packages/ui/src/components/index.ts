@@ -13,5 +13,7 @@ export { RefLink, refHref } from './ref-link.js';
 export { Snippet } from './snippet.js';
 export { StatusBadge } from './status-badge.js';
 export { TableRows } from './table-rows.js';
+export { ThumbsDownIcon, ThumbsUpIcon } from './icons.js';
+export { TimeAgo } from './time-ago.js';
 export { TokenDialog } from './token-dialog.js';
 export { ROW_PX, TraceTreeView, type TraceTreeViewProps } from './trace-tree-view.js';

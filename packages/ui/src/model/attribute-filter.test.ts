@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attributesFromQuery, chipText, parseAttributeChip } from './attribute-filter.js';
+import { attributesFromQuery, attributesToQuery, chipText, parseAttributeChip } from './attribute-filter.js';
 
 describe('attribute chips', () => {
   it('reads booleans, numbers and strings, with quotes forcing a string', () => {
@@ -11,9 +11,24 @@ describe('attribute chips', () => {
     expect(parseAttributeChip('novalue')).toBeUndefined();
   });
 
-  it('round-trips through the URL and labels ambiguous strings with quotes', () => {
-    expect(attributesFromQuery(JSON.stringify({ a: 1, b: 'x', c: { no: 1 } }))).toEqual({ a: 1, b: 'x' });
-    expect(attributesFromQuery('{broken')).toEqual({});
+  it('reads attrs in the chip syntax, one per parameter, and round-trips them', () => {
+    const attributes = { plan: 'pro', tier: '2', beta: true, seats: 5 };
+    expect(attributesToQuery(attributes)).toEqual(['plan=pro', 'tier="2"', 'beta=true', 'seats=5']);
+    expect(attributesFromQuery(attributesToQuery(attributes))).toEqual({ attributes, invalid: [] });
+  });
+
+  it('still reads the JSON links of before, and reports what it cannot read', () => {
+    expect(attributesFromQuery([JSON.stringify({ a: 1, b: 'x' })])).toEqual({
+      attributes: { a: 1, b: 'x' },
+      invalid: [],
+    });
+    expect(attributesFromQuery(['{broken', 'plan', 'env=prod', '{"c":{"no":1}}'])).toEqual({
+      attributes: { env: 'prod' },
+      invalid: ['{broken', 'plan', '{"c":{"no":1}}'],
+    });
+  });
+
+  it('labels ambiguous strings with quotes', () => {
     expect(chipText('tier', '2')).toBe('tier="2"');
     expect(chipText('tier', 2)).toBe('tier=2');
   });

@@ -22,6 +22,33 @@ export function formatTime(ms: number): string {
   return timeFormat.format(new Date(ms));
 }
 
+const SHORT_DATE = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+const SHORT_DATE_YEAR = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+});
+
+/**
+ * How long ago `ms` was, as a table shows it: `just now`, `42 s ago`,
+ * `5 min ago`, `3 h ago`, `2 d ago`; older than a week (or in the future,
+ * a clock ahead of this one) the date itself, `Nov 27` (with the year when
+ * it is not this one's).
+ */
+export function formatRelativeTime(ms: number, nowMs: number): string {
+  const age = nowMs - ms;
+  if (!Number.isFinite(age) || Number.isNaN(new Date(ms).getTime())) return '—';
+  if (age >= 0) {
+    if (age < 5_000) return 'just now';
+    if (age < 60_000) return `${Math.floor(age / 1_000)} s ago`;
+    if (age < 3_600_000) return `${Math.floor(age / 60_000)} min ago`;
+    if (age < 86_400_000) return `${Math.floor(age / 3_600_000)} h ago`;
+    if (age < 7 * 86_400_000) return `${Math.floor(age / 86_400_000)} d ago`;
+  }
+  const date = new Date(ms);
+  return (date.getFullYear() === new Date(nowMs).getFullYear() ? SHORT_DATE : SHORT_DATE_YEAR).format(date);
+}
+
 export function formatCount(n: number | undefined): string {
   return n === undefined ? '—' : n.toLocaleString('en-US');
 }

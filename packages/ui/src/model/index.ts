@@ -1,6 +1,8 @@
 export {
   type AttributeValue,
+  type AttributesFromQuery,
   attributesFromQuery,
+  attributesToQuery,
   chipText,
   parseAttributeChip,
 } from './attribute-filter.js';
@@ -14,9 +16,16 @@ export {
   type SummaryDelta,
   summaryDeltas,
 } from './eval-compare.js';
-export { runSummary, scoresLine } from './eval-summary.js';
+export { type RunInfo, runInfo, runSummary, scoresLine } from './eval-summary.js';
 export { findRefs } from './find-refs.js';
-export { formatCount, formatDelta, formatDuration, formatTime, shortId } from './format.js';
+export {
+  formatCount,
+  formatDelta,
+  formatDuration,
+  formatRelativeTime,
+  formatTime,
+  shortId,
+} from './format.js';
 export { type DiffEntry, formatPath, jsonDiff } from './json-diff.js';
 export { type ScoreComparison, scoreIntervals, verdict } from './score-intervals.js';
 export {

@@ -30,16 +30,20 @@ export function parseRoute(hash: string): Route {
   return { project, segments, query };
 }
 
-/** Builds a hash link; `query` members that are undefined or '' are left out. */
+/** A query parameter's value; a list repeats the parameter (`?attrs=a%3D1&attrs=b%3D2`). */
+export type QueryValue = string | number | readonly string[] | undefined;
+
+/** Builds a hash link; `query` members that are undefined or '' (or lists of none) are left out. */
 export function href(
   project: string,
   segments: readonly string[],
-  query: Record<string, string | number | undefined> = {},
+  query: Record<string, QueryValue> = {},
 ): string {
   const path = [project, ...segments].map(encodeURIComponent).join('/');
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined && value !== '') params.set(key, String(value));
+    if (Array.isArray(value)) for (const item of value) params.append(key, item);
+    else if (value !== undefined && value !== '') params.set(key, String(value));
   }
   const search = params.toString();
   return `#/${path}${search ? `?${search}` : ''}`;

@@ -1,9 +1,10 @@
 import { useMemo, useState } from 'preact/hooks';
 import { useApp, useIntervalRefresh, useLoad, useRowKeys } from '../../hooks/index.js';
 import { type CallQuery, type CallSortField, type CallStatus, formatUsd } from '../../api/index.js';
-import { ErrorBox, Pager, StatusBadge, AddToDataset, Snippet } from '../../components/index.js';
+import { ErrorBox, Pager, StatusBadge, AddToDataset, Snippet, TimeAgo } from '../../components/index.js';
 import {
   attributesFromQuery,
+  attributesToQuery,
   chipText,
   parseAttributeChip,
   callLatencyMs,
@@ -12,9 +13,8 @@ import {
   plainOpName,
   formatCount,
   formatDuration,
-  formatTime,
 } from '../../model/index.js';
-import { href, navigate, type Route } from '../../router/index.js';
+import { href, navigate, type QueryValue, type Route } from '../../router/index.js';
 
 const PAGE_SIZE = 50;
 const LIVE_REFRESH_MS = 3_000;
@@ -52,7 +52,7 @@ export function CallsView({ route, scope }: { route: Route; scope: 'roots' | 'al
     status: q.get('status') ?? '',
     range: q.get('range') ?? '',
     text: q.get('q') ?? '',
-    attrs: q.get('attrs') ?? '',
+    attrs: q.getAll('attrs'),
     feedback: q.get('feedback') ?? '',
     sort: (q.get('sort') ?? 'startedAt') as CallSortField,
     dir: (q.get('dir') ?? 'desc') as 'asc' | 'desc',
@@ -78,7 +78,7 @@ export function CallsView({ route, scope }: { route: Route; scope: 'roots' | 'al
       if (filters.op) query.opName = filters.op;
       if (filters.status) query.status = filters.status as CallStatus;
       if (filters.text) query.text = filters.text;
-      const attributes = attributesFromQuery(filters.attrs);
+      const { attributes } = attributesFromQuery(filters.attrs);
       if (Object.keys(attributes).length > 0) query.attributes = attributes;
       if (filters.feedback === 'any') query.feedback = {};
       else if (filters.feedback === 'up') query.feedback = { name: 'thumbs', value: true };
@@ -97,8 +97,8 @@ export function CallsView({ route, scope }: { route: Route; scope: 'roots' | 'al
   const anyRunning = rows.some((c) => c.status === 'running');
   useIntervalRefresh(page.index === 0 || anyRunning, LIVE_REFRESH_MS, calls.reload, calls.settled);
 
-  const setFilter = (key: string, value: string) => {
-    const next: Record<string, string> = {
+  const setFilter = (key: string, value: QueryValue) => {
+    const next: Record<string, QueryValue> = {
       op: filters.op,
       status: filters.status,
       range: filters.range,
@@ -135,11 +135,11 @@ export function CallsView({ route, scope }: { route: Route; scope: 'roots' | 'al
   const { rowProps } = useRowKeys(rows.length, open);
   const opNames = useMemo(() => [...new Set(rows.map((c) => plainOpName(c.opName)))].sort(), [rows]);
   const firstLoad = calls.data === undefined && calls.error === undefined;
-  const attributes = attributesFromQuery(filters.attrs);
+  const { attributes, invalid: invalidAttributes } = attributesFromQuery(filters.attrs);
   const [chipDraft, setChipDraft] = useState('');
   const [selected, setSelected] = useState<string[]>([]);
   const setAttributes = (next: Record<string, string | number | boolean>) =>
-    setFilter('attrs', Object.keys(next).length === 0 ? '' : JSON.stringify(next));
+    setFilter('attrs', attributesToQuery(next));
   const addChip = () => {
     const parsed = parseAttributeChip(chipDraft);
     if (parsed === undefined) return;
@@ -256,6 +256,13 @@ export function CallsView({ route, scope }: { route: Route; scope: 'roots' | 'al
         />
         <AddToDataset callIds={selected} onDone={() => setSelected([])} />
       </fieldset>
+      {invalidAttributes.length > 0 && (
+        <p class="error-box" role="alert" data-invalid="attrs">
+          Not filtering by {invalidAttributes.map((a) => `“${a}”`).join(', ')}: write an attribute filter as{' '}
+          <code>key=value</code> (in the URL, <code>attrs=plan%3Dpro</code>, one <code>attrs</code> per
+          filter).
+        </p>
+      )}
       {calls.error && <ErrorBox error={calls.error} retry={calls.reload} />}
       <div class="table-wrap">
         <table class={`data-table calls-table${stale ? ' stale' : ''}`} aria-busy={firstLoad || stale}>
@@ -336,7 +343,9 @@ export function CallsView({ route, scope }: { route: Route; scope: 'roots' | 'al
                 <td class="col-num col-cost" title={costTitle(call.summary?.costUsd)}>
                   {formatUsd(call.summary?.costUsd)}
                 </td>
-                <td class="col-time">{formatTime(call.startedAt)}</td>
+                <td class="col-time">
+                  <TimeAgo ms={call.startedAt} />
+                </td>
               </tr>
             ))}
           </tbody>

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import { useApp, useIntervalRefresh, useLoad, useRowKeys } from '../../hooks/index.js';
 import { EVALUATE_OP } from '../../api/index.js';
-import { ErrorBox, Pager, StatusBadge } from '../../components/index.js';
-import { runSummary, scoresLine, formatCount, formatTime } from '../../model/index.js';
+import { ErrorBox, Pager, StatusBadge, TimeAgo } from '../../components/index.js';
+import { formatCount, runInfo, scoresLine, shortId } from '../../model/index.js';
 import { href, navigate } from '../../router/index.js';
 
 const PAGE_SIZE = 50;
@@ -21,6 +21,13 @@ export function EvalsView() {
     [project, cursor],
   );
   const rows = runs.data?.calls ?? [];
+  const infos = new Map(rows.map((r) => [r.id, runInfo(r)]));
+  // Each resuming run links back to the runs it resumed (those on this page).
+  const resumed = new Map<string, string[]>();
+  for (const [id, info] of infos) {
+    if (info.resumedBy !== undefined)
+      resumed.set(info.resumedBy, [...(resumed.get(info.resumedBy) ?? []), id]);
+  }
   useIntervalRefresh(
     rows.some((r) => r.status === 'running'),
     3_000,
@@ -34,6 +41,8 @@ export function EvalsView() {
     const run = rows[i];
     if (run) togglePick(run.id);
   });
+  // The run's own call page: its summary or exception, and a link to its trace.
+  const runHref = (id: string) => href(project, ['calls', id]);
   const compare = () => {
     // The older run is the baseline (A), the newer the candidate (B).
     const [x, y] = picked.map((id) => rows.find((r) => r.id === id)!);
@@ -84,13 +93,16 @@ export function EvalsView() {
               </tr>
             )}
             {rows.map((run, i) => {
-              const s = runSummary(run);
+              const info = infos.get(run.id)!;
+              const s = info.summary;
               const checked = picked.includes(run.id);
+              const name = info.evaluation ?? run.id;
               return (
                 <tr
                   key={run.id}
                   class={`run-row${checked ? ' selected' : ''}`}
                   data-call-id={run.id}
+                  data-state={info.state}
                   {...rowProps(i)}
                 >
                   <td class="col-pick">
@@ -98,21 +110,39 @@ export function EvalsView() {
                       type="checkbox"
                       tabIndex={-1}
                       checked={checked}
-                      aria-label={`Select run ${s?.evaluation ?? run.displayName ?? run.id}`}
+                      aria-label={`Select run ${name}`}
                       onChange={() => togglePick(run.id)}
                     />
                   </td>
-                  <td>{s?.evaluation ?? run.displayName ?? '—'}</td>
-                  <td>{s?.model ?? '—'}</td>
+                  <td class="run-name">{info.evaluation ?? '—'}</td>
+                  <td class="run-model">{info.model ?? '—'}</td>
                   <td class="col-status">
-                    <StatusBadge status={run.status} />
+                    {info.state === 'interrupted' ? (
+                      <span class="status status-error">interrupted</span>
+                    ) : (
+                      <StatusBadge status={run.status} />
+                    )}
                   </td>
                   <td class="col-num">
                     {s ? `${formatCount(s.completed)}/${formatCount(s.rows * s.trials)}` : '—'}
                   </td>
                   <td class="col-num">{s ? formatCount(s.errors) : '—'}</td>
-                  <td class="scores-cell">{s ? scoresLine(s) : ''}</td>
-                  <td class="col-time">{formatTime(run.startedAt)}</td>
+                  <td class="scores-cell">
+                    {s ? scoresLine(s) : ''}
+                    {info.resumedBy !== undefined && (
+                      <a class="resumed-by" href={runHref(info.resumedBy)} tabIndex={-1}>
+                        resumed by run {shortId(info.resumedBy)}
+                      </a>
+                    )}
+                    {(resumed.get(run.id) ?? []).map((from) => (
+                      <a key={from} class="resumes" href={runHref(from)} tabIndex={-1}>
+                        resumes interrupted run {shortId(from)}
+                      </a>
+                    ))}
+                  </td>
+                  <td class="col-time">
+                    <TimeAgo ms={run.startedAt} />
+                  </td>
                   <td class="col-link">
                     <a href={href(project, ['trace', run.traceId], { call: run.id })} tabIndex={-1}>
                       trace

@@ -6,6 +6,7 @@ import {
   JsonViewer,
   LabelEditor,
   TableRows,
+  TimeAgo,
 } from '../../components/index.js';
 import { findRefs, formatTime } from '../../model/index.js';
 import { href, navigate, type Route } from '../../router/index.js';
@@ -84,7 +85,9 @@ export function ObjectView({ route, name }: { route: Route; name: string }) {
                         </a>
                       ))}
                     </td>
-                    <td class="col-time">{formatTime(v.createdAt)}</td>
+                    <td class="col-time">
+                      <TimeAgo ms={v.createdAt} />
+                    </td>
                     <td>
                       <input
                         type="radio"

@@ -1,6 +1,5 @@
 import { useApp, useLoad, useRowKeys } from '../../hooks/index.js';
-import { ErrorBox } from '../../components/index.js';
-import { formatTime } from '../../model/index.js';
+import { ErrorBox, TimeAgo } from '../../components/index.js';
 import { href, navigate } from '../../router/index.js';
 
 /** Every named object and op of the project, most recently updated first. */
@@ -53,7 +52,9 @@ export function ObjectsView() {
                 </td>
                 <td class="col-status">{o.kind}</td>
                 <td class="col-num">{o.versionCount}</td>
-                <td class="col-time">{formatTime(o.updatedAt)}</td>
+                <td class="col-time">
+                  <TimeAgo ms={o.updatedAt} />
+                </td>
               </tr>
             ))}
           </tbody>

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import type { ApiClient } from '../../api/index.js';
+import { TimeAgo } from '../../components/index.js';
 import { useLoad } from '../../hooks/index.js';
-import { formatCount, formatTime } from '../../model/index.js';
+import { formatCount } from '../../model/index.js';
 import { href, navigate } from '../../router/index.js';
 
 const RECENT_KEY = 'weft.recentProjects';
@@ -51,7 +52,7 @@ export function ProjectPicker({ api }: { api: ApiClient }) {
                   <a href={href(p.name, ['traces'])}>{p.name}</a>
                 </td>
                 <td class="col-num">{formatCount(p.callCount)}</td>
-                <td class="col-time">{p.lastCallAt === null ? '—' : formatTime(p.lastCallAt)}</td>
+                <td class="col-time">{p.lastCallAt === null ? '—' : <TimeAgo ms={p.lastCallAt} />}</td>
               </tr>
             ))}
           </tbody>

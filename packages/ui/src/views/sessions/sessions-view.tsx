@@ -1,6 +1,7 @@
 import { useApp, useLoad } from '../../hooks/index.js';
-import { ErrorBox } from '../../components/index.js';
-import { formatCount, formatTime } from '../../model/index.js';
+import { formatUsd } from '../../api/index.js';
+import { ErrorBox, TimeAgo } from '../../components/index.js';
+import { costTitle, formatCount } from '../../model/index.js';
 import { href } from '../../router/index.js';
 
 /** A project's sessions (conversations), most recently active first, with their totals. */
@@ -41,10 +42,17 @@ export function SessionsView() {
                   <a href={href(project, ['sessions', s.sessionId])}>{s.sessionId}</a>
                 </td>
                 <td class="col-num">{s.turns}</td>
-                <td class="col-time">{formatTime(s.firstStartedAt)}</td>
-                <td class="col-time">{formatTime(s.lastActivityAt)}</td>
+                <td class="col-time">
+                  <TimeAgo ms={s.firstStartedAt} />
+                </td>
+                <td class="col-time">
+                  <TimeAgo ms={s.lastActivityAt} />
+                </td>
                 <td class="col-num">{formatCount(s.totalTokens)}</td>
-                <td class="col-num">{s.costUsd === undefined ? '—' : `$${s.costUsd.toFixed(4)}`}</td>
+                {/* The one cost formatter (docs/cost.md): blank when unpriced, never $0.0000. */}
+                <td class="col-num col-cost" title={costTitle(s.costUsd)}>
+                  {formatUsd(s.costUsd)}
+                </td>
                 <td class={`col-num${s.errors > 0 ? ' delta-worse' : ''}`}>{s.errors}</td>
               </tr>
             ))}
