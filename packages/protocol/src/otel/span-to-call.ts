@@ -1,5 +1,5 @@
 import { type PriceOverrides, totalCostUsd } from '../pricing/index.js';
-import type { CallComplete, CallSummary } from '../schemas/index.js';
+import { type CallComplete, type CallSummary, isTimestampMs } from '../schemas/index.js';
 import { inputsOfSpan, outputOfSpan, type SpanEvents } from './gen-ai-messages.js';
 import { type UsageScope, usageOfSpan, usageScopeOfSpan } from './gen-ai-usage.js';
 import type { OtelAttributeValue, OtelEvent, OtelLink, OtelResource, OtelSpan } from './otel-span.js';
@@ -86,6 +86,10 @@ export function spanToCall(
     return rejected(`start time ${describe(String(span.startTimeUnixNano))} is not a count of nanoseconds`);
   if (endedAt === undefined)
     return rejected(`end time ${describe(String(span.endTimeUnixNano))} is not a count of nanoseconds`);
+  if (!isTimestampMs(startedAt))
+    return rejected(`startTimeUnixNano ${describe(String(span.startTimeUnixNano))} is after the year 9999`);
+  if (!isTimestampMs(endedAt))
+    return rejected(`endTimeUnixNano ${describe(String(span.endTimeUnixNano))} is after the year 9999`);
 
   const events: SpanEvents = { all: span.events ?? [], consumed: new Set() };
   const attributes = new SpanAttributes(withDetailsEvent(span.attributes, events));
@@ -167,9 +171,15 @@ function linksOf(links: readonly OtelLink[] | undefined): Record<string, unknown
 function eventRecord(event: OtelEvent): Record<string, unknown> {
   return {
     name: event.name,
-    timeMs: msOfNanos(event.timeUnixNano) ?? null,
+    timeMs: eventTimeMs(event),
     attributes: defined(event.attributes),
   };
+}
+
+/** An event's time in ms, or `null` when it is not a count of nanoseconds up to the year 9999. */
+function eventTimeMs(event: OtelEvent): number | null {
+  const ms = msOfNanos(event.timeUnixNano);
+  return isTimestampMs(ms) ? ms : null;
 }
 
 /**

@@ -1,7 +1,27 @@
 import { z } from 'zod';
 
-/** Milliseconds since the Unix epoch (fractions allowed). */
-export const timestampMs = z.number().finite().nonnegative();
+/**
+ * The latest time the protocol accepts: the last millisecond of the year
+ * 9999. JavaScript's `Date` reaches the year 275760, but a time past 9999
+ * has no four-digit ISO form, is never a real trace time, and one such
+ * value (`1e300`) once broke every reader that formats dates.
+ */
+export const MAX_TIMESTAMP_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/** True for a number {@link timestampMs} accepts: finite, from 1970 to {@link MAX_TIMESTAMP_MS}. */
+export function isTimestampMs(value: unknown): value is number {
+  return typeof value === 'number' && value >= 0 && value <= MAX_TIMESTAMP_MS;
+}
+
+const timestampMessage = (issue: { input?: unknown }) =>
+  `must be a time in milliseconds since 1970-01-01, at most ${MAX_TIMESTAMP_MS} (9999-12-31); got ${String(issue.input)}`;
+
+/** Milliseconds since the Unix epoch (fractions allowed), from 1970 to the end of 9999. */
+export const timestampMs = z
+  .number()
+  .finite()
+  .min(0, { error: timestampMessage })
+  .max(MAX_TIMESTAMP_MS, { error: timestampMessage });
 
 /** Any JSON-like value; nested structure is validated by the canonical encoder where it matters. */
 export const anyValue = z.unknown();

@@ -1,4 +1,4 @@
-import { routes, sessionQuery } from '@weft/protocol';
+import { isTimestampMs, routes, sessionQuery } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
 import { NotSupportedError } from '../errors/index.js';
 import { validate } from '../middleware/index.js';
@@ -15,6 +15,15 @@ export function registerSessionRoutes(app: FastifyInstance, { storage }: { stora
 
   app.get(routes.projectList(), async () => {
     if (storage.listProjects === undefined) throw new NotSupportedError('listing projects');
-    return { projects: await storage.listProjects() };
+    // Ingest refuses times past the year 9999; a time stored before it did
+    // is reported as unknown rather than break every reader that formats it.
+    const projects = await storage.listProjects();
+    return {
+      projects: projects.map((project) =>
+        project.lastCallAt === null || isTimestampMs(project.lastCallAt)
+          ? project
+          : { ...project, lastCallAt: null },
+      ),
+    };
   });
 }
