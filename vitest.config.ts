@@ -56,7 +56,22 @@ interface Timeouts {
   hookTimeout: number;
 }
 
-const project = (name: string, timeouts: Timeouts, extra: Record<string, unknown> = {}) => ({
+/**
+ * The fast loop: `npm run test:fast` (WEFT_TESTS=fast) runs every project but
+ * server-clickhouse, without the slow suites; `npm test` runs everything.
+ * Where a slow test goes, so the fast loop leaves it out:
+ * - `*.slow.test.ts`, in any package: process kills and crashes, fault
+ *   tables, memory bounds, long property runs — a file that takes more than
+ *   a few seconds on its own;
+ * - `packages/ui/test/`: the browser suite (chromium);
+ * - the server-clickhouse project (`packages/server/test/clickhouse/`,
+ *   `src/storage/clickhouse/`): ClickHouse processes.
+ */
+const FAST = process.env.WEFT_TESTS === 'fast';
+const SLOW = ['**/*.slow.test.ts'];
+const BROWSER = ['test/**'];
+
+const project = (name: string, timeouts: Timeouts, extra: { exclude?: string[] } = {}) => ({
   resolve: { alias },
   test: {
     name,
@@ -64,6 +79,12 @@ const project = (name: string, timeouts: Timeouts, extra: Record<string, unknown
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     ...timeouts,
     ...extra,
+    exclude: [
+      '**/node_modules/**',
+      ...(extra.exclude ?? []),
+      ...(FAST ? SLOW : []),
+      ...(FAST && name === 'ui' ? BROWSER : []),
+    ],
   },
 });
 
@@ -80,10 +101,10 @@ const API_SUITE = [
   'calls-ingest',
   'calls-query',
   'calls-values',
-  'fuzz-endpoints',
-  'fuzz-http',
-  'fuzz-otlp',
-  'fuzz-requests',
+  'fuzz-endpoints.slow',
+  'fuzz-http.slow',
+  'fuzz-otlp.slow',
+  'fuzz-requests.slow',
   'loop',
   'objects',
   'otlp-ingest',
@@ -117,9 +138,9 @@ export default defineConfig({
       project(
         'server',
         { testTimeout: 30_000, hookTimeout: 30_000 },
-        { exclude: ['test/clickhouse/**', 'src/storage/clickhouse/**', '**/node_modules/**'] },
+        { exclude: ['test/clickhouse/**', 'src/storage/clickhouse/**'] },
       ),
-      serverOnClickHouse,
+      ...(FAST ? [] : [serverOnClickHouse]),
       project('cli', { testTimeout: 15_000, hookTimeout: 30_000 }),
       project('ui', { testTimeout: 30_000, hookTimeout: 30_000 }),
       project('test-server', { testTimeout: 30_000, hookTimeout: 10_000 }),

@@ -76,7 +76,7 @@ describe('fuzz: raw bodies, paths and headers, in-process', () => {
     await fc.assert(
       fc.asyncProperty(pathCase, async (request) => {
         // light-my-request parses the URL itself and cannot represent some
-        // spellings ("/\\/…"); those go over a real socket in fuzz-http.test.ts.
+        // spellings ("/\\/…"); those go over a real socket in fuzz-http.slow.test.ts.
         fc.pre(injectable(request.url));
         const reply = await send(request);
         statuses.add(reply.status);
