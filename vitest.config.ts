@@ -89,7 +89,9 @@ const project = (name: string, timeouts: Timeouts, extra: { exclude?: string[] }
 });
 
 /**
- * The HTTP API suite once more, against ClickHouse instead of SQLite: one
+ * The HTTP API suite and the storage conformance suite (test/storage-conformance,
+ * the `Storage` contract checked through the interface) once more, against
+ * ClickHouse instead of SQLite: one
  * ClickHouse process for the whole run (started by the global setup, ~3–5 s),
  * a fresh database per test server (see packages/server/test/support/test-storage.ts).
  * Tests that need ClickHouse's own processes (replicas, outage, cluster) live
@@ -120,7 +122,12 @@ const serverOnClickHouse = {
   test: {
     name: 'server-clickhouse',
     root: 'packages/server',
-    include: [...API_SUITE, 'test/clickhouse/**/*.test.ts', 'src/storage/clickhouse/**/*.test.ts'],
+    include: [
+      ...API_SUITE,
+      'test/storage-conformance/**/*.test.ts',
+      'test/clickhouse/**/*.test.ts',
+      'src/storage/clickhouse/**/*.test.ts',
+    ],
     globalSetup: ['test/support/clickhouse-global-setup.ts'],
     env: { WEFT_TEST_STORAGE: 'clickhouse' },
     // Kept long: ClickHouse's window paging walk took 56 s under load, and the

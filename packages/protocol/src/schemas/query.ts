@@ -37,7 +37,8 @@ export const callQuery = z.strictObject({
   startedBefore: timestampMs.optional(),
   /**
    * Full-text search over display names, op names, inputs and outputs: every
-   * word must occur (case-insensitive, prefix match on the last word). Quotes,
+   * word must occur as a whole word, case and diacritics folded (`cafe` finds
+   * `Café`). Quotes,
    * `*`, `:`, `-`, `AND`/`OR`/`NOT` are plain text, never query syntax.
    * Results carry a highlighted `snippet`.
    */

@@ -9,4 +9,3 @@ export { StorageUnavailableError } from './storage-unavailable-error.js';
 export { TokenRequiredError } from './token-required-error.js';
 export { UnauthorizedError } from './unauthorized-error.js';
 export { UnsupportedMediaTypeError } from './unsupported-media-type-error.js';
-export { NotSupportedError } from './not-supported-error.js';

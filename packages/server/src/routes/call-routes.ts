@@ -9,7 +9,7 @@ import {
 } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
 import { callParams, routePattern } from '../http/index.js';
-import { InvalidRequestError, NotFoundError, NotSupportedError } from '../errors/index.js';
+import { InvalidRequestError, NotFoundError } from '../errors/index.js';
 import { validate } from '../middleware/index.js';
 import type { Storage, StoredValue } from '../storage/index.js';
 import { expandCallValues, missingValues, verifyValueItem } from '../values/index.js';
@@ -33,14 +33,8 @@ export function registerCallRoutes(app: FastifyInstance, { storage }: { storage:
       if (result instanceof Error) rejected.push(result);
       else verified.push(result);
     }
-    if (verified.length > 0) {
-      if (storage.putValues === undefined) throw new NotSupportedError('deduplicated values');
-      await storage.putValues(batch.project, verified);
-    }
-    if (feedback.length > 0) {
-      if (storage.putFeedback === undefined) throw new NotSupportedError('feedback');
-      await storage.putFeedback(batch.project, feedback);
-    }
+    if (verified.length > 0) await storage.putValues(batch.project, verified);
+    if (feedback.length > 0) await storage.putFeedback(batch.project, feedback);
     if (calls.length > 0) {
       try {
         await storage.ingestCalls(batch.project, calls);

@@ -1,7 +1,7 @@
 import { digestBytes, objectCreate, objectLabelSet, routes } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
 import { objectParams, objectVersionParams, projectParams, routePattern } from '../http/index.js';
-import { DigestMismatchError, NotFoundError, NotSupportedError } from '../errors/index.js';
+import { DigestMismatchError, NotFoundError } from '../errors/index.js';
 import { validate } from '../middleware/index.js';
 import type { Storage, VersionSelector } from '../storage/index.js';
 import { canonicalOrReject } from './canonical-or-reject.js';
@@ -49,7 +49,6 @@ export function registerObjectRoutes(app: FastifyInstance, { storage }: { storag
   });
 
   app.post(routes.objectLabelSet(), async (request) => {
-    if (storage.setObjectLabel === undefined) throw new NotSupportedError('labels');
     const body = parseLabelSet(request.body);
     const version = body.digest !== undefined ? { digest: body.digest } : { version: body.version as number };
     const label = await storage.setObjectLabel(body.project, body.name, body.label, version);
@@ -63,7 +62,6 @@ export function registerObjectRoutes(app: FastifyInstance, { storage }: { storag
   });
 
   app.get(routePattern(routes.objectLabels, 'project', 'name'), async (request) => {
-    if (storage.listObjectLabels === undefined) throw new NotSupportedError('labels');
     const { project, name } = parseObject(request.params);
     return { labels: await storage.listObjectLabels(project, name) };
   });

@@ -1,6 +1,5 @@
 import { isTimestampMs, routes, sessionQuery } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
-import { NotSupportedError } from '../errors/index.js';
 import { validate } from '../middleware/index.js';
 import type { Storage } from '../storage/index.js';
 
@@ -9,12 +8,10 @@ const parseQuery = validate(sessionQuery, 'body');
 /** Sessions of a project with their totals, and the list of projects (for pickers). */
 export function registerSessionRoutes(app: FastifyInstance, { storage }: { storage: Storage }): void {
   app.post(routes.sessionQuery(), async (request) => {
-    if (storage.querySessions === undefined) throw new NotSupportedError('sessions');
     return storage.querySessions(parseQuery(request.body));
   });
 
   app.get(routes.projectList(), async () => {
-    if (storage.listProjects === undefined) throw new NotSupportedError('listing projects');
     // Ingest refuses times past the year 9999; a time stored before it did
     // is reported as unknown rather than break every reader that formats it.
     const projects = await storage.listProjects();

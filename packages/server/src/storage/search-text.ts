@@ -33,12 +33,29 @@ export function searchTextOf(value: unknown, maxChars = MAX_SEARCH_CHARS): strin
 /** Most words of a search string that are matched; the rest are ignored. */
 const MAX_SEARCH_WORDS = 16;
 
+/** A word: a run of letters, digits and private-use characters (as SQLite's `unicode61` tokenizer cuts text). */
+export const WORD = /[\p{L}\p{N}\p{Co}]+/gu;
+
 /**
- * The words of what a person typed into a search: runs of letters, digits
- * and private-use characters (as SQLite's `unicode61` tokenizer cuts text),
- * so quotes, `*`, `:`, `(`, `-` and operators are only separators or text.
- * Every engine matches these words, ANDed, as whole words.
+ * Text as every engine compares it for search: lower-cased, then
+ * diacritics removed (canonical decomposition, combining marks dropped), so
+ * `Café`, `CAFE` and `café` fold to `cafe`. SQLite's FTS5 tokenizer folds the
+ * same way (`unicode61 remove_diacritics 2`); other engines store the folded
+ * text (see the `Storage` contract, "Text matching").
+ */
+export function foldText(text: string): string {
+  return text
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '');
+}
+
+/**
+ * The words of what a person typed into a search, folded ({@link foldText})
+ * and cut at {@link WORD}, so quotes, `*`, `:`, `(`, `-` and operators are
+ * only separators or text. Every engine matches these words, ANDed, as whole
+ * words.
  */
 export function searchWords(text: string): string[] {
-  return text.match(/[\p{L}\p{N}\p{Co}]+/gu)?.slice(0, MAX_SEARCH_WORDS) ?? [];
+  return foldText(text).match(WORD)?.slice(0, MAX_SEARCH_WORDS) ?? [];
 }

@@ -44,16 +44,67 @@ export interface TablePut {
 }
 
 /**
- * Everything the HTTP layer needs from a storage engine. Digests are verified
- * before these methods are called, so engines only store and retrieve.
- * SQLite stands behind it by default; other engines implement the same
- * contract (see `SqliteStorage` for the semantics each method must keep).
+ * Everything the HTTP layer needs from a storage engine: THE contract.
+ * SQLite (`SqliteStorage`, the embedded default) and ClickHouse
+ * (`ClickHouseStorage`, for scale) implement it; the conformance suite
+ * (`packages/server/test/storage-conformance/`) runs the same tests against
+ * every engine through this interface, so an engine that departs from a rule
+ * below fails there, next to its cause. Digests are verified before these
+ * methods are called, so engines only store and retrieve. Every method is
+ * required.
+ *
+ * **Re-sent records are idempotent.** Clients retry, replicas race and
+ * outboxes replay, so every write may arrive again:
+ * - a call is upserted by (project, id) from its halves: a start (the
+ *   `start` fields) and an end (the `end` fields; a `complete` record is
+ *   both). The halves may arrive in either order, in one batch or many,
+ *   each any number of times; a half never erases the other's fields, and a
+ *   half that arrives again replaces that half (the later write wins);
+ * - feedback, values, table rows and files are stored once per key
+ *   ((project, id) for feedback, (project, digest) for the rest): a repeat
+ *   keeps what was stored first and is not counted as new;
+ * - an object version or a table whose digest is stored is a no-op that
+ *   answers as the first put did (with `created: false` for objects).
+ *
+ * **A read follows a write.** Once a write's promise resolves, every read
+ * (from this instance or another over the same data) sees it.
+ *
+ * **Text matching** (`CallQuery.text`). The searchable text of a call is its
+ * display name, its plain op name, the string leaves of its inputs and of
+ * its output (or its exception's message), each cut at `MAX_SEARCH_CHARS`
+ * (`search-text.ts`). Text and query are folded the same way (`foldText`:
+ * case folded, diacritics removed, so `CAFÉ` finds `café` and `cafe`) and cut
+ * into words (`searchWords`: runs of letters, digits and private-use
+ * characters, at most 16). A call matches when EVERY word occurs in its text
+ * as a whole word (no prefix, no substring). Everything else the user typed
+ * (quotes, `*`, `:`, `-`, `AND`, `NEAR`…) only separates words: there is no
+ * query syntax. A text without any word (only punctuation) matches calls
+ * whose display name or plain op name contains it as a substring, ASCII
+ * letters compared case-insensitively. A matching call carries a `snippet`: a
+ * passage of its searchable text with the matched words flagged
+ * (`match: true`); which passage is the engine's choice.
+ *
+ * **Sort keys and cursors.** A call page is ordered by one key, then by id
+ * (ties), both in the sort's direction: `startedAt` (ms); `latencyMs`
+ * (`summary.latencyMs` when the end gave it, else `endedAt - startedAt`, and
+ * -1 while the call runs); `opName` (the plain op name, then `startedAt`).
+ * Strings compare by their UTF-8 bytes. `nextCursor` is `encodeCursor(sort,
+ * { key, id })` of the page's last call (`sort` is `field:direction`; `key` a
+ * number, or `[opName, startedAt]`), so a cursor made by one engine instance
+ * continues in another; a page is the calls strictly after the cursor, so
+ * paging visits each call once. A cursor of another sort, or one not made by
+ * `encodeCursor`, is refused with `WEFT_INVALID_REQUEST` at `cursor`.
+ *
+ * **Orders of lists.** Object names, labels and projects are listed by their
+ * UTF-8 bytes; an object's versions are numbered from 1 in the order their
+ * digests were first stored, and listed oldest first; feedback is listed by
+ * `createdAt`, then in the order it was stored.
  */
 export interface Storage {
   /**
-   * Idempotent upsert by (project, id) of a batch, atomically: a start and an
-   * end may arrive in either order, twice, or together, and neither side's
-   * fields are ever overwritten by the other's absence.
+   * Upserts a batch of call records (see "Re-sent records are
+   * idempotent"). A record that cannot be encoded fails the whole batch with
+   * `WEFT_INVALID_REQUEST` at `items.<index>`, and nothing of it is stored.
    */
   ingestCalls(project: string, items: readonly CallItem[]): Promise<{ accepted: number }>;
   /**
@@ -67,66 +118,67 @@ export interface Storage {
    */
   ingestSpanCalls(project: string, spans: readonly SpanCallPut[]): Promise<{ accepted: number }>;
   /**
-   * A page of calls whose start has arrived, with an opaque keyset cursor.
-   * Engines answer every filter of `CallQuery`: `sessionId`, `attributes`
-   * (ANDed equality; an array attribute matches by element), `userId`
-   * (attribute `user.id`), `tag` (elements of attribute `tags`), `feedback`
-   * and `text` (full-text over names, inputs and output, with a `snippet` per
-   * call). Each call carries its `feedback` (empty array when none).
+   * A page of calls whose start has arrived (see "Sort keys and cursors").
+   * Filters, all ANDed: `traceId`; `parentId` (`null`: roots only);
+   * `opName` (a plain name matches every version of the op, a ref that
+   * version only; several names: any); `status` (`running` until the end
+   * arrives; `error` when the end has an exception or an error status);
+   * `startedAfter` (inclusive) and `startedBefore` (exclusive); `sessionId`;
+   * `attributes` (equality per key, typed: `2` is not `'2'`; nested objects
+   * as dotted keys; an array matches by element); `userId` (attribute
+   * `user.id`); `tag` (elements of attribute `tags`); `feedback` (calls with
+   * a feedback item of that name and value); `text` (see "Text matching").
+   * Each call carries its `feedback` (empty array when none).
    */
   queryCalls(query: CallQueryParsed): Promise<CallQueryResponse>;
   /** One call with its `feedback`, or `undefined` when unknown or its start has not arrived. */
   readCall(project: string, id: string): Promise<Call | undefined>;
-
-  /*
-   * Capabilities added with feedback, sessions and labels (issue 15). They
-   * are optional so an engine can be merged before it implements them; the
-   * routes answer `WEFT_NOT_SUPPORTED` (501) for an engine without one.
-   */
 
   /**
    * Stores feedback items once per (project, id), whether or not their call
    * has arrived (feedback is attached whenever the call is read). Returns how
    * many were new.
    */
-  putFeedback?(project: string, items: readonly FeedbackItem[]): Promise<{ stored: number }>;
+  putFeedback(project: string, items: readonly FeedbackItem[]): Promise<{ stored: number }>;
   /** A call's feedback, oldest first; empty when none (also for an unknown call). */
-  listFeedback?(project: string, callId: string): Promise<Feedback[]>;
-  /** A page of sessions, most recently active first (see `sessionSummary` for what the totals count). */
-  querySessions?(query: SessionQueryParsed): Promise<SessionQueryResponse>;
-  /** Every project with calls or objects, by name. */
-  listProjects?(): Promise<ProjectListResponse['projects']>;
+  listFeedback(project: string, callId: string): Promise<Feedback[]>;
+  /**
+   * A page of sessions, most recently active first (last activity: the
+   * latest `endedAt`, or `startedAt` of a running call), ties by session id
+   * descending, keyset-paged like calls. `turns`, `totalTokens` and `costUsd`
+   * count root calls only (a root's summary includes its descendants);
+   * `errors` counts every call; `costUsd` is absent when no root has a cost.
+   */
+  querySessions(query: SessionQueryParsed): Promise<SessionQueryResponse>;
+  /** Every project with calls (whose start arrived) or objects, by name. */
+  listProjects(): Promise<ProjectListResponse['projects']>;
   /**
    * Points a label of an object name at one of its versions, moving it when
    * set already. `undefined` when that version does not exist.
    */
-  setObjectLabel?(
+  setObjectLabel(
     project: string,
     name: string,
     label: string,
     version: { version: number } | { digest: string },
   ): Promise<ObjectLabel | undefined>;
   /** The labels of an object name, by label. */
-  listObjectLabels?(project: string, name: string): Promise<ObjectLabel[]>;
+  listObjectLabels(project: string, name: string): Promise<ObjectLabel[]>;
 
-  /**
-   * Deduplicated call values (issue 13), verified against their digests
-   * before these are called. Optional like the capabilities above: without
-   * them a batch carrying value items is answered `WEFT_NOT_SUPPORTED`.
-   */
-
-  /** Stores values once per (project, digest); returns how many were new. */
-  putValues?(project: string, values: readonly StoredValue[]): Promise<{ stored: number }>;
+  /** Stores deduplicated call values once per (project, digest); returns how many were new. */
+  putValues(project: string, values: readonly StoredValue[]): Promise<{ stored: number }>;
   /** The stored values among `digests`, by digest; never another project's. */
-  readValues?(project: string, digests: readonly string[]): Promise<Map<string, StoredValue>>;
+  readValues(project: string, digests: readonly string[]): Promise<Map<string, StoredValue>>;
   /** The subset of `digests` this project stores. */
-  knownValues?(project: string, digests: readonly string[]): Promise<string[]>;
+  knownValues(project: string, digests: readonly string[]): Promise<string[]>;
 
   /** Stores a version (numbered from 1 per name); a known digest is a no-op returning it. */
   putObject(object: ObjectPut): Promise<ObjectCreateResponse>;
+  /** A version by digest, number, label or the latest; `undefined` when there is none. */
   readObject(project: string, name: string, selector: VersionSelector): Promise<ObjectRead | undefined>;
   /** Versions of one name, oldest first; empty when the name is unknown. */
   listObjectVersions(project: string, name: string): Promise<ObjectVersion[]>;
+  /** Every object name of a project, by name, with its latest version. */
   listObjects(project: string): Promise<ObjectListResponse['objects']>;
 
   /** Stores a table (a no-op when its digest exists). */
@@ -140,6 +192,11 @@ export interface Storage {
   knownTableRows(project: string, digests: readonly string[]): Promise<string[]>;
   /** Row digests of a table in order, or `undefined` when unknown. */
   tableRowDigests(project: string, digest: string): Promise<string[] | undefined>;
+  /**
+   * Rows `offset` … `offset + limit - 1` of a table in order, with its
+   * `rowCount`; a row whose value is not stored is left out. `undefined` when
+   * the table is unknown.
+   */
   readTableRows(
     project: string,
     digest: string,
@@ -149,6 +206,7 @@ export interface Storage {
 
   /** Stores bytes under their digest once; returns whether they were new. */
   putFile(project: string, digest: string, bytes: Uint8Array): Promise<{ created: boolean }>;
+  /** The bytes stored under a digest, or `undefined`. */
   readFile(project: string, digest: string): Promise<Uint8Array | undefined>;
 
   /** Flushes and releases the engine; idempotent. */

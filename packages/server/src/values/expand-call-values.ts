@@ -10,7 +10,6 @@ import { resolveValues } from './resolve-values.js';
  * per project and level serves the whole page.
  */
 export async function expandCallValues<T extends Call>(storage: Storage, calls: T[]): Promise<T[]> {
-  if (storage.readValues === undefined) return calls;
   const byProject = new Map<string, Set<string>>();
   for (const call of calls) {
     let refs = byProject.get(call.project);

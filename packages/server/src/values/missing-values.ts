@@ -32,7 +32,7 @@ export async function missingValues(
     if (bytes.indexOf(MARKER_KEY) !== -1) collectValueRefs(decodeMsgpack(value.bytes), referenced);
   }
   for (const value of values) referenced.delete(value.digest);
-  if (referenced.size === 0 || storage.knownValues === undefined) return [];
+  if (referenced.size === 0) return [];
   const known = new Set(await storage.knownValues(project, [...referenced]));
   return [...referenced].filter((digest) => !known.has(digest));
 }

@@ -40,7 +40,6 @@ async function loadValues(
   digests: ReadonlySet<string>,
 ): Promise<Map<string, Loaded>> {
   const loaded = new Map<string, Loaded>();
-  if (storage.readValues === undefined) return loaded;
   const asked = new Set<string>(digests);
   let frontier = [...digests];
   while (frontier.length > 0) {

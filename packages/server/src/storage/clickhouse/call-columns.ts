@@ -12,8 +12,8 @@ const fromEnd = (column: string) => `argMaxIf(${column}, seq, half = ${END})`;
  * substituted into the other aggregates that read that column.
  *
  * Aggregates that fold the half-rows of one call (`GROUP BY id`) into the
- * fields the filters and sorts need: what SQLite's upsert computes at write
- * time, computed at read time, so the answer is right whether or not
+ * fields the filters and sorts need (the contract's upsert of halves),
+ * computed at read time, so the answer is right whether or not
  * background merges have run and whichever half arrived first.
  */
 export const KEY_COLUMNS = `
@@ -35,10 +35,10 @@ export const KEY_COLUMNS = `
 export const ATTRIBUTE_TERMS_COLUMN = `${fromStart('attr_terms')} AS f_attr_terms`;
 
 /**
- * The searchable text of a call, as SQLite's full-text index holds it:
- * display name, op name and inputs of its newest start, then the text of its
- * newest end. Names come from their own columns, so calls stored before
- * migration 2 (no search text) are still found by name.
+ * The searchable text of a call (the contract's "Text matching"), folded at
+ * ingest: display name, op name and inputs of its newest start, then the text
+ * of its newest end. Names also come from their own columns, so calls stored
+ * before migration 2 (no search text) are still found by name.
  */
 export const SEARCH_TEXT_COLUMN = `concat(${[fromStart('display_name'), fromStart('op_plain'), fromStart('search_start'), fromEnd('search_end')].join(", ' ', ")}) AS f_search`;
 

@@ -2,7 +2,7 @@ import type { CallItem } from '@weft/protocol';
 import { endStatus } from '../call-status.js';
 import { attributeTermsOf } from '../attribute-terms.js';
 import { plainOpName } from '../op-name.js';
-import { searchTextOf } from '../search-text.js';
+import { foldText, searchTextOf } from '../search-text.js';
 import { totalTokensOf } from '../total-tokens.js';
 import { attributeTermKey } from './attribute-term-key.js';
 
@@ -14,8 +14,8 @@ export const END = 2;
 export type CallHalfRow = Record<string, string | number | string[]>;
 
 /**
- * Stored value columns: msgpack (as SQLite stores them, so both engines keep
- * exactly what arrived) in base64, because rows travel as JSON text. An
+ * Stored value columns: msgpack (exactly what arrived, as every engine keeps
+ * it) in base64, because rows travel as JSON text. An
  * absent value is the empty string; an encoded value never is.
  */
 export function toStoredValue(value: unknown, encode: (value: unknown) => Uint8Array): string {
@@ -25,7 +25,7 @@ export function toStoredValue(value: unknown, encode: (value: unknown) => Uint8A
 /**
  * The half-rows of one record: a start gives a start half, an end an end
  * half, a complete record both. `seq` orders copies of the same half (the
- * newest wins, as a repeated record overwrites in SQLite): milliseconds since
+ * newest wins: the contract's later write): milliseconds since
  * the epoch times 1,000 plus a counter, so copies written in the same
  * millisecond by this process still order.
  */
@@ -80,8 +80,10 @@ export function callHalfRows(
       attr_terms: attributeTermsOf(item.attributes).map(([key, kind, value]) =>
         attributeTermKey(key, kind, value),
       ),
-      // The inputs' text; names are searched from their own columns (see SEARCH_TEXT_COLUMN).
-      search_start: searchTextOf(item.inputs) ?? '',
+      // Folded (see the Storage contract, "Text matching"): names and the inputs' text.
+      search_start: foldText(
+        `${item.displayName ?? ''} ${plainOpName(item.opName)} ${searchTextOf(item.inputs) ?? ''}`,
+      ),
     });
   }
   if (item.type !== 'start') {
@@ -95,7 +97,7 @@ export function callHalfRows(
       summary: toStoredValue(item.summary, encode),
       latency_given: item.summary?.latencyMs ?? -1,
       status: endStatus(item),
-      search_end: searchTextOf(item.output ?? item.exception?.message ?? null) ?? '',
+      search_end: foldText(searchTextOf(item.output ?? item.exception?.message ?? null) ?? ''),
       total_tokens: totalTokensOf(item.summary) ?? -1,
       cost_usd: item.summary?.costUsd ?? -1,
     });

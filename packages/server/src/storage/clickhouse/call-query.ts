@@ -2,6 +2,7 @@ import { type CallQueryParsed, type CallQueryResponse, type CallSortField, isRef
 import { attributeTerm } from '../attribute-terms.js';
 import { callSortKey, decodeCursor, encodeCursor, type OpSortKey } from '../cursor.js';
 import { searchWords } from '../search-text.js';
+import { callSearchText, textSnippet } from '../text-snippet.js';
 import { attributeTermKey } from './attribute-term-key.js';
 import { END, START } from './call-halves.js';
 import {
@@ -15,12 +16,11 @@ import {
 import type { ClickHouseConnection } from './clickhouse-connection.js';
 import type { ClickHouseFeedbackStore } from './feedback-store.js';
 import { inList, sqlLiteral } from './sql-literal.js';
-import { textSnippet } from './text-snippet.js';
 
 /** A word as `extractAll` cuts the lower-cased search text (the same classes as `searchWords`). */
 const WORD_PATTERN = sqlLiteral('[\\p{L}\\p{N}\\p{Co}]+');
 
-/** The folded sort key of each sort (op name: a tuple, the name then the start time); ties break on `id`, as in SQLite. */
+/** The folded sort key of each sort (op name: a tuple, the name then the start time); ties break on `id`. */
 const SORT_KEY: Record<CallSortField, string> = {
   startedAt: 'f_started_at',
   latencyMs: 'f_latency_key',
@@ -57,8 +57,8 @@ interface SortPosition {
 type SortKeyValue = number | OpSortKey;
 
 /**
- * Keyset-paged call queries with SQLite's semantics (same filters, same
- * order, same cursor). Folding a call's half-rows (`GROUP BY id`) is what
+ * Keyset-paged call queries as `Storage.queryCalls` states them (its
+ * filters, "Sort keys and cursors", "Text matching"). Folding a call's half-rows (`GROUP BY id`) is what
  * costs: grouping every id of a project took ~1.5 s per 300,000 calls on
  * 18.16. So a page folds only candidates:
  *
@@ -179,10 +179,10 @@ export class ClickHouseCallQuery {
       where.push(`hasAll(f_attr_terms, ${sqlLiteral(terms)})`);
     }
     if (query.feedback !== undefined) ofId.push(this.#feedback.matchingCalls(query.project, query.feedback));
-    const words = query.text === undefined ? [] : searchWords(query.text).map((w) => w.toLowerCase());
+    const words = query.text === undefined ? [] : searchWords(query.text);
     if (words.length > 0) {
-      // No full-text index in 18.16: each word must occur as a whole word,
-      // case-insensitively (a cheap substring test first, then the words).
+      // No full-text index in 18.16: each word (folded) must occur as a whole
+      // word of the folded text (a cheap substring test first, then the words).
       folded.push(SEARCH_TEXT_COLUMN);
       for (const word of words) {
         const w = sqlLiteral(word);
@@ -194,8 +194,8 @@ export class ClickHouseCallQuery {
         withWords.push(this.#idsWithWord(project, w));
       }
     } else if (query.text !== undefined) {
-      // Only punctuation: no word, so a substring of the names, as SQLite does.
-      // SQLite's lower() folds ASCII only; ClickHouse's lower() too, so both match the same calls.
+      // Only punctuation: no word, so a substring of the names, ASCII letters
+      // folded (the contract's rule; ClickHouse's lower() folds ASCII only).
       const needle = sqlLiteral(query.text.toLowerCase());
       onStart.push(
         `(position(lower(display_name), ${needle}) > 0 OR position(lower(op_plain), ${needle}) > 0)`,
@@ -229,7 +229,7 @@ export class ClickHouseCallQuery {
     const shown = more ? keys.slice(0, query.limit) : keys;
     const pageIds = shown.map((k) => k.id);
     const [calls, feedback] = await Promise.all([
-      this.#read(query.project, pageIds, words.length > 0),
+      this.#read(query.project, pageIds),
       this.#feedback.forCalls(query.project, pageIds),
     ]);
     const last = shown.at(-1);
@@ -239,7 +239,7 @@ export class ClickHouseCallQuery {
         if (row === undefined) return [];
         const call = callFromFolded(query.project, row);
         call.feedback = feedback.get(k.id) ?? [];
-        const snippet = row.f_search === undefined ? undefined : textSnippet(row.f_search, words);
+        const snippet = words.length === 0 ? undefined : textSnippet(callSearchText(call), words);
         if (snippet !== undefined) call.snippet = snippet;
         return [call];
       }),
@@ -345,15 +345,11 @@ export class ClickHouseCallQuery {
     return `id IN (SELECT id FROM ${this.#table} WHERE project = ${project} AND (${columns.map((c) => `positionCaseInsensitiveUTF8(${c}, ${word}) > 0`).join(' OR ')}))`;
   }
 
-  /** Full folded rows of `ids` whose start has arrived, by id (with their search text when asked). */
-  async #read(
-    project: string,
-    ids: readonly string[],
-    withText = false,
-  ): Promise<Map<string, FoldedCall & { f_search?: string }>> {
+  /** Full folded rows of `ids` whose start has arrived, by id. */
+  async #read(project: string, ids: readonly string[]): Promise<Map<string, FoldedCall>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.#connection.rows<FoldedCall & { f_search?: string }>(`
-      SELECT ${FULL_COLUMNS}${withText ? `, ${SEARCH_TEXT_COLUMN}` : ''} FROM ${this.#table}
+    const rows = await this.#connection.rows<FoldedCall>(`
+      SELECT ${FULL_COLUMNS} FROM ${this.#table}
       WHERE project = ${sqlLiteral(project)} AND id IN ${inList(ids)}
       GROUP BY id HAVING f_has_start = 1`);
     return new Map(rows.map((r) => [r.id, r]));
@@ -410,7 +406,7 @@ function isAfter(key: string, position: SortPosition, direction: 'asc' | 'desc')
 // `inList` moved beside `sqlLiteral`; kept exported here for existing importers.
 export { inList };
 
-/** The cursor keeps the key as SQLite does: a number for times and latency, the name and start time for op names. */
+/** The cursor's key (the contract's shape): a number for times and latency, the name and start time for op names. */
 function sortKeyValue(value: SortKeyValue, field: CallSortField): number | OpSortKey {
   if (field !== 'opName') return Number(value);
   const [name, startedAt] = value as OpSortKey;

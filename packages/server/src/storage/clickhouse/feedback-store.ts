@@ -24,7 +24,7 @@ export function feedbackValueText(value: FeedbackValue): { kind: 's' | 'n' | 'b'
 }
 
 /**
- * Feedback on calls in ClickHouse, with SQLite's contract: stored once per
+ * Feedback on calls in ClickHouse, as `Storage.putFeedback` states: stored once per
  * (project, id), no link to `calls` (feedback may arrive before its call).
  * Known ids are skipped at write; two replicas racing on the same new id may
  * both write it, so reads keep one row per id (the first written).

@@ -93,7 +93,7 @@ export class ClickHouseLabelStore {
     const rows = await this.#connection.rows<LabelRow>(`
       SELECT label, argMax(digest, seq) AS digest, argMax(updated_at, seq) AS updated_at FROM ${this.#table}
       WHERE project = ${sqlLiteral(project)} AND name = ${sqlLiteral(name)}${one} GROUP BY label`);
-    // Labels in byte order, as SQLite's ORDER BY label gives them.
+    // Labels in UTF-8 byte order (the contract's "Orders of lists").
     return rows.sort((a, b) => compareBytes(a.label, b.label));
   }
 }

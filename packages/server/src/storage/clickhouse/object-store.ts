@@ -91,7 +91,7 @@ export class ClickHouseObjectStore {
       list.push(row);
       byName.set(row.name, list);
     }
-    // Names in byte order, as SQLite's ORDER BY name gives them.
+    // Names in UTF-8 byte order (the contract's "Orders of lists").
     return [...byName.keys()].sort(compareBytes).map((name) => {
       const versions = byName.get(name) as VersionRow[];
       const latest = versions.at(-1) as VersionRow;
@@ -127,7 +127,7 @@ function versionOf(project: string, name: string, rows: readonly VersionRow[], i
   };
 }
 
-/** Orders strings by their UTF-8 bytes, as SQLite's ORDER BY on text does. */
+/** Orders strings by their UTF-8 bytes, the order the `Storage` contract lists names in. */
 export function compareBytes(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a), Buffer.from(b));
 }

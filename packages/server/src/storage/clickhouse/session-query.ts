@@ -22,11 +22,11 @@ interface SessionRow {
   errors: number | string;
 }
 
-/** The same cursor sort name as SQLite's, so a cursor means the same on both. */
+/** The sessions cursor's sort name: the same in every engine, so a cursor means the same on all. */
 const CURSOR_SORT = 'sessions:lastActivity:desc';
 
 /**
- * Session totals with SQLite's semantics (see `SqliteSessionQuery`),
+ * Session totals as `Storage.querySessions` states them,
  * aggregated at read time over the folded calls that carry a session id:
  * turns, tokens and cost count root calls only (a root's summary includes
  * its descendants), errors count every call. Keyset-paged on (last

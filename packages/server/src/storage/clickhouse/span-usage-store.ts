@@ -32,7 +32,7 @@ const TRACE_PREFIX_LENGTH = 19;
 
 /**
  * Rolls usage up the traces of calls made from OTLP spans (see
- * `rollUpUsage`), with SQLite's contract. The span's own usage rides on its
+ * `rollUpUsage`), as `Storage.ingestSpanCalls` states. The span's own usage rides on its
  * start half (`span_usage`, migration 3), which the roll-up never rewrites;
  * a changed total is a new copy of the call's end half (newer `seq`) with
  * the new summary, token total and cost.
@@ -41,7 +41,7 @@ const TRACE_PREFIX_LENGTH = 19;
  * id's first 8 bytes, a range of the `(project, id)` key — and computes in
  * memory. Two replicas rolling up the same trace at the same moment may
  * leave an ancestor one request behind until the trace's next ingest
- * (ClickHouse has no transaction to order them as SQLite's writes are).
+ * (ClickHouse has no transaction to serialize two replicas' roll-ups).
  */
 export class ClickHouseSpanUsageStore {
   readonly #target: ClickHouseTableTarget;

@@ -15,7 +15,7 @@ export interface TableNames {
 }
 
 /*
- * Tables are immutable lists of content-addressed rows, as in SQLite:
+ * Tables are immutable lists of content-addressed rows:
  *
  *   tables(digest, row_count) ──< table_order(table_digest, idx, row_digest) >── table_rows(digest, value)
  *
@@ -114,7 +114,7 @@ export class ClickHouseTableStore {
       digest,
       rowCount,
       offset,
-      // A row whose value is missing is left out, as SQLite's inner join leaves it out.
+      // A row whose value is missing is left out (`Storage.readTableRows`).
       rows: order.flatMap((o) => {
         const value = values.get(o.row_digest);
         return value === undefined ? [] : [{ digest: o.row_digest, value: JSON.parse(value) }];

@@ -16,6 +16,14 @@ describe('textSnippet', () => {
     expect(textSnippet('greeting', ['greet'])).toBeUndefined();
   });
 
+  it('matches words folded (case and diacritics) and shows them as stored', () => {
+    expect(textSnippet('un CAFÉ noir', ['cafe'])).toEqual([
+      { text: 'un ', match: false },
+      { text: 'CAFÉ', match: true },
+      { text: ' noir', match: false },
+    ]);
+  });
+
   it('cuts a long text around the first match, marking the cuts', () => {
     const words = Array.from({ length: 40 }, (_, i) => `w${i}`);
     const parts = textSnippet(words.join(' '), ['w20']) ?? [];
