@@ -1,7 +1,7 @@
 /** Display formatting shared by every view: durations, times, counts. */
 
 export function formatDuration(ms: number | undefined): string {
-  if (ms === undefined) return '—';
+  if (ms === undefined || !Number.isFinite(ms)) return '—';
   if (ms < 1) return `${ms.toFixed(2)} ms`;
   if (ms < 1_000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1_000).toFixed(ms < 10_000 ? 2 : 1)} s`;
@@ -18,8 +18,15 @@ const timeFormat = new Intl.DateTimeFormat(undefined, {
   second: '2-digit',
 });
 
+/**
+ * A moment as date and time, or "—" when it is not one a `Date` can hold
+ * (a timestamp out of range, NaN): the one date formatter of the UI never
+ * throws, so a bad row written by an old server shows a dash instead of
+ * breaking its view.
+ */
 export function formatTime(ms: number): string {
-  return timeFormat.format(new Date(ms));
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? '—' : timeFormat.format(date);
 }
 
 const SHORT_DATE = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
