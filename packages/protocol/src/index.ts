@@ -36,6 +36,8 @@ export {
   otelTraceIdOf,
   SESSION_ATTRIBUTE,
   type SpanMapping,
+  type SpanOwnUsage,
+  spanOwnUsage,
   type SpanToCallOptions,
   spanToCall,
   traceIdOfOtel,

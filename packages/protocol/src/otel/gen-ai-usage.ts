@@ -1,6 +1,7 @@
 import { type PriceOverrides, priceUsage } from '../pricing/index.js';
 import type { ModelUsage } from '../schemas/index.js';
-import type { SpanAttributes } from './span-attributes.js';
+import type { OtelAttributes } from './otel-span.js';
+import { SpanAttributes } from './span-attributes.js';
 
 /**
  * Attribute keys per usage field, first match wins: the current OTel GenAI
@@ -131,4 +132,26 @@ export function usageScopeOfSpan(
   if (usage === undefined) return 'self';
   const operation = attributes.string('ai.operationId') ?? spanName;
   return AI_SDK_TOTALING_OPERATIONS.has(operation) ? 'steps' : 'self';
+}
+
+/** A span's own usage and what it counts (see {@link UsageScope}). */
+export interface SpanOwnUsage {
+  /** Priced, keyed by model; `undefined` when the span reports no token counts. */
+  usage: Record<string, ModelUsage> | undefined;
+  scope: UsageScope;
+}
+
+/**
+ * The usage a span reports itself, from its raw attributes, and its scope:
+ * what a roll-up of usage up a trace starts from (the SDK's, as spans end
+ * in-process; the server's, as they are stored). Reads the usage keys only.
+ */
+export function spanOwnUsage(
+  attributes: OtelAttributes,
+  spanName: string,
+  prices: PriceOverrides | undefined,
+): SpanOwnUsage {
+  const read = new SpanAttributes(attributes);
+  const usage = usageOfSpan(read, prices);
+  return { usage, scope: usageScopeOfSpan(read, spanName, usage) };
 }

@@ -1,4 +1,12 @@
-export { UNKNOWN_MODEL, USAGE_KEYS, type UsageScope, usageOfSpan, usageScopeOfSpan } from './gen-ai-usage.js';
+export {
+  type SpanOwnUsage,
+  spanOwnUsage,
+  UNKNOWN_MODEL,
+  USAGE_KEYS,
+  type UsageScope,
+  usageOfSpan,
+  usageScopeOfSpan,
+} from './gen-ai-usage.js';
 export type {
   OtelAttributes,
   OtelAttributeValue,

@@ -2,6 +2,8 @@ import { type CallComplete, type CallSummary, type PriceOverrides, spanToCall } 
 import { type CallRecord, newCallId } from '../calls/index.js';
 import { failureMarker } from '../pipeline/index.js';
 import { type EndedSpan, otelResourceOf, otelSpanOf } from './ended-span.js';
+import { setSummaryUsage } from './roll-up.js';
+import type { SpanTotals } from './span-roll-up.js';
 
 /**
  * An ended OpenTelemetry span as a finished Weft call, handed to the
@@ -19,12 +21,20 @@ export class SpanCall implements CallRecord {
   startSubmitted = false;
   readonly #span: EndedSpan;
   readonly #prices: PriceOverrides | undefined;
+  readonly #totals: SpanTotals | undefined;
   #mapped: CallComplete | undefined;
 
-  constructor(span: EndedSpan, owner: object, prices: PriceOverrides | undefined) {
+  /** `totals`: what rolled up into the span while it ran (see `SpanRollUp`); `undefined`: its own usage only. */
+  constructor(
+    span: EndedSpan,
+    owner: object,
+    prices: PriceOverrides | undefined,
+    totals?: SpanTotals | undefined,
+  ) {
     this.#span = span;
     this.owner = owner;
     this.#prices = prices;
+    this.#totals = totals;
   }
 
   get id(): string {
@@ -87,12 +97,23 @@ export class SpanCall implements CallRecord {
       const mapping = spanToCall(otelSpanOf(this.#span), otelResourceOf(this.#span), {
         prices: this.#prices,
       });
-      mapped = mapping.status === 'mapped' ? mapping.call : this.#unmappable(mapping.reason);
+      mapped =
+        mapping.status === 'mapped' ? this.#withTotals(mapping.call) : this.#unmappable(mapping.reason);
     } catch (error) {
       mapped = this.#unmappable(error instanceof Error ? error.message : String(error));
     }
     this.#mapped = mapped;
     return mapped;
+  }
+
+  /** The call with the usage and child counts of everything under it, like a traced op's summary. */
+  #withTotals(call: CallComplete): CallComplete {
+    const totals = this.#totals;
+    if (totals === undefined) return call;
+    const summary: CallSummary = { ...call.summary };
+    setSummaryUsage(summary, totals.usage);
+    if (totals.childCounts !== undefined) summary.childCounts = totals.childCounts;
+    return { ...call, summary };
   }
 
   /** A span the mapping rejects (invalid ids or times) is still recorded, as a root call naming the problem. */

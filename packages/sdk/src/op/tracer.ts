@@ -1,10 +1,4 @@
-import {
-  type CallSummary,
-  type ModelUsage,
-  type PriceOverrides,
-  priceUsage,
-  totalCostUsd,
-} from '@weft/protocol';
+import { type ModelUsage, type PriceOverrides, priceUsage } from '@weft/protocol';
 import {
   callContext,
   type ContextFrame,
@@ -18,7 +12,6 @@ import {
   addUsage,
   type CallRecord,
   ChunkList,
-  type FinishedCall,
   namedInputs,
   newCallId,
   newChildCallId,
@@ -26,16 +19,21 @@ import {
   type OpSpec,
   type PromiseSettlers,
   type StreamAccumulator,
-  usageOf,
 } from '../calls/index.js';
 import { isStreamLike, type StreamEnd, traceStream } from './traced-stream.js';
 import type { InFlight, RecordKind } from '../pipeline/index.js';
 import type { HeldTrace, Sampler } from '../sampling/index.js';
-import { materialize, snapshot, type SnapshotLimits, snapshotTape } from '../values/index.js';
+import { snapshot, type SnapshotLimits, snapshotTape } from '../values/index.js';
 import type { EndedSpan } from './ended-span.js';
-import { otelPlacement } from './otel-parent.js';
+import { placeCall } from './otel-parent.js';
+import { rollUpInto } from './roll-up.js';
 import { SpanCall } from './span-call.js';
+import { SpanRollUp } from './span-roll-up.js';
 import { WeftCallSpan } from './weft-call-span.js';
+import { finishedSummary, finishedView, ownUsage } from './finished-call.js';
+import { MethodNames } from './method-names.js';
+import { type OrphanCall, orphanEnd } from './orphan-end.js';
+import { activeOtelContext, runInOtelContext } from './otel-run.js';
 
 /** What the tracer hands calls to: the client's `Pipeline`. */
 export interface CallSubmitter {
@@ -64,16 +62,16 @@ export interface TracerOptions {
  */
 export class Tracer {
   readonly #o: TracerOptions;
-  /** Monomorphic cache of `Class.method` names for decorated methods. */
-  #lastSpec: OpSpec | undefined;
-  #lastCtor: unknown;
-  #lastName = '';
+  readonly #methodNames = new MethodNames();
   /** The frame of a sampled-out trace when no attributes are set: one object, not one per call. */
   readonly #unsampled: ContextFrame;
+  /** Spans recorded in-process, as parents of what runs under them. */
+  readonly #spans: SpanRollUp;
 
   constructor(options: TracerOptions) {
     this.#o = options;
     this.#unsampled = { call: undefined, attributes: undefined, unsampledBy: options.owner };
+    this.#spans = new SpanRollUp(options.owner, options.prices);
   }
 
   /** Runs `fn` as a traced call and returns exactly what it returns (or throws what it throws). */
@@ -183,30 +181,9 @@ export class Tracer {
    * through the same pipeline (redaction, outbox) as every record. Used by a
    * resumed evaluation to close the run it took over.
    */
-  endOrphan(
-    orphan: { id: string; traceId: string; parentId: string | null; opName: string; startedAt: number },
-    error: unknown,
-  ): void {
-    const endedAt = Date.now();
-    const call: CallRecord = {
-      ...orphan,
-      parent: undefined,
-      owner: this.#o.owner,
-      displayName: undefined,
-      startedAtPerf: 0,
-      inputs: undefined,
-      attributes: undefined,
-      endedAt,
-      output: undefined,
-      error,
-      failed: true,
-      summary: { latencyMs: Math.max(0, endedAt - orphan.startedAt), status: 'error' },
-      childUsage: undefined,
-      childCounts: undefined,
-      // Its start is on the server (or in a dead process's outbox): send the end only.
-      startSubmitted: true,
-    };
-    this.#o.pipeline.submit(call, 'end');
+  endOrphan(orphan: OrphanCall, error: unknown): void {
+    // Its start is on the server (or in a dead process's outbox): send the end only.
+    this.#o.pipeline.submit(orphanEnd(orphan, this.#o.owner, error), 'end');
   }
 
   /** Hands the caller a traced stream; the call ends when it does. */
@@ -229,12 +206,31 @@ export class Tracer {
   }
 
   /**
+   * @internal A span started in OpenTelemetry (`WeftSpanProcessor.onStart`):
+   * remembered as the parent of what runs under it, so usage rolls up through it.
+   */
+  spanStarted(span: EndedSpan, parentContext: OtelContext | undefined): void {
+    try {
+      this.#spans.started(span, parentContext);
+    } catch (error) {
+      this.#o.warnings.report('start', 'placing an OpenTelemetry span in its trace failed', error);
+    }
+  }
+
+  /**
    * @internal A span ended in OpenTelemetry (`WeftSpanProcessor.onEnd`),
-   * recorded as a finished call of this client. Constant work: the span is
-   * kept by reference and mapped when the pipeline's pool reads it.
+   * recorded as a finished call of this client. Its usage rolls into its
+   * running parent (see `SpanRollUp`); the span is kept by reference and
+   * mapped when the pipeline's pool reads it.
    */
   submitSpan(span: EndedSpan): void {
-    this.#o.pipeline.submit(new SpanCall(span, this.#o.owner, this.#o.prices), 'complete');
+    let totals: ReturnType<SpanRollUp['ended']>;
+    try {
+      totals = this.#spans.ended(span);
+    } catch (error) {
+      this.#o.warnings.report('finish', 'rolling the usage of an OpenTelemetry span up failed', error);
+    }
+    this.#o.pipeline.submit(new SpanCall(span, this.#o.owner, this.#o.prices, totals), 'complete');
   }
 
   /**
@@ -286,28 +282,7 @@ export class Tracer {
     const displayName =
       typeof options.displayName === 'function' ? options.displayName(inputs) : options.displayName;
     try {
-      let parent = frame?.call !== undefined && frame.call.owner === this.#o.owner ? frame.call : undefined;
-      let traceId = parent?.traceId;
-      let parentId = parent?.id ?? null;
-      // The OTel context decides only when an OTel span was made active since
-      // the enclosing Weft call started (or there is no Weft call).
-      if (active !== undefined && (parent === undefined || frame?.otel !== active)) {
-        const placed = otelPlacement(active, parent, this.#o.owner);
-        if (placed !== undefined && 'rollUpInto' in placed) {
-          parent = placed.rollUpInto;
-          traceId = placed.traceId;
-          parentId = placed.parentId;
-        } else if (placed !== undefined) {
-          parent = placed;
-          traceId = placed.traceId;
-          parentId = placed.id;
-        }
-      }
-      // No Weft or OTel parent, but a request from another process named one.
-      if (traceId === undefined && frame?.remoteParent !== undefined) {
-        traceId = frame.remoteParent.traceId;
-        parentId = frame.remoteParent.parentId;
-      }
+      const { parent, traceId, parentId } = placeCall(frame, active, this.#o.owner, this.#spans);
       // A root's id is its trace id (drawn early when sampling decided on it); a child's id starts with its trace id's head (see newChildCallId).
       const id = traceId === undefined ? (rootId ?? newCallId()) : newChildCallId(traceId);
       const perf = performance.now();
@@ -322,7 +297,7 @@ export class Tracer {
         parentId,
         parent,
         owner: this.#o.owner,
-        opName: spec.name ?? this.#methodName(spec, thisArg),
+        opName: spec.name ?? this.#methodNames.of(spec, thisArg),
         displayName: typeof displayName === 'string' ? displayName : undefined,
         startedAt: performance.timeOrigin + perf,
         startedAtPerf: perf,
@@ -387,27 +362,11 @@ export class Tracer {
       // A failed stream still records what it streamed; a plain throw has no output.
       call.output = recorded === undefined ? undefined : snapshotTape(recorded, this.#o.snapshot.limits);
       // The call's own usage is priced before its children's (already priced) roll into it.
-      const usage = addUsage(
-        priceUsage(streamUsage ?? this.#ownUsage(output), this.#o.prices),
-        call.childUsage,
-      );
+      const usage = addUsage(priceUsage(streamUsage ?? ownUsage(output), this.#o.prices), call.childUsage);
       const status = failed ? 'error' : 'success';
-      const summary: CallSummary = { latencyMs: Math.max(0, perf - call.startedAtPerf), status };
-      if (stream?.firstOutputAt !== undefined)
-        summary.timeToFirstTokenMs = Math.max(0, stream.firstOutputAt - call.startedAtPerf);
-      if (usage !== undefined) {
-        summary.usage = usage;
-        const costUsd = totalCostUsd(usage);
-        if (costUsd !== undefined) summary.costUsd = costUsd;
-      }
-      if (call.childCounts !== undefined) summary.childCounts = call.childCounts;
-      call.summary = summary;
-      const parent = call.parent;
-      if (parent !== undefined && parent.endedAt === undefined) {
-        parent.childUsage = addUsage(parent.childUsage, usage);
-        if (parent.childCounts === undefined) parent.childCounts = { success: 0, error: 0 };
-        parent.childCounts[status]++;
-      }
+      call.summary = finishedSummary(call, perf, status, usage, stream?.firstOutputAt);
+      rollUpInto(call.parent, usage, status);
+      if (call.spanHold !== undefined) this.#spans.callEnded(call, call.parent);
       call.parent = undefined;
       call.childUsage = undefined;
       this.#o.inFlight.delete(call);
@@ -427,82 +386,4 @@ export class Tracer {
     }
     if (options.onFinish) options.onFinish(finishedView(call));
   }
-
-  /**
-   * Usage carried by this call's own output, counted once: an op that returns
-   * its child's LLM response as is must not count that usage again (the
-   * child's usage already rolled up into it).
-   */
-  #ownUsage(output: unknown): Record<string, ModelUsage> | undefined {
-    const usage = usageOf(output);
-    if (usage === undefined) return undefined;
-    if (countedOutputs.has(output as object)) return undefined;
-    countedOutputs.add(output as object);
-    return usage;
-  }
-
-  #methodName(spec: OpSpec, thisArg: unknown): string {
-    const method = spec.methodName ?? 'anonymous';
-    let ctor: unknown;
-    try {
-      ctor =
-        typeof thisArg === 'function'
-          ? thisArg
-          : (thisArg as { constructor?: unknown } | null | undefined)?.constructor;
-    } catch {
-      return method;
-    }
-    if (ctor !== this.#lastCtor || spec !== this.#lastSpec) {
-      this.#lastCtor = ctor;
-      this.#lastSpec = spec;
-      const className =
-        typeof ctor === 'function' && typeof ctor.name === 'string' && ctor.name ? ctor.name : undefined;
-      this.#lastName = className ? `${className}.${method}` : method;
-    }
-    return this.#lastName;
-  }
-}
-
-/** The active OTel context; `undefined` (no bridge for this call) if a foreign context manager throws. */
-function activeOtelContext(manager: OtelContextManager): OtelContext | undefined {
-  try {
-    return manager.active();
-  } catch {
-    return undefined;
-  }
-}
-
-/** Runs `fn` with `context` as the active OTel context (a static function: no closure per call). */
-function runInOtelContext(
-  manager: OtelContextManager,
-  context: OtelContext,
-  fn: (...args: unknown[]) => unknown,
-  thisArg: unknown,
-  args: unknown[],
-): unknown {
-  return manager.with(
-    context,
-    Reflect.apply as (f: typeof fn, t: unknown, a: unknown[]) => unknown,
-    undefined,
-    fn,
-    thisArg,
-    args,
-  );
-}
-
-/** Outputs whose usage was already counted by the call that produced them. */
-const countedOutputs = new WeakSet<object>();
-
-function finishedView(call: CallRecord): FinishedCall {
-  return {
-    id: call.id,
-    traceId: call.traceId,
-    parentId: call.parentId,
-    opName: call.opName,
-    startedAt: call.startedAt,
-    endedAt: call.endedAt ?? call.startedAt,
-    output: materialize(call.output),
-    error: call.error,
-    summary: call.summary ?? {},
-  };
 }

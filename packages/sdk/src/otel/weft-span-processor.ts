@@ -3,6 +3,7 @@ import { getDefaultClient, type WeftClient } from '../client/index.js';
 import { warnOnce } from '../diagnostics/index.js';
 import { InvalidOptionsError } from '../errors/index.js';
 import type { FlushResult } from '../lifecycle/index.js';
+import type { OtelContext } from '../context/index.js';
 import type { EndedSpan } from '../op/index.js';
 import { SpanFlushIncompleteError } from './span-flush-incomplete-error.js';
 
@@ -63,8 +64,14 @@ export class WeftSpanProcessor {
     this.#flushTimeoutMs = options.flushTimeoutMs ?? 30_000;
   }
 
-  /** Nothing to do when a span starts: its parent is already in its span context. */
-  onStart(): void {}
+  /**
+   * Remembers where the span started (the Weft call or span it runs under),
+   * so its usage rolls up into the Weft op that called it when it ends.
+   */
+  onStart(span: EndedSpan, parentContext?: OtelContext): void {
+    if (this.#shutdown !== undefined) return;
+    (this.#client ?? getDefaultClient())?.tracer?.spanStarted(span, parentContext);
+  }
 
   /** Keeps the ended span by reference and queues it; the mapping runs in the pipeline's pool. */
   onEnd(span: EndedSpan): void {

@@ -2,6 +2,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { context, type Tracer } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { CallSummary } from '@weft/protocol';
 import * as ai from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as weft from '@weft/sdk';
@@ -96,6 +97,89 @@ describe('the AI SDK through wrapAISDK(ai)', () => {
     expect(outer?.summary?.costUsd).toBeGreaterThan(0);
     const tool = calls.find((c) => c.opName === 'ai.toolCall');
     expect(JSON.stringify(tool?.inputs)).toContain('Paris');
+  });
+
+  it("rolls the usage and cost of generateText and streamText up into the Weft op that called them (its summary, the server's call, the trace root)", async () => {
+    const client = weft.init({ project: 'ai-sdk-rollup', url: server.url, outbox: false, handleExit: false });
+    provider.enqueue(
+      {
+        kind: 'completion',
+        completion: {
+          model: 'gpt-4o',
+          toolCalls: [{ id: 'call_1', name: 'weather', arguments: '{"city":"Paris"}' }],
+          finishReason: 'tool_calls',
+          usage: { inputTokens: 50, outputTokens: 10 },
+        },
+      },
+      // The tool's own generateText, inside a Weft op the tool runs.
+      {
+        kind: 'completion',
+        completion: { model: 'gpt-4o', text: 'sunny', usage: { inputTokens: 30, outputTokens: 3 } },
+      },
+      {
+        kind: 'completion',
+        completion: { model: 'gpt-4o', text: 'Sunny.', usage: { inputTokens: 60, outputTokens: 5 } },
+      },
+      {
+        kind: 'completion',
+        completion: { model: 'gpt-4o', text: 'Done.', usage: { inputTokens: 12, outputTokens: 7 } },
+      },
+    );
+    const model = openai().chat('gpt-4o');
+    const lookup = weft.op(
+      async (city: string) => (await generateText({ model, prompt: `Sky over ${city}?` })).text,
+      {
+        name: 'lookupWeather',
+      },
+    );
+    let summary: CallSummary | undefined;
+    const agent = weft.op(
+      async (question: string) => {
+        const answer = await generateText({
+          model,
+          prompt: question,
+          tools: {
+            weather: ai.tool({
+              inputSchema: z.object({ city: z.string() }),
+              execute: async ({ city }) => lookup(city),
+            }),
+          },
+          stopWhen: ai.stepCountIs(3),
+        });
+        const closing = streamText({ model, prompt: 'Sign off' });
+        return `${answer.text} ${await closing.text}`;
+      },
+      { name: 'agent', onFinish: (call) => (summary = call.summary) },
+    );
+    // The request handler returns as soon as the agent does: both end before streamText's span does.
+    const handle = weft.op(async (question: string) => agent(question), { name: 'handle' });
+    expect(await handle('Weather in Paris?')).toBe('Sunny. Done.');
+    await client.flush();
+
+    // Every model call once: 50+30+60+12 in, 10+3+5+7 out.
+    const expected = { inputTokens: 152, outputTokens: 25, totalTokens: 177 };
+    expect(summary?.usage?.['gpt-4o']).toMatchObject(expected);
+    expect(summary?.costUsd).toBeGreaterThan(0);
+    const calls = await listServerCalls(server.url, 'ai-sdk-rollup');
+    const named = (name: string) => calls.filter((c) => c.opName === name);
+    const root = calls.find((c) => c.parentId === null);
+    expect(root?.opName).toBe('handle');
+    expect(root?.summary?.usage?.['gpt-4o']).toMatchObject(expected);
+    expect(root?.summary?.costUsd).toBe(summary?.costUsd);
+    const agentCall = named('agent')[0];
+    expect(agentCall?.summary?.usage?.['gpt-4o']).toMatchObject(expected);
+    expect(agentCall?.summary?.childCounts).toEqual({ success: 2, error: 0 });
+    // The tool call shows what ran under it; the outer generateText its steps plus the tool's.
+    expect(named('ai.toolCall')[0]?.summary?.usage?.['gpt-4o']).toMatchObject({
+      inputTokens: 30,
+      outputTokens: 3,
+    });
+    const outer = named('ai.generateText').find((c) => c.parentId === agentCall?.id);
+    expect(outer?.summary?.usage?.['gpt-4o']).toMatchObject({ inputTokens: 140, outputTokens: 18 });
+    expect(named('lookupWeather')[0]?.summary?.usage?.['gpt-4o']).toMatchObject({
+      inputTokens: 30,
+      outputTokens: 3,
+    });
   });
 
   it('traces streamText, generateObject, streamObject, embed and embedMany with usage', async () => {

@@ -1,4 +1,4 @@
-import { type Attributes, ROOT_CONTEXT, type Span, trace } from '@opentelemetry/api';
+import { type Attributes, context, ROOT_CONTEXT, type Span, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import {
   BasicTracerProvider,
@@ -6,18 +6,22 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import type { CallSummary } from '@weft/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as weft from '@weft/sdk';
+import { WeftSpanProcessor } from '../../src/otel/index.js';
 import { resetWeft } from '../../src/testing/index.js';
 import { startTestServer, type TestServer } from '@weft/test-server';
 import { listServerCalls } from '../support/index.js';
 
-// One agent tree, traced twice against one real server: with Weft ops (the
-// SDK rolls each call's usage into its parent as it ends) and as OTel GenAI
+// One agent tree, traced three ways against one real server: with Weft ops
+// (the SDK rolls each call's usage into its parent as it ends); as OTel GenAI
 // spans exported over OTLP, split into requests that arrive child-first and
-// partly twice (the server rolls usage up the ingested trace). Every call
-// must show the same usage and cost either way.
+// partly twice (the server rolls usage up the ingested trace); and as OTel
+// spans recorded in-process by WeftSpanProcessor under a Weft op (the SDK
+// rolls span usage up as spans end, into the op). Every call must show the
+// same usage and cost each way.
 
 let server: TestServer;
 beforeAll(async () => {
@@ -120,6 +124,48 @@ async function traceWithSpans(project: string): Promise<void> {
   await exporter.shutdown();
 }
 
+/** The same tree: a Weft op `agent` whose work is OTel spans of the app's provider, recorded by WeftSpanProcessor. */
+async function traceWithSpansInProcess(project: string): Promise<void> {
+  const client = weft.init({ project, url: server.url, outbox: false, handleExit: false });
+  const provider = new NodeTracerProvider({ spanProcessors: [new WeftSpanProcessor()] });
+  provider.register();
+  try {
+    const tracer = provider.getTracer('rollup-in-process');
+    const inSpan = async <T>(name: string, attributes: Attributes, fn: () => Promise<T>): Promise<T> =>
+      tracer.startActiveSpan(name, { attributes }, async (span) => {
+        try {
+          return await fn();
+        } finally {
+          span.end();
+        }
+      });
+    const chat = ({ model, input, output }: Model): Attributes => ({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.request.model': model,
+      'gen_ai.usage.input_tokens': input,
+      'gen_ai.usage.output_tokens': output,
+    });
+    const agent = weft.op(
+      async () => {
+        await inSpan('plan', chat(PLAN), async () => {});
+        await inSpan('step', {}, async () => {
+          await inSpan('search', { 'gen_ai.operation.name': 'execute_tool' }, () =>
+            inSpan('summarize', chat(SUMMARIZE), async () => {}),
+          );
+          await inSpan('answer', chat(ANSWER), async () => {});
+        });
+      },
+      { name: 'agent' },
+    );
+    await agent();
+    await client.flush();
+  } finally {
+    await provider.shutdown();
+    trace.disable();
+    context.disable();
+  }
+}
+
 /** Usage and cost of each call, by op name. */
 async function totals(project: string): Promise<Record<string, Pick<CallSummary, 'usage' | 'costUsd'>>> {
   const calls = await listServerCalls(server.url, project);
@@ -147,5 +193,11 @@ describe('usage and cost of an OTLP-ingested trace', () => {
     });
     expect(sdk.agent?.costUsd).toBeGreaterThan(0);
     expect(otlp).toEqual(sdk);
+  });
+
+  it('equal what the SDK shows when the spans are recorded in-process by WeftSpanProcessor under a Weft op', async () => {
+    await traceWithOps('rollup-sdk-2');
+    await traceWithSpansInProcess('rollup-in-process');
+    expect(await totals('rollup-in-process')).toEqual(await totals('rollup-sdk-2'));
   });
 });
