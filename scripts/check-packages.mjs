@@ -2,7 +2,7 @@
 // Checks every publishable package as a user would receive it (CI runs this
 // after the build): `npm pack --dry-run` holds exactly what a user needs (the
 // built entry points, their declarations, README, CHANGELOG, LICENSE; no tests,
-// no fixtures), then publint (package.json against the files) and
+// no fixtures), every export is `types` + `default`, then publint (package.json against the files) and
 // @arethetypeswrong/cli (types resolve for every export under node16 and bundlers).
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -39,6 +39,16 @@ for (const { dir, json } of packages) {
   }
   for (const needed of ['README.md', 'CHANGELOG.md', 'LICENSE']) {
     if (!files.includes(needed)) fail(json.name, `${needed} is missing from the package`);
+  }
+  // `types` first, then `default`: one ES module for `import` and for
+  // `require` (Node ≥ 20.19 loads it), so a CommonJS app gets the same copy.
+  for (const [subpath, entry] of Object.entries(json.exports)) {
+    if (typeof entry === 'string') continue;
+    if (Object.keys(entry).join() !== 'types,default')
+      fail(
+        json.name,
+        `exports["${subpath}"] has conditions ${Object.keys(entry).join(', ')}; expected types, default`,
+      );
   }
   for (const target of Object.values(json.exports).flatMap((e) =>
     typeof e === 'string' ? [e] : Object.values(e),
