@@ -108,6 +108,7 @@ const API_SUITE = [
   'fuzz-otlp.slow',
   'fuzz-requests.slow',
   'loop',
+  'metrics-rollups',
   'objects',
   'otlp-ingest',
   'otlp-usage-rollup',

@@ -68,6 +68,7 @@ export {
   skipMsgpackValue,
 } from './msgpack/index.js';
 export * from './schemas/index.js';
+export { tCritical95, Z_975 } from './stats/index.js';
 export {
   CONTENT_TYPE_JSON,
   CONTENT_TYPE_MSGPACK,

@@ -10,3 +10,4 @@ export * from './labels.js';
 export * from './sessions.js';
 export * from './datasets.js';
 export * from './values.js';
+export * from './metrics.js';

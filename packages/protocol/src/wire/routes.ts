@@ -54,6 +54,8 @@ export const routes = {
   fileCreate: (project: string) => `/v1/files/${enc(project)}`,
   /** POST an OTLP/HTTP `ExportTraceServiceRequest` (protobuf or JSON) → `ExportTraceServiceResponse` */
   otlpTraces: () => '/v1/traces',
+  /** POST `metricsQuery` → `metricsQueryResponse` */
+  metricsQuery: () => '/v1/metrics/query',
   /** GET → the bytes */
   fileRead: (project: string, digest: string) => `/v1/files/${enc(project)}/${enc(digest)}`,
 } as const;

@@ -10,6 +10,7 @@ import {
   registerDatasetRoutes,
   registerFeedbackRoutes,
   registerFileRoutes,
+  registerMetricsRoutes,
   registerObjectRoutes,
   registerOtlpRoutes,
   registerSessionRoutes,
@@ -111,6 +112,7 @@ export function createApp(options: AppOptions): FastifyInstance {
     registerFeedbackRoutes(v1, { storage });
     registerSessionRoutes(v1, { storage });
     registerDatasetRoutes(v1, { storage });
+    registerMetricsRoutes(v1, { storage });
   });
 
   registerStaticUi(app, { dir: resolveUiDir(uiDir) });

@@ -17,7 +17,7 @@ const fail = (reason: string): never => {
  * Parses a storage URL:
  *
  * - `sqlite:PATH` (or `sqlite://PATH`): the embedded SQLite file, as `--db PATH`;
- * - `clickhouse://[USER[:PASSWORD]@]HOST:PORT[,HOST:PORT…]/DATABASE[?cluster=NAME&timeoutMs=N]`:
+ * - `clickhouse://[USER[:PASSWORD]@]HOST:PORT[,HOST:PORT…]/DATABASE[?cluster=NAME&timeoutMs=N&settleMs=N]`:
  *   ClickHouse's HTTP interface (`clickhouses://` for HTTPS). Several hosts
  *   are for a cluster: the schema is created on each, queries go to the first.
  *
@@ -62,9 +62,10 @@ export function parseStorageUrl(text: string, credentials: StorageCredentials = 
   const password = urlPassword ?? credentials.password;
   const timeout = params.get('timeoutMs');
   const cluster = params.get('cluster');
+  const settle = params.get('settleMs');
   for (const key of params.keys()) {
-    if (key !== 'cluster' && key !== 'timeoutMs')
-      fail(`unknown clickhouse:// URL parameter ${key}; known: cluster, timeoutMs`);
+    if (key !== 'cluster' && key !== 'timeoutMs' && key !== 'settleMs')
+      fail(`unknown clickhouse:// URL parameter ${key}; known: cluster, timeoutMs, settleMs`);
   }
   return {
     kind: 'clickhouse',
@@ -75,6 +76,7 @@ export function parseStorageUrl(text: string, credentials: StorageCredentials = 
       ...(password === undefined ? {} : { password }),
       ...(cluster === null ? {} : { cluster }),
       ...(timeout === null ? {} : { requestTimeoutMs: Number(timeout) }),
+      ...(settle === null ? {} : { completionSettleMs: Number(settle) }),
     },
   };
 }

@@ -3,6 +3,7 @@ export { registerDatasetRoutes } from './dataset-routes.js';
 export { registerFeedbackRoutes } from './feedback-routes.js';
 export { registerFileRoutes } from './file-routes.js';
 export { canonicalOrReject } from './canonical-or-reject.js';
+export { registerMetricsRoutes } from './metrics-routes.js';
 export { registerObjectRoutes } from './object-routes.js';
 export { registerOtlpRoutes } from './otlp-routes.js';
 export { registerSessionRoutes } from './session-routes.js';

@@ -11,6 +11,8 @@ export {
   spanUsageOf,
 } from './span-usage.js';
 export { SqliteStorage, type SqliteStorageOptions } from './sqlite/sqlite-storage.js';
-export type { ObjectPut, Storage, TablePut, VersionSelector } from './storage.js';
+export type { MonitorStorage, ObjectPut, Storage, TablePut, VersionSelector } from './storage.js';
+export type { LogEntry, MonitorStateStorage, RollupStorage, StateDocument } from './monitor-storage.js';
+export * from './rollup/index.js';
 export { rollUpUsage, summaryWithUsage, type UsageNode, type UsageTree } from './usage-rollup.js';
 export type { StoredValue } from './stored-value.js';

@@ -17,6 +17,7 @@ import type {
   SessionQueryResponse,
   TableRowsResponse,
 } from '@weft/protocol';
+import type { MonitorStateStorage, RollupStorage } from './monitor-storage.js';
 import type { SpanCallPut } from './span-usage.js';
 import type { StoredValue } from './stored-value.js';
 
@@ -209,6 +210,15 @@ export interface Storage {
   /** The bytes stored under a digest, or `undefined`. */
   readFile(project: string, digest: string): Promise<Uint8Array | undefined>;
 
+  /**
+   * Metrics rollups (kept by the ingest methods above) and monitoring
+   * documents and logs (issue 29): see `monitor-storage.ts` for the contract.
+   */
+  readonly monitoring: MonitorStorage;
+
   /** Flushes and releases the engine; idempotent. */
   close(): Promise<void>;
 }
+
+/** What monitoring (metrics, evaluators, alerts, dashboards) needs of an engine. */
+export type MonitorStorage = RollupStorage & MonitorStateStorage;

@@ -31,5 +31,13 @@ export const clickHouseStorageOptions = z.object({
    * @default 2_000
    */
   retryAfterMs: z.number().int().positive().default(2_000),
+  /**
+   * How old a call's completion must be before online evaluators are handed
+   * it: several replicas write completions, and one still in flight when a
+   * later one is read must not be passed by the evaluator's cursor. 0 is
+   * exact with a single server.
+   * @default 5_000
+   */
+  completionSettleMs: z.number().int().nonnegative().default(5_000),
 });
 export type ClickHouseStorageOptions = z.input<typeof clickHouseStorageOptions>;

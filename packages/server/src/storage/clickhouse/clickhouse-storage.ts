@@ -29,6 +29,7 @@ import { type ClickHouseStorageOptions, clickHouseStorageOptions } from './click
 import { ClickHouseFeedbackStore } from './feedback-store.js';
 import { ClickHouseFileStore } from './file-store.js';
 import { ClickHouseLabelStore } from './label-store.js';
+import { ClickHouseMonitorStorage } from './clickhouse-monitor-storage.js';
 import { migrate } from './migrations.js';
 import { ClickHouseObjectStore } from './object-store.js';
 import { ClickHouseSessionQuery } from './session-query.js';
@@ -59,6 +60,8 @@ export class ClickHouseStorage implements Storage {
   readonly #sessions: ClickHouseSessionQuery;
   readonly #spanUsage: ClickHouseSpanUsageStore;
   readonly #schemaVersion: number;
+  /** Metrics rollups and monitoring state (kept by ingest, read by the monitoring routes). */
+  readonly monitoring: ClickHouseMonitorStorage;
   #closing: Promise<void> | undefined;
 
   private constructor(
@@ -66,6 +69,7 @@ export class ClickHouseStorage implements Storage {
     database: string,
     cluster: string | undefined,
     schemaVersion: number,
+    completionSettleMs: number,
   ) {
     this.#connection = connection;
     this.#schemaVersion = schemaVersion;
@@ -97,6 +101,15 @@ export class ClickHouseStorage implements Storage {
     this.#files = new ClickHouseFileStore({ connection, table: name('files'), insertSettings });
     this.#spanUsage = new ClickHouseSpanUsageStore({ connection, table: this.#callsTable, insertSettings });
     this.#values = new ClickHouseValueStore({ connection, table: name('call_values'), insertSettings });
+    this.monitoring = new ClickHouseMonitorStorage({
+      connection,
+      database,
+      cluster,
+      insertSettings,
+      feedback: this.#feedback,
+      completionSettleMs,
+      open: () => this.#open(),
+    });
   }
 
   /**
@@ -127,7 +140,13 @@ export class ClickHouseStorage implements Storage {
     });
     try {
       const version = await migrate(connection, options.database, options.cluster);
-      return new ClickHouseStorage(connection, options.database, options.cluster, version);
+      return new ClickHouseStorage(
+        connection,
+        options.database,
+        options.cluster,
+        version,
+        options.completionSettleMs,
+      );
     } catch (error) {
       await connection.close();
       throw error;
@@ -142,6 +161,7 @@ export class ClickHouseStorage implements Storage {
   async ingestCalls(project: string, items: readonly CallItem[]): Promise<{ accepted: number }> {
     this.#open();
     await this.#insertCalls(project, items, (_, rows) => rows);
+    await this.monitoring.rollups.applyCalls(project, items);
     return { accepted: items.length };
   }
 
@@ -152,7 +172,12 @@ export class ClickHouseStorage implements Storage {
       spans.map((span) => span.call),
       (index, rows) => ClickHouseSpanUsageStore.markStartRows(rows, spans[index] as SpanCallPut),
     );
-    await this.#spanUsage.rollUp(project, spans);
+    const summaries = await this.#spanUsage.rollUp(project, spans);
+    await this.monitoring.rollups.applyCalls(
+      project,
+      spans.map((span) => span.call),
+      summaries,
+    );
     return { accepted: spans.length };
   }
 
@@ -197,7 +222,9 @@ export class ClickHouseStorage implements Storage {
 
   async putFeedback(project: string, items: readonly FeedbackItem[]): Promise<{ stored: number }> {
     this.#open();
-    return this.#feedback.put(project, items);
+    const stored = await this.#feedback.put(project, items);
+    await this.monitoring.rollups.applyFeedback(project, stored);
+    return { stored: stored.length };
   }
 
   async listFeedback(project: string, callId: string): Promise<Feedback[]> {

@@ -40,17 +40,19 @@ export class ClickHouseFeedbackStore {
     this.#insertSettings = insertSettings;
   }
 
-  /** Stores items whose id is new (first of repeats within the batch); returns how many. */
-  async put(project: string, items: readonly FeedbackItem[]): Promise<{ stored: number }> {
-    if (items.length === 0) return { stored: 0 };
+  /** Stores items whose id is new (first of repeats within the batch); returns them. */
+  async put(project: string, items: readonly FeedbackItem[]): Promise<FeedbackItem[]> {
+    if (items.length === 0) return [];
     const known = await this.#connection.rows<{ id: string }>(
       `SELECT DISTINCT id FROM ${this.#table} WHERE project = ${sqlLiteral(project)} AND id IN ${inList(items.map((i) => i.id))}`,
     );
     const seen = new Set(known.map((r) => r.id));
     const rows: Record<string, string | number | null>[] = [];
+    const stored: FeedbackItem[] = [];
     for (const item of items) {
       if (seen.has(item.id)) continue;
       seen.add(item.id);
+      stored.push(item);
       const { kind, text } = feedbackValueText(item.value);
       rows.push({
         project,
@@ -66,7 +68,7 @@ export class ClickHouseFeedbackStore {
       });
     }
     if (rows.length > 0) await this.#connection.insert(this.#table, rows, this.#insertSettings);
-    return { stored: rows.length };
+    return stored;
   }
 
   /** Feedback of each of `callIds` (absent ids: none), oldest first. */

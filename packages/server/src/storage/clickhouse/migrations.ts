@@ -9,6 +9,7 @@ import {
   createTableStatements,
 } from './schema.js';
 import type { ClickHouseConnection } from './clickhouse-connection.js';
+import { rollupStatements } from './rollup-schema.js';
 import { sqlLiteral } from './sql-literal.js';
 
 /**
@@ -56,6 +57,11 @@ export const migrations: readonly Migration[] = [
     name: 'deduplicated call values',
     statements: (database, cluster) =>
       VALUE_TABLES.flatMap((table: TableSpec) => createTableStatements(database, table, cluster)),
+  },
+  {
+    version: 5,
+    name: 'metrics rollups, call completions, monitoring documents and logs',
+    statements: rollupStatements,
   },
 ];
 

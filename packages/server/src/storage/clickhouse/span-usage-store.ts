@@ -56,9 +56,13 @@ export class ClickHouseSpanUsageStore {
     return rows;
   }
 
-  /** After the spans' rows are inserted: recomputes the totals of each and of its span-call ancestors. */
-  async rollUp(project: string, spans: readonly SpanCallPut[]): Promise<void> {
-    if (spans.length === 0) return;
+  /**
+   * After the spans' rows are inserted: recomputes the totals of each and of
+   * its span-call ancestors. Returns the summaries it rewrote.
+   */
+  async rollUp(project: string, spans: readonly SpanCallPut[]): Promise<Map<string, CallSummary>> {
+    const rewritten = new Map<string, CallSummary>();
+    if (spans.length === 0) return rewritten;
     const { connection, table, insertSettings } = this.#target;
     const prefixes = [...new Set(spans.map((span) => span.call.id.slice(0, TRACE_PREFIX_LENGTH)))];
     const rows = await connection.rows<TraceRow>(`
@@ -93,7 +97,7 @@ export class ClickHouseSpanUsageStore {
       tree,
       spans.map((span) => span.call.id),
     );
-    if (changed.size === 0) return;
+    if (changed.size === 0) return rewritten;
     const ends = await connection.rows<EndRow>(`
       SELECT id,
         argMaxIf(ended_at, seq, half = ${END}) AS r_ended_at,
@@ -112,6 +116,7 @@ export class ClickHouseSpanUsageStore {
       const stored = summaries.get(end.id);
       if (stored === undefined || stored === null) continue;
       const summary = summaryWithUsage(stored, changed.get(end.id));
+      rewritten.set(end.id, summary);
       updates.push({
         project,
         id: end.id,
@@ -130,5 +135,6 @@ export class ClickHouseSpanUsageStore {
       });
     }
     if (updates.length > 0) await connection.insert(table, updates, insertSettings);
+    return rewritten;
   }
 }

@@ -246,7 +246,7 @@ describe('a database made at migration 6 (attribute rows with a rowid and two in
 
     const storage = new SqliteStorage({ path });
     onTestFinished(() => storage.close());
-    expect(storage.schemaVersion).toBe(8);
+    expect(storage.schemaVersion).toBe(migrations.at(-1)?.version);
     expect(await found(storage, { attributes: { env: 'prod' } })).toEqual([id(1), id(2)]);
     expect(await found(storage, { tag: 'a' })).toEqual([id(1)]);
     expect(await found(storage, { attributes: { n: 1.5 } })).toEqual([id(2)]);
@@ -284,7 +284,7 @@ describe('a database made at migration 5 (indexes kept by triggers)', () => {
 
     const storage = new SqliteStorage({ path });
     onTestFinished(() => storage.close());
-    expect(storage.schemaVersion).toBe(8);
+    expect(storage.schemaVersion).toBe(migrations.at(-1)?.version);
     expect(await found(storage, { text: 'kestrel' })).toEqual([id(1)]);
     expect(await found(storage, { attributes: { env: 'prod' } })).toEqual([id(1), id(2)]);
 
@@ -326,7 +326,7 @@ describe('a database made at migration 7 (the op-name sort index keyed by id)', 
 
     const storage = new SqliteStorage({ path });
     onTestFinished(() => storage.close());
-    expect(storage.schemaVersion).toBe(8);
+    expect(storage.schemaVersion).toBe(migrations.at(-1)?.version);
     const ids: string[] = [];
     let cursor: string | undefined;
     do {

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { bigintValuesToSafeForm } from './bigint-values.js';
+import { MONITOR_STATE_SCHEMA, ROLLUP_SCHEMA } from './rollup-schema.js';
 
 /**
  * One schema step: SQL, or a data rewrite (`run`) where SQL cannot do it.
@@ -275,6 +276,11 @@ export const migrations: readonly Migration[] = [
       DROP INDEX calls_op;
       CREATE INDEX calls_op ON calls (project, op_plain, started_at, id);
     `,
+  },
+  {
+    version: 9,
+    name: 'metrics rollups, call completions, monitoring documents and logs',
+    sql: ROLLUP_SCHEMA + MONITOR_STATE_SCHEMA,
   },
 ];
 

@@ -6,6 +6,9 @@ import { totalTokensOf } from '../total-tokens.js';
 import type { BatchFollowUp } from './batch-follow-up.js';
 import { fromBlob, toBlob } from './blob.js';
 
+/** Told the summaries a roll-up rewrote (the metrics rollups count them). */
+export type SummariesChanged = (summaries: ReadonlyMap<string, CallSummary>) => void;
+
 interface NodeRow {
   id: string;
   parent_id: string | null;
@@ -36,7 +39,7 @@ export class SqliteSpanUsageStore {
   readonly #children: Statement;
   readonly #childrenOfBatch: Statement;
   readonly #setSummary: Statement;
-  readonly #apply: (project: string, spans: readonly SpanCallPut[]) => void;
+  readonly #apply: (project: string, spans: readonly SpanCallPut[], then: SummariesChanged) => void;
 
   constructor(db: Database) {
     this.#node = db.prepare(
@@ -51,21 +54,25 @@ export class SqliteSpanUsageStore {
     this.#setSummary = db.prepare(
       'UPDATE calls SET summary = ?, total_tokens = ?, cost_usd = ? WHERE project = ? AND id = ?',
     );
-    const apply = db.transaction((project: string, spans: readonly SpanCallPut[]) =>
-      this.#rollUp(project, spans),
+    const apply = db.transaction((project: string, spans: readonly SpanCallPut[], then: SummariesChanged) =>
+      this.#rollUp(project, spans, then),
     );
-    this.#apply = (project, spans) => apply.immediate(project, spans);
+    this.#apply = (project, spans, then) => apply.immediate(project, spans, then);
   }
 
-  /** The roll-up of a batch of span calls (with their own usage, `span_usage`, written by the upsert), as the batch's follow-up. */
-  followUp(project: string, spans: readonly SpanCallPut[]): BatchFollowUp {
+  /**
+   * The roll-up of a batch of span calls (with their own usage, `span_usage`,
+   * written by the upsert), as the batch's follow-up; `then` gets the
+   * summaries it rewrote, in the same transaction.
+   */
+  followUp(project: string, spans: readonly SpanCallPut[], then: SummariesChanged): BatchFollowUp {
     return {
-      inTransaction: () => this.#rollUp(project, spans),
-      alone: () => this.#apply(project, spans),
+      inTransaction: () => this.#rollUp(project, spans, then),
+      alone: () => this.#apply(project, spans, then),
     };
   }
 
-  #rollUp(project: string, spans: readonly SpanCallPut[]): void {
+  #rollUp(project: string, spans: readonly SpanCallPut[], then: SummariesChanged): void {
     const summaries = new Map<string, CallSummary | null>();
     const toNode = (row: NodeRow): UsageNode => {
       const summary = fromBlob<CallSummary | null>(row.summary, null);
@@ -115,12 +122,15 @@ export class SqliteSpanUsageStore {
       tree,
       spans.map((span) => span.call.id),
     );
+    const rewritten = new Map<string, CallSummary>();
     for (const [id, usage] of changed) {
       const stored = summaries.get(id);
       // A span call always has a summary; a row without one has no end to update.
       if (stored === undefined || stored === null) continue;
       const summary = summaryWithUsage(stored, usage);
       this.#setSummary.run(toBlob(summary), totalTokensOf(summary), summary.costUsd ?? null, project, id);
+      rewritten.set(id, summary);
     }
+    then(rewritten);
   }
 }

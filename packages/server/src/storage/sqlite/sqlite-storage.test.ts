@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { SpanCallPut } from '../span-usage.js';
+import { migrations } from './migrations.js';
 import { SqliteStorage } from './sqlite-storage.js';
 
 async function dbPath(): Promise<string> {
@@ -16,10 +17,10 @@ describe('SqliteStorage', () => {
   it('creates the folder, uses WAL and records each migration once', async () => {
     const path = await dbPath();
     const first = new SqliteStorage({ path });
-    expect(first.schemaVersion).toBe(8);
+    expect(first.schemaVersion).toBe(migrations.at(-1)?.version);
     await first.close();
     const second = new SqliteStorage({ path });
-    expect(second.schemaVersion).toBe(8);
+    expect(second.schemaVersion).toBe(migrations.at(-1)?.version);
     await second.close();
 
     const raw = new Database(path, { readonly: true });
@@ -27,16 +28,9 @@ describe('SqliteStorage', () => {
       raw.close();
     });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(raw.prepare('SELECT version, name FROM weft_migrations').all()).toEqual([
-      { version: 1, name: 'calls, objects, tables, files' },
-      { version: 2, name: 'bigint values stored before the body-shape check get their safe form' },
-      { version: 3, name: 'sessions, attribute index, full-text search, feedback, labels' },
-      { version: 4, name: 'own usage of calls made from OTLP spans, apart from their rolled-up summary' },
-      { version: 5, name: 'deduplicated call values' },
-      { version: 6, name: 'search and attribute indexes kept per batch, not by triggers' },
-      { version: 7, name: 'attribute index: one B-tree keyed by the match and the call rowid' },
-      { version: 8, name: 'op-name sort index keyed by start time within each op' },
-    ]);
+    expect(raw.prepare('SELECT version, name FROM weft_migrations').all()).toEqual(
+      migrations.map(({ version, name }) => ({ version, name })),
+    );
   });
 
   it('refuses use after close with WEFT_STORAGE_CLOSED, and closes idempotently', async () => {

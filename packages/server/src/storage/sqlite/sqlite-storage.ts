@@ -36,6 +36,7 @@ import { SqliteSpanUsageStore } from './span-usage-store.js';
 import { SqliteTableStore } from './table-store.js';
 import { SqliteValueStore } from './value-store.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
+import { SqliteMonitorStorage } from './sqlite-monitor-storage.js';
 import type { StoredValue } from '../stored-value.js';
 
 export interface SqliteStorageOptions {
@@ -96,6 +97,8 @@ export class SqliteStorage implements Storage {
   readonly #sessions: SqliteSessionQuery;
   readonly #spanUsage: SqliteSpanUsageStore;
   readonly #writer: CallWriter;
+  /** Metrics rollups and monitoring state (kept by ingest, read by the monitoring routes). */
+  readonly monitoring: SqliteMonitorStorage;
   /** WAL checkpoints off the request thread (none for `:memory:`, which has no WAL). */
   readonly #checkpointer: WalCheckpointer | undefined;
   #closing: Promise<void> | undefined;
@@ -122,6 +125,11 @@ export class SqliteStorage implements Storage {
     this.#files = new SqliteFileStore(this.#db);
     this.#values = new SqliteValueStore(this.#db);
     this.#checkpointer = memory ? undefined : new WalCheckpointer({ path });
+    this.monitoring = new SqliteMonitorStorage(this.#db, {
+      feedback: this.#feedback,
+      open: () => this.#open(),
+      committed: () => this.#checkpointer?.committed(),
+    });
   }
 
   /** The schema version after migrations, for diagnostics. */
@@ -130,7 +138,15 @@ export class SqliteStorage implements Storage {
   }
 
   async ingestCalls(project: string, items: readonly CallItem[]): Promise<{ accepted: number }> {
-    return this.#ingestRows(project, items, undefined, undefined);
+    return this.#ingestRows(project, items, undefined, this.#rollupFollowUp(project, items));
+  }
+
+  /** The rollups' share of a batch (`SqliteRollupStore`): in its transaction, or in one of its own right after. */
+  #rollupFollowUp(project: string, items: readonly CallItem[]): BatchFollowUp {
+    return {
+      inTransaction: () => this.monitoring.rollups.applyCalls(project, items),
+      alone: () => this.#inTransaction(() => this.monitoring.rollups.applyCalls(project, items)),
+    };
   }
 
   /**
@@ -167,7 +183,13 @@ export class SqliteStorage implements Storage {
       project,
       spans.map((span) => span.call),
       spans.map(encodeSpanUsage),
-      this.#spanUsage.followUp(project, spans),
+      this.#spanUsage.followUp(project, spans, (summaries) =>
+        this.monitoring.rollups.applyCalls(
+          project,
+          spans.map((span) => span.call),
+          summaries,
+        ),
+      ),
     );
   }
 
@@ -185,7 +207,14 @@ export class SqliteStorage implements Storage {
 
   async putFeedback(project: string, items: readonly FeedbackItem[]): Promise<{ stored: number }> {
     this.#open();
-    return this.#committed({ stored: this.#feedback.put(project, items) });
+    // The feedback and its rollups in one transaction; only ids not stored before are counted.
+    const stored = this.#inTransaction(() => {
+      const fresh = this.monitoring.rollups.newFeedback(project, items);
+      const count = this.#feedback.put(project, items);
+      this.monitoring.rollups.applyFeedback(project, fresh);
+      return count;
+    });
+    return this.#committed({ stored });
   }
 
   async listFeedback(project: string, callId: string): Promise<Feedback[]> {
@@ -318,6 +347,12 @@ export class SqliteStorage implements Storage {
   #committed<T>(result: T): T {
     this.#checkpointer?.committed();
     return result;
+  }
+
+  /** Runs `work` in one IMMEDIATE transaction (a savepoint inside the caller's when there is one). */
+  #inTransaction<T>(work: () => T): T {
+    const run = this.#db.transaction(work);
+    return this.#db.inTransaction ? run() : run.immediate();
   }
 
   #open(): Database.Database {

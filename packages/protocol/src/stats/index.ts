@@ -1,0 +1,1 @@
+export { tCritical95, Z_975 } from './t-critical.js';

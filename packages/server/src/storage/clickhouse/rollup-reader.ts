@@ -1,0 +1,160 @@
+import {
+  ALL_OPS,
+  CALL_SUMS,
+  type CallRollupRow,
+  type CompletedCalls,
+  emptyCallValues,
+  emptyFeedbackValues,
+  type FeedbackRollupRead,
+  type FeedbackRollupRow,
+  isZeroCallValues,
+  isZeroFeedbackValues,
+  type RollupRead,
+  type RollupStatus,
+} from '../rollup/index.js';
+import type { ClickHouseConnection } from './clickhouse-connection.js';
+import { CALL_SUM_COLUMNS } from './rollup-schema.js';
+import { LATENCY, TTFT } from './rollup-store.js';
+import { inList, sqlLiteral } from './sql-literal.js';
+
+/**
+ * Reads of the ClickHouse rollups: the aggregate states of the matching
+ * rows finished with `sumMerge` per bucket, status (or feedback name), group
+ * and histogram bin (or feedback value), whether or not merges have run;
+ * the bins are gathered back into histograms here. Aliases carry
+ * an `r_` prefix: an alias equal to a column name would replace it in the
+ * other expressions.
+ */
+export class ClickHouseRollupReader {
+  readonly #connection: ClickHouseConnection;
+  readonly #tables: { calls: string; feedback: string; completions: string };
+  /** How long a completion waits before it is listed (see `completions`). */
+  readonly #settleMs: number;
+
+  constructor(options: {
+    connection: ClickHouseConnection;
+    tables: { calls: string; feedback: string; completions: string };
+    settleMs: number;
+  }) {
+    this.#connection = options.connection;
+    this.#tables = options.tables;
+    this.#settleMs = options.settleMs;
+  }
+
+  async calls(read: RollupRead): Promise<CallRollupRow[]> {
+    const sums = CALL_SUM_COLUMNS.map(([column]) => `sumMerge(${column}) AS r_${column}`).join(', ');
+    const rows = await this.#connection.rows<Record<string, unknown>>(`
+      SELECT t AS r_t, status AS r_status, ${groupOf(read)} AS r_g, hist AS r_hist, bin AS r_bin, ${sums}
+      FROM ${this.#tables.calls} WHERE ${conditions(read)} ${read.histograms ? '' : "AND hist = ''"}
+      GROUP BY r_t, r_status, r_g, r_hist, r_bin`);
+    const out = new Map<string, CallRollupRow>();
+    for (const row of rows) {
+      const key = `${row.r_t}\u0000${row.r_status}\u0000${row.r_g}`;
+      let found = out.get(key);
+      if (found === undefined) {
+        found = {
+          t: Number(row.r_t),
+          status: row.r_status as RollupStatus,
+          group: groupValue(read, row.r_g as string),
+          values: emptyCallValues(),
+        };
+        out.set(key, found);
+      }
+      const count = Number(row.r_n);
+      if (row.r_hist === LATENCY) addCount(found.values.latency, Number(row.r_bin), count);
+      else if (row.r_hist === TTFT) addCount(found.values.ttft, Number(row.r_bin), count);
+      else {
+        CALL_SUM_COLUMNS.forEach(([column], i) => {
+          found.values[CALL_SUMS[i] as (typeof CALL_SUMS)[number]] = Number(row[`r_${column}`]);
+        });
+      }
+    }
+    // A key whose every call was taken out keeps its (zero) states: skip it.
+    return [...out.values()].filter((row) => !isZeroCallValues(row.values));
+  }
+
+  async feedback(read: FeedbackRollupRead): Promise<FeedbackRollupRow[]> {
+    const rows = await this.#connection.rows<Record<string, unknown>>(`
+      SELECT t AS r_t, name AS r_name, ${groupOf(read)} AS r_g, dvalue AS r_dvalue, sumMerge(n) AS r_n,
+        sumMerge(numeric_n) AS r_numeric_n, sumMerge(sum) AS r_sum, sumMerge(sum_squares) AS r_sum_squares
+      FROM ${this.#tables.feedback} WHERE ${conditions(read)} AND name IN ${inList(read.names)}
+      GROUP BY r_t, r_name, r_g, r_dvalue`);
+    const out = new Map<string, FeedbackRollupRow>();
+    for (const row of rows) {
+      const key = `${row.r_t}\u0000${row.r_name}\u0000${row.r_g}`;
+      let found = out.get(key);
+      if (found === undefined) {
+        found = {
+          t: Number(row.r_t),
+          name: row.r_name as string,
+          group: groupValue(read, row.r_g as string),
+          values: emptyFeedbackValues(),
+        };
+        out.set(key, found);
+      }
+      if (row.r_dvalue !== '') addCount(found.values.distribution, row.r_dvalue as string, Number(row.r_n));
+      else {
+        found.values.n = Number(row.r_n);
+        found.values.numericN = Number(row.r_numeric_n);
+        found.values.sum = Number(row.r_sum);
+        found.values.sumSquares = Number(row.r_sum_squares);
+      }
+    }
+    return [...out.values()].filter((row) => !isZeroFeedbackValues(row.values));
+  }
+
+  /**
+   * Calls completed after the cursor `afterSeq`, oldest first. Only
+   * completions at least `settleMs` old are listed: another replica's
+   * insert may land after a later `seq` is visible, and a cursor must never
+   * pass a completion that is still on its way.
+   */
+  async completions(project: string, afterSeq: number, limit: number): Promise<CompletedCalls> {
+    const settled = (Date.now() - this.#settleMs) * 1_000;
+    const rows = await this.#connection.rows<{ r_seq: string; id: string }>(`
+      SELECT seq AS r_seq, id FROM ${this.#tables.completions}
+      WHERE project = ${sqlLiteral(project)} AND seq > ${sqlLiteral(afterSeq)} AND seq <= ${sqlLiteral(settled)}
+      ORDER BY seq LIMIT ${sqlLiteral(limit)}`);
+    const last = rows.at(-1);
+    return {
+      ids: [...new Set(rows.map((row) => row.id))],
+      cursor: last === undefined ? null : String(last.r_seq),
+    };
+  }
+}
+
+function conditions(read: Omit<RollupRead, 'histograms'>): string {
+  const starts = read.ranges.map(([from]) => from);
+  const ends = read.ranges.map(([, to]) => to);
+  const terms = [
+    `project = ${sqlLiteral(read.project)}`,
+    `cut = ${sqlLiteral(read.cut)}`,
+    `level = ${sqlLiteral(read.level)}`,
+    `t >= ${sqlLiteral(starts.length === 0 ? 0 : Math.min(...starts))}`,
+    `t < ${sqlLiteral(ends.length === 0 ? 0 : Math.max(...ends))}`,
+  ];
+  if (read.ranges.length > 1) {
+    terms.push(
+      `(${read.ranges.map(([from, to]) => `(t >= ${sqlLiteral(from)} AND t < ${sqlLiteral(to)})`).join(' OR ')})`,
+    );
+  }
+  if ('all' in read.ops) terms.push(`op = ${sqlLiteral(ALL_OPS)}`);
+  else if ('names' in read.ops) terms.push(`op IN ${inList(read.ops.names)}`);
+  else terms.push(`op != ${sqlLiteral(ALL_OPS)}`);
+  if (read.value !== undefined) terms.push(`value = ${sqlLiteral(read.value)}`);
+  if (read.root !== undefined) terms.push(`root = ${read.root ? 1 : 0}`);
+  return terms.join(' AND ');
+}
+
+function groupOf(read: Omit<RollupRead, 'histograms'>): string {
+  return 'each' in read.ops ? 'op' : read.byValue ? 'value' : "''";
+}
+
+function groupValue(read: Omit<RollupRead, 'histograms'>, group: string): string | null {
+  return 'each' in read.ops || read.byValue ? group : null;
+}
+
+/** Adds a bin's or value's count, leaving out counts that added up to 0 (every value of a call taken out). */
+function addCount<K>(counts: Map<K, number>, key: K, count: number): void {
+  if (count !== 0) counts.set(key, (counts.get(key) ?? 0) + count);
+}

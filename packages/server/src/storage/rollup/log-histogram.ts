@@ -1,0 +1,86 @@
+/**
+ * Relative accuracy of every percentile read from rollups: the estimate is
+ * within ±1% of the exact value (the value of rank ⌊q·(n−1)⌋ among the
+ * values, sorted), whatever the data and however rollups were merged.
+ */
+export const QUANTILE_RELATIVE_ERROR = 0.01;
+
+/*
+ * A DDSketch-style log histogram (Masson, Rim, Lee: "DDSketch: a fast and
+ * fully-mergeable quantile sketch with relative-error guarantees", VLDB 2019).
+ * A value x > 0 falls into bin i = ⌈log_γ x⌉ with γ = (1 + α)/(1 − α), so bin
+ * i holds (γ^(i−1), γ^i]; reading bin i back as 2γ^i/(γ + 1) is within α of
+ * every value in it. Bins are plain counts, so histograms add and subtract
+ * exactly (a call whose end changes is taken out of one bin and put into
+ * another), and a merge of any rollups equals the histogram of all their
+ * values. That is why rollups keep bin counts (a sum state) and not
+ * t-digests: a t-digest cannot take a value back out, and its error has no
+ * stated bound. Values of at most MIN_VALUE (1 µs in milliseconds) count as 0.
+ *
+ *   α = 0.01: γ ≈ 1.0202, log γ ≈ 0.0200; latencies of 1 µs … 10⁹ ms use
+ *   bins −349 … 1036, a few dozen of them for a typical op.
+ */
+const GAMMA = (1 + QUANTILE_RELATIVE_ERROR) / (1 - QUANTILE_RELATIVE_ERROR);
+const LOG_GAMMA = Math.log(GAMMA);
+const MIN_VALUE = 1e-3;
+/** The bin of values ≤ {@link MIN_VALUE}, read back as 0. */
+export const ZERO_BIN = -32_768;
+
+/** Bin → count; counts may be negative in a delta (a value taken out). */
+export type LogHistogram = Map<number, number>;
+
+/** The bin a value ≥ 0 falls into. */
+export function binOf(value: number): number {
+  if (!(value > MIN_VALUE)) return ZERO_BIN;
+  return Math.ceil(Math.log(value) / LOG_GAMMA);
+}
+
+/** The value a bin is read back as (within {@link QUANTILE_RELATIVE_ERROR} of each value in it). */
+export function valueOfBin(bin: number): number {
+  if (bin === ZERO_BIN) return 0;
+  return (2 * GAMMA ** bin) / (GAMMA + 1);
+}
+
+/** Adds `count` of the bin into `into`; a bin whose count reaches 0 is removed. */
+export function addToBin(into: LogHistogram, bin: number, count: number): void {
+  const next = (into.get(bin) ?? 0) + count;
+  if (next === 0) into.delete(bin);
+  else into.set(bin, next);
+}
+
+/** Adds every bin of `from` times `sign` into `into`. */
+export function addHistogram(into: LogHistogram, from: ReadonlyMap<number, number>, sign = 1): void {
+  for (const [bin, count] of from) addToBin(into, bin, count * sign);
+}
+
+/**
+ * The `q`-quantile (0 ≤ q ≤ 1) of the values counted in `histogram`: the
+ * value of rank ⌊q·(n−1)⌋ (0-based) within ±{@link QUANTILE_RELATIVE_ERROR};
+ * `null` when it holds no value.
+ */
+export function quantileOf(histogram: ReadonlyMap<number, number>, q: number): number | null {
+  let total = 0;
+  for (const count of histogram.values()) total += count;
+  if (total <= 0) return null;
+  const rank = Math.floor(q * (total - 1));
+  const bins = [...histogram.keys()].sort((a, b) => a - b);
+  let seen = 0;
+  for (const bin of bins) {
+    seen += histogram.get(bin) as number;
+    if (seen > rank) return valueOfBin(bin);
+  }
+  return valueOfBin(bins.at(-1) as number);
+}
+
+/** The stored form: `[[bin, count], …]` by bin, as JSON text (SQLite) or two arrays (ClickHouse `sumMap`). */
+export function histogramPairs(histogram: ReadonlyMap<number, number>): [number, number][] {
+  return [...histogram].sort((a, b) => a[0] - b[0]);
+}
+
+/** Reads {@link histogramPairs}' JSON text back; `null` or empty text is an empty histogram. */
+export function histogramFromJson(text: string | null): LogHistogram {
+  const histogram: LogHistogram = new Map();
+  if (text === null || text === '') return histogram;
+  for (const [bin, count] of JSON.parse(text) as [number, number][]) addToBin(histogram, bin, count);
+  return histogram;
+}

@@ -1,0 +1,53 @@
+import type { RollupLevel, CutKind, RollupStatus } from './rollup-keys.js';
+import type { CallRollupValues, FeedbackRollupValues } from './rollup-values.js';
+
+/** Which ops a rollup read takes: every op together, some ops together, or each op apart (split by op). */
+export type RollupOps = { all: true } | { names: readonly string[] } | { each: true };
+
+/**
+ * A read of rollup rows at one level: the buckets starting in `ranges`
+ * (each `[from, to)`), of one cut (optionally one of its values), added up
+ * per bucket, status and group — the op when `ops` is `each`, the cut's
+ * value when `byValue`, none otherwise.
+ */
+export interface RollupRead {
+  project: string;
+  level: RollupLevel;
+  ranges: readonly (readonly [number, number])[];
+  cut: CutKind;
+  value?: string | undefined;
+  ops: RollupOps;
+  byValue: boolean;
+  /** Only root calls (true) or only children (false); both when absent. */
+  root?: boolean | undefined;
+  /** Whether the latency and TTFT histograms are wanted (reading them costs a parse per row). */
+  histograms: boolean;
+}
+
+/** Call rollups added up for one bucket, status and group. */
+export interface CallRollupRow {
+  t: number;
+  status: RollupStatus;
+  group: string | null;
+  values: CallRollupValues;
+}
+
+/** A read of feedback rollups: like {@link RollupRead}, for feedback of `names`. */
+export interface FeedbackRollupRead extends Omit<RollupRead, 'histograms'> {
+  names: readonly string[];
+}
+
+/** Feedback rollups added up for one bucket, group and feedback name. */
+export interface FeedbackRollupRow {
+  t: number;
+  group: string | null;
+  name: string;
+  values: FeedbackRollupValues;
+}
+
+/** Calls that became complete (start and end both stored), in the order they did, after a cursor. */
+export interface CompletedCalls {
+  ids: string[];
+  /** Pass back to continue after the last id (`null`: nothing after it yet; keep the cursor you had). */
+  cursor: string | null;
+}
