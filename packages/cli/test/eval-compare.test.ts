@@ -10,7 +10,7 @@ import { startTestServer, type TestServer } from '@weft/test-server';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/run-cli.js';
-import { SCORE_COLUMNS } from '../src/commands/eval/comparison-table.js';
+import { SCORE_COLUMNS } from '../src/run-comparison/index.js';
 import { ExitCode } from '../src/exit/exit-code.js';
 import { captureIo } from './support/capture-io.js';
 

@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '@weft/test-server';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import * as weft from '@weft/sdk';
 import { runCli } from '../src/cli/run-cli.js';
-import { fetchCalls } from '../src/commands/calls/fetch-calls.js';
+import { fetchCalls } from '../src/server-api/index.js';
 import { ExitCode } from '../src/exit/exit-code.js';
 import { captureIo } from './support/capture-io.js';
 

@@ -2,6 +2,7 @@
 // (`Evaluation`), read runs back (`loadRun`) and compare two (`compareRuns`).
 export {
   type ChangedRow,
+  changedRowCells,
   type CompareOptions,
   compareRuns,
   type EvaluateOptions,

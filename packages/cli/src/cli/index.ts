@@ -1,3 +1,3 @@
 export { type ParseOutcome, parseCommandLine } from './parse-command-line.js';
 export { runCli } from './run-cli.js';
-export { cliVersion } from './version.js';
+export { cliVersion } from '../version/index.js';

@@ -4,7 +4,7 @@ import { type CommandEntry, commandGroups, commands, type ResolvedCommand } from
 import { ExitCode, exitCodeFor } from '../exit/index.js';
 import type { CliIo } from '../io/index.js';
 import { reportError } from './report-error.js';
-import { cliVersion } from './version.js';
+import { cliVersion } from '../version/index.js';
 
 /** What a command line comes to: a command to run, or an exit (help, version, usage error). */
 export type ParseOutcome =

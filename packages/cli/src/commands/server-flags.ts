@@ -1,7 +1,6 @@
 import { DEFAULT_URL } from '@weft/protocol';
 import type { Command } from 'commander';
 import type { CliIo } from '../io/index.js';
-import { UsageError } from '../errors/index.js';
 import { flagOrEnv } from './env-value.js';
 import { parseHttpUrl, parseNonEmpty, parseProject } from './flag-values.js';
 
@@ -18,27 +17,35 @@ export interface ServerSettings {
   url: string;
   /** `--token`, else `WEFT_API_KEY`. */
   token: string | undefined;
-  /** `--project`, else `WEFT_PROJECT`; required. */
-  project: string;
+  /**
+   * `--project`, else `WEFT_PROJECT`; when neither is set, the command uses
+   * the server's only project or lists them (`resolveProject`).
+   */
+  project: string | undefined;
 }
 
-/** Declares `--url`, `--project` and `--token`. */
-export function addServerFlags(command: Command): Command {
-  return command
-    .option('--url <url>', `server address (env: WEFT_URL; default: ${DEFAULT_URL})`, parseHttpUrl)
-    .option('--project <name>', 'project (env: WEFT_PROJECT)', parseProject)
-    .option('--token <token>', 'bearer token, if the server needs one (env: WEFT_API_KEY)', parseNonEmpty);
-}
-
-/** Resolves the server flags against the environment; the project is required. */
-export function resolveServerFlags(flags: Partial<ServerFlags>, env: CliIo['env']): ServerSettings {
-  const project = flagOrEnv(flags.project, env, 'WEFT_PROJECT', parseProject);
-  if (project === undefined) {
-    throw new UsageError('No project given: pass --project <name> or set WEFT_PROJECT.');
+/** Declares `--url`, `--project` (unless `project: false`) and `--token`. */
+export function addServerFlags(command: Command, { project = true }: { project?: boolean } = {}): Command {
+  command.option('--url <url>', `server address (env: WEFT_URL; default: ${DEFAULT_URL})`, parseHttpUrl);
+  if (project) {
+    command.option(
+      '--project <name>',
+      "project (env: WEFT_PROJECT; default: the server's only project)",
+      parseProject,
+    );
   }
+  return command.option(
+    '--token <token>',
+    'bearer token, if the server needs one (env: WEFT_API_KEY)',
+    parseNonEmpty,
+  );
+}
+
+/** Resolves the server flags against the environment. */
+export function resolveServerFlags(flags: Partial<ServerFlags>, env: CliIo['env']): ServerSettings {
   return {
     url: flagOrEnv(flags.url, env, 'WEFT_URL', parseHttpUrl) ?? DEFAULT_URL,
     token: flagOrEnv(flags.token, env, 'WEFT_API_KEY', parseNonEmpty),
-    project,
+    project: flagOrEnv(flags.project, env, 'WEFT_PROJECT', parseProject),
   };
 }

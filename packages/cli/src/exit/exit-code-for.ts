@@ -4,6 +4,7 @@ import { ExitCode } from './exit-code.js';
 // Codes raised by the server and by this CLI, by what they mean to a script.
 const byCode: Readonly<Record<string, ExitCode>> = {
   WEFT_USAGE: ExitCode.usage,
+  WEFT_OUTLINE_BUDGET: ExitCode.usage,
   WEFT_INVALID_OPTIONS: ExitCode.usage,
   WEFT_INVALID_REQUEST: ExitCode.usage,
   WEFT_TOKEN_REQUIRED: ExitCode.usage,

@@ -1,6 +1,6 @@
 import type { EvaluationSummary, ScorerSummary } from '@weft/protocol';
 import Table from 'cli-table3';
-import type { RunComparison } from './compare.js';
+import type { ChangedRow, RunComparison } from './compare.js';
 import { formatNumber, formatPercent, PLAIN_TABLE_STYLE } from './format-summary.js';
 
 /** Options of {@link formatComparison}. */
@@ -78,16 +78,7 @@ export function formatComparison(comparison: RunComparison, options: FormatCompa
   if (comparison.changed.length > 0) {
     const rows = new Table({ head: ['row', 'trial', 'changes'], style: PLAIN_TABLE_STYLE });
     for (const c of comparison.changed.slice(0, maxChanged)) {
-      const changes = [...new Set([...Object.keys(c.a), ...Object.keys(c.b)])]
-        .sort()
-        .filter((k) => c.a[k] !== c.b[k])
-        .map((k) => `${k}: ${show(c.a[k])} → ${show(c.b[k])}`);
-      if (c.errorA !== c.errorB) changes.push(c.errorB ? `error in ${lb}` : `error in ${la} only`);
-      rows.push([
-        c.rowIndexA === c.rowIndexB ? String(c.rowIndexA) : `${c.rowIndexA}→${c.rowIndexB}`,
-        String(c.trial),
-        changes.join(', '),
-      ]);
+      rows.push(changedRowCells(c, [la, lb]));
     }
     parts.push(`${comparison.changed.length} changed row(s)`, rows.toString());
     if (comparison.changed.length > maxChanged)
@@ -96,6 +87,26 @@ export function formatComparison(comparison: RunComparison, options: FormatCompa
     parts.push('no row changed');
   }
   return parts.join('\n');
+}
+
+/**
+ * A changed row as the cells of the changed-rows table: the row (`3`, or
+ * `3→5` when paired by content across a reordered dataset), the trial, and
+ * what changed (`exact: false → true, error in B`).
+ */
+export function changedRowCells(change: ChangedRow, [la, lb]: [string, string] = ['A', 'B']): string[] {
+  const changes = [...new Set([...Object.keys(change.a), ...Object.keys(change.b)])]
+    .sort()
+    .filter((k) => change.a[k] !== change.b[k])
+    .map((k) => `${k}: ${show(change.a[k])} → ${show(change.b[k])}`);
+  if (change.errorA !== change.errorB) changes.push(change.errorB ? `error in ${lb}` : `error in ${la} only`);
+  return [
+    change.rowIndexA === change.rowIndexB
+      ? String(change.rowIndexA)
+      : `${change.rowIndexA}→${change.rowIndexB}`,
+    String(change.trial),
+    changes.join(', '),
+  ];
 }
 
 /** Headline figure per key ('' for a plain scorer). */

@@ -27,7 +27,7 @@ export {
   type EvaluationOptions,
   type EvaluationRunInfo,
 } from './evaluation.js';
-export { type FormatComparisonOptions, formatComparison } from './format-comparison.js';
+export { changedRowCells, type FormatComparisonOptions, formatComparison } from './format-comparison.js';
 export { formatSummary } from './format-summary.js';
 export { type LoadedRun, loadRun, type RunSource } from './load-run.js';
 export { Model, type ModelLike, type PredictContext } from './model.js';

@@ -1,41 +1,100 @@
 import type { CallStatus } from '@weft/protocol';
-import { Option } from 'commander';
 import { defineCommand } from '../define-command.js';
 import { parseCallId, parseNonEmpty, parsePositiveInt } from '../flag-values.js';
+import { addOutputFlags, type OutputFlags, resolveOutput } from '../output-format.js';
 import { addServerFlags, type ServerFlags, resolveServerFlags } from '../server-flags.js';
-import type { CallsOptions } from './calls-options.js';
+import {
+  collect,
+  type FilterValue,
+  parseFeedbackFilter,
+  parseKeyValue,
+  parseSort,
+  parseStatus,
+  parseTimePoint,
+} from './call-filter-values.js';
+import type { CallFilters, CallsOptions } from './calls-options.js';
 
-interface CallsFlags extends ServerFlags {
+interface CallsFlags extends ServerFlags, OutputFlags {
   trace: string;
-  op: string;
-  status: CallStatus;
+  op: string[];
+  status: CallStatus[];
+  text: string;
+  attr: [string, FilterValue][];
+  session: string;
+  user: string;
+  tag: string[];
+  feedback: { name: string; value?: FilterValue };
+  since: number;
+  until: number;
+  roots: boolean;
+  sort: ReturnType<typeof parseSort>;
   limit: number;
-  json: boolean;
 }
 
 export const DEFAULT_CALLS_LIMIT = 50;
 
 export const callsCommand = defineCommand<CallsOptions, CallsFlags>({
   path: ['calls'],
-  summary: 'List recent calls of a project, or one trace as a tree',
+  summary: 'List calls of a project with filters, or one trace as a tree',
   configure(command) {
     addServerFlags(command)
       .option('--trace <id>', 'only this trace, shown as a tree', parseCallId)
-      .option('--op <name>', 'only calls of this op', parseNonEmpty)
-      .addOption(
-        new Option('--status <status>', 'only calls in this state').choices(['success', 'error', 'running']),
+      .option('--op <name>', 'only calls of this op (repeat for several)', collect(parseNonEmpty))
+      .option('--status <status>', 'success, error or running (repeat for several)', collect(parseStatus))
+      .option(
+        '--text <words>',
+        'full-text search over names, inputs and outputs (every word must occur)',
+        parseNonEmpty,
       )
-      .option('--limit <n>', `most calls to print (default: ${DEFAULT_CALLS_LIMIT})`, parsePositiveInt)
-      .option('--json', 'print the calls as JSON instead of a table');
+      .option(
+        '--attr <key=value>',
+        'attribute equals value; true/false and numbers are typed, "quote" for text (repeatable)',
+        collect(parseKeyValue),
+      )
+      .option('--session <id>', 'only calls of this session', parseNonEmpty)
+      .option('--user <id>', "only calls whose 'user.id' attribute is this", parseNonEmpty)
+      .option('--tag <tag>', 'only calls tagged so (repeat: every tag)', collect(parseNonEmpty))
+      .option(
+        '--feedback <name[=value]>',
+        'only calls with feedback of this name (and value)',
+        parseFeedbackFilter,
+      )
+      .option(
+        '--since <time>',
+        'started at or after: ISO time, epoch ms, or a duration ago (30m, 6h, 7d)',
+        parseTimePoint,
+      )
+      .option('--until <time>', 'started before (same forms as --since)', parseTimePoint)
+      .option('--roots', 'only root calls (one per trace)')
+      .option(
+        '--sort <field[:dir]>',
+        'started, latency or op, with :asc or :desc (default: started:desc)',
+        parseSort,
+      )
+      .option('--limit <n>', `most calls to print (default: ${DEFAULT_CALLS_LIMIT})`, parsePositiveInt);
+    addOutputFlags(command, { tabular: true });
   },
   resolve(_args, flags, env) {
+    const filters: CallFilters = {
+      ...(flags.op ? { opName: flags.op.length === 1 ? flags.op[0]! : flags.op } : {}),
+      ...(flags.status ? { status: flags.status.length === 1 ? flags.status[0]! : flags.status } : {}),
+      ...(flags.text ? { text: flags.text } : {}),
+      ...(flags.attr ? { attributes: Object.fromEntries(flags.attr) } : {}),
+      ...(flags.session ? { sessionId: flags.session } : {}),
+      ...(flags.user ? { userId: flags.user } : {}),
+      ...(flags.tag ? { tag: flags.tag.length === 1 ? flags.tag[0]! : flags.tag } : {}),
+      ...(flags.feedback ? { feedback: flags.feedback } : {}),
+      ...(flags.since === undefined ? {} : { startedAfter: flags.since }),
+      ...(flags.until === undefined ? {} : { startedBefore: flags.until }),
+      ...(flags.roots ? { parentId: null } : {}),
+    };
     return {
       ...resolveServerFlags(flags, env),
       traceId: flags.trace,
-      opName: flags.op,
-      status: flags.status,
+      filters,
+      sort: flags.sort,
       limit: flags.limit ?? DEFAULT_CALLS_LIMIT,
-      json: flags.json === true,
+      format: resolveOutput(flags),
     };
   },
   load: async () => (await import('./calls.js')).calls,

@@ -1,6 +1,7 @@
 import { type Call, formatUsd } from '@weft/protocol';
-import { formatPlainTable } from '../plain-table.js';
-import { opNameOf } from './op-name-of.js';
+import { formatCount, formatMs, formatTime, latencyOf, totalTokensOf } from '../../render/index.js';
+import { formatPlainTable } from '../../render/index.js';
+import { opNameOf } from '../../render/index.js';
 import type { CallAtDepth } from './trace-order.js';
 
 /** Column titles of `weft calls`, in order. */
@@ -22,7 +23,7 @@ export const CALLS_COLUMNS = [
  */
 export function callRow({ call, depth }: CallAtDepth): string[] {
   return [
-    formatStarted(call.startedAt),
+    formatTime(call.startedAt),
     `${depth > 0 ? `${'  '.repeat(depth - 1)}└─ ` : ''}${opNameOf(call.opName)}`,
     call.status,
     formatLatency(call),
@@ -38,21 +39,12 @@ export function formatCallsTable(rows: readonly CallAtDepth[]): string {
   return formatPlainTable(CALLS_COLUMNS, rows.map(callRow));
 }
 
-function formatStarted(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
-}
-
 function formatLatency(call: Call): string {
-  const ms = call.summary?.latencyMs ?? (call.endedAt === null ? undefined : call.endedAt - call.startedAt);
-  if (ms === undefined) return '-';
-  return ms < 1_000 ? `${Math.round(ms)} ms` : `${(ms / 1_000).toFixed(2)} s`;
+  const ms = latencyOf(call);
+  return ms === undefined ? '-' : formatMs(ms);
 }
 
-/** Total tokens over every model the call (and its descendants) used; `-` when none were reported. */
 function formatTokens(call: Call): string {
-  const usage = call.summary?.usage;
-  if (!usage) return '-';
-  const models = Object.values(usage);
-  if (models.length === 0) return '-';
-  return models.reduce((sum, m) => sum + m.totalTokens, 0).toLocaleString('en-US');
+  const tokens = totalTokensOf(call);
+  return tokens === undefined ? '-' : formatCount(tokens);
 }

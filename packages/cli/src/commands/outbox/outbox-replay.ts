@@ -1,7 +1,7 @@
 import { replayOutbox } from '@weft/sdk/outbox';
 import type { CliIo } from '../../io/index.js';
 import { ExitCode } from '../../exit/index.js';
-import { formatPlainTable } from '../plain-table.js';
+import { formatPlainTable } from '../../render/index.js';
 import type { OutboxReplayOptions } from './outbox-options.js';
 import { OutboxReplayStoppedError } from './outbox-replay-stopped-error.js';
 

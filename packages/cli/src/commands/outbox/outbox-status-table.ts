@@ -1,5 +1,5 @@
 import type { OutboxFolderStatus, OutboxLockState } from '@weft/sdk/outbox';
-import { formatPlainTable } from '../plain-table.js';
+import { formatPlainTable } from '../../render/index.js';
 
 /** Column titles of `weft outbox status`, in order. */
 export const OUTBOX_STATUS_COLUMNS = [

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 /** This package's version, as `weft --version` prints it. */
 export function cliVersion(): string {
   // package.json is one folder up from the bundle (dist/*.js) and two from
-  // the sources tests run (src/cli/*.ts); the name check tells them apart.
+  // the sources tests run (src/version/*.ts); the name check tells them apart.
   for (const rel of ['../package.json', '../../package.json']) {
     try {
       const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as {

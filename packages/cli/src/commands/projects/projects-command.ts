@@ -1,0 +1,26 @@
+import { defineCommand } from '../define-command.js';
+import { addOutputFlags, type OutputFlags, type OutputFormat, resolveOutput } from '../output-format.js';
+import {
+  addServerFlags,
+  type ServerFlags,
+  type ServerSettings,
+  resolveServerFlags,
+} from '../server-flags.js';
+
+/** Options of `weft projects`. */
+export interface ProjectsOptions extends Omit<ServerSettings, 'project'> {
+  format: OutputFormat;
+}
+
+export const projectsCommand = defineCommand<ProjectsOptions, ServerFlags & OutputFlags>({
+  path: ['projects'],
+  summary: 'List the projects on the server',
+  configure(command) {
+    addOutputFlags(addServerFlags(command, { project: false }), { tabular: true });
+  },
+  resolve(_args, flags, env) {
+    const { url, token } = resolveServerFlags(flags, env);
+    return { url, token, format: resolveOutput(flags) };
+  },
+  load: async () => (await import('./projects.js')).projects,
+});

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { TraceNotFoundError } from '../../errors/index.js';
+import { fetchTrace } from '../../server-api/index.js';
+import { MIN_OUTLINE_TOKENS, outlineTrace } from '../../trace-outline/index.js';
+import { defineTool } from '../define-tool.js';
+import { callIdArg, projectArg } from '../tool-arguments.js';
+import { textResult } from '../tool-text.js';
+
+export const getTraceTool = defineTool({
+  name: 'get_trace',
+  description:
+    'Read a trace as an outline that fits a token budget: one line per call shown (op, status, latency, tokens, cost, #id), sibling calls of one op folded with counts and percentiles, values cut to previews. The path to the failing call and the slowest path are always kept. get_call reads any #id in full.',
+  inputSchema: {
+    trace_id: callIdArg.describe('The trace id (the root call id)'),
+    project: projectArg,
+    max_tokens: z
+      .number()
+      .int()
+      .min(MIN_OUTLINE_TOKENS)
+      .max(100_000)
+      .default(4_000)
+      .describe('Most tokens the outline may take'),
+  },
+  async run(args, context) {
+    const project = await context.project(args.project);
+    const traceId = args.trace_id.toLowerCase();
+    const calls = await fetchTrace(context.target, project, traceId);
+    if (calls.length === 0) throw new TraceNotFoundError(traceId, project);
+    return textResult(outlineTrace(calls, { traceId, project, maxTokens: args.max_tokens }).text);
+  },
+});

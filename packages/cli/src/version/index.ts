@@ -1,0 +1,1 @@
+export { cliVersion } from './cli-version.js';
