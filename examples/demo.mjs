@@ -44,6 +44,18 @@ async function rootsSince(url, since) {
   return (await res.json()).calls;
 }
 
+/**
+ * What to run next, for the port the demo really used: on the default port
+ * the plain commands; on another one (7420 was taken by another program),
+ * the same port and URL spelled out, so the hint never points at that program.
+ */
+function closingHint(url) {
+  const onDefault = new URL(url).port === String(DEFAULT_PORT);
+  const serve = onDefault ? 'npx weft serve' : `npx weft serve --port ${new URL(url).port}`;
+  const list = `npx weft calls --project ${PROJECT}${onDefault ? '' : ` --url ${url}`}`;
+  return `Next: \`${serve}\` keeps the server up; open ${url} to browse these traces, or list them with \`${list}\`.`;
+}
+
 const server = await start();
 try {
   console.log(`Weft server running at ${server.url} (data in ${DB_PATH})\n`);
@@ -70,10 +82,7 @@ try {
     ]);
     if (exitCode !== 0) throw new Error(`weft calls exited with ${exitCode}`);
   }
-  console.log(
-    `\nNext: \`npx weft serve\` keeps the server up; open ${server.url.replace(/:\d+$/, `:${DEFAULT_PORT}`)} to browse these traces,` +
-      ` or list them with \`npx weft calls --project ${PROJECT}\`.`,
-  );
+  console.log(`\n${closingHint(server.url)}`);
 } catch (error) {
   console.error(`demo failed: ${error?.message ?? error}`);
   process.exitCode = 1;

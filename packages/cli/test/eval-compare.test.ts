@@ -19,6 +19,7 @@ const id = (n: number) => `0193a1b2-c3d4-7e5f-8a9b-${n.toString(16).padStart(12,
 const RUN_A = id(1);
 const RUN_B = id(100);
 const OTHER = id(500);
+const CRASHED = id(600);
 
 const summary = (model: string, passed: number): EvaluationSummary => ({
   evaluation: 'qa',
@@ -77,6 +78,19 @@ beforeAll(async () => {
   const items: CallItem[] = [
     ...run(1, 'model-a', [true, false, false], [3, 3, 3]),
     ...run(100, 'model-b', [true, true, false], [1, 2, 3]),
+    // A run whose process died before its summary: closed as an error by the run that resumed it.
+    {
+      type: 'complete',
+      id: CRASHED,
+      traceId: CRASHED,
+      parentId: null,
+      opName: EVALUATE_OP,
+      startedAt: T0 + 600,
+      endedAt: T0 + 700,
+      inputs: { evaluation: 'qa', model: { name: 'model-c', temperature: 0 }, dataset: 'qa', config: {} },
+      exception: { name: 'Error', message: 'interrupted' },
+      summary: { latencyMs: 100, status: 'error' },
+    },
     {
       type: 'complete',
       id: OTHER,
@@ -100,8 +114,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function weft(argv: string[]) {
-  const io = captureIo({ WEFT_URL: server.url, WEFT_PROJECT: 'evals' });
+async function weft(argv: string[], env: Record<string, string> = { WEFT_PROJECT: 'evals' }) {
+  const io = captureIo({ WEFT_URL: server.url, ...env });
   const code = await runCli(argv, io);
   return { code, out: io.out(), err: io.err() };
 }
@@ -131,6 +145,36 @@ describe('weft eval compare against a real server', () => {
     expect(byScore.exact).toEqual(expect.arrayContaining(['3', '0.333', '0.667', '+0.333']));
     expect(byScore.exact!.slice(-3)).toEqual(['1', '0', '2']);
     expect(out).toContain('3 row(s) in both runs, paired by position; 0 only in A, 0 only in B; 2 changed.');
+  });
+
+  it('prints the changed rows as the library’s formatComparison lists them', async () => {
+    const { out } = await weft(['eval', 'compare', RUN_A, RUN_B, '--lower-is-better', 'cost']);
+    const changed = out.slice(out.indexOf('\nrow'));
+    expect(
+      changed
+        .split('\n')
+        .slice(1, 4)
+        .map((line) => line.split(/ {2,}/)),
+    ).toEqual([
+      ['row', 'trial', 'changes'],
+      ['0', '0', 'cost: 3 → 1'],
+      ['1', '0', 'cost: 3 → 2, exact: false → true'],
+    ]);
+  });
+
+  it('needs no --project: run ids are unique, each run is found where it is', async () => {
+    const { code, out, err } = await weft(['eval', 'compare', RUN_A, RUN_B], {});
+    expect(err).toBe('');
+    expect(code).toBe(ExitCode.ok);
+    expect(out).toMatch(/^model\s+model-a\s+model-b$/m);
+  });
+
+  it('names a crashed run’s evaluation and model from its inputs', async () => {
+    const { code, out } = await weft(['eval', 'compare', CRASHED, RUN_B], {});
+    expect(code).toBe(ExitCode.ok);
+    expect(out).toMatch(/^evaluation\s+qa\s+qa$/m);
+    expect(out).toMatch(/^model\s+model-c\s+model-b$/m);
+    expect(out).toMatch(/^status\s+error \(no summary: interrupted or failed\)\s+success$/m);
   });
 
   it('prints the comparison as JSON with --json', async () => {
