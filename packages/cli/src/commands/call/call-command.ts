@@ -1,18 +1,8 @@
 import { defineCommand } from '../define-command.js';
 import { parseCallId } from '../flag-values.js';
 import { addOutputFlags, type OutputFlags, resolveOutput } from '../output-format.js';
-import {
-  addServerFlags,
-  type ServerFlags,
-  type ServerSettings,
-  resolveServerFlags,
-} from '../server-flags.js';
-
-/** Options of `weft call`. */
-export interface CallOptions extends ServerSettings {
-  id: string;
-  json: boolean;
-}
+import { addServerFlags, type ServerFlags, resolveServerFlags } from '../server-flags.js';
+import type { CallOptions } from './call-options.js';
 
 export const callCommand = defineCommand<CallOptions, ServerFlags & OutputFlags>({
   path: ['call'],
@@ -26,3 +16,5 @@ export const callCommand = defineCommand<CallOptions, ServerFlags & OutputFlags>
   },
   load: async () => (await import('./call.js')).call,
 });
+
+export type { CallOptions } from './call-options.js';

@@ -1,7 +1,7 @@
 import { ExitCode } from '../../exit/index.js';
 import type { CliIo } from '../../io/index.js';
 import { locateCall } from '../../server-api/index.js';
-import type { CallOptions } from './call-command.js';
+import type { CallOptions } from './call-options.js';
 import { formatCallView } from './call-view.js';
 
 /** `weft call <id>`: one call, readable; JSON is the API's call (every stored field). */

@@ -1,16 +1,7 @@
 import { defineCommand } from '../define-command.js';
-import { addOutputFlags, type OutputFlags, type OutputFormat, resolveOutput } from '../output-format.js';
-import {
-  addServerFlags,
-  type ServerFlags,
-  type ServerSettings,
-  resolveServerFlags,
-} from '../server-flags.js';
-
-/** Options of `weft datasets`. */
-export interface DatasetsOptions extends ServerSettings {
-  format: OutputFormat;
-}
+import { addOutputFlags, type OutputFlags, resolveOutput } from '../output-format.js';
+import { addServerFlags, type ServerFlags, resolveServerFlags } from '../server-flags.js';
+import type { DatasetsOptions } from './datasets-options.js';
 
 export const datasetsCommand = defineCommand<DatasetsOptions, ServerFlags & OutputFlags>({
   path: ['datasets'],
@@ -23,3 +14,5 @@ export const datasetsCommand = defineCommand<DatasetsOptions, ServerFlags & Outp
   },
   load: async () => (await import('./datasets.js')).datasets,
 });
+
+export type { DatasetsOptions } from './datasets-options.js';

@@ -3,7 +3,7 @@ import type { CliIo } from '../../io/index.js';
 import { formatCount, formatTime } from '../../render/index.js';
 import { listObjects, objectLabels, readObject, resolveProject } from '../../server-api/index.js';
 import { type Column, writeRows } from '../output-format.js';
-import type { DatasetsOptions } from './datasets-command.js';
+import type { DatasetsOptions } from './datasets-options.js';
 
 /** A dataset as `weft datasets` lists it (and its `--json` shape). */
 export interface DatasetRow {

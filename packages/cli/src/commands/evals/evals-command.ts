@@ -1,18 +1,8 @@
 import { defineCommand } from '../define-command.js';
 import { parsePositiveInt } from '../flag-values.js';
-import { addOutputFlags, type OutputFlags, type OutputFormat, resolveOutput } from '../output-format.js';
-import {
-  addServerFlags,
-  type ServerFlags,
-  type ServerSettings,
-  resolveServerFlags,
-} from '../server-flags.js';
-
-/** Options of `weft evals`. */
-export interface EvalsOptions extends ServerSettings {
-  limit: number;
-  format: OutputFormat;
-}
+import { addOutputFlags, type OutputFlags, resolveOutput } from '../output-format.js';
+import { addServerFlags, type ServerFlags, resolveServerFlags } from '../server-flags.js';
+import type { EvalsOptions } from './evals-options.js';
 
 export const DEFAULT_EVALS_LIMIT = 50;
 
@@ -36,3 +26,5 @@ export const evalsCommand = defineCommand<EvalsOptions, ServerFlags & OutputFlag
   },
   load: async () => (await import('./evals.js')).evals,
 });
+
+export type { EvalsOptions } from './evals-options.js';

@@ -5,7 +5,7 @@ import { formatTime } from '../../render/index.js';
 import { type RunFacts, runFacts } from '../../run-comparison/index.js';
 import { fetchCalls, resolveProject } from '../../server-api/index.js';
 import { type Column, writeRows } from '../output-format.js';
-import type { EvalsOptions } from './evals-command.js';
+import type { EvalsOptions } from './evals-options.js';
 
 /** A run as `weft evals` lists it (and its `--json` shape). */
 export interface EvalRow extends RunFacts {

@@ -1,16 +1,7 @@
 import { defineCommand } from '../define-command.js';
-import { addOutputFlags, type OutputFlags, type OutputFormat, resolveOutput } from '../output-format.js';
-import {
-  addServerFlags,
-  type ServerFlags,
-  type ServerSettings,
-  resolveServerFlags,
-} from '../server-flags.js';
-
-/** Options of `weft projects`. */
-export interface ProjectsOptions extends Omit<ServerSettings, 'project'> {
-  format: OutputFormat;
-}
+import { addOutputFlags, type OutputFlags, resolveOutput } from '../output-format.js';
+import { addServerFlags, type ServerFlags, resolveServerFlags } from '../server-flags.js';
+import type { ProjectsOptions } from './projects-options.js';
 
 export const projectsCommand = defineCommand<ProjectsOptions, ServerFlags & OutputFlags>({
   path: ['projects'],
@@ -24,3 +15,5 @@ export const projectsCommand = defineCommand<ProjectsOptions, ServerFlags & Outp
   },
   load: async () => (await import('./projects.js')).projects,
 });
+
+export type { ProjectsOptions } from './projects-options.js';

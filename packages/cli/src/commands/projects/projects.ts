@@ -3,7 +3,7 @@ import type { CliIo } from '../../io/index.js';
 import { formatCount, formatTime } from '../../render/index.js';
 import { listProjects, type ProjectSummary } from '../../server-api/index.js';
 import { type Column, writeRows } from '../output-format.js';
-import type { ProjectsOptions } from './projects-command.js';
+import type { ProjectsOptions } from './projects-options.js';
 
 const COLUMNS: readonly Column<ProjectSummary>[] = [
   { title: 'project', cell: (p) => p.name },

@@ -1,21 +1,9 @@
 import { parsePositiveInt } from '../flag-values.js';
 import { parseTimePoint } from '../calls/call-filter-values.js';
 import { defineCommand } from '../define-command.js';
-import { addOutputFlags, type OutputFlags, type OutputFormat, resolveOutput } from '../output-format.js';
-import {
-  addServerFlags,
-  type ServerFlags,
-  type ServerSettings,
-  resolveServerFlags,
-} from '../server-flags.js';
-
-/** Options of `weft sessions`. */
-export interface SessionsOptions extends ServerSettings {
-  /** Only sessions active at or after this time (ms). */
-  since: number | undefined;
-  limit: number;
-  format: OutputFormat;
-}
+import { addOutputFlags, type OutputFlags, resolveOutput } from '../output-format.js';
+import { addServerFlags, type ServerFlags, resolveServerFlags } from '../server-flags.js';
+import type { SessionsOptions } from './sessions-options.js';
 
 export const DEFAULT_SESSIONS_LIMIT = 50;
 
@@ -45,3 +33,5 @@ export const sessionsCommand = defineCommand<
   },
   load: async () => (await import('./sessions.js')).sessions,
 });
+
+export type { SessionsOptions } from './sessions-options.js';

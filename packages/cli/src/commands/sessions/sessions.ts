@@ -4,7 +4,7 @@ import type { CliIo } from '../../io/index.js';
 import { formatCount, formatTime } from '../../render/index.js';
 import { querySessions, resolveProject } from '../../server-api/index.js';
 import { type Column, writeRows } from '../output-format.js';
-import type { SessionsOptions } from './sessions-command.js';
+import type { SessionsOptions } from './sessions-options.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
