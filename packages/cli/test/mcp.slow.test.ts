@@ -64,6 +64,7 @@ describe('weft mcp over stdio with the real MCP SDK client', () => {
       'get_trace',
       'list_projects',
       'list_sessions',
+      'query_metrics',
       'search_calls',
     ]);
     const writer = await connect(['--project', 'shop', '--allow-writes']);
@@ -201,6 +202,36 @@ describe('weft mcp over stdio with the real MCP SDK client', () => {
     const crashed = await call(mcp, 'compare_runs', { run_a: shopId(400), run_b: shopId(300) });
     expect(crashed.text).toMatch(/^evaluation\s+qa\s+qa$/m);
     expect(crashed.text).toMatch(/^model\s+model-c\s+model-b$/m);
+  });
+
+  it('query_metrics reads measures per bucket, split by op, filtered, with feedback means', async () => {
+    const range = { since: '2026-11-20', until: '2026-11-21', bucket: 'total' };
+    const byOp = await call(mcp, 'query_metrics', {
+      ...range,
+      measures: ['count', 'errors'],
+      group_by: 'op',
+      filter: { parentId: null },
+    });
+    expect(byOp.isError).toBe(false);
+    expect(byOp.text).toMatch(/^bucket start \| .*count \[refund\]/m);
+    const [head, row] = byOp.text
+      .split('\n')
+      .slice(1, 3)
+      .map((line) => line.split(' | '));
+    const at = (title: string) => Number(row![head!.indexOf(title)]);
+    expect(at('count [refund]')).toBe(2);
+    expect(at('errors [refund]')).toBe(1);
+    expect(at('count [chat]')).toBe(2);
+    const thumbs = await call(mcp, 'query_metrics', { ...range, measures: ['feedback:thumbs'] });
+    expect(thumbs.text).toMatch(/\| 0\.5000 \[.*\] n=2$/m);
+    const bad = await call(mcp, 'query_metrics', { ...range, measures: ['speed'] });
+    expect(bad).toMatchObject({ isError: true, text: expect.stringContaining('Unknown measure "speed"') });
+    const badFilter = await call(mcp, 'query_metrics', {
+      ...range,
+      measures: ['count'],
+      filter: { opname: 'x' },
+    });
+    expect(badFilter).toMatchObject({ isError: true, text: expect.stringMatching(/opname/) });
   });
 
   it('holds a project-scoped token to its projects, as the HTTP API does', async () => {

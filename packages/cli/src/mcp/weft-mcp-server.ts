@@ -8,6 +8,7 @@ import { getSessionTool } from './tools/get-session-tool.js';
 import { getTraceTool } from './tools/get-trace-tool.js';
 import { listProjectsTool } from './tools/list-projects-tool.js';
 import { listSessionsTool } from './tools/list-sessions-tool.js';
+import { queryMetricsTool } from './tools/query-metrics-tool.js';
 import { searchCallsTool } from './tools/search-calls-tool.js';
 import { addToDatasetTool, giveFeedbackTool, setLabelTool } from './tools/write-tools.js';
 
@@ -21,6 +22,7 @@ export const TOOLS: readonly ToolSpec<any>[] = [
   listSessionsTool,
   getSessionTool,
   compareRunsTool,
+  queryMetricsTool,
   addToDatasetTool,
   giveFeedbackTool,
   setLabelTool,

@@ -13,6 +13,7 @@ export {
   setObjectLabel,
 } from './objects.js';
 export { parseAnswer } from './parse-answer.js';
+export { queryMetrics } from './query-metrics.js';
 export { querySessions } from './query-sessions.js';
 export { readCall } from './read-call.js';
 export { projectsOrExplain, resolveProject } from './resolve-project.js';
