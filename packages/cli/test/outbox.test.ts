@@ -194,6 +194,18 @@ describe('weft outbox replay', () => {
     ]);
   });
 
+  it('prints the result as JSON with --json', async () => {
+    const dir = outboxRoot();
+    await spillAndExit(dir, 'ob-json', 30);
+    const { code, out } = await cli(['outbox', 'replay', '--dir', dir, '--json'], { WEFT_URL: server.url });
+    expect(code).toBe(ExitCode.ok);
+    expect(JSON.parse(out)).toMatchObject({
+      sent: 30,
+      remaining: 0,
+      folders: [{ project: 'ob-json', sent: 30, remaining: 0 }],
+    });
+  });
+
   it('exits 1 when the server is unreachable and keeps every record', async () => {
     const dir = outboxRoot();
     await spillAndExit(dir, 'ob-down', 200);

@@ -43,13 +43,18 @@ export const outboxReplayCommand = defineCommand<OutboxReplayOptions, OutboxFlag
       .option('--dir <path>', dirHelp, parseNonEmpty)
       .option('--project <name>', 'only this project (default: every project)', parseProject)
       .option('--url <url>', `server address (env: WEFT_URL; default: ${DEFAULT_URL})`, parseHttpUrl)
-      .option('--token <token>', 'bearer token, if the server needs one (env: WEFT_API_KEY)', parseNonEmpty);
+      .option('--token <token>', 'bearer token, if the server needs one (env: WEFT_API_KEY)', parseNonEmpty)
+      .option(
+        '--json',
+        'print the result as JSON ({ sent, remaining, folders, stopped }) instead of a table',
+      );
   },
   resolve: (_args, flags, env) => ({
     dir: flags.dir ?? DEFAULT_OUTBOX_DIR,
     project: flags.project,
     url: flagOrEnv(flags.url, env, 'WEFT_URL', parseHttpUrl) ?? DEFAULT_URL,
     token: flagOrEnv(flags.token, env, 'WEFT_API_KEY', parseNonEmpty),
+    json: flags.json === true,
   }),
   load: async () => (await import('./outbox-replay.js')).outboxReplayCommandRun,
 });

@@ -16,4 +16,6 @@ export interface OutboxReplayOptions {
   url: string;
   /** `--token`, else `WEFT_API_KEY`. */
   token: string | undefined;
+  /** Print the replay's result (`replayOutbox`'s) as JSON instead of a table. */
+  json: boolean;
 }

@@ -19,6 +19,13 @@ export async function outboxReplayCommandRun(options: OutboxReplayOptions, io: C
     project: options.project,
     onWarning: (message) => io.stderr.write(`weft: warning: ${message.replace(/\s*\n\s*/g, ' ')}\n`),
   });
+  if (options.json) {
+    // The same result either way; the exit code still says whether records remain.
+    io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    if (result.stopped)
+      throw new OutboxReplayStoppedError(result.stopped, options.url, result.remaining, options.dir);
+    return ExitCode.ok;
+  }
   if (result.folders.length === 0) {
     const where =
       options.project === undefined ? options.dir : `${options.dir} for project ${options.project}`;
