@@ -12,6 +12,24 @@ describe('exceptionInfo', () => {
     expect(info.stack).toContain('TypeError: outer');
   });
 
+  it('names a subclass that inherits a built-in name by its class (what the caller would instanceof), and keeps a name a class sets', () => {
+    class APIError extends Error {}
+    class RateLimitError extends APIError {}
+    class Named extends TypeError {
+      override name = 'CustomName';
+    }
+    class NamedByPrototype extends Error {}
+    Object.defineProperty(NamedByPrototype.prototype, 'name', { value: 'FromPrototype' });
+    expect(exceptionInfo(new RateLimitError('429 slow down')).name).toBe('RateLimitError');
+    expect(exceptionInfo(new (class extends RangeError {})('x')).name).toBe('RangeError');
+    expect(exceptionInfo(new Named('x')).name).toBe('CustomName');
+    expect(exceptionInfo(new NamedByPrototype('x')).name).toBe('FromPrototype');
+    expect(exceptionInfo(new TypeError('x')).name).toBe('TypeError');
+    expect(exceptionInfo(new Error('x', { cause: new RateLimitError('inner') })).cause?.name).toBe(
+      'RateLimitError',
+    );
+  });
+
   it('survives a cyclic cause, a thrown non-Error and a hostile object', () => {
     const a = new Error('a');
     const b = new Error('b', { cause: a });

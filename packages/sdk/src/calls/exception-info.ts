@@ -1,4 +1,5 @@
 import type { ExceptionInfo } from '@weft/protocol';
+import { errorName } from '../values/index.js';
 
 const MAX_CAUSES = 16;
 const MAX_TEXT = 64 * 1024;
@@ -34,7 +35,8 @@ export function exceptionInfo(thrown: unknown): ExceptionInfo {
       return { name: typeof value === 'symbol' ? 'Symbol' : 'NonError', message: text(value, typeof value) };
     }
     const info: ExceptionInfo = {
-      name: text(read(value, 'name'), 'Error') || 'Error',
+      // The class the caller would `instanceof` (`RateLimitError`), where `name` is a built-in's it inherited.
+      name: text(errorName(value), 'Error') || 'Error',
       message: text(read(value, 'message'), ''),
     };
     const status = read(value, 'status') ?? read(value, 'statusCode');

@@ -1,3 +1,4 @@
+import { errorName } from './error-name.js';
 import { REDACTED } from './redact.js';
 import { SnapshotMarker } from './snapshot-marker.js';
 
@@ -19,7 +20,9 @@ export function errorView(
 ): Record<string, unknown> {
   const view: Record<string, unknown> = Object.create(null);
   const source = error as Record<string, unknown>;
-  for (const member of ['name', 'message', 'stack'] as const) view[member] = read(source, member);
+  // The class the caller would `instanceof` when `name` is a built-in's it inherited (see errorName).
+  view.name = errorName(error);
+  for (const member of ['message', 'stack'] as const) view[member] = read(source, member);
   try {
     if ('cause' in error) view.cause = read(source, 'cause');
   } catch (thrown) {

@@ -12,3 +12,4 @@ export {
   redactText,
 } from './free-text.js';
 export { asBinary } from './binary.js';
+export { errorName } from './error-name.js';

@@ -149,11 +149,12 @@ const table: [string, () => unknown, unknown][] = [
     },
   ],
   [
+    // Its class name, not the "Error" it inherits: what the caller would `instanceof` (OpenAI's RateLimitError).
     'an Error subclass',
     () => new HttpError('unavailable'),
     {
       _weft: 'error',
-      name: 'Error',
+      name: 'HttpError',
       message: 'unavailable',
       stack: expect.any(String),
       props: { status: 503 },

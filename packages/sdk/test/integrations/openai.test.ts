@@ -226,6 +226,8 @@ async function sameFailingStream(plain: OpenAI, wrapped: OpenAI): Promise<Error>
 }
 
 describe('wrapOpenAI: errors', () => {
+  const apiError = (status: number, type: string) =>
+    openaiError(status, { message: `failed with ${status}`, type });
   it.each([
     [
       '400',
@@ -236,27 +238,36 @@ describe('wrapOpenAI: errors', () => {
       }),
       400,
       'invalid_request_error',
+      'BadRequestError',
     ],
-    ['429 with retry-after', rateLimited('openai', 2), 429, 'requests'],
+    ['401', apiError(401, 'invalid_api_key'), 401, 'invalid_api_key', 'AuthenticationError'],
+    ['403', apiError(403, 'permission_denied'), 403, 'permission_denied', 'PermissionDeniedError'],
+    ['404', apiError(404, 'not_found'), 404, 'not_found', 'NotFoundError'],
+    ['409', apiError(409, 'conflict'), 409, 'conflict', 'ConflictError'],
+    ['422', apiError(422, 'unprocessable'), 422, 'unprocessable', 'UnprocessableEntityError'],
+    ['429 with retry-after', rateLimited('openai', 2), 429, 'requests', 'RateLimitError'],
     [
       '500',
       openaiError(500, { message: 'The server had an error', type: 'server_error' }),
       500,
       'server_error',
+      'InternalServerError',
     ],
   ])(
-    '%s: thrown unchanged and recorded with status, type and message',
-    async (_label, error, status, type) => {
+    '%s: thrown unchanged and recorded with the class name the caller would instanceof, status, type and message',
+    async (_label, error, status, type, className) => {
       const { provider, calls } = await setup('openai-errors');
       const { plain, wrapped } = clients(provider.url);
       provider.enqueue(error, error);
       const expected = await outcome(plain.chat.completions.create({ model: 'gpt-4o', messages }));
       const got = await outcome(wrapped.chat.completions.create({ model: 'gpt-4o', messages }));
       expect(got.error).toBeInstanceOf((expected.error as object).constructor as new () => unknown);
+      expect((got.error as object).constructor.name).toBe(className);
       expect(got.error).toMatchObject({ status, type, message: (expected.error as Error).message });
       const [call] = await calls();
       expect(call?.summary?.status).toBe('error');
       expect(call?.exception).toMatchObject({
+        name: className,
         statusCode: status,
         type,
         message: (expected.error as Error).message,
