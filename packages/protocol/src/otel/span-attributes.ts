@@ -40,15 +40,16 @@ export class SpanAttributes {
   }
 
   /**
-   * The first of `keys` that is present, with JSON strings parsed; marks the
-   * key consumed (its value now lives in the call's inputs or output).
+   * The first of `keys` that is present, with JSON strings parsed (any JSON
+   * value for the keys that always hold JSON text, {@link JSON_TEXT_KEYS});
+   * marks the key consumed (its value now lives in the call's inputs or output).
    */
   take(...keys: string[]): { value: unknown } | undefined {
     for (const key of keys) {
       const value = this.get(key);
       if (value === undefined || value === null || value === '') continue;
       this.#consumed.add(key);
-      return { value: parseJsonValue(value) };
+      return { value: JSON_TEXT_KEYS.has(key) ? parseJsonText(value) : parseJsonValue(value) };
     }
     return undefined;
   }
@@ -128,6 +129,36 @@ function fromTree(tree: Tree): unknown {
 
 /** Deeper than this, a JSON attribute is kept as the string it came as. */
 const MAX_PARSED_DEPTH = 64;
+
+/**
+ * Attributes that always hold JSON text: the AI SDK writes them with
+ * `JSON.stringify` of whatever the value was, so a tool that returned the
+ * string `sunny` sends `"sunny"` (quotes included), and `42` a number.
+ * These are parsed whatever JSON they hold, not only objects and arrays.
+ */
+export const JSON_TEXT_KEYS: ReadonlySet<string> = new Set([
+  'ai.toolCall.args',
+  'ai.toolCall.input',
+  'ai.toolCall.result',
+  'ai.toolCall.output',
+  'ai.response.object',
+  'ai.prompt',
+]);
+
+/**
+ * Text that holds one JSON value (a string, a number, `null`, an object…)
+ * parsed; text that is not JSON, or JSON nested deeper than
+ * {@link MAX_PARSED_DEPTH}, as it is.
+ */
+export function parseJsonText(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return depthExceeds(parsed, MAX_PARSED_DEPTH) ? value : parsed;
+  } catch {
+    return value;
+  }
+}
 
 /**
  * A string that holds a JSON object or array (most conventions put messages

@@ -300,7 +300,23 @@ describe('spanToCall', () => {
       ),
     ).call;
     expect(tool.inputs).toEqual({ city: 'Oslo' });
-    expect(tool.output).toBe('"sunny"');
+    // JSON text (the AI SDK's JSON.stringify of what the tool returned), not a string holding quotes.
+    expect(tool.output).toBe('sunny');
+  });
+
+  it('parses the AI SDK attributes that are always JSON text whatever JSON they hold, and keeps text that is not JSON', () => {
+    const output = (result: string) =>
+      mapped(spanToCall(span({ 'ai.toolCall.name': 't', 'ai.toolCall.result': result }), undefined)).call
+        .output;
+    expect(output('42')).toBe(42);
+    expect(output('null')).toBeNull();
+    expect(output('[1,"a"]')).toEqual([1, 'a']);
+    expect(output('"line\\nbreak"')).toBe('line\nbreak');
+    expect(output('plain words')).toBe('plain words');
+    const object = mapped(spanToCall(span({ 'ai.response.object': '"Ada"' }), undefined)).call.output;
+    expect(object).toBe('Ada');
+    // Other conventions' strings stay as sent: only JSON objects and arrays are parsed there.
+    expect(mapped(spanToCall(span({ 'output.value': '42' }), undefined)).call.output).toBe('42');
   });
 
   it('turns status ERROR and the exception event into an error call', () => {

@@ -174,6 +174,9 @@ describe('the AI SDK through wrapAISDK(ai)', () => {
       inputTokens: 30,
       outputTokens: 3,
     });
+    // The tool returned the string 'sunny': recorded as that string, not as its JSON text.
+    expect(named('ai.toolCall')[0]?.output).toBe('sunny');
+    expect(named('ai.toolCall')[0]?.inputs).toEqual({ city: 'Paris' });
     const outer = named('ai.generateText').find((c) => c.parentId === agentCall?.id);
     expect(outer?.summary?.usage?.['gpt-4o']).toMatchObject({ inputTokens: 140, outputTokens: 18 });
     expect(named('lookupWeather')[0]?.summary?.usage?.['gpt-4o']).toMatchObject({
