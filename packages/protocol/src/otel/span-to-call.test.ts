@@ -319,6 +319,16 @@ describe('spanToCall', () => {
     expect(mapped(spanToCall(span({ 'output.value': '42' }), undefined)).call.output).toBe('42');
   });
 
+  it("takes a stream's time to first chunk from the AI SDK's doStream spans as summary.timeToFirstTokenMs", () => {
+    const ttft = (attributes: Record<string, string | number>) =>
+      mapped(spanToCall(span(attributes), undefined)).call.summary?.timeToFirstTokenMs;
+    expect(ttft({ 'ai.response.msToFirstChunk': 123.5 })).toBe(123.5);
+    expect(ttft({ 'ai.stream.msToFirstChunk': 80 })).toBe(80);
+    expect(ttft({ 'ai.response.msToFirstChunk': '42' })).toBe(42);
+    expect(ttft({})).toBeUndefined();
+    expect(ttft({ 'ai.response.msToFirstChunk': -1 })).toBeUndefined();
+  });
+
   it('turns status ERROR and the exception event into an error call', () => {
     const { call } = mapped(
       spanToCall(

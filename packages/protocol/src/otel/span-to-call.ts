@@ -42,6 +42,12 @@ export const SESSION_KEYS = [
   'session.id',
   'ai.telemetry.metadata.sessionId',
 ] as const;
+/**
+ * Attribute keys of a streamed model call's time to its first chunk, in
+ * milliseconds, first match wins: the AI SDK's `…doStream` spans
+ * (`streamText`'s, then `streamObject`'s). Mapped to `summary.timeToFirstTokenMs`.
+ */
+export const TIME_TO_FIRST_TOKEN_KEYS = ['ai.response.msToFirstChunk', 'ai.stream.msToFirstChunk'] as const;
 /** The attribute a mapped call keeps its session id under. */
 export const SESSION_ATTRIBUTE = 'weft.session.id';
 /** The event that carries the current GenAI conventions' messages when they are not span attributes. */
@@ -100,11 +106,13 @@ export function spanToCall(
   const sessionId = attributes.string(...SESSION_KEYS);
   const end = Math.max(endedAt, startedAt);
   const costUsd = totalCostUsd(usage);
+  const timeToFirstTokenMs = attributes.count(...TIME_TO_FIRST_TOKEN_KEYS);
   const summary: CallSummary = {
     latencyMs: end - startedAt,
     status: exception === undefined ? 'success' : 'error',
     ...(usage === undefined ? {} : { usage }),
     ...(costUsd === undefined ? {} : { costUsd }),
+    ...(timeToFirstTokenMs === undefined ? {} : { timeToFirstTokenMs }),
   };
   const call: CallComplete = {
     type: 'complete',

@@ -249,6 +249,11 @@ describe('the AI SDK through wrapAISDK(ai)', () => {
       inputTokens: 21,
       outputTokens: 4,
     });
+    // Each streamed model call has its time to first chunk as the summary field the UI shows.
+    for (const name of ['ai.streamText.doStream', 'ai.streamObject.doStream']) {
+      const ttft = calls.find((c) => c.opName === name)?.summary?.timeToFirstTokenMs;
+      expect(ttft, `${name} time to first token`).toBeGreaterThanOrEqual(0);
+    }
   });
 
   it('the same agent gives the same tree and usage through wrapAISDK, a WeftSpanProcessor of the app, and an OTLP export to /v1/traces', async () => {
