@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { callIdOfSpan, traceIdOfOtel } from '@weft/protocol';
 import { describe, expect, it } from 'vitest';
 import { wrapMcpClient, wrapMcpServer } from '@weft/sdk/mcp';
