@@ -27,8 +27,10 @@ describe('MCP trace context through a wrapped server that is itself a wrapped cl
     await linked(relayClient, downstream);
     // relay: a wrapped server whose tool calls downstream through a wrapped client.
     const relay = wrapMcpServer(new McpServer({ name: 'relay', version: '1.0.0' }));
-    relay.registerTool('forward', { inputSchema: {} }, async () =>
-      relayClient.callTool({ name: 'seen', arguments: {} }),
+    relay.registerTool(
+      'forward',
+      { inputSchema: {} },
+      async () => (await relayClient.callTool({ name: 'seen', arguments: {} })) as CallToolResult,
     );
     const caller = new Client({ name: 'caller', version: '1.0.0' });
     await linked(caller, relay);
