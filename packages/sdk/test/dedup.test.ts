@@ -170,10 +170,11 @@ describe('values sent once', () => {
     // The client believes the document is delivered: these records carry markers only, and go to the outbox.
     weft.withAttributes({ turn: 1 }, () => summarize(body, 1));
     weft.withAttributes({ turn: 2 }, () => summarize(`${body}!`, 2));
-    const flushed = await client.flush();
+    // The server stays down: the flush waits for it until its deadline, then leaves the records in the outbox.
+    const flushed = await client.flush({ timeoutMs: 500 });
     expect(flushed.failed).toBe(0);
     expect(flushed.spilled).toBeGreaterThan(0);
-    await client.shutdown();
+    await client.shutdown({ timeoutMs: 0 });
     await down.start();
     await replayOutbox({ dir, url: down.url, onWarning: () => {} });
     const reader = init('dedup-outbox', down.url);

@@ -47,8 +47,11 @@ import {
   ApiClient,
   Batcher,
   type BatcherOptions,
+  type CircuitBreaker,
+  DEFAULT_CIRCUIT_FAILURE_THRESHOLD,
   DEFAULT_RETRY_POLICY,
   RecordDelivery,
+  serverCircuit,
 } from '../transport/index.js';
 import type { SanitizeOptions } from '../values/index.js';
 import type { Diagnostics } from './diagnostics.js';
@@ -59,10 +62,36 @@ import { ValueRefs } from './value-refs.js';
 import { ValueRules } from './value-rules.js';
 import { SnapshotRules } from './snapshot-rules.js';
 
+/**
+ * How long `flush()` without `timeoutMs` tries to deliver before it falls
+ * back to the outbox: 30 s, the deadline of OpenTelemetry's `forceFlush`.
+ * Exit handling uses `exitTimeoutMs` instead.
+ */
+export const DEFAULT_FLUSH_TIMEOUT_MS = 30_000;
+
 /** Options of {@link WeftClient.flush}. */
 export interface FlushOptions {
-  /** Resolve by then even if work is pending (`pending > 0`); the timer never keeps the process alive. @default no deadline */
+  /**
+   * How long the flush tries to deliver to the server (it keeps the process
+   * alive until then, never longer). Records the server has not taken by
+   * then are kept in the outbox; what the pipeline has not finished yet is
+   * reported as `pending`.
+   * @default 30_000 (OpenTelemetry's `forceFlush` default)
+   */
   timeoutMs?: number;
+}
+
+const EXPIRED = Symbol('expired');
+
+/**
+ * How long before its deadline a flush hands what the server has not taken
+ * to the outbox: a quarter of the deadline, at most a second. Writing 20,000
+ * small records takes tens of milliseconds, but the first write also opens
+ * the outbox (folder, lock, segment), which on a busy machine took over
+ * 100 ms: a tenth of a 1 s deadline was too short.
+ */
+function fallbackMarginMs(timeoutMs: number): number {
+  return Math.min(1_000, Math.floor(timeoutMs / 4));
 }
 
 /** A sink replacing the HTTP batcher, for tests (`@weft/sdk/testing`'s `createClient`). */
@@ -106,6 +135,8 @@ export class WeftClient {
   readonly #keeper: OutboxKeeper | undefined;
   /** Object versions, files and table chunks: the batcher's retry rules and outbox, one request each. */
   readonly #delivery: RecordDelivery;
+  /** One circuit breaker for the batcher, the uploads and the outbox replay (undefined with a test sink). */
+  readonly #circuit: CircuitBreaker | undefined;
   readonly #snapshot: SnapshotRules;
   /** Large repeated values sent once (undefined with a test sink or `dedupThresholdBytes: 0`). */
   readonly #dedup: ValueDedup | undefined;
@@ -136,6 +167,12 @@ export class WeftClient {
     const outboxDir = options.outbox
       ? resolve(options.outboxDir ?? `.weft/outbox/${options.project}`)
       : undefined;
+    this.#circuit = sinkFactory
+      ? undefined
+      : serverCircuit(this.#api, {
+          failureThreshold: DEFAULT_CIRCUIT_FAILURE_THRESHOLD,
+          backoff: DEFAULT_RETRY_POLICY.backoff,
+        });
     // Test sinks replace the whole transport, the outbox included.
     this.#keeper =
       outboxDir === undefined || sinkFactory
@@ -145,6 +182,7 @@ export class WeftClient {
             api: this.#api,
             warnings: this.#warnings,
             maxBytes: options.outboxMaxBytes,
+            health: this.#circuit,
           });
     if (sinkFactory) {
       this.#sink = sinkFactory(this);
@@ -153,6 +191,7 @@ export class WeftClient {
         project: options.project,
         client: this.#api,
         outbox: this.#keeper,
+        circuit: this.#circuit,
         onWarning: (message, details) => this.#warnings.report('transport', message, details),
       };
       for (const key of [
@@ -172,7 +211,7 @@ export class WeftClient {
       project: options.project,
       api: this.#api,
       outbox: this.#keeper,
-      health: this.#batcher,
+      health: this.#circuit,
       warnings: this.#warnings,
       policy: this.#batcher?.retryPolicy ?? DEFAULT_RETRY_POLICY,
     });
@@ -265,16 +304,22 @@ export class WeftClient {
   }
 
   /**
-   * Resolves when every call that finished before this call — with all its
-   * chained work (nested object saves, re-queued finalize) — has an outcome:
-   * acknowledged by the server, kept in the outbox, or failed (reported).
-   * Calls that start afterwards never delay it. With `timeoutMs`, resolves at
-   * the deadline with `pending > 0` instead. While awaited it keeps the
-   * process alive (until it resolves, never past its deadline).
+   * Delivers every call that finished before this call — with all its
+   * chained work (nested object saves, re-queued finalize) — and what the
+   * outbox holds, then resolves. Delivery comes first: while the deadline
+   * allows, records go to the server, the circuit probes a server that is
+   * down every quarter of a second, and records kept in the outbox (by this
+   * process, or by a dead one of the same project) are replayed as soon as
+   * it answers; it resolves early only when all of that is acknowledged.
+   * Shortly before the deadline what the server has not taken goes to the
+   * outbox, so a flush against a server that stays down resolves by its
+   * deadline with every record durable (`spilled`). Calls that start
+   * afterwards never delay it. While awaited it keeps the process alive
+   * (never past its deadline).
    */
   flush(options: FlushOptions = {}): Promise<FlushResult> {
-    const { timeoutMs } = options;
-    if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs >= 0)) {
+    const { timeoutMs = DEFAULT_FLUSH_TIMEOUT_MS } = options;
+    if (!(Number.isFinite(timeoutMs) && timeoutMs >= 0)) {
       return Promise.reject(
         new InvalidOptionsError(
           'timeoutMs',
@@ -288,8 +333,9 @@ export class WeftClient {
   /**
    * Wraps a request handler (`(event, context) => Promise`, or any async
    * function) so its promise settles only after the calls it traced are
-   * acknowledged by this client's server or kept in the outbox (or
-   * `timeoutMs` passed), with the handler's result or error unchanged.
+   * acknowledged by this client's server, or at `timeoutMs` kept in the
+   * outbox (a delivery-first flush), with the handler's result or error
+   * unchanged.
    * See `weft.withFlush` and docs/serverless.md.
    */
   withFlush<Args extends unknown[], Result>(
@@ -299,32 +345,32 @@ export class WeftClient {
     return withFlush(handler, options, this);
   }
 
-  async #flush(timeoutMs: number | undefined): Promise<FlushResult> {
+  async #flush(timeoutMs: number): Promise<FlushResult> {
     const epoch = this.#barrier.cut();
-    // Replay rounds started (or queued: the one at startup) before this call
-    // are covered too: a short script that finds an outbox delivers it before
-    // its flush resolves.
-    const replays = this.#keeper?.whenReplayed();
-    if (this.#barrier.isSettled(epoch) && replays === undefined) return this.#report(epoch);
+    const keeper = this.#keeper;
+    if (this.#barrier.isSettled(epoch) && (keeper === undefined || keeper.idle)) return this.#report(epoch);
     this.#pipeline.beginUrgent();
+    const relax = this.#circuit?.hurry();
     // Every transport timer is unref()'d, so while the caller awaits this
-    // flush nothing else may hold the event loop open: without this handle a
-    // top-level `await weft.flush()` ends the process mid-retry. It lives only
-    // until the barrier settles or the deadline passes, never past it.
-    let timer: NodeJS.Timeout | undefined;
+    // flush nothing else may hold the event loop open: without this ref'd
+    // deadline a top-level `await weft.flush()` ends the process mid-retry.
+    let deadline: NodeJS.Timeout | undefined;
+    const expired = new Promise<typeof EXPIRED>((r) => {
+      deadline = setTimeout(() => r(EXPIRED), timeoutMs);
+    });
+    // Shortly before the deadline the outbox takes what the server has not,
+    // so the flush resolves by then with it durable.
+    const fallback = setTimeout(() => this.#batcher?.spillHeld(), timeoutMs - fallbackMarginMs(timeoutMs));
     try {
-      const settled = Promise.all([this.#barrier.whenSettled(epoch), replays]);
-      if (timeoutMs === undefined) {
-        timer = setInterval(() => {}, 2 ** 30);
-        await settled;
-      } else {
-        const deadline = new Promise<void>((r) => {
-          timer = setTimeout(r, timeoutMs);
-        });
-        await Promise.race([settled, deadline]);
+      const settled = await Promise.race([this.#barrier.whenSettled(epoch), expired]);
+      if (settled !== EXPIRED && keeper !== undefined) {
+        const mark = await Promise.race([keeper.deliveryMark(), expired]);
+        if (mark !== EXPIRED) await Promise.race([keeper.whenDelivered(mark), expired]);
       }
     } finally {
-      clearTimeout(timer);
+      clearTimeout(deadline);
+      clearTimeout(fallback);
+      relax?.();
       this.#pipeline.endUrgent();
     }
     return this.#report(epoch);
@@ -343,6 +389,7 @@ export class WeftClient {
     this.#shutdown ??= (async () => {
       const result = await this.#flush(options.timeoutMs ?? this.#options.exitTimeoutMs);
       this.#closed = true;
+      this.#circuit?.dispose();
       unregisterForExit(this.#exit);
       trackClient(this, false);
       this.#inFlight.stop();

@@ -2,7 +2,12 @@
 export interface FlushResult {
   /** Calls the server acknowledged. */
   sent: number;
-  /** Calls kept in the durable outbox (the server was unreachable). */
+  /**
+   * Calls that went to the durable outbox (the server could not take them
+   * then). A flush replays the outbox as soon as the server answers, so
+   * after an outage it rode out they are on the server too, counted in
+   * `replayed`; what is still on disk: `diagnostics().outbox.records`.
+   */
   spilled: number;
   /** Calls that could not be delivered nor kept (each was reported as a warning). */
   failed: number;

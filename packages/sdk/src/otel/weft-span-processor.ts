@@ -90,9 +90,10 @@ export class WeftSpanProcessor {
 
   /**
    * Resolves when every span that ended before it is acknowledged by the
-   * server or durably in the outbox (it waits for the client's `flush()`,
-   * which covers them). Rejects with `SpanFlushIncompleteError` when some
-   * could not be delivered or the timeout passed first, so the caller knows.
+   * server, or at `flushTimeoutMs` durably in the outbox (it is the client's
+   * delivery-first `flush()`, which covers them). Rejects with
+   * `SpanFlushIncompleteError` when some could not be delivered nor kept, so
+   * the caller knows.
    */
   async forceFlush(): Promise<void> {
     if (this.#shutdown !== undefined) return;

@@ -7,7 +7,10 @@ import {
   backoffDelayMs,
   type BackoffOptions,
   createOutboxSender,
+  HURRIED_PROBE_MS,
   type RecordPayload,
+  type ServerHealth,
+  type SendResult,
 } from '../transport/index.js';
 import { OutboxUnavailableError } from './errors/index.js';
 import { LOCK_FILE_NAME } from './lock-file.js';
@@ -31,6 +34,19 @@ export interface OutboxKeeperOptions {
   maxBytes?: number | undefined;
   /** Spacing of replay attempts after one the server refused. @default { baseMs: 1_000, maxMs: 30_000 } */
   backoff?: BackoffOptions;
+  /**
+   * The client's circuit breaker: replay requests count as its successes and
+   * failures, and its closing (the server answers again) starts a replay.
+   */
+  health?: ServerHealth | undefined;
+}
+
+/** Where each outbox stood when a flush asked: see {@link OutboxKeeper.deliveryMark}. */
+export type DeliveryMark = readonly { readonly outbox: Outbox; readonly written: number }[];
+
+interface DeliveryWaiter {
+  readonly mark: DeliveryMark;
+  readonly resolve: () => void;
 }
 
 /** Prefix of the folder a process writes to when another live process holds the project's folder. */
@@ -43,16 +59,19 @@ export const PROCESS_FOLDER_PREFIX = 'proc-';
  * ```
  *  append(records) ─► own outbox (opened on the first append: <dir>, or
  *                     <dir>/proc-<pid>-<id> when another live process holds <dir>)
- *  serverRecovered() ─┐                ┌─ own outbox ──────────┐
+ *  circuit closed ────┐                ┌─ own outbox ──────────┐
  *  queueDrained() ────┼─► replay round ─┤                       ├─► createOutboxSender ─► server
- *  startup ───────────┘  (one at a time)└─ adopted: folders of ─┘
+ *  startup, a flush ──┘  (one at a time)└─ adopted: folders of ─┘
  *                                          dead processes
  * ```
  *
- * Replay is driven by events: the batcher's circuit closing (the server
- * recovered) and its queue draining (the server takes records again), plus
- * a backoff retry after a round the server refused. `whenReplayed()` lets
- * flush wait for rounds that started before it.
+ * Replay is driven by events: the circuit closing (the server recovered)
+ * and the batcher's queue draining (the server takes records again), plus a
+ * backoff retry after a round the server refused. A flush waits with
+ * `deliveryMark()` and `whenDelivered()`: while one waits, rounds follow
+ * each other until what it covers is acknowledged, a refused round is tried
+ * again within a quarter of a second while the circuit is closed, and the
+ * circuit's closing starts the next one at once.
  *
  * Several processes of one project each get their own folder, so each has a
  * durable outbox; a later process adopts folders whose lock is stale (their
@@ -73,17 +92,55 @@ export class OutboxKeeper {
   #replayed = 0;
   #unreported = 0;
   #closed = false;
+  /** The folders found at startup are open (adopted, or our own): a flush's mark covers them. */
+  readonly #discovered: Promise<void>;
+  #discoveryDone = false;
+  readonly #deliveryWaiters = new Set<DeliveryWaiter>();
+  /** Whether the last round stopped because the server did not take a batch (rather than refusing it on purpose). */
+  #serverFailed = false;
+  /** The longest `Retry-After` the server asked for in the last round. */
+  #retryAfterMs = 0;
+  readonly #unsubscribe: () => void;
 
   constructor(options: OutboxKeeperOptions) {
     this.#o = options;
     this.#dir = resolve(options.dir);
-    this.#send = createOutboxSender(options.api, (message, details) =>
+    const health = options.health;
+    // Replay requests tell the circuit what they saw, as the batcher's do.
+    const observed: Pick<ApiClient, 'post' | 'postBytes'> = {
+      post: async (path, body) => this.#observe(await options.api.post(path, body)),
+      postBytes: async (path, bytes) => this.#observe(await options.api.postBytes(path, bytes)),
+    };
+    this.#send = createOutboxSender(observed, (message, details) =>
       options.warnings.report('outbox', message, details),
     );
+    this.#unsubscribe =
+      health?.subscribe((state) => {
+        if (state === 'closed') this.#queueRound();
+      }) ?? (() => undefined);
     // The startup round is queued now (flush() called right after init waits
     // for it) and runs on a later turn, off the caller's.
     this.#roundQueued = true;
-    this.#rounds = new Promise<void>((r) => setImmediate(r)).then(() => this.#round());
+    const startup = new Promise<void>((r) => setImmediate(r)).then(() => this.#discover());
+    this.#discovered = startup
+      .catch(() => undefined)
+      .then(() => {
+        this.#discoveryDone = true;
+      });
+    this.#rounds = startup.then(
+      () => this.#round(),
+      () => this.#round(),
+    );
+  }
+
+  #observe(result: SendResult): SendResult {
+    const health = this.#o.health;
+    if (result.status === 'retryable') {
+      this.#serverFailed = true;
+      this.#retryAfterMs = Math.max(this.#retryAfterMs, result.retryAfterMs ?? 0);
+      health?.recordFailure();
+    } else health?.recordSuccess();
+    return result;
   }
 
   /** Records the server acknowledged from any outbox this keeper replayed, since it was created. */
@@ -135,11 +192,6 @@ export class OutboxKeeper {
     this.#retryLater();
   }
 
-  /** Event: the circuit closed again; replay what the outage left. */
-  serverRecovered(): void {
-    this.#queueRound();
-  }
-
   /** Event: the batcher's queue is empty and the server took its last batch; replay if anything waits. */
   queueDrained(): void {
     if ((this.stats?.records ?? 0) > 0) this.#queueRound();
@@ -150,10 +202,64 @@ export class OutboxKeeper {
     return this.#rounds;
   }
 
+  /** True when no outbox holds a record to deliver, none is being written, and the startup look for outboxes is done. */
+  get idle(): boolean {
+    if (!this.#discoveryDone) return false;
+    const stats = this.stats;
+    return stats === undefined || (stats.records === 0 && stats.pendingRecords === 0);
+  }
+
+  /**
+   * What a flush covers of the outboxes: every record written so far to each
+   * one open (this process's own, and the folders of dead processes found at
+   * startup, which it waits for).
+   */
+  async deliveryMark(): Promise<DeliveryMark> {
+    await this.#discovered;
+    return [...this.#open()].map((outbox) => ({ outbox, written: outbox.progress.written }));
+  }
+
+  /** True when every record `mark` covers is acknowledged (or dropped, or its outbox is gone). */
+  isDelivered(mark: DeliveryMark): boolean {
+    return mark.every(({ outbox, written }) => outbox.progress.settled >= written || !this.#holds(outbox));
+  }
+
+  /**
+   * Resolves when every record `mark` covers is acknowledged (see
+   * {@link isDelivered}), or when the keeper closes. While someone waits,
+   * replay is urgent: a round starts now unless the circuit is open (its
+   * closing starts one), and rounds follow each other until it resolves.
+   */
+  whenDelivered(mark: DeliveryMark): Promise<void> {
+    if (this.#closed || this.isDelivered(mark)) return Promise.resolve();
+    return new Promise<void>((resolveWaiter) => {
+      this.#deliveryWaiters.add({ mark, resolve: resolveWaiter });
+      if ((this.#o.health?.state ?? 'closed') === 'closed') this.#queueRound();
+    });
+  }
+
+  #holds(outbox: Outbox): boolean {
+    for (const held of this.#open()) if (held === outbox) return true;
+    return false;
+  }
+
+  /** Resolves the delivery waiters whose mark is reached; true when some still wait. */
+  #settleWaiters(): boolean {
+    for (const waiter of this.#deliveryWaiters) {
+      if (this.#closed || this.isDelivered(waiter.mark)) {
+        this.#deliveryWaiters.delete(waiter);
+        waiter.resolve();
+      }
+    }
+    return this.#deliveryWaiters.size > 0;
+  }
+
   /** Stops replaying and closes every outbox it holds (a per-process folder left empty is removed). */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#unsubscribe();
+    this.#settleWaiters();
     clearTimeout(this.#retryTimer);
     for (const outbox of this.#adopted.values()) await outbox.close().catch(() => undefined);
     this.#adopted.clear();
@@ -227,20 +333,28 @@ export class OutboxKeeper {
     this.#rounds = this.#rounds.then(() => this.#round());
   }
 
+  /** Opens what the folder holds: this process's own outbox when the project's folder is free, and the folders dead processes left. */
+  async #discover(): Promise<void> {
+    const present = await outboxFoldersIn(this.#dir);
+    for (const dir of present) {
+      if (dir === this.#ownDir) continue;
+      // The project's folder, free: this process's own outbox (as before any process folders existed).
+      if (dir === this.#dir && this.#own === undefined && (await this.#openOwn(false)) !== undefined)
+        continue;
+      await this.#adopt(dir);
+    }
+  }
+
   /** One replay round: adopt what dead processes left, then replay every open outbox oldest-first. */
   async #round(): Promise<void> {
     this.#roundQueued = false;
     if (this.#closed) return;
     let refused = false;
+    let sent = 0;
+    this.#serverFailed = false;
+    this.#retryAfterMs = 0;
     try {
-      const present = await outboxFoldersIn(this.#dir);
-      for (const dir of present) {
-        if (dir === this.#ownDir) continue;
-        // The project's folder, free: this process's own outbox (as before any process folders existed).
-        if (dir === this.#dir && this.#own === undefined && (await this.#openOwn(false)) !== undefined)
-          continue;
-        await this.#adopt(dir);
-      }
+      await this.#discover();
       for (const [dir, outbox] of [
         ...this.#adopted,
         ...(this.#ownOutbox ? [[this.#ownDir ?? this.#dir, this.#ownOutbox] as const] : []),
@@ -248,6 +362,7 @@ export class OutboxKeeper {
         if (outbox.stats.records === 0 && outbox.stats.pendingRecords === 0 && !this.#adopted.has(dir))
           continue;
         const result = await outbox.replay(this.#send);
+        sent += result.sent;
         this.#replayed += result.sent;
         this.#unreported += result.sent;
         if (result.error !== undefined)
@@ -270,8 +385,37 @@ export class OutboxKeeper {
       refused = true;
       this.#o.warnings.report('outbox', 'replaying the outbox failed; it is kept for the next replay', error);
     }
-    if (refused) this.#retryLater();
-    else this.#refusedRounds = 0;
+    if (!refused) this.#refusedRounds = 0;
+    if (this.#settleWaiters()) this.#hurryOn(refused, sent);
+    else if (refused) this.#retryLater();
+  }
+
+  /**
+   * A flush still waits after a round: the next round at once when this one
+   * made progress, else after {@link HURRIED_PROBE_MS} (or the server's
+   * `Retry-After`, up to a minute) while the circuit is closed (its failures
+   * open it), else when the circuit closes.
+   */
+  #hurryOn(refused: boolean, sent: number): void {
+    if (this.#closed) return;
+    if (refused && !this.#serverFailed) {
+      // The server refused on purpose (credentials): no faster than without a flush.
+      this.#retryLater();
+      return;
+    }
+    if (refused && (this.#o.health?.state ?? 'closed') !== 'closed') return;
+    if (!refused && sent > 0) {
+      this.#queueRound();
+      return;
+    }
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = setTimeout(
+      () => {
+        this.#retryTimer = undefined;
+        this.#queueRound();
+      },
+      Math.max(HURRIED_PROBE_MS, Math.min(this.#retryAfterMs, 60_000)),
+    ).unref();
   }
 
   /** Takes over a folder left by a process that is gone (its lock is stale); a live owner's folder is left alone. */

@@ -144,6 +144,27 @@ describe('Outbox', () => {
     expect(await segmentFiles(dir)).toEqual([]);
   });
 
+  it('progress: records written (and found at open) and settled by replay or the disk bound, in order', async () => {
+    const dir = await tempDir();
+    const first = await Outbox.open({ dir, ...SMALL_SEGMENTS });
+    await first.append(records(0, 30));
+    expect(first.progress).toEqual({ written: 30, settled: 0 });
+    await first.close();
+    // Found at open: counted as written, nothing settled yet.
+    const outbox = await openOutbox({ dir, ...SMALL_SEGMENTS, maxBytes: 4 * 1024 });
+    expect(outbox.progress).toEqual({ written: 30, settled: 0 });
+    let calls = 0;
+    await outbox.replay(async () => ++calls <= 1, { batchRecords: 10 });
+    expect(outbox.progress).toEqual({ written: 30, settled: 10 });
+    // Past maxBytes the oldest segments go: their unacknowledged records are settled (dropped) too.
+    await outbox.append(records(30, 120));
+    expect(outbox.progress.written).toBe(120);
+    expect(outbox.progress.settled).toBe(outbox.progress.written - outbox.stats.records);
+    expect(outbox.stats.droppedRecords).toBeGreaterThan(0);
+    await replayAll(outbox);
+    expect(outbox.progress).toEqual({ written: 120, settled: 120 });
+  });
+
   it('after a restart, a partly acknowledged segment is sent again from its start', async () => {
     const dir = await tempDir();
     const outbox = await Outbox.open({ dir, ...SMALL_SEGMENTS });

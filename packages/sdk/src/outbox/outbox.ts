@@ -118,6 +118,10 @@ export class Outbox {
   #closing: Promise<void> | undefined;
   #droppedRecords = 0;
   #writeFailures = 0;
+  /** Records written to (or found in) the files, ever: see {@link progress}. */
+  #written = 0;
+  /** Of those, records acknowledged by a replay or dropped: see {@link progress}. */
+  #settled = 0;
 
   private constructor(
     options: ResolvedOutboxOptions,
@@ -142,6 +146,7 @@ export class Outbox {
       MAX_FRAME_PAYLOAD_BYTES,
       options.maxBytes - SEGMENT_HEADER_BYTES - FRAME_HEADER_BYTES,
     );
+    for (const segment of recovered.segments) this.#written += segment.records;
   }
 
   /**
@@ -259,6 +264,18 @@ export class Outbox {
       this.#replaying = undefined;
     });
     return this.#replaying;
+  }
+
+  /**
+   * Two counters that only grow: `written`, the records written to the files
+   * by this instance (and found in them at open), and `settled`, how many of
+   * those left the outbox since: acknowledged by a replay, or dropped (disk
+   * bound, damage). Records are written, replayed and dropped oldest-first,
+   * so every record written before `written` read `n` is settled once
+   * `settled` reaches `n`: what a flush waits for.
+   */
+  get progress(): { written: number; settled: number } {
+    return { written: this.#written, settled: this.#settled };
   }
 
   /** Counts for diagnostics; cheap (no I/O). */
@@ -404,6 +421,7 @@ export class Outbox {
       try {
         const frames = encodeFrames(records, start, end, this.#frameMemory.take);
         await this.#appender.append(frames, end - start);
+        this.#written += end - start;
         // Written (or cut off again after a failed write): nothing reads the frames any more.
         this.#frameMemory.release(frames);
       } catch (error) {
@@ -447,6 +465,7 @@ export class Outbox {
     }
     if (droppedSegments === 0) return;
     this.#droppedRecords += droppedRecords;
+    this.#settled += droppedRecords;
     this.#warnings.report('disk-bound', { droppedRecords, droppedSegments }, (counts, occurrences) => ({
       message:
         `Weft outbox ${this.#dir} reached maxBytes (${maxBytes} bytes): deleted the ${counts.droppedSegments} oldest ` +
@@ -501,6 +520,9 @@ export class Outbox {
       fileSystem: this.#options.fileSystem,
       isKept: (segment: SegmentInfo) => this.#segments.includes(segment),
       shouldStop: () => this.#closing !== undefined,
+      acknowledged: (records: number) => {
+        this.#settled += records;
+      },
     };
     for (;;) {
       const segment = this.#segments[0];
@@ -516,6 +538,7 @@ export class Outbox {
       if (outcome.end.kind !== 'end') {
         // The file changed since open() counted it (bit rot, or someone edited it): the rest is lost.
         this.#droppedRecords += segment.records - segment.ackedRecords;
+        this.#settled += segment.records - segment.ackedRecords;
         reportRecoveryProblem(this.#warnings, {
           kind: 'corrupt-segment',
           path: segment.path,

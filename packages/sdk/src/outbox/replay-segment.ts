@@ -11,6 +11,8 @@ export interface SegmentReplayHooks {
   isKept(segment: SegmentInfo): boolean;
   /** True once replay should stop after the current batch (`close()` was called). */
   shouldStop(): boolean;
+  /** `records` more of a kept segment were acknowledged. */
+  acknowledged(records: number): void;
 }
 
 /** How replaying one segment ended. */
@@ -59,6 +61,7 @@ export async function replaySegment(
     if (hooks.isKept(segment)) {
       segment.ackedRecords += batch.length;
       segment.ackedOffset = batchEnd;
+      hooks.acknowledged(batch.length);
     }
     sent += batch.length;
     batch = [];

@@ -13,10 +13,12 @@ export interface Flushable {
 /** Options of `weft.withFlush`. */
 export interface WithFlushOptions {
   /**
-   * Longest wait for delivery once the handler has settled. At the deadline
-   * the handler's result is returned anyway; what is still pending stays
-   * queued for the next flush (or the outbox). The timer never keeps the
-   * process alive. @default no deadline
+   * Longest wait for delivery once the handler has settled: the flush is
+   * delivery-first (see `flush()`), so with the server down it waits for it
+   * until then, and the calls are in the outbox. At the deadline the
+   * handler's result is returned anyway; what the pipeline had not finished
+   * stays queued for the next flush. Set it below the platform's own
+   * timeout. @default `flush()`'s, 30_000
    */
   timeoutMs?: number;
 }
@@ -27,8 +29,8 @@ const schema = z.strictObject({
 
 /**
  * Wraps a request handler so the promise it returns settles only after the
- * calls traced while it ran are delivered: acknowledged by the server or
- * durably in the outbox (or `timeoutMs` passed). Returns what the handler
+ * calls traced while it ran are delivered: acknowledged by the server, or at
+ * `timeoutMs` durably in the outbox. Returns what the handler
  * returned, unchanged; if it threw, flushes all the same, then throws the
  * SAME error. Made for runtimes that freeze or end the process as soon as
  * the handler's promise settles (AWS Lambda's `(event, context) => Promise`);

@@ -2,6 +2,7 @@ import { MAX_BATCH_ITEMS, PROJECT_NAME } from '@weft/protocol';
 import { z } from 'zod';
 import { ApiClient } from './api-client.js';
 import type { Timers } from './timers.js';
+import { CircuitBreaker } from './circuit-breaker.js';
 import { DEFAULT_RETRY_POLICY } from './delivery-rules.js';
 
 /** Where records go when they cannot be sent now: the durable outbox (only `append` is used). */
@@ -15,6 +16,9 @@ import { DEFAULT_RETRY_POLICY } from './delivery-rules.js';
  */
 export const DEFAULT_MAX_BATCH_BYTES = 1024 * 1024;
 
+/** Consecutive failed requests that open the circuit, by default. */
+export const DEFAULT_CIRCUIT_FAILURE_THRESHOLD = 5;
+
 /**
  * A record's payload: one byte array, or its parts in order (written one
  * after the other, so a caller that has a record as a prefix and a body never
@@ -25,8 +29,6 @@ export type RecordPayload = Uint8Array | readonly Uint8Array[];
 export interface BatcherOutbox {
   /** Each record is its bytes, or its parts in order (see `RecordPayload`). */
   append(records: readonly RecordPayload[]): Promise<void>;
-  /** Event: the circuit closed again after being open (the moment to replay). */
-  serverRecovered?(): void;
   /** Event: the server acknowledged a batch and nothing is queued or in flight any more. */
   queueDrained?(): void;
 }
@@ -58,6 +60,12 @@ export interface BatcherOptions {
   maxRetriesInFlight?: number;
   /** Consecutive failed requests that open the circuit. @default 5 */
   circuitFailureThreshold?: number;
+  /**
+   * The client's circuit breaker, shared with the other senders (see
+   * `serverCircuit`). Without one the batcher makes its own from
+   * `circuitFailureThreshold` and `backoff`.
+   */
+  circuit?: CircuitBreaker | undefined;
   /** Cap on one retry delay, including one asked for by `Retry-After`. @default 60_000 */
   maxRetryDelayMs?: number;
   outbox?: BatcherOutbox | undefined;
@@ -93,7 +101,8 @@ export const batcherOptionsSchema = z.object({
   maxConcurrentBatches: positiveInt.default(2),
   maxQueueBytes: positiveInt.default(64 * 1024 * 1024),
   maxRetriesInFlight: z.number().int().nonnegative().default(DEFAULT_RETRY_POLICY.maxRetriesInFlight),
-  circuitFailureThreshold: positiveInt.default(5),
+  circuitFailureThreshold: positiveInt.default(DEFAULT_CIRCUIT_FAILURE_THRESHOLD),
+  circuit: z.instanceof(CircuitBreaker, { error: 'must be a CircuitBreaker' }).optional(),
   maxRetryDelayMs: z.number().int().nonnegative().default(DEFAULT_RETRY_POLICY.maxRetryDelayMs),
   outbox: z
     .custom<BatcherOutbox>(

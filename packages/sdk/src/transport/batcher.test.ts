@@ -256,6 +256,41 @@ describe('Batcher flush', () => {
     await batcher.flush();
     expect(batcher.stats).toMatchObject({ queuedRecords: 0, inFlightBatches: 0, sent: 0 });
   });
+
+  it("spillHeld (a flush's deadline) sends what waits to retry to the outbox, not to the server again; later records are sent", async () => {
+    server.script = (_request, index) => (index === 0 ? { status: 503 } : { status: 200, body: {} });
+    const outbox = new MemoryOutbox();
+    const outcomes = new Outcomes();
+    const batcher = makeBatcher({ outbox, maxAttempts: 5, circuitFailureThreshold: 100 });
+    for (let n = 0; n < 3; n++) batcher.add(record(n, outcomes));
+    const flushed = batcher.flush();
+    const retry = nextTransportEvent((event) => event.type === 'retry');
+    await server.waitForRequests(1);
+    await retry; // the batch sleeps before its second attempt
+    batcher.spillHeld();
+    await flushed;
+    expect([0, 1, 2].map((n) => outcomes.get(id(n))?.status)).toEqual(['spilled', 'spilled', 'spilled']);
+    expect(outbox.callIds).toEqual([id(0), id(1), id(2)]);
+    expect(server.batches).toHaveLength(1);
+    // The fallback is for what was held then: a record added afterwards goes to the server.
+    batcher.add(record(3, outcomes));
+    await timers.runUntil(batcher.flush());
+    expect(outcomes.get(id(3))?.status).toBe('sent');
+  });
+
+  it('spillHeld does nothing without an outbox: records wait for the server', async () => {
+    server.script = (_request, index) => (index === 0 ? { status: 503 } : { status: 200, body: {} });
+    const outcomes = new Outcomes();
+    const batcher = makeBatcher({ circuitFailureThreshold: 100 });
+    batcher.add(record(0, outcomes));
+    const flushed = batcher.flush();
+    const retry = nextTransportEvent((event) => event.type === 'retry');
+    await server.waitForRequests(1);
+    await retry;
+    batcher.spillHeld();
+    await timers.runUntil(flushed);
+    expect(outcomes.get(id(0))?.status).toBe('sent');
+  });
 });
 
 describe('Batcher retries', () => {

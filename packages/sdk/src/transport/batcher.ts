@@ -6,7 +6,8 @@ import { rejectionVerdict, type RetryPolicy, retryVerdict, splitInHalves } from 
 import { ReusableBytes } from '../memory/index.js';
 import { batchBodyPrefix, batchOverheadBytes, encodeBatchBody } from './batch-body.js';
 import { type BatcherOptions, type BatcherOptionsParsed, batcherOptionsSchema } from './batcher-options.js';
-import { CircuitBreaker, type CircuitState } from './circuit-breaker.js';
+import type { CircuitBreaker, CircuitState } from './circuit-breaker.js';
+import { serverCircuit } from './server-circuit.js';
 import { outboxRecordPrefix } from './outbox-records.js';
 import { parseOptions } from './parse-options.js';
 import { systemTimers, type Timers } from './timers.js';
@@ -19,6 +20,9 @@ import {
   RecordTooLargeError,
 } from './transport-errors.js';
 import { publishTransportEvent } from './transport-events.js';
+
+/** Why records go to the outbox at {@link Batcher.spillHeld}. */
+const FALLBACK_REASON = "a flush's deadline came before the server took them";
 
 /** Most record bytes spilled to the outbox in one turn when the in-memory queue is full. */
 const SPILL_BYTES_PER_TURN = 2 * 1024 * 1024;
@@ -98,6 +102,9 @@ export class Batcher {
   /** What precedes an item in this project's outbox records. */
   readonly #outboxPrefix: Uint8Array;
   #circuit: CircuitBreaker;
+  /** Whether this batcher made its circuit (and disposes of it on close) or shares the client's. */
+  readonly #ownsCircuit: boolean;
+  readonly #unsubscribe: () => void;
   #warnings: WarningLimiter;
 
   /** Queued entries are `#queue[#head…]`; the consumed front is dropped in chunks, keeping `add` O(1). */
@@ -115,6 +122,8 @@ export class Batcher {
   #seq = 0;
   #outstanding = 0;
   #urgentMark = 0;
+  /** Records added before this mark go to the outbox instead of (again) to the server: a flush's deadline is near. */
+  #fallbackMark = 0;
   #intervalTimer: unknown;
   #intervalDue = false;
   #pumpScheduled = false;
@@ -137,14 +146,16 @@ export class Batcher {
     this.#outboxPrefix = outboxRecordPrefix(this.#options.project);
     const emit = (onWarning as BatcherOptions['onWarning']) ?? defaultWarning;
     this.#warnings = new WarningLimiter(60_000, emit);
-    this.#circuit = new CircuitBreaker({
-      failureThreshold: circuitFailureThreshold,
-      backoff,
-      timers: this.#timers,
-      random: this.#random,
-      probe: async () => (await client.get(routes.health())).status !== 'retryable',
-      onChange: (state, previous) => this.#circuitChanged(state, previous),
-    });
+    this.#ownsCircuit = this.#options.circuit === undefined;
+    this.#circuit =
+      this.#options.circuit ??
+      serverCircuit(client, {
+        failureThreshold: circuitFailureThreshold,
+        backoff,
+        timers: this.#timers,
+        random: this.#random,
+      });
+    this.#unsubscribe = this.#circuit.subscribe((state, previous) => this.#circuitChanged(state, previous));
   }
 
   /** Queues one record. O(1), synchronous, never throws; the record's `done` is called later, once. */
@@ -198,6 +209,23 @@ export class Batcher {
     return promise;
   }
 
+  /**
+   * The fallback at a flush's deadline: every record added before this call
+   * that is not acknowledged yet — queued, waiting to retry, or in a request
+   * that fails — goes to the outbox instead of (again) to the server. A
+   * request already out may still succeed; its records are then sent (and,
+   * if they were spilled meanwhile, replayed once more: ingest is an
+   * idempotent upsert). Without an outbox it does nothing: records wait.
+   */
+  spillHeld(): void {
+    if (this.#options.outbox === undefined || this.#outstanding === 0) return;
+    this.#fallbackMark = this.#seq;
+    this.#urgentMark = this.#seq;
+    for (const wake of [...this.#sleepers]) wake();
+    this.#unpark();
+    this.#pump();
+  }
+
   /** Diagnostics gauges and counters. */
   get stats(): {
     queuedRecords: number;
@@ -224,7 +252,8 @@ export class Batcher {
       this.#closed = true;
       await this.flush();
       if (this.#intervalTimer !== undefined) this.#timers.clearTimeout(this.#intervalTimer);
-      this.#circuit.dispose();
+      this.#unsubscribe();
+      if (this.#ownsCircuit) this.#circuit.dispose();
       this.#warnings.flush();
     })();
     return this.#closing;
@@ -258,6 +287,10 @@ export class Batcher {
         this.#queue.length - this.#head >= maxBatchItems ||
         this.#queuedBytes >= this.#batchBudgetBytes;
       if (!ready) break;
+      if (outbox !== undefined && head.seq < this.#fallbackMark) {
+        this.#spill(this.#take().entries, FALLBACK_REASON);
+        continue;
+      }
       if (this.#circuit.state !== 'closed') {
         if (outbox === undefined) break; // held in memory; the circuit closing pumps again
         this.#spill(this.#take().entries, 'the circuit is open (the server kept failing)');
@@ -312,6 +345,10 @@ export class Batcher {
       while (work.length > 0) {
         const batch = work.pop()!;
         current = batch;
+        if (outbox !== undefined && batch.entries[0]!.seq < this.#fallbackMark) {
+          this.#spill(batch.entries, FALLBACK_REASON);
+          continue;
+        }
         if (this.#circuit.state !== 'closed') {
           if (outbox !== undefined) {
             this.#spill(batch.entries, 'the circuit is open (the server kept failing)');
@@ -573,7 +610,8 @@ export class Batcher {
     if (entry.held) this.#heldBytes -= entry.record.bytes.byteLength;
     this.#counts[outcome.status] += 1;
     this.#outstanding -= 1;
-    if (this.#outstanding === 0 && outcome.status === 'sent') this.#notify('queueDrained');
+    if (this.#outstanding === 0 && outcome.status === 'sent')
+      this.#tell('queueDrained', () => this.#options.outbox?.queueDrained?.());
     if (outcome.status === 'failed') {
       publishTransportEvent({
         type: 'failed',
@@ -624,16 +662,15 @@ export class Batcher {
     if (state === 'closed') {
       this.#unparkAttempts = 0;
       this.#unpark();
-      this.#notify('serverRecovered');
+      this.#tell('onRecovered', () => this.#options.onRecovered?.());
       this.#schedulePump();
     }
   }
 
-  /** Tells the outbox (and `onRecovered`) about a delivery event; a throwing listener is reported, never thrown. */
-  #notify(event: 'serverRecovered' | 'queueDrained'): void {
+  /** Runs a listener of a delivery event; one that throws is reported, never thrown. */
+  #tell(event: string, listener: () => void): void {
     try {
-      if (event === 'serverRecovered') this.#options.onRecovered?.();
-      this.#options.outbox?.[event]?.();
+      listener();
     } catch (error) {
       this.#warn('callback', `${event} threw: ${String(error)}`, {});
     }

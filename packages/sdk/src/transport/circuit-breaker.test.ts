@@ -107,4 +107,51 @@ describe('CircuitBreaker', () => {
     breaker.dispose();
     expect(timers.pendingDelays).toEqual([]);
   });
+
+  it('while hurried, probes at most hurriedProbeMs apart whatever the backoff level, and brings a later probe forward', async () => {
+    const timers = new ManualTimers();
+    const breaker = new CircuitBreaker({
+      failureThreshold: 1,
+      backoff: { baseMs: 100, maxMs: 10_000 },
+      timers,
+      random: () => 0.999,
+      probe: async () => false,
+      hurriedProbeMs: 250,
+    });
+    breaker.recordFailure();
+    for (let i = 0; i < 6; i++) {
+      timers.fireNext();
+      await tick();
+    }
+    expect(timers.pendingDelays).toEqual([6_393]); // level 7: the outage's backoff
+    const relax = breaker.hurry();
+    expect(timers.pendingDelays).toEqual([250]); // brought forward
+    timers.fireNext();
+    await tick();
+    expect(timers.pendingDelays).toEqual([250]); // level 8 would be 10 s
+    relax();
+    relax(); // releasing twice is harmless
+    timers.fireNext();
+    await tick();
+    expect(timers.pendingDelays).toEqual([9_990]);
+  });
+
+  it('a probe due sooner than hurriedProbeMs is left as it is', () => {
+    const { breaker, timers } = makeBreaker([]);
+    for (let i = 0; i < 3; i++) breaker.recordFailure();
+    expect(timers.pendingDelays).toEqual([100]);
+    breaker.hurry();
+    expect(timers.pendingDelays).toEqual([100]);
+  });
+
+  it('tells every subscriber each change until it unsubscribes', () => {
+    const { breaker } = makeBreaker([]);
+    const seen: string[] = [];
+    const unsubscribe = breaker.subscribe((state, previous) => seen.push(`${previous}->${state}`));
+    for (let i = 0; i < 3; i++) breaker.recordFailure();
+    breaker.recordSuccess();
+    unsubscribe();
+    for (let i = 0; i < 3; i++) breaker.recordFailure();
+    expect(seen).toEqual(['closed->open', 'open->closed']);
+  });
 });

@@ -6,9 +6,18 @@ export {
   type BatcherOptions,
   type BatcherOutbox,
   batcherOptionsSchema,
+  DEFAULT_CIRCUIT_FAILURE_THRESHOLD,
   type RecordPayload,
 } from './batcher-options.js';
-export { CircuitBreaker, type CircuitBreakerOptions, type CircuitState } from './circuit-breaker.js';
+export {
+  CircuitBreaker,
+  type CircuitBreakerOptions,
+  type CircuitListener,
+  type CircuitState,
+  HURRIED_PROBE_MS,
+  type ServerHealth,
+} from './circuit-breaker.js';
+export { serverCircuit } from './server-circuit.js';
 export {
   createOutboxSender,
   decodeOutboxRecord,

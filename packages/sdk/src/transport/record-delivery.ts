@@ -1,7 +1,7 @@
 import type { WeftError } from '@weft/protocol';
 import type { ApiClient } from './api-client.js';
 import type { BatcherOutbox } from './batcher-options.js';
-import type { CircuitState } from './circuit-breaker.js';
+import type { ServerHealth } from './circuit-breaker.js';
 import type { DeliveryRecord } from './delivery-record.js';
 import { sendDeliveryRecord } from './delivery-record.js';
 import { rejectionVerdict, type RetryPolicy, retryVerdict } from './delivery-rules.js';
@@ -19,11 +19,6 @@ export type DeliveryOutcome =
   | { status: 'spilled' }
   | { status: 'failed'; error: WeftError };
 
-/** The circuit state of the client's batcher: while the server keeps failing, records go to the outbox at once. */
-export interface ServerHealth {
-  readonly circuit: CircuitState;
-}
-
 /** Where delivery problems are reported (the client's rate-limited `Warnings`). */
 export interface DeliveryWarnings {
   report(kind: string, message: string, error?: unknown): void;
@@ -36,8 +31,8 @@ export interface RecordDeliveryOptions {
   api: Pick<ApiClient, 'post' | 'postBytes'>;
   /** The outbox keeper; without one, a record the server cannot take fails. */
   outbox: BatcherOutbox | undefined;
-  /** The batcher (its circuit breaker). */
-  health: ServerHealth | undefined;
+  /** The client's circuit breaker: while the server keeps failing, records go to the outbox at once. */
+  health: Pick<ServerHealth, 'state'> | undefined;
   warnings: DeliveryWarnings;
   /** The same policy the batcher applies to call batches. */
   policy: RetryPolicy;
@@ -71,7 +66,7 @@ export class RecordDelivery {
     const { api, project, outbox, health, policy } = this.#o;
     for (let attempts = 1; ; attempts++) {
       // The server is known to be down: keep it on disk now instead of spending the retries.
-      if (outbox !== undefined && health !== undefined && health.circuit !== 'closed') {
+      if (outbox !== undefined && health !== undefined && health.state !== 'closed') {
         return this.keep([record], 'the circuit is open (the server kept failing)');
       }
       const result = await sendDeliveryRecord(api, project, record);
@@ -95,7 +90,7 @@ export class RecordDelivery {
             {
               attempts,
               hasOutbox: outbox !== undefined,
-              serverDown: health !== undefined && health.circuit !== 'closed',
+              serverDown: health !== undefined && health.state !== 'closed',
               retrying: this.#retrying,
             },
             policy,
@@ -119,7 +114,7 @@ export class RecordDelivery {
   async retrying<T>(operation: () => Promise<T>): Promise<{ done: T } | { kept: string }> {
     const { outbox, health, policy } = this.#o;
     for (let attempts = 1; ; attempts++) {
-      if (outbox !== undefined && health !== undefined && health.circuit !== 'closed')
+      if (outbox !== undefined && health !== undefined && health.state !== 'closed')
         return { kept: 'the circuit is open (the server kept failing)' };
       try {
         return { done: await operation() };
@@ -132,7 +127,7 @@ export class RecordDelivery {
           {
             attempts,
             hasOutbox: outbox !== undefined,
-            serverDown: health !== undefined && health.circuit !== 'closed',
+            serverDown: health !== undefined && health.state !== 'closed',
             retrying: this.#retrying,
           },
           policy,

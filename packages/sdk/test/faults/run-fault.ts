@@ -11,7 +11,7 @@ import { runBurst } from './burst.js';
 import { DiskFullFileSystem } from './disk-full.js';
 import { BURST_CALLS, type Fault, type FaultEnv, faultMatch } from './fault-table.js';
 import { type FaultRow, recordFaultRow } from './fault-report.js';
-import { waitForOutboxDrained } from './outbox-drained.js';
+import { outboxLeft } from './outbox-left.js';
 import { checkServer, type ServerCheck } from './server-check.js';
 
 /** Everything a fault run measured; `expectNoLoss` asserts on it. */
@@ -76,7 +76,7 @@ export async function runFault(fault: Fault): Promise<FaultOutcome> {
   });
   await fault.recover?.(env);
   const flushed = await weft.flush({ timeoutMs: 40_000 });
-  const outboxLeft = await waitForOutboxDrained(client);
+  const left = outboxLeft(client);
   const check = await checkServer(server.url, project, burst.ids);
   const timeMs = performance.now() - started;
 
@@ -97,7 +97,7 @@ export async function runFault(fault: Fault): Promise<FaultOutcome> {
     `flush: ${flushed.sent} sent, ${flushed.spilled} spilled, ${flushed.failed} failed${flushed.pending ? `, ${flushed.pending} pending` : ''}`,
     `${delivery.retries} retries`,
     proxyNote,
-    outboxLeft ? `${outboxLeft} stuck in outbox` : '',
+    left ? `${left} stuck in outbox` : '',
     check.missing.length ? `**${check.missing.length} not on server**` : '',
   ]
     .filter(Boolean)
@@ -119,7 +119,7 @@ export async function runFault(fault: Fault): Promise<FaultOutcome> {
     check,
     userErrors: burst.userErrors,
     pending: flushed.pending,
-    outboxLeft,
+    outboxLeft: left,
     row,
   };
 }

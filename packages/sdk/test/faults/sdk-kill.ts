@@ -68,8 +68,8 @@ function roundsOf(child: ChildRun): Round[] {
  * claim is exactly the rounds it printed: flush() resolved for them, so each
  * of their calls was acknowledged or durably appended. A second child on the
  * same outbox folder opens it (the killed owner's lock is stale), replays it,
- * traces the rest of the 20,000 calls, flushes, and waits for the outbox to
- * drain. Expected on the server: every claimed call of both children, once.
+ * traces the rest of the 20,000 calls, and flushes (which delivers the
+ * outbox too). Expected on the server: every claimed call of both children, once.
  */
 export async function runSdkKillFault(fault: Fault): Promise<FaultOutcome> {
   const { server, proxy } = await startFaultEnv();
@@ -78,7 +78,10 @@ export async function runSdkKillFault(fault: Fault): Promise<FaultOutcome> {
   const env = { PROJECT: project, WEFT_URL: proxy.url, OUTBOX_DIR: outboxDir, ROUND: String(ROUND) };
   const started = performance.now();
 
-  const first = await runChild(childScript, { env: { ...env, FROM: '0', CALLS: String(BURST_CALLS) } });
+  // Its rounds under 503 wait for the server until their flush's deadline: a short one.
+  const first = await runChild(childScript, {
+    env: { ...env, FROM: '0', CALLS: String(BURST_CALLS), FLUSH_TIMEOUT_MS: '2000' },
+  });
   await waitForLine(first, `round ${(HEALTHY_ROUNDS - 1) * ROUND} `);
   proxy.respond(503);
   await waitForLine(first, `round ${(KILL_AFTER_ROUNDS - 1) * ROUND} `);
