@@ -135,10 +135,13 @@ describe('web UI end to end', () => {
 
     const detail = page.locator('.call-detail');
     await expect.poll(() => detail.locator('h2').textContent()).toBe('llm.chat');
-    const inputs = detail.locator('[data-section="inputs"]');
+    // A model call reads as its conversation: the user's question, the model in the header.
+    const conversation = detail.locator('.conversation');
     const newest = QUESTIONS[QUESTIONS.length - 1]!.question;
-    await expect.poll(() => inputs.textContent()).toContain(newest);
-    expect(await inputs.textContent()).toContain('gpt-4o-mini');
+    await expect
+      .poll(() => conversation.locator('li.message[data-role="user"]').textContent())
+      .toContain(newest);
+    expect(await detail.locator('.call-model').textContent()).toContain('gpt-4o-mini');
     await shot('trace');
 
     // Keyboard in the tree: ↑ selects generate, ← collapses it, ← again goes
@@ -159,6 +162,9 @@ describe('web UI end to end', () => {
     await page.keyboard.press('ArrowRight');
     await expect.poll(title).toBe('llm.chat');
 
+    // The raw inputs, one click away, hold the prompt's ref.
+    await detail.getByRole('button', { name: 'Raw JSON' }).click();
+    const inputs = detail.locator('[data-section="inputs"]');
     const ref = inputs.locator(`a.ref-link[data-ref="${program.promptRef}"]`);
     await ref.click();
     await page.waitForURL(/#\/demo\/objects\/system-prompt\?v=/);

@@ -1,6 +1,6 @@
 export { type Crumb, Page, ViewBoundary } from './layout/index.js';
 export { AddToDataset } from './add-to-dataset.js';
-export { CallDetail } from './call-detail.js';
+export { CallDetail, DetailSection } from './call/index.js';
 export { CopyButton } from './copy-button.js';
 export { ErrorBox } from './error-box.js';
 export { ExceptionView } from './exception-view.js';
@@ -13,7 +13,8 @@ export { RefLink, refHref } from './ref-link.js';
 export { Snippet } from './snippet.js';
 export { StatusBadge } from './status-badge.js';
 export { TableRows } from './table-rows.js';
-export { ThumbsDownIcon, ThumbsUpIcon } from './icons.js';
+export { ThumbsDownIcon, ThumbsUpIcon, WrenchIcon } from './icons.js';
+export { ConversationView, LongText, MessageList } from './messages/index.js';
 export { TimeAgo } from './time-ago.js';
 export { TokenDialog } from './token-dialog.js';
 export { ROW_PX, TraceTreeView, type TraceTreeViewProps } from './trace-tree-view.js';

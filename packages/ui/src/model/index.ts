@@ -37,3 +37,15 @@ export {
   visibleNodes,
 } from './trace-tree.js';
 export { scrollToReveal, type VirtualWindow, virtualWindow } from './virtual-window.js';
+export {
+  type Conversation,
+  type ConversationFormat,
+  conversationOf,
+  type Message,
+  type Part,
+  partsOf,
+  readMessage,
+  readMessages,
+  type ToolDefinition,
+} from './messages/index.js';
+export { type LlmFacts, llmFacts, type TokenCounts } from './llm-facts.js';

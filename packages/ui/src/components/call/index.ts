@@ -1,0 +1,2 @@
+export { CallDetail } from './call-detail.js';
+export { DetailSection } from './detail-section.js';

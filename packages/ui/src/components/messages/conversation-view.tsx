@@ -1,0 +1,50 @@
+import type { Conversation } from '../../model/index.js';
+import { MessageList } from './message-list.js';
+
+/** Tool call ids to tool names, so a result shows which tool it answers. */
+function toolNamesOf(conversation: Conversation): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const message of [...conversation.input, ...conversation.output]) {
+    for (const part of message.parts) {
+      if (part.kind === 'tool-call' && part.id !== undefined) names.set(part.id, part.name);
+    }
+  }
+  return names;
+}
+
+/** A model call as the conversation it was: the messages sent, the tools offered, the reply. */
+export function ConversationView({
+  conversation,
+  running,
+}: {
+  conversation: Conversation;
+  running: boolean;
+}) {
+  const toolNames = toolNamesOf(conversation);
+  return (
+    <div class="conversation" data-format={conversation.format}>
+      <MessageList messages={conversation.input} toolNames={toolNames} label="Messages sent" />
+      {conversation.tools.length > 0 && (
+        <details class="tools-offered">
+          <summary>
+            {conversation.tools.length} tool{conversation.tools.length === 1 ? '' : 's'} offered:{' '}
+            {conversation.tools.map((t) => t.name).join(', ')}
+          </summary>
+          <ul>
+            {conversation.tools.map((t) => (
+              <li key={t.name}>
+                <strong>{t.name}</strong>
+                {t.description && <span class="muted"> — {t.description}</span>}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      {conversation.output.length > 0 ? (
+        <MessageList messages={conversation.output} toolNames={toolNames} output label="Reply" />
+      ) : running ? (
+        <p class="muted">Waiting for the reply…</p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,4 @@
+export { conversationOf } from './conversation.js';
+export type { Conversation, ConversationFormat, Message, Part, ToolDefinition } from './message.js';
+export { partsOf } from './parts.js';
+export { readMessage, readMessages } from './read-message.js';
