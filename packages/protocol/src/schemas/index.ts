@@ -11,3 +11,4 @@ export * from './sessions.js';
 export * from './datasets.js';
 export * from './values.js';
 export * from './metrics.js';
+export * from './playground.js';

@@ -56,6 +56,12 @@ export const routes = {
   otlpTraces: () => '/v1/traces',
   /** POST `metricsQuery` → `metricsQueryResponse` */
   metricsQuery: () => '/v1/metrics/query',
+  /** GET → `playgroundProvidersResponse`: the providers a playground run may use (no keys) */
+  playgroundProviders: (project: string) => `/v1/playground/${enc(project)}/providers`,
+  /** POST `playgroundRun` → `application/x-ndjson` lines of `PlaygroundEvent` */
+  playgroundRun: () => '/v1/playground/run',
+  /** POST `promptSave` → `objectCreateResponse` plus the label set, if any */
+  promptSave: () => '/v1/playground/prompts',
   /** GET → the bytes */
   fileRead: (project: string, digest: string) => `/v1/files/${enc(project)}/${enc(digest)}`,
 } as const;

@@ -13,10 +13,13 @@ import {
   registerMetricsRoutes,
   registerObjectRoutes,
   registerOtlpRoutes,
+  registerPlaygroundRoutes,
   registerSessionRoutes,
   registerSystemRoutes,
   registerTableRoutes,
+  resolvePlaygroundProviders,
 } from '../routes/index.js';
+import { providersFromEnv } from '../playground/index.js';
 import { otlpErrorHandler, registerOtlpBodyParsers } from '../otlp/index.js';
 import { registerStaticUi, resolveUiDir } from '../static/index.js';
 import type { Storage } from '../storage/index.js';
@@ -28,7 +31,7 @@ import { loggerOptions } from './logger-options.js';
 /** Options of {@link createApp}: the server options that shape requests, plus the storage to serve. */
 export type AppOptions = Pick<
   ServerOptions,
-  'token' | 'projectTokens' | 'maxBodyBytes' | 'uiDir' | 'logStream' | 'logLevel'
+  'token' | 'projectTokens' | 'maxBodyBytes' | 'uiDir' | 'logStream' | 'logLevel' | 'playgroundProviders'
 > & { storage: Storage };
 
 /**
@@ -44,7 +47,9 @@ export type AppOptions = Pick<
  */
 export function createApp(options: AppOptions): FastifyInstance {
   const { storage, ...rest } = options;
-  const { token, projectTokens, maxBodyBytes, uiDir, logStream, logLevel } = parseServerOptions(rest);
+  const { token, projectTokens, maxBodyBytes, uiDir, logStream, logLevel, playgroundProviders } =
+    parseServerOptions(rest);
+  const providers = resolvePlaygroundProviders(playgroundProviders ?? providersFromEnv(process.env));
   const app = Fastify({
     logger: logStream === undefined ? false : loggerOptions({ stream: logStream, level: logLevel }),
     bodyLimit: maxBodyBytes,
@@ -113,6 +118,7 @@ export function createApp(options: AppOptions): FastifyInstance {
     registerSessionRoutes(v1, { storage });
     registerDatasetRoutes(v1, { storage });
     registerMetricsRoutes(v1, { storage });
+    registerPlaygroundRoutes(v1, { storage, providers });
   });
 
   registerStaticUi(app, { dir: resolveUiDir(uiDir) });

@@ -1,6 +1,7 @@
 import { callBatch, DEFAULT_PORT } from '@weft/protocol';
 import { z } from 'zod';
 import { InvalidOptionsError } from '../errors/index.js';
+import { playgroundProviderConfig } from '../playground/index.js';
 import { redactedIssuePath } from './redacted-issue-path.js';
 
 /** 64 MiB: large enough for a batch of big records or a sizeable file, small enough to bound memory. */
@@ -85,6 +86,14 @@ export const serverOptions = z.object({
    * @default the `ui` folder next to the built server
    */
   uiDir: z.union([z.string().min(1), z.instanceof(URL), z.literal(false)]).optional(),
+  /**
+   * Model providers the web UI's playground may run prompts against
+   * (OpenAI-compatible endpoints and Anthropic). Keys stay on the server:
+   * the browser sees each provider's id, kind and models only. `[]` turns
+   * the playground's runs off.
+   * @default the providers `OPENAI_API_KEY` (with `OPENAI_BASE_URL`) and `ANTHROPIC_API_KEY` (with `ANTHROPIC_BASE_URL`) describe
+   */
+  playgroundProviders: z.array(playgroundProviderConfig).optional(),
   /**
    * Destination of the request log (one JSON object a line). Authorization
    * and cookie headers are redacted and bodies are never logged.

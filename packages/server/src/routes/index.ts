@@ -6,6 +6,7 @@ export { canonicalOrReject } from './canonical-or-reject.js';
 export { registerMetricsRoutes } from './metrics-routes.js';
 export { registerObjectRoutes } from './object-routes.js';
 export { registerOtlpRoutes } from './otlp-routes.js';
+export { registerPlaygroundRoutes, resolvePlaygroundProviders } from './playground-routes.js';
 export { registerSessionRoutes } from './session-routes.js';
 export { registerSystemRoutes } from './system-routes.js';
 export { registerTableRoutes } from './table-routes.js';

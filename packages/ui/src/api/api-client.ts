@@ -15,6 +15,11 @@ import type {
   SessionQueryResponse,
   ObjectRead,
   ObjectVersionsResponse,
+  ObjectCreateResponse,
+  PlaygroundEvent,
+  PlaygroundProvidersResponse,
+  PlaygroundRun,
+  PromptSave,
   TableRowsResponse,
 } from './protocol.js';
 import { routes } from './protocol.js';
@@ -89,6 +94,43 @@ export class ApiClient {
     return this.#request('POST', routes.datasetFromCalls(), request);
   }
 
+  playgroundProviders(project: string, signal?: AbortSignal): Promise<PlaygroundProvidersResponse> {
+    return this.#request('GET', routes.playgroundProviders(project), undefined, signal);
+  }
+
+  savePrompt(request: PromptSave): Promise<ObjectCreateResponse & { label?: string }> {
+    return this.#request('POST', routes.promptSave(), request);
+  }
+
+  /**
+   * Runs a playground request, calling `onEvent` with each line of the
+   * streamed answer (text pieces, tool calls, then `done` or `error`) as it
+   * arrives. Resolves when the stream ends.
+   */
+  async runPlayground(
+    run: PlaygroundRun,
+    onEvent: (event: PlaygroundEvent) => void,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const response = await this.#fetch('POST', routes.playgroundRun(), run, signal);
+    const reader = response.body?.getReader();
+    if (reader === undefined) return;
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
+      let newline = buffer.indexOf('\n');
+      while (newline >= 0) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 1);
+        if (line.trim() !== '') onEvent(JSON.parse(line) as PlaygroundEvent);
+        newline = buffer.indexOf('\n');
+      }
+      if (done) return;
+    }
+  }
+
   /** Every call matching `query`, following cursors; `onPage` sees progress. */
   async queryAllCalls(
     query: CallQuery,
@@ -107,6 +149,11 @@ export class ApiClient {
   }
 
   async #request<T>(method: 'GET' | 'POST', path: string, body: unknown, signal?: AbortSignal): Promise<T> {
+    return (await (await this.#fetch(method, path, body, signal)).json()) as T;
+  }
+
+  /** A successful response to the request (a 401 asks for the token and retries); anything else throws `ApiError`. */
+  async #fetch(method: 'GET' | 'POST', path: string, body: unknown, signal?: AbortSignal): Promise<Response> {
     let rejected = false;
     for (;;) {
       const headers: Record<string, string> = { accept: 'application/json' };
@@ -132,7 +179,7 @@ export class ApiClient {
         continue;
       }
       if (!response.ok) throw await toApiError(response);
-      return (await response.json()) as T;
+      return response;
     }
   }
 }

@@ -49,3 +49,10 @@ export {
   type ToolDefinition,
 } from './messages/index.js';
 export { type LlmFacts, llmFacts, type TokenCounts } from './llm-facts.js';
+export {
+  type PlaygroundSource,
+  promptValue,
+  type Variant,
+  variantFromConversation,
+  variantFromPrompt,
+} from './playground/index.js';

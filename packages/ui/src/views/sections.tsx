@@ -7,6 +7,7 @@ import { EvalCompareView } from './evals/eval-compare-view.js';
 import { EvalsView } from './evals/evals-view.js';
 import { ObjectView } from './objects/object-view.js';
 import { ObjectsView } from './objects/objects-view.js';
+import { PlaygroundView } from './playground/playground-view.js';
 import { SessionView } from './sessions/session-view.js';
 import { SessionsView } from './sessions/sessions-view.js';
 import { TraceView } from './traces/trace-view.js';
@@ -69,6 +70,13 @@ export const SECTIONS: readonly Section[] = [
       if (view === 'tables') return id ? <TableView key={id} digest={id} /> : undefined;
       return id ? <ObjectView key={id} route={route} name={id} /> : <ObjectsView />;
     },
+  },
+  {
+    id: 'playground',
+    label: 'Playground',
+    group: 'Build',
+    render: ([, extra], route) =>
+      extra ? undefined : <PlaygroundView key={route.query.toString()} route={route} />,
   },
   {
     id: 'evals',

@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 /** Debian's chromium, headless, with everything that would reach the network turned off. */
 export function launchBrowser(): Promise<Browser> {
@@ -38,4 +39,18 @@ export function artifactsDir(): string {
   const dir = fileURLToPath(new URL('../../../../test-artifacts/ui/', import.meta.url));
   mkdirSync(dir, { recursive: true });
   return dir;
+}
+
+/** Where the pictures of docs/ui.md live. */
+const DOCS_DIR = fileURLToPath(new URL('../../../../docs/ui/', import.meta.url));
+
+/** A screenshot for docs/ui.md: written as a test artifact, then copied next to the docs. */
+export async function docsShot(
+  page: Page,
+  name: string,
+  options: { fullPage?: boolean } = {},
+): Promise<void> {
+  const path = join(artifactsDir(), `${name}.png`);
+  await page.screenshot({ path, ...options });
+  await copyFile(path, join(DOCS_DIR, `${name}.png`));
 }

@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import type { Call } from '../../api/index.js';
 import { conversationOf, plainOpName } from '../../model/index.js';
+import { href } from '../../router/index.js';
 import { CopyButton } from '../copy-button.js';
 import { ExceptionView } from '../exception-view.js';
 import { FeedbackPanel } from '../feedback-panel.js';
@@ -41,6 +42,14 @@ export function CallDetail({
         <div class="call-title">
           <h2>{call.displayName ?? opName}</h2>
           {actions}
+          {conversation && (
+            <a
+              class="button small open-playground"
+              href={href(call.project, ['playground'], { call: call.id })}
+            >
+              Open in playground
+            </a>
+          )}
           <CopyButton text={() => JSON.stringify(call, null, 2)} />
         </div>
         <CallFacts call={call} showTraceLink={showTraceLink} />

@@ -51,7 +51,8 @@ export function readMessage(value: unknown): Message {
   }
   const role = str(value.role) ?? 'user';
   let parts = partsOf(value.content ?? value.parts ?? value.contents);
-  const toolCallId = str(value.tool_call_id);
+  // `toolCallId` / `toolCalls`: prompts the playground saved.
+  const toolCallId = str(value.tool_call_id) ?? str(value.toolCallId);
   if (
     (role === 'tool' || role === 'function') &&
     toolCallId !== undefined &&
@@ -62,7 +63,7 @@ export function readMessage(value: unknown): Message {
   if (typeof value.refusal === 'string' && value.refusal !== '')
     parts.push({ kind: 'refusal', text: value.refusal });
   if (isRecord(value.audio)) parts.push({ kind: 'audio', transcript: str(value.audio.transcript) });
-  parts.push(...toolCallsOf(value.tool_calls));
+  parts.push(...toolCallsOf(value.tool_calls ?? value.toolCalls));
   // GenAI and OpenInference sometimes carry the function call alone.
   if (isRecord(value.function_call)) parts.push(...toolCallsOf([value.function_call]));
   const name = role === 'tool' ? undefined : str(value.name);

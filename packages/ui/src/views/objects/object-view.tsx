@@ -8,7 +8,7 @@ import {
   TableRows,
   TimeAgo,
 } from '../../components/index.js';
-import { findRefs, formatTime } from '../../model/index.js';
+import { conversationOf, findRefs, formatTime, variantFromPrompt } from '../../model/index.js';
 import { href, navigate, type Route } from '../../router/index.js';
 
 /**
@@ -120,6 +120,18 @@ export function ObjectView({ route, name }: { route: Route; name: string }) {
                     · {current.kind} · {formatTime(current.createdAt)}
                   </span>
                 </h2>
+                {variantFromPrompt(
+                  current.value,
+                  (inputs) => conversationOf({ ...current, ...PROMPT_CALL, inputs }),
+                  '',
+                ) && (
+                  <a
+                    class="button small open-playground"
+                    href={href(project, ['playground'], { object: name, v: `v${current.version}` })}
+                  >
+                    Open in playground
+                  </a>
+                )}
                 <CopyButton text={() => JSON.stringify(current.value, null, 2)} />
               </div>
               <p class="muted">
@@ -153,3 +165,19 @@ export function ObjectView({ route, name }: { route: Route; name: string }) {
     </div>
   );
 }
+
+/** The call fields a prompt object's value is read with (as the inputs of a call that never ran). */
+const PROMPT_CALL = {
+  id: '',
+  traceId: '',
+  parentId: null,
+  opName: 'prompt',
+  displayName: null,
+  startedAt: 0,
+  endedAt: null,
+  status: 'running' as const,
+  output: null,
+  exception: null,
+  summary: null,
+  attributes: {},
+};

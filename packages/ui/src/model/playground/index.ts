@@ -1,0 +1,7 @@
+export {
+  type PlaygroundSource,
+  promptValue,
+  type Variant,
+  variantFromConversation,
+  variantFromPrompt,
+} from './variant.js';
