@@ -58,7 +58,7 @@ interface Timeouts {
 
 /**
  * The fast loop: `npm run test:fast` (WEFT_TESTS=fast) runs every project but
- * server-clickhouse, without the slow suites; `npm test` runs everything.
+ * server-clickhouse and server-chdb, without the slow suites; `npm test` runs everything.
  * Where a slow test goes, so the fast loop leaves it out:
  * - `*.slow.test.ts`, in any package: process kills and crashes, fault
  *   tables, memory bounds, long property runs — a file that takes more than
@@ -138,6 +138,25 @@ const serverOnClickHouse = {
   },
 };
 
+/**
+ * The same suites on the engine users run: ClickHouse 26 in-process (npm
+ * `chdb`, installed by the global setup when missing, never by `npm ci`).
+ * Not test/clickhouse: those tests need ClickHouse processes of their own
+ * (replicas, outage, cluster), which chDB, a library, is not.
+ */
+const serverOnChdb = {
+  resolve: { alias },
+  test: {
+    name: 'server-chdb',
+    root: 'packages/server',
+    include: [...API_SUITE, 'test/storage-conformance/**/*.test.ts'],
+    globalSetup: ['test/support/chdb-global-setup.ts'],
+    env: { WEFT_TEST_STORAGE: 'chdb' },
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
+  },
+};
+
 export default defineConfig({
   test: {
     projects: [
@@ -148,7 +167,7 @@ export default defineConfig({
         { testTimeout: 30_000, hookTimeout: 30_000 },
         { exclude: ['test/clickhouse/**', 'src/storage/clickhouse/**'] },
       ),
-      ...(FAST ? [] : [serverOnClickHouse]),
+      ...(FAST ? [] : [serverOnClickHouse, serverOnChdb]),
       project('cli', { testTimeout: 15_000, hookTimeout: 30_000 }),
       project('ui', { testTimeout: 30_000, hookTimeout: 30_000 }),
       project('test-server', { testTimeout: 30_000, hookTimeout: 10_000 }),

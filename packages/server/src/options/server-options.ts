@@ -49,8 +49,9 @@ export const serverOptions = z.object({
   /**
    * Storage URL; when set it wins over `dbPath`. `sqlite:PATH` is the same
    * as `dbPath: PATH`; `clickhouse://[USER[:PASSWORD]@]HOST:PORT/DATABASE[?cluster=NAME]`
-   * stores in ClickHouse, so several servers can share one database
-   * (see docs/scale-out.md and `parseStorageUrl`).
+   * stores in ClickHouse, so several servers can share one database;
+   * `chdb:PATH` in ClickHouse inside this process (npm `chdb`, installed
+   * apart; see docs/scale-out.md and `parseStorageUrl`).
    * @default none: SQLite at `dbPath`
    */
   storage: z.string().min(1).optional(),

@@ -17,6 +17,9 @@ const fail = (reason: string): never => {
  * Parses a storage URL:
  *
  * - `sqlite:PATH` (or `sqlite://PATH`): the embedded SQLite file, as `--db PATH`;
+ * - `chdb:PATH[?database=NAME]`: ClickHouse inside this process (npm
+ *   `chdb`, installed apart), its data in the folder PATH, database `weft`
+ *   unless named;
  * - `clickhouse://[USER[:PASSWORD]@]HOST:PORT[,HOST:PORT…]/DATABASE[?cluster=NAME&timeoutMs=N&settleMs=N]`:
  *   ClickHouse's HTTP interface (`clickhouses://` for HTTPS). Several hosts
  *   are for a cluster: the schema is created on each, queries go to the first.
@@ -31,9 +34,10 @@ export function parseStorageUrl(text: string, credentials: StorageCredentials = 
       ? fail('sqlite: needs a file path, e.g. sqlite:./.weft/weft.db')
       : { kind: 'sqlite', path };
   }
+  if (text.startsWith('chdb:')) return chdbTarget(text.slice('chdb:'.length).replace(/^\/\//, ''));
   const scheme = /^(clickhouses?):\/\//.exec(text)?.[1];
   if (scheme === undefined) {
-    return fail('must start with sqlite: or clickhouse:// (e.g. clickhouse://127.0.0.1:8123/weft)');
+    return fail('must start with sqlite:, chdb: or clickhouse:// (e.g. clickhouse://127.0.0.1:8123/weft)');
   }
   const rest = text.slice(scheme.length + 3);
   const at = rest.lastIndexOf('@', rest.indexOf('/') === -1 ? undefined : rest.indexOf('/'));
@@ -79,6 +83,17 @@ export function parseStorageUrl(text: string, credentials: StorageCredentials = 
       ...(settle === null ? {} : { completionSettleMs: Number(settle) }),
     },
   };
+}
+
+/** `chdb:PATH[?database=NAME]` after the scheme. */
+function chdbTarget(rest: string): StorageTarget {
+  const [path = '', query = ''] = rest.split('?', 2);
+  if (path === '') fail('chdb: needs a folder for its data, e.g. chdb:./.weft/chdb');
+  const params = new URLSearchParams(query);
+  for (const key of params.keys()) {
+    if (key !== 'database') fail(`unknown chdb: URL parameter ${key}; known: database`);
+  }
+  return { kind: 'clickhouse', options: { chdbPath: path, database: params.get('database') ?? 'weft' } };
 }
 
 /** A storage URL fit for a banner or a log line: the password replaced by `***`. */

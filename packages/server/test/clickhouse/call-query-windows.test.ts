@@ -91,7 +91,7 @@ describe('ClickHouse call pages walked in windows', () => {
     sqlite = new SqliteStorage({ path: join(dir, 'weft.db') });
     clickhouse = await ClickHouseStorage.open({ hosts: [host], database });
     connection = new ClickHouseConnection({
-      hosts: [host],
+      endpoint: { kind: 'http', hosts: [host] },
       username: 'default',
       password: '',
       requestTimeoutMs: 30_000,

@@ -10,7 +10,7 @@ describe('ClickHouse schema', () => {
   let connection: ClickHouseConnection;
   beforeAll(() => {
     connection = new ClickHouseConnection({
-      hosts: [host()],
+      endpoint: { kind: 'http', hosts: [host()] },
       username: 'default',
       password: '',
       requestTimeoutMs: 30_000,

@@ -33,7 +33,7 @@ describe('sqlLiteral against a real ClickHouse', () => {
   let connection: ClickHouseConnection;
   beforeAll(async () => {
     connection = new ClickHouseConnection({
-      hosts: [`http://${inject('clickhouseHttp')}`],
+      endpoint: { kind: 'http', hosts: [`http://${inject('clickhouseHttp')}`] },
       username: 'default',
       password: '',
       requestTimeoutMs: 30_000,

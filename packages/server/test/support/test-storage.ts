@@ -4,9 +4,17 @@ import { inject } from 'vitest';
 import { parseStorageUrl, type Storage } from '../../src/index.js';
 import { openStorage, type StorageTarget } from '../../src/storage/index.js';
 
-/** Which engine the API suite runs against: the `server-clickhouse` project sets `WEFT_TEST_STORAGE=clickhouse`. */
-export function testStorageKind(): 'sqlite' | 'clickhouse' {
-  return process.env.WEFT_TEST_STORAGE === 'clickhouse' ? 'clickhouse' : 'sqlite';
+/** An engine the API and conformance suites run against. */
+export type TestStorageKind = 'sqlite' | 'clickhouse' | 'chdb';
+
+/**
+ * Which engine the API suite runs against: `WEFT_TEST_STORAGE`, set by the
+ * `server-clickhouse` (clickhouse-server) and `server-chdb` (ClickHouse 26
+ * in-process) projects; SQLite otherwise.
+ */
+export function testStorageKind(): TestStorageKind {
+  const kind = process.env.WEFT_TEST_STORAGE;
+  return kind === 'clickhouse' || kind === 'chdb' ? kind : 'sqlite';
 }
 
 /** A database name no other test uses. */
@@ -16,12 +24,19 @@ export function freshDatabaseName(): string {
 
 /**
  * The storage URL of a fresh, empty store for one test server: a new
- * database on the run's shared ClickHouse, or `undefined` for SQLite (the
- * helper then makes a temp file).
+ * database on the run's shared ClickHouse, or in this process's chDB folder
+ * (chDB binds one folder per process, so every test of a process shares
+ * it), or `undefined` for SQLite (the helper then makes a temp file).
  */
 export function freshTestStorageUrl(): string | undefined {
-  if (testStorageKind() === 'sqlite') return undefined;
-  return `clickhouse://${inject('clickhouseHttp')}/${freshDatabaseName()}`;
+  switch (testStorageKind()) {
+    case 'sqlite':
+      return undefined;
+    case 'clickhouse':
+      return `clickhouse://${inject('clickhouseHttp')}/${freshDatabaseName()}`;
+    case 'chdb':
+      return `chdb:${join(inject('chdbRoot'), String(process.pid))}?database=${freshDatabaseName()}`;
+  }
 }
 
 /**

@@ -26,7 +26,7 @@ export const serveCommand = defineCommand<ServeOptions, ServeFlags>({
       .option('--db <path>', `SQLite database file (default: ${DEFAULT_DB_PATH})`, parseNonEmpty)
       .option(
         '--storage <url>',
-        'sqlite:PATH or clickhouse://[USER[:PASSWORD]@]HOST:PORT/DATABASE[?cluster=NAME] (env: WEFT_STORAGE; ClickHouse credentials also from WEFT_CLICKHOUSE_USER, WEFT_CLICKHOUSE_PASSWORD)',
+        'sqlite:PATH, chdb:PATH (ClickHouse in-process, npm chdb) or clickhouse://[USER[:PASSWORD]@]HOST:PORT/DATABASE[?cluster=NAME] (env: WEFT_STORAGE; ClickHouse credentials also from WEFT_CLICKHOUSE_USER, WEFT_CLICKHOUSE_PASSWORD)',
         parseNonEmpty,
       )
       .option(

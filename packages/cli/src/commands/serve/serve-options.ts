@@ -7,7 +7,7 @@ export interface ServeOptions {
   /** SQLite database file; its folder is created when missing. */
   dbPath: string;
   /**
-   * Storage URL (`sqlite:PATH` or `clickhouse://HOST:PORT/DATABASE[?cluster=NAME]`);
+   * Storage URL (`sqlite:PATH`, `chdb:PATH` or `clickhouse://HOST:PORT/DATABASE[?cluster=NAME]`);
    * from `--storage`, else `WEFT_STORAGE`. Wins over `dbPath` when set.
    */
   storage?: string | undefined;

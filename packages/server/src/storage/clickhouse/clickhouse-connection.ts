@@ -5,11 +5,19 @@ import {
   createClient,
 } from '@clickhouse/client';
 import { StorageUnavailableError } from '../../errors/index.js';
+import type { ChdbConnectionFactory } from './chdb-connection.js';
+
+/**
+ * Which ClickHouse: servers over HTTP (`http://host:port`; queries go to the
+ * first, DDL to each), or chDB in this process (see `loadChdb`).
+ */
+export type ClickHouseEndpoint =
+  | { kind: 'http'; hosts: readonly string[] }
+  | { kind: 'chdb'; connect: ChdbConnectionFactory };
 
 /** Where and how to reach ClickHouse; see `ClickHouseStorageOptions`. */
 export interface ClickHouseConnectionOptions {
-  /** HTTP endpoints (`http://host:port`); queries go to the first, DDL to each. */
-  hosts: readonly string[];
+  endpoint: ClickHouseEndpoint;
   username: string;
   password: string;
   requestTimeoutMs: number;
@@ -51,9 +59,16 @@ export class ClickHouseConnection {
   readonly #retryAfterMs: number;
 
   constructor(options: ClickHouseConnectionOptions) {
+    const { endpoint } = options;
     const client = (url: string, settings: ClickHouseSettings = {}) =>
       createClient({
-        url,
+        // chDB answers in-process through the client's `connection` option
+        // (the URL is then unused); HTTP needs the URL.
+        ...(endpoint.kind === 'chdb'
+          ? {
+              connection: endpoint.connect() as NonNullable<Parameters<typeof createClient>[0]>['connection'],
+            }
+          : { url }),
         username: options.username,
         password: options.password,
         request_timeout: options.requestTimeoutMs,
@@ -63,13 +78,14 @@ export class ClickHouseConnection {
         log: { level: ClickHouseLogLevel.OFF },
         clickhouse_settings: { max_query_size: String(MAX_QUERY_BYTES), ...settings, ...options.settings },
       });
-    const first = options.hosts[0] as string;
+    const hosts = endpoint.kind === 'http' ? endpoint.hosts : ['chdb:'];
+    const first = hosts[0] as string;
     // A read the server gave up on (503) must not run on in ClickHouse: 18.16
     // keeps a query running after its HTTP client left, so abandoned scans
     // would pile up and slow every later one.
     this.#reads = client(first, { max_execution_time: Math.ceil(options.requestTimeoutMs / 1000) });
     this.#writes = client(first);
-    this.#ddl = options.hosts.map((url) => client(url));
+    this.#ddl = hosts.map((url) => client(url));
     this.#retryAfterMs = options.retryAfterMs;
   }
 

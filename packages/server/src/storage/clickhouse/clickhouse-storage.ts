@@ -24,6 +24,7 @@ import type { ObjectPut, Storage, TablePut, VersionSelector } from '../storage.j
 import { type CallHalfRow, callHalfRows } from './call-halves.js';
 import { callFromFolded } from './call-columns.js';
 import { ClickHouseCallQuery } from './call-query.js';
+import { loadChdb } from './chdb-connection.js';
 import { ClickHouseConnection } from './clickhouse-connection.js';
 import { type ClickHouseStorageOptions, clickHouseStorageOptions } from './clickhouse-storage-options.js';
 import { ClickHouseFeedbackStore } from './feedback-store.js';
@@ -129,7 +130,10 @@ export class ClickHouseStorage implements Storage {
     }
     const options = parsed.data;
     const connection = new ClickHouseConnection({
-      hosts: options.hosts,
+      endpoint:
+        options.chdbPath === undefined
+          ? { kind: 'http', hosts: options.hosts ?? [] }
+          : { kind: 'chdb', connect: await loadChdb(options.chdbPath) },
       username: options.username,
       password: options.password,
       requestTimeoutMs: options.requestTimeoutMs,
