@@ -89,6 +89,24 @@ describe('head sampling', () => {
     expect(seen).toEqual([undefined]);
   });
 
+  it("makes feedback on a sampled-out call (docs/feedback.md's weft.feedback(weft.currentCall()?.id, …)) a counted no-op, never a throw", async () => {
+    const { client, sink } = sinkClient({ sampleRate: 0 });
+    const handler = weft.op(async function handler(question: string) {
+      const answer = `echo ${question}`;
+      const feedbackId = weft.feedback(weft.currentCall()?.id, { name: 'thumbs', value: true });
+      return { answer, feedbackId };
+    });
+    expect(await handler('hi')).toEqual({ answer: 'echo hi', feedbackId: undefined });
+    expect(client.feedback(undefined, { name: 'score', value: 0.5 })).toBeUndefined();
+    // Bad feedback is still a bug in the caller's code, sampled or not.
+    expect(() => client.feedback(undefined, { name: '', value: true })).toThrow(
+      expect.objectContaining({ code: 'WEFT_INVALID_FEEDBACK', field: 'name' }),
+    );
+    await client.flush();
+    expect(sink.items.filter((item) => item.type === 'feedback')).toEqual([]);
+    expect(client.diagnostics().feedback).toEqual({ unrecordedCalls: 2 });
+  });
+
   it('records everything at rate 1 with no sampler diagnostics', async () => {
     const { client, recorded } = sinkClient({ sampleRate: 1 });
     const root = agent();

@@ -70,8 +70,11 @@ export function withFlush<Args extends unknown[], Result>(
   return wrapWithFlush(handler, options, defaultFlushTarget);
 }
 
-/** `feedback()` of the default client: feedback on a call, delivered durably; returns its id. */
-export function feedback(callId: string, input: FeedbackInput): string {
+/**
+ * `feedback()` of the default client: feedback on a call, delivered durably;
+ * returns its id, or `undefined` without a call id (a call sampling left out).
+ */
+export function feedback(callId: string | null | undefined, input: FeedbackInput): string | undefined {
   const client = getDefaultClient();
   if (client === undefined) throw new NotInitializedError('feedback');
   return client.feedback(callId, input);

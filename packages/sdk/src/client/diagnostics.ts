@@ -1,5 +1,6 @@
 import type { LoopLag } from '../diagnostics/index.js';
 import type { OutboxStats } from '../outbox/index.js';
+import type { FeedbackStats } from '../feedback/index.js';
 import type { SamplingStats } from '../sampling/index.js';
 
 /** What `client.diagnostics()` reports. Gauges are "now"; counters are since init. */
@@ -41,6 +42,8 @@ export interface Diagnostics {
   outbox: OutboxStats | undefined;
   /** Sampling: the rate, calls sampled out, calls held for tail rules, traces kept / dropped / dropped past the bound. */
   sampling: SamplingStats;
+  /** Feedback not sent because it named no call (a call sampling left out). */
+  feedback: FeedbackStats;
   /**
    * Values sent once (undefined when off): records that had large values,
    * value items sent, the bytes sent for those records (value items

@@ -563,9 +563,11 @@ export class WeftClient {
    * Delivered like call records (batched, retried, kept in the outbox;
    * `flush()` waits for it), even when the call itself has not reached the
    * server yet. Returns the feedback's id. Throws `WEFT_INVALID_FEEDBACK`
-   * naming the field for bad input.
+   * naming the field for bad input. Without a call id (`currentCall()?.id`
+   * in a trace sampling left out) nothing is sent: it returns `undefined`,
+   * counted in `diagnostics().feedback`.
    */
-  feedback(callId: string, feedback: FeedbackInput): string {
+  feedback(callId: string | null | undefined, feedback: FeedbackInput): string | undefined {
     if (this.#closed) throw new ClientClosedError('feedback');
     return this.#feedback.send(callId, feedback);
   }
@@ -613,6 +615,7 @@ export class WeftClient {
       objects: this.#store.stats,
       outbox: this.#keeper?.stats,
       sampling: this.#sampler?.stats ?? { ...ALL_SAMPLED },
+      feedback: this.#feedback.stats,
       dedup: this.#dedup?.stats,
       problems: this.#warnings.total,
     };

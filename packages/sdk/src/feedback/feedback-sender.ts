@@ -1,8 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import { debuglog } from 'node:util';
 import { CALL_ID, encodeMsgpack, type FeedbackInput, type FeedbackItem, feedbackInput } from '@weft/protocol';
 import type { Warnings } from '../diagnostics/index.js';
 import type { FlushBarrier, RecordSink } from '../pipeline/index.js';
 import { InvalidFeedbackError } from './invalid-feedback-error.js';
+
+const log = debuglog('weft');
+
+/** What `diagnostics().feedback` reports; counters are since init. */
+export interface FeedbackStats {
+  /** Feedback given no call id (the call was not recorded: its trace was sampled out), so not sent. */
+  unrecordedCalls: number;
+}
 
 /** What a {@link FeedbackSender} works with. */
 export interface FeedbackSenderOptions {
@@ -22,17 +31,25 @@ export interface FeedbackSenderOptions {
  */
 export class FeedbackSender {
   readonly #o: FeedbackSenderOptions;
+  #unrecorded = 0;
 
   constructor(options: FeedbackSenderOptions) {
     this.#o = options;
   }
 
+  get stats(): FeedbackStats {
+    return { unrecordedCalls: this.#unrecorded };
+  }
+
   /**
    * Validates and queues one feedback; returns its id. Throws
-   * {@link InvalidFeedbackError} naming the field for bad input (nothing is sent).
+   * {@link InvalidFeedbackError} naming the field for bad input (nothing is
+   * sent). No call id (`undefined` or `null`: `currentCall()` in a trace that
+   * sampling left out has none) is not bad input: the feedback is checked,
+   * counted, logged to `NODE_DEBUG=weft` and not sent; returns `undefined`.
    */
-  send(callId: string, feedback: FeedbackInput): string {
-    if (typeof callId !== 'string' || !CALL_ID.test(callId)) {
+  send(callId: string | null | undefined, feedback: FeedbackInput): string | undefined {
+    if (callId !== undefined && callId !== null && (typeof callId !== 'string' || !CALL_ID.test(callId))) {
       throw new InvalidFeedbackError(
         'callId',
         `feedback: \`callId\` must be a call id (a UUID), got ${JSON.stringify(callId)}.`,
@@ -46,6 +63,14 @@ export class FeedbackSender {
         field,
         `feedback: \`${field}\` ${issue?.message ?? 'is invalid'}; value is a boolean, a finite number or a label string.`,
       );
+    }
+    if (callId === undefined || callId === null) {
+      this.#unrecorded++;
+      log(
+        'feedback %s not sent: no call id (the call was not recorded, e.g. its trace was sampled out)',
+        parsed.data.name,
+      );
+      return undefined;
     }
     const id = randomUUID();
     const item: FeedbackItem = { type: 'feedback', id, callId, createdAt: Date.now(), ...parsed.data };

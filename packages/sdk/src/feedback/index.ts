@@ -1,2 +1,2 @@
-export { FeedbackSender, type FeedbackSenderOptions } from './feedback-sender.js';
+export { FeedbackSender, type FeedbackSenderOptions, type FeedbackStats } from './feedback-sender.js';
 export { InvalidFeedbackError } from './invalid-feedback-error.js';
