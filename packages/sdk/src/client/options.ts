@@ -2,13 +2,14 @@ import { availableParallelism } from 'node:os';
 import { DEFAULT_URL, type ModelPrice, PROJECT_NAME } from '@weft/protocol';
 import { z } from 'zod';
 import { DEFAULT_DEDUP_THRESHOLD_BYTES, DEFAULT_MAX_KNOWN_VALUES } from '../dedup/index.js';
-import { InvalidOptionsError } from '../errors/index.js';
+import { describeOptionValue, InvalidOptionsError } from '../errors/index.js';
 import { DEFAULT_MAX_WAITING_BYTES } from '../pipeline/index.js';
 import { MAX_DEPTH_LIMIT } from '../values/index.js';
 import type { KeepRules } from '../sampling/index.js';
 
 const positiveInt = z.number().int().positive();
 const nonNegativeInt = z.number().int().nonnegative();
+const redactKeyName = z.string().regex(/[\p{L}\p{N}]/u, 'must be a key name (with a letter or digit)');
 
 /** A sensible pool size: the pool shares the event loop with the user, so a few slots suffice. */
 function defaultConcurrency(): number {
@@ -37,7 +38,11 @@ const schema = z.strictObject({
   outbox: z.boolean().default(true),
   outboxDir: z.string().min(1).optional(),
   outboxMaxBytes: positiveInt.optional(),
-  redactKeys: z.array(z.string()).optional(),
+  redactKeys: z
+    .union([z.array(redactKeyName), z.set(redactKeyName)], {
+      error: 'must be an array or a Set of key names, like ["ssn"] or new Set(["ssn"])',
+    })
+    .optional(),
   redact: z
     .custom<(key: string, value: unknown, path: readonly (string | number)[]) => boolean>(
       (v) => typeof v === 'function',
@@ -130,8 +135,13 @@ export interface WeftOptions {
   outboxDir?: string;
   /** Most bytes the outbox may use on disk. */
   outboxMaxBytes?: number;
-  /** Extra keys (case-insensitive) whose values are redacted, added to the defaults. */
-  redactKeys?: string[];
+  /**
+   * Key names whose values are redacted, added to the default rules (which
+   * stay on): `['ssn', 'x-tenant-secret']` or `new Set(['ssn'])`. Matched
+   * whatever the key's case and separators: `x-api-key` also matches
+   * `X_API_KEY` and `xApiKey`. See docs/values.md, "Redaction".
+   */
+  redactKeys?: readonly string[] | ReadonlySet<string>;
   /** Return true to redact the value at `key`. */
   redact?: (key: string, value: unknown, path: readonly (string | number)[]) => boolean;
   /** Value limits, one set for every walker (see docs/values.md, "Limits"). @default 100 (at most 400) */
@@ -231,19 +241,9 @@ export function resolveOptions(options: WeftOptions, env: NodeJS.ProcessEnv = pr
   const detail =
     issue?.code === 'unrecognized_keys'
       ? `unknown option${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `\`${k}\``).join(', ')}; check the spelling against WeftOptions`
-      : `\`${option}\` ${issue?.message ?? 'is invalid'}, got ${describe(got)}`;
+      : `\`${option}\` ${issue?.message ?? 'is invalid'}, got ${describeOptionValue(got)}`;
   throw new InvalidOptionsError(
     issue?.code === 'unrecognized_keys' ? issue.keys.join(',') : option,
     `Invalid Weft options: ${detail}.`,
   );
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
-  if (typeof value === 'function') return 'a function';
-  try {
-    return String(JSON.stringify(value) ?? value);
-  } catch {
-    return typeof value;
-  }
 }

@@ -1,6 +1,6 @@
 import type { Epoch } from '../pipeline/index.js';
 import type { Warnings } from '../diagnostics/index.js';
-import { DEFAULT_REDACT_KEYS, type SanitizeOptions } from '../values/index.js';
+import type { SanitizeOptions } from '../values/index.js';
 import type { ResolvedOptions } from './options.js';
 
 /** What turns an object or a byte buffer found in a value into a ref (see {@link ValueRefs}). */
@@ -30,10 +30,8 @@ export class ValueRules {
   constructor(options: ValueOptions, warnings: Warnings) {
     this.#warnings = warnings;
     const base: SanitizeOptions = {
-      redactKeys: new Set([
-        ...DEFAULT_REDACT_KEYS,
-        ...(options.redactKeys ?? []).map((k) => k.toLowerCase()),
-      ]),
+      // Names added to the default rules (the walker matches them whatever their case and separators).
+      redactKeys: new Set(options.redactKeys ?? []),
       onError: (error: unknown, path: readonly (string | number)[]) =>
         this.#warnings.report(
           'value',

@@ -1,5 +1,6 @@
 export { WeftError } from '@weft/protocol';
 export { ClientClosedError } from './client-closed-error.js';
+export { describeOptionValue } from './describe-option-value.js';
 export { InvalidClientError } from './invalid-client-error.js';
 export { InvalidOptionsError } from './invalid-options-error.js';
 export { NotInitializedError } from './not-initialized-error.js';

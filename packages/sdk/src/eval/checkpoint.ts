@@ -68,7 +68,7 @@ export interface CheckpointOptions {
    * its object and file hooks), so a checkpoint line holds what the row's
    * call would send: the safe form of the output, redacted by the same keys
    * and function, its error text scrubbed of the row's redacted values.
-   * @default the default rules (DEFAULT_REDACT_KEYS)
+   * @default the default rules (DEFAULT_REDACTED_ENDINGS)
    */
   values?: SanitizeOptions;
   /** Opens the file; a seam for fault-injection tests. @default fs.promises.open */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { describeOptionValue } from '../errors/index.js';
 import { InvalidOutboxOptionsError } from './errors/index.js';
 import { nodeOutboxFileSystem, type OutboxFileSystem } from './outbox-file-system.js';
 
@@ -84,20 +85,13 @@ export function resolveOutboxOptions(options: OutboxOptions): ResolvedOutboxOpti
     const issue = parsed.error.issues[0]!;
     const path = issue.path.join('.');
     const got =
-      issue.path.length > 0 ? `, got ${describe((options as unknown as Record<string, unknown>)[path])}` : '';
+      issue.path.length > 0
+        ? `, got ${describeOptionValue((options as unknown as Record<string, unknown>)[path])}`
+        : '';
     throw new InvalidOutboxOptionsError(path, `${issue.message}${got}`);
   }
   const resolved = parsed.data;
   return { ...resolved, segmentBytes: Math.min(resolved.segmentBytes, Math.floor(resolved.maxBytes / 4)) };
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'function') return 'a function';
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
 }
 
 function emitProcessWarning(message: string, details: Record<string, unknown>): void {
@@ -129,6 +123,8 @@ export function resolveReplayOptions(options: ReplayOptions): Required<ReplayOpt
   const issue = parsed.error.issues[0]!;
   const path = issue.path.join('.');
   const got =
-    issue.path.length > 0 ? `, got ${describe((options as unknown as Record<string, unknown>)[path])}` : '';
+    issue.path.length > 0
+      ? `, got ${describeOptionValue((options as unknown as Record<string, unknown>)[path])}`
+      : '';
   throw new InvalidOutboxOptionsError(path, `${issue.message}${got}`);
 }

@@ -1,6 +1,6 @@
 import { debuglog } from 'node:util';
 import { z } from 'zod';
-import { InvalidOptionsError } from '../errors/index.js';
+import { describeOptionValue, InvalidOptionsError } from '../errors/index.js';
 import type { FlushResult } from '../lifecycle/index.js';
 
 const debug = debuglog('weft');
@@ -55,7 +55,7 @@ export function withFlush<Args extends unknown[], Result>(
   if (typeof handler !== 'function') {
     throw new InvalidOptionsError(
       'handler',
-      `withFlush expects the handler function, like withFlush(async (event, context) => …), got ${describe(handler)}.`,
+      `withFlush expects the handler function, like withFlush(async (event, context) => …), got ${describeOptionValue(handler)}.`,
     );
   }
   const parsed = schema.safeParse(options ?? {});
@@ -66,7 +66,7 @@ export function withFlush<Args extends unknown[], Result>(
     const got =
       issue?.code === 'unrecognized_keys'
         ? ''
-        : `, got ${describe((options as Record<string, unknown>)?.[option])}`;
+        : `, got ${describeOptionValue((options as Record<string, unknown>)?.[option])}`;
     throw new InvalidOptionsError(
       option,
       `withFlush: \`${option}\` ${issue?.message ?? 'is invalid'}${got}.`,
@@ -94,15 +94,5 @@ async function flushQuietly(target: Flushable, options: { timeoutMs?: number }):
     if (result.pending > 0) debug('withFlush: deadline passed with %d units of work pending', result.pending);
   } catch (error) {
     debug('withFlush: flush failed: %o', error);
-  }
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'function') return 'a function';
-  if (typeof value === 'string') return JSON.stringify(value);
-  try {
-    return String(JSON.stringify(value) ?? value);
-  } catch {
-    return typeof value;
   }
 }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { describeOptionValue } from '../errors/index.js';
 import { InvalidTransportOptionsError } from './transport-errors.js';
 
 /**
@@ -11,19 +12,8 @@ export function parseOptions<T>(owner: string, schema: z.ZodType<T>, options: un
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
     const name = issue.path.length ? issue.path.join('.') : 'options';
-    const got = 'input' in issue ? `, got ${show(issue.input)}` : '';
+    const got = 'input' in issue ? `, got ${describeOptionValue(issue.input)}` : '';
     return `\`${name}\`: ${issue.message}${got}`;
   });
   throw new InvalidTransportOptionsError(`Invalid ${owner} options: ${problems.join('; ')}`);
-}
-
-function show(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
-  if (typeof value === 'function') return 'a function';
-  if (typeof value === 'bigint') return `${value}n`;
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
 }

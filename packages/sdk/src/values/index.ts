@@ -1,4 +1,11 @@
-export { DEFAULT_REDACT_KEYS, REDACTED, Sanitizer, type SanitizeOptions, sanitize } from './sanitize.js';
+export {
+  DEFAULT_REDACTED_ENDINGS,
+  normalizeKeyName,
+  REDACTED,
+  Sanitizer,
+  type SanitizeOptions,
+  sanitize,
+} from './sanitize.js';
 export { type SnapshotLimits, snapshot, snapshotTape } from './snapshot.js';
 export { type WrittenValueHook, encodeIfSafe, releaseEncoded } from './safe-encoder.js';
 export { DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES, MAX_DEPTH_LIMIT } from './value-limits.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { redactedKeyMatcher } from './redact.js';
-import { DEFAULT_REDACT_KEYS, REDACTED, sanitize } from './index.js';
+import { DEFAULT_REDACTED_ENDINGS, normalizeKeyName, REDACTED, sanitize } from './index.js';
 
 class Config {
   apiKey = 'sk-live';
@@ -9,31 +9,37 @@ class Config {
 }
 
 describe('redactedKeyMatcher', () => {
-  it('answers exactly `keys.has(key.toLowerCase())`, whatever the keys and redacted names', () => {
+  it('answers exactly what the rules say for the normalized key, whatever the keys and names (the shortcut never changes an answer)', () => {
     const tricky = fc.constantFrom(
       'token',
       'TOKEN',
       'to\u212Aen',
       '\u212Aey',
       'key',
+      'access_token_',
+      'x-api-key',
       'İd',
       'i\u0307d',
       'ß',
       'SS',
       '',
+      '-',
       'a'.repeat(37),
       'A'.repeat(37),
       'a'.repeat(5),
     );
     const key = fc.oneof(tricky, fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 8 }));
+    const rules = (name: string, names: ReadonlySet<string>) =>
+      names.has(name) || DEFAULT_REDACTED_ENDINGS.some((ending) => name.endsWith(ending));
     fc.assert(
       fc.property(
         fc.array(fc.oneof(tricky, fc.string({ maxLength: 40 })), { maxLength: 6 }),
         fc.array(key, { maxLength: 30 }),
         (names, keys) => {
-          const redacted = new Set(names.map((n) => n.toLowerCase()));
-          const matches = redactedKeyMatcher(redacted);
-          for (const k of keys) expect(matches(k), JSON.stringify(k)).toBe(redacted.has(k.toLowerCase()));
+          const matches = redactedKeyMatcher(new Set(names));
+          const normalized = new Set(names.map(normalizeKeyName));
+          for (const k of keys)
+            expect(matches(k), JSON.stringify(k)).toBe(rules(normalizeKeyName(k), normalized));
         },
       ),
       { numRuns: 3_000 },
@@ -73,13 +79,19 @@ describe('redaction', () => {
     expect(JSON.stringify(result)).not.toMatch(/sk-live|Bearer|secret-/);
   });
 
-  it('has the documented default key set', () => {
-    expect([...DEFAULT_REDACT_KEYS].sort()).toEqual([
-      'api_key',
+  it('has the documented default rules', () => {
+    expect([...DEFAULT_REDACTED_ENDINGS].sort()).toEqual([
       'apikey',
       'authorization',
+      'cookie',
+      'cookies',
+      'jwt',
+      'passphrase',
+      'passwd',
       'password',
+      'privatekey',
       'secret',
+      'secretaccesskey',
       'token',
     ]);
   });
@@ -101,10 +113,13 @@ describe('redaction', () => {
     expect(reads).toBe(0);
   });
 
-  it('uses redactKeys instead of the defaults when given', () => {
-    const { value } = sanitize({ password: 'p', ssn: '123' }, { redactKeys: new Set(['ssn']) });
-    expect(value).toEqual({ password: 'p', ssn: REDACTED });
-    expect(sanitize({ token: 't' }, { redactKeys: new Set() }).value).toEqual({ token: 't' });
+  it('adds redactKeys to the default rules, matched whatever their case and separators', () => {
+    const { value } = sanitize(
+      { password: 'p', SSN: '123', 'tenant-key': 'k', name: 'n' },
+      { redactKeys: new Set(['ssn', 'Tenant_Key']) },
+    );
+    expect(value).toEqual({ password: REDACTED, SSN: REDACTED, 'tenant-key': REDACTED, name: 'n' });
+    expect(sanitize({ token: 't' }, { redactKeys: new Set() }).value).toEqual({ token: REDACTED });
   });
 
   it('asks the user function about every key, with the key, the value and its path', () => {
@@ -141,9 +156,12 @@ describe('redaction', () => {
     expect(errors[0]![1]).toEqual(['risky']);
   });
 
-  it('refuses redactKeys that are not lower-case, since matching lower-cases the key', () => {
-    expect(() => sanitize({}, { redactKeys: new Set(['ApiKey']) })).toThrow(
-      expect.objectContaining({ code: 'WEFT_INVALID_OPTIONS', message: expect.stringContaining('ApiKey') }),
+  it('refuses redactKeys that hold no key name, printing what it got', () => {
+    expect(() => sanitize({}, { redactKeys: new Set(['--']) })).toThrow(
+      expect.objectContaining({ code: 'WEFT_INVALID_OPTIONS', message: expect.stringContaining('"--"') }),
+    );
+    expect(() => sanitize({}, { redactKeys: ['ssn'] as unknown as Set<string> })).toThrow(
+      expect.objectContaining({ message: expect.stringContaining("got [ 'ssn' ]") }),
     );
   });
 });

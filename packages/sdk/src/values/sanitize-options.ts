@@ -1,7 +1,10 @@
 import { z } from 'zod';
+import { describeOptionValue } from '../errors/index.js';
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES, MAX_DEPTH_LIMIT } from './value-limits.js';
 import { InvalidSanitizeOptionsError } from './invalid-sanitize-options-error.js';
-import { DEFAULT_REDACT_KEYS, redactedKeyMatcher } from './redact.js';
+import { normalizeKeyName, redactedKeyMatcher } from './redact.js';
+
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 /** A ref URI, a promise of one, or `undefined` to handle the value normally. */
 export type HookResult = string | Promise<string> | undefined;
@@ -40,8 +43,10 @@ export interface SanitizeOptions {
    */
   maxInlineBytes?: number;
   /**
-   * Lower-cased key names whose values are replaced by '[REDACTED]' (case-insensitive match).
-   * @default DEFAULT_REDACT_KEYS (api_key, apikey, authorization, password, secret, token)
+   * Key names whose values are replaced by '[REDACTED]', in addition to the
+   * default rules (`DEFAULT_REDACTED_ENDINGS`); matched whatever their
+   * case and separators (`x-api-key` is `X_API_KEY` is `xApiKey`).
+   * @default none beyond the default rules
    */
   redactKeys?: ReadonlySet<string>;
   /** User redaction: return true to redact this key's value. Errors thrown by it are caught: the value is redacted (fail closed) and the error reported via onError. */
@@ -62,7 +67,7 @@ export interface ResolvedSanitizeOptions {
   readonly maxArrayLength: number;
   readonly maxInlineBytes: number;
   readonly redactKeys: ReadonlySet<string>;
-  /** Whether a key is one of `redactKeys`, case-insensitively (memoized per options object). */
+  /** Whether a key's value is redacted by the default rules or `redactKeys` (memoized per options object). */
   readonly isRedactedKey: (key: string) => boolean;
   readonly redact: SanitizeOptions['redact'];
   readonly onObject: SanitizeOptions['onObject'];
@@ -83,7 +88,7 @@ const schema = z
     maxArrayLength: count().default(10_000),
     maxInlineBytes: z.number().int().nonnegative().default(1_024),
     redactKeys: z
-      .custom<ReadonlySet<string>>((v) => v instanceof Set, 'must be a Set of lower-case strings')
+      .custom<ReadonlySet<string>>((v) => v instanceof Set, 'must be a Set of key names')
       .optional(),
     redact: fn.optional(),
     onObject: fn.optional(),
@@ -120,15 +125,15 @@ function resolveUncached(options: SanitizeOptions): ResolvedSanitizeOptions {
     const where = issue?.path.length ? `\`${issue.path.join('.')}\`` : 'options';
     const got = issue?.path.length ? (options as Record<string, unknown>)[String(issue.path[0])] : options;
     throw new InvalidSanitizeOptionsError(
-      `${where} ${issue?.message ?? 'is invalid'}, got ${describeGot(got)}`,
+      `${where} ${issue?.message ?? 'is invalid'}, got ${describeOptionValue(got)}`,
     );
   }
   const o = parsed.data;
-  const redactKeys = o.redactKeys ?? DEFAULT_REDACT_KEYS;
+  const redactKeys = o.redactKeys ?? NO_NAMES;
   for (const key of redactKeys) {
-    if (typeof key !== 'string' || key !== key.toLowerCase()) {
+    if (typeof key !== 'string' || normalizeKeyName(key) === '') {
       throw new InvalidSanitizeOptionsError(
-        `\`redactKeys\` must hold lower-case strings (matching is case-insensitive), got ${describeGot(key)}`,
+        `\`redactKeys\` must hold key names (strings with a letter or digit), got ${describeOptionValue(key)}`,
       );
     }
   }
@@ -145,11 +150,4 @@ function resolveUncached(options: SanitizeOptions): ResolvedSanitizeOptions {
     onBlob: options.onBlob,
     onError: options.onError,
   };
-}
-
-function describeGot(value: unknown): string {
-  if (typeof value === 'string')
-    return JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}…` : value);
-  if (typeof value === 'number' || typeof value === 'boolean' || value == null) return String(value);
-  return typeof value;
 }

@@ -38,7 +38,7 @@ import { assign, type Container, createFrame, type Entry, type Frame, type Key, 
 import { head, wellFormed } from './well-formed.js';
 import { ObjectKind, objectKind, walkedKeys } from './value-kinds.js';
 
-export { DEFAULT_REDACT_KEYS, REDACTED } from './redact.js';
+export { DEFAULT_REDACTED_ENDINGS, normalizeKeyName, REDACTED } from './redact.js';
 export type { SanitizeOptions } from './sanitize-options.js';
 
 const NOT_HANDLED = Symbol('not handled');
