@@ -103,7 +103,7 @@ describe('head sampling', () => {
       expect.objectContaining({ code: 'WEFT_INVALID_FEEDBACK', field: 'name' }),
     );
     await client.flush();
-    expect(sink.items.filter((item) => item.type === 'feedback')).toEqual([]);
+    expect((sink.items as { type: string }[]).filter((item) => item.type === 'feedback')).toEqual([]);
     expect(client.diagnostics().feedback).toEqual({ unrecordedCalls: 2 });
   });
 
