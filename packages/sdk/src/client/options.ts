@@ -152,7 +152,7 @@ export interface WeftOptions {
   maxArrayLength?: number;
   /** Deadline of the flush run on SIGINT/SIGTERM and `beforeExit`. @default 5000 */
   exitTimeoutMs?: number;
-  /** Flush on `beforeExit`, SIGINT and SIGTERM. @default true */
+  /** Flush on `beforeExit`, SIGINT and SIGTERM; at `exit` (after `process.exit()`), keep what is encoded in the outbox. @default true */
   handleExit?: boolean;
   /** Make this client the one module-level functions (`weft.op`, `weft.flush`…) use. @default true */
   setDefault?: boolean;

@@ -57,6 +57,7 @@ import type { SanitizeOptions } from '../values/index.js';
 import type { Diagnostics } from './diagnostics.js';
 import type { ResolvedOptions } from './options.js';
 import { withFlush, type WithFlushOptions } from '../serverless/index.js';
+import { keepOnExit } from './keep-on-exit.js';
 import { trackClient } from './live-clients.js';
 import { ValueRefs } from './value-refs.js';
 import { ValueRules } from './value-rules.js';
@@ -279,6 +280,14 @@ export class WeftClient {
         return barrier.outstanding;
       },
       flushForExit: () => this.#flush(this.#options.exitTimeoutMs),
+      keepOnExit: () =>
+        keepOnExit({
+          project: this.project,
+          barrier,
+          batcher: this.#batcher,
+          delivery: this.#delivery,
+          keeper: this.#keeper,
+        }),
     };
     if (options.handleExit) registerForExit(this.#exit);
     trackClient(this, true);

@@ -1,7 +1,12 @@
 import { channel } from 'node:diagnostics_channel';
 import type { FlushResult } from './flush-result.js';
 
-/** diagnostics_channel where exit handling announces itself: `{ phase: 'flush-start' | 'flush-done', reason, results? }`. */
+/**
+ * diagnostics_channel where exit handling announces itself: `{ phase:
+ * 'flush-start' | 'flush-done', reason, results? }`, and at the process
+ * `exit` event `{ phase: 'exit', project, kept, lost, dir }` for each client
+ * that still had work.
+ */
 export const EXIT_CHANNEL = 'weft:exit';
 const exitChannel = channel(EXIT_CHANNEL);
 
@@ -11,6 +16,12 @@ export interface ExitParticipant {
   readonly outstanding: number;
   /** A flush whose deadline timer is ref'd: it keeps the process alive at most until then. */
   flushForExit(): Promise<FlushResult>;
+  /**
+   * At the process `exit` event (after `process.exit()`, or a deadline that
+   * passed): no later turn will come, so keep what can be kept now,
+   * synchronously, and say what could not. Must not throw.
+   */
+  keepOnExit(): void;
 }
 
 const participants = new Set<ExitParticipant>();
@@ -18,6 +29,11 @@ const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 let exiting: Promise<void> | undefined;
 /** After a `beforeExit` flush that hit its deadline, later `beforeExit`s let the process end. */
 let gaveUp = false;
+
+/** Publishes `message` on the exit channel (synchronously: subscribers hear it even at `exit`). */
+export function publishExit(message: Record<string, unknown>): void {
+  publish(message);
+}
 
 function publish(message: Record<string, unknown>): void {
   if (exitChannel.hasSubscribers) exitChannel.publish(message);
@@ -67,12 +83,28 @@ function onSignal(signal: NodeJS.Signals): void {
     });
 }
 
+/**
+ * `exit`: the event loop will not turn again (`process.exit()`, or the end
+ * after a flush that hit its deadline). Each client keeps synchronously what
+ * is already encoded and says what it could not keep.
+ */
+function onExit(): void {
+  for (const participant of participants) {
+    try {
+      participant.keepOnExit();
+    } catch {
+      // Must not throw from an exit listener: a client reports its own failures.
+    }
+  }
+}
+
 let installed = false;
 
 function install(): void {
   if (installed) return;
   installed = true;
   process.on('beforeExit', onBeforeExit);
+  process.on('exit', onExit);
   for (const signal of SIGNALS) process.on(signal, onSignal);
 }
 
@@ -80,6 +112,7 @@ function uninstall(): void {
   if (!installed) return;
   installed = false;
   process.removeListener('beforeExit', onBeforeExit);
+  process.removeListener('exit', onExit);
   for (const signal of SIGNALS) process.removeListener(signal, onSignal);
 }
 

@@ -16,6 +16,7 @@ import { OutboxUnavailableError } from './errors/index.js';
 import { LOCK_FILE_NAME } from './lock-file.js';
 import { Outbox, type OutboxStats } from './outbox.js';
 import { parseSegmentFileName } from './segment-file.js';
+import { writeFolderSync } from './write-on-exit.js';
 import { acquireOutbox, releaseOutbox } from './shared-outbox.js';
 
 /** Where the keeper reports problems (the client's rate-limited `Warnings`). */
@@ -101,6 +102,8 @@ export class OutboxKeeper {
   /** The longest `Retry-After` the server asked for in the last round. */
   #retryAfterMs = 0;
   readonly #unsubscribe: () => void;
+  /** Appends waiting for the own outbox to open (written at exit by {@link keepOnExit}). */
+  readonly #awaitingOpen = new Set<readonly RecordPayload[]>();
 
   constructor(options: OutboxKeeperOptions) {
     this.#o = options;
@@ -183,13 +186,36 @@ export class OutboxKeeper {
 
   /** Keeps `records` durably (the batcher's and the uploads' outbox). Rejects when no outbox could be opened. */
   async append(records: readonly RecordPayload[]): Promise<void> {
-    const outbox = await this.#openOwn(true);
+    this.#awaitingOpen.add(records);
+    let outbox: Outbox | undefined;
+    try {
+      outbox = await this.#openOwn(true);
+    } finally {
+      this.#awaitingOpen.delete(records);
+    }
     if (outbox === undefined) throw new OutboxUnavailableError(this.#dir);
     await outbox.append(records);
     // Records kept while the server is up (a transient failure, the retry
     // budget) come back without waiting for an outage to end: a replay after
     // a backoff, unless an event starts one first.
     this.#retryLater();
+  }
+
+  /**
+   * For a process `exit` only: writes synchronously what was appended and
+   * not yet written, then `extra`, into this process's outbox (a segment of
+   * its own), or, when none is open yet, into a fresh per-process folder the
+   * next process adopts. Returns how many records it wrote and where. Throws
+   * what the file system throws.
+   */
+  keepOnExit(extra: readonly RecordPayload[]): { kept: number; dir: string | undefined } {
+    const records = [...[...this.#awaitingOpen].flat(), ...extra];
+    const own = this.#ownOutbox;
+    if (own !== undefined) return { kept: own.writeOnExit(records), dir: own.dir };
+    if (records.length === 0) return { kept: 0, dir: undefined };
+    const dir = processFolder(this.#dir);
+    writeFolderSync(dir, records);
+    return { kept: records.length, dir };
   }
 
   /** Event: the batcher's queue is empty and the server took its last batch; replay if anything waits. */
@@ -301,7 +327,7 @@ export class OutboxKeeper {
       }
       if (!create) return undefined;
       // Another live process writes to the project's folder: this one gets its own beside it.
-      const dir = join(this.#dir, `${PROCESS_FOLDER_PREFIX}${process.pid}-${randomUUID().slice(0, 8)}`);
+      const dir = processFolder(this.#dir);
       const outbox = await acquireOutbox({ dir, ...options });
       this.#ownDir = dir;
       return outbox;
@@ -450,6 +476,11 @@ export class OutboxKeeper {
       Math.max(delay, 250),
     ).unref();
   }
+}
+
+/** A new folder of this process beside the project's: `<dir>/proc-<pid>-<id>`. */
+function processFolder(dir: string): string {
+  return join(dir, `${PROCESS_FOLDER_PREFIX}${process.pid}-${randomUUID().slice(0, 8)}`);
 }
 
 /** The folders under `dir` (itself and its `proc-*` children) that hold segment files. No folder is created. */

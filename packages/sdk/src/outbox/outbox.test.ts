@@ -165,6 +165,20 @@ describe('Outbox', () => {
     expect(outbox.progress).toEqual({ written: 120, settled: 120 });
   });
 
+  it('writeOnExit writes synchronously what is appended and not yet written, then the extra records, in a segment of its own', async () => {
+    const dir = await tempDir();
+    const writer = await Outbox.open({ dir, ...SMALL_SEGMENTS });
+    await writer.append(records(0, 10));
+    // Appended on this turn: its write round has not run yet (nor will it, at a process exit).
+    void writer.append(records(10, 20)).catch(() => undefined);
+    expect(writer.writeOnExit(records(20, 25))).toBe(15);
+    expect(writer.writeOnExit()).toBe(0);
+    await writer.close();
+    const reader = await openOutbox({ dir });
+    const { numbers } = await replayAll(reader);
+    expect(numbers).toEqual(range(0, 25));
+  });
+
   it('after a restart, a partly acknowledged segment is sent again from its start', async () => {
     const dir = await tempDir();
     const outbox = await Outbox.open({ dir, ...SMALL_SEGMENTS });

@@ -1,7 +1,7 @@
 import { ReusableBytes } from '../memory/index.js';
 import { AsyncResource } from 'node:async_hooks';
 import { realpath } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { debuglog } from 'node:util';
 import { WeftError } from '@weft/protocol';
 import {
@@ -30,7 +30,8 @@ import { recoverSegments } from './recover-segments.js';
 import { replaySegment } from './replay-segment.js';
 import { reportRecoveryProblem } from './report-recovery-problem.js';
 import { SegmentAppender } from './segment-appender.js';
-import { SEGMENT_HEADER_BYTES, type SegmentInfo } from './segment-file.js';
+import { SEGMENT_HEADER_BYTES, type SegmentInfo, segmentFileName } from './segment-file.js';
+import { writeSegmentSync } from './write-on-exit.js';
 import { WarningLimiter } from '../diagnostics/index.js';
 import type { RecordPayload } from '../transport/index.js';
 
@@ -111,6 +112,8 @@ export class Outbox {
   readonly #segments: SegmentInfo[];
   readonly #appender: SegmentAppender;
   #pending: PendingAppend[] = [];
+  /** The appends the write round in progress is writing (taken out of `#pending`). */
+  #writing: PendingAppend[] = [];
   #roundScheduled = false;
   /** Every file mutation runs on this chain, one at a time. */
   #chain: Promise<unknown> = Promise.resolve();
@@ -278,6 +281,27 @@ export class Outbox {
     return { written: this.#written, settled: this.#settled };
   }
 
+  /**
+   * For a process `exit` only (no later turn will come): writes, synchronously
+   * and into a segment file of its own, every record appended and not yet
+   * written (the write round in progress included: a record it had written
+   * already may be replayed twice, which upserts make harmless), then
+   * `extra`. Returns how many records it wrote. Throws what the file system
+   * throws.
+   */
+  writeOnExit(extra: readonly RecordPayload[] = []): number {
+    const records: RecordPayload[] = [];
+    for (const pending of [...this.#writing, ...this.#pending]) {
+      for (let i = pending.written; i < pending.records.length; i++) records.push(pending.records[i]!);
+    }
+    for (const record of extra) if (isRecordPayload(record)) records.push(record);
+    if (records.length === 0) return 0;
+    writeSegmentSync(join(this.#dir, segmentFileName(this.#appender.reserveSequence())), records);
+    this.#pending = [];
+    this.#writing = [];
+    return records.length;
+  }
+
   /** Counts for diagnostics; cheap (no I/O). */
   get stats(): OutboxStats {
     let bytes = 0;
@@ -341,11 +365,14 @@ export class Outbox {
         // Appends arriving while this round writes schedule the next round.
         this.#roundScheduled = false;
         const round = this.#pending.splice(0);
+        this.#writing = round;
         try {
           await this.#writeRound(round);
         } catch (error) {
           // A bug, not an I/O failure (those are handled per append): still settle every promise.
           for (const pending of round) pending.reject(error);
+        } finally {
+          this.#writing = [];
         }
       }),
     );

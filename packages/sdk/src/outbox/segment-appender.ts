@@ -34,6 +34,11 @@ export class SegmentAppender {
     this.#active = tail;
   }
 
+  /** Takes the next segment number for a file written by someone else (at exit, synchronously). */
+  reserveSequence(): number {
+    return this.#nextSequence++;
+  }
+
   /** The segment being written, if one is open. */
   get segment(): SegmentInfo | undefined {
     return this.#active?.info;

@@ -28,6 +28,7 @@ const FALLBACK_REASON = "a flush's deadline came before the server took them";
 const SPILL_BYTES_PER_TURN = 2 * 1024 * 1024;
 
 export type { BatcherOptions, BatcherOutbox } from './batcher-options.js';
+import type { RecordPayload } from './batcher-options.js';
 
 /** One encoded call item handed to the batcher by the pipeline. */
 export interface CallRecord {
@@ -131,6 +132,10 @@ export class Batcher {
   #retrying = 0;
   #sleepers = new Set<() => void>();
   #waiters: FlushWaiter[] = [];
+  /** Batches being delivered (a request out, or waiting to retry), with the parts they were split into. */
+  readonly #delivering = new Set<{ work: Batch[]; current: Batch | undefined }>();
+  /** Records handed to the outbox whose append has not settled. */
+  readonly #spilling = new Set<Entry[]>();
   #closed = false;
   #closing: Promise<void> | undefined;
   #counts = { sent: 0, spilled: 0, failed: 0, retries: 0 };
@@ -224,6 +229,47 @@ export class Batcher {
     for (const wake of [...this.#sleepers]) wake();
     this.#unpark();
     this.#pump();
+  }
+
+  /**
+   * For a process `exit` only (no later turn will come): the records this
+   * batcher holds that are not in an outbox append already — queued, over
+   * the memory bound, parked, in a request or waiting to retry — as outbox
+   * records, and `settle`, which reports every record not yet settled (these,
+   * and those being appended) as spilled once the caller has written them.
+   */
+  heldOnExit(): { records: RecordPayload[]; settle: () => number } {
+    const held = new Set<Entry>();
+    const hold = (entries: readonly Entry[]) => {
+      for (const entry of entries) if (!entry.settled) held.add(entry);
+    };
+    hold(this.#queue.slice(this.#head));
+    hold(this.#overflow);
+    hold(this.#parked);
+    for (const { work, current } of this.#delivering) {
+      if (current) hold(current.entries);
+      for (const batch of work) hold(batch.entries);
+    }
+    for (const entries of this.#spilling) for (const entry of entries) held.delete(entry);
+    return {
+      records: [...held].map((entry) => this.#outboxRecord(entry)),
+      settle: () => {
+        let settled = 0;
+        for (const entries of [...this.#spilling, [...held]]) {
+          for (const entry of entries) {
+            if (entry.settled) continue;
+            this.#settle(entry, SPILLED);
+            settled += 1;
+          }
+        }
+        return settled;
+      },
+    };
+  }
+
+  /** An entry as the outbox keeps it: [prefix, item bytes], parts the outbox frames without a concatenated copy. */
+  #outboxRecord(entry: Entry): Uint8Array[] {
+    return [this.#outboxPrefix, entry.record.bytes];
   }
 
   /** Diagnostics gauges and counters. */
@@ -339,12 +385,15 @@ export class Batcher {
     const { client, outbox } = this.#options;
     const work: Batch[] = [first];
     let current: Batch | undefined;
+    const live = { work, current: undefined as Batch | undefined };
+    this.#delivering.add(live);
     this.#activeBatches += 1;
     let holdingSlot = true;
     try {
       while (work.length > 0) {
         const batch = work.pop()!;
         current = batch;
+        live.current = batch;
         if (outbox !== undefined && batch.entries[0]!.seq < this.#fallbackMark) {
           this.#spill(batch.entries, FALLBACK_REASON);
           continue;
@@ -420,6 +469,7 @@ export class Batcher {
       this.#warn('bug', `Weft transport hit an unexpected error: ${String(error)}`, {});
       this.#spill(entries, `an unexpected transport error (${String(error)})`);
     } finally {
+      this.#delivering.delete(live);
       if (holdingSlot) this.#activeBatches -= 1;
       this.#schedulePump();
     }
@@ -493,22 +543,24 @@ export class Batcher {
       for (const entry of entries) this.#settle(entry, { status: 'failed', error });
       return;
     }
-    // Each record as [prefix, item bytes]: the outbox frames the parts, no concatenated copy first.
-    const records = entries.map((entry) => [this.#outboxPrefix, entry.record.bytes]);
+    const records = entries.map((entry) => this.#outboxRecord(entry));
     let appending: Promise<void>;
     try {
       appending = outbox.append(records);
     } catch (error) {
       appending = Promise.reject(error);
     }
-    appending.then(
-      () => {
-        publishTransportEvent({ type: 'spill', project, records: entries.length, reason });
-        this.#warn('spilled', `Weft records kept in the outbox: ${reason}`, { records: entries.length });
-        for (const entry of entries) this.#settle(entry, SPILLED);
-      },
-      (error: unknown) => this.#outboxRefused(entries, error),
-    );
+    this.#spilling.add(entries);
+    appending
+      .finally(() => this.#spilling.delete(entries))
+      .then(
+        () => {
+          publishTransportEvent({ type: 'spill', project, records: entries.length, reason });
+          this.#warn('spilled', `Weft records kept in the outbox: ${reason}`, { records: entries.length });
+          for (const entry of entries) this.#settle(entry, SPILLED);
+        },
+        (error: unknown) => this.#outboxRefused(entries, error),
+      );
   }
 
   /**

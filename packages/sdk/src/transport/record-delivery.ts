@@ -1,6 +1,6 @@
 import type { WeftError } from '@weft/protocol';
 import type { ApiClient } from './api-client.js';
-import type { BatcherOutbox } from './batcher-options.js';
+import type { BatcherOutbox, RecordPayload } from './batcher-options.js';
 import type { ServerHealth } from './circuit-breaker.js';
 import type { DeliveryRecord } from './delivery-record.js';
 import { sendDeliveryRecord } from './delivery-record.js';
@@ -52,6 +52,10 @@ export class RecordDelivery {
   /** Records waiting to retry now: the retry budget in use. */
   #retrying = 0;
   #counts = { sent: 0, spilled: 0, failed: 0, retries: 0 };
+  /** Records between `deliver` and their outcome (kept at exit by {@link heldOnExit}). */
+  readonly #inFlight = new Set<DeliveryRecord>();
+  /** Records handed to the outbox whose append has not settled. */
+  #keeping = 0;
 
   constructor(options: RecordDeliveryOptions) {
     this.#o = options;
@@ -61,13 +65,32 @@ export class RecordDelivery {
     return { ...this.#counts, retrying: this.#retrying };
   }
 
+  /**
+   * For a process `exit` only: the records between `deliver` and their
+   * outcome, as outbox records, and how many records (those, and those being
+   * appended to the outbox now) the caller keeps by writing them.
+   */
+  heldOnExit(): { records: RecordPayload[]; kept: number } {
+    const records = [...this.#inFlight].map((record) => encodeDeliveryRecord(this.#o.project, record));
+    return { records, kept: records.length + this.#keeping };
+  }
+
   /** Sends `record`, retrying within the policy; never throws. */
   async deliver(record: DeliveryRecord): Promise<DeliveryOutcome> {
+    this.#inFlight.add(record);
+    try {
+      return await this.#deliver(record);
+    } finally {
+      this.#inFlight.delete(record);
+    }
+  }
+
+  async #deliver(record: DeliveryRecord): Promise<DeliveryOutcome> {
     const { api, project, outbox, health, policy } = this.#o;
     for (let attempts = 1; ; attempts++) {
       // The server is known to be down: keep it on disk now instead of spending the retries.
       if (outbox !== undefined && health !== undefined && health.state !== 'closed') {
-        return this.keep([record], 'the circuit is open (the server kept failing)');
+        return this.#keepInstead(record, 'the circuit is open (the server kept failing)');
       }
       const result = await sendDeliveryRecord(api, project, record);
       switch (result.status) {
@@ -77,7 +100,10 @@ export class RecordDelivery {
         case 'rejected': {
           const verdict = rejectionVerdict(result.statusCode, result.index, 1);
           if (verdict.action === 'keep')
-            return this.keep([record], `the server answered ${result.statusCode} (${result.error.message})`);
+            return this.#keepInstead(
+              record,
+              `the server answered ${result.statusCode} (${result.error.message})`,
+            );
           const error =
             verdict.action === 'drop' && verdict.tooLarge
               ? new RecordTooLargeError(record.label, byteLength(record.body), result.error)
@@ -96,11 +122,17 @@ export class RecordDelivery {
             policy,
             this.#o.random,
           );
-          if (verdict.action === 'keep') return this.keep([record], verdict.reason);
+          if (verdict.action === 'keep') return this.#keepInstead(record, verdict.reason);
           await this.#wait(verdict.delayMs);
         }
       }
     }
+  }
+
+  /** `record` goes to the outbox instead: from then on the outbox holds it (no longer in flight). */
+  #keepInstead(record: DeliveryRecord, reason: string): Promise<DeliveryOutcome> {
+    this.#inFlight.delete(record);
+    return this.keep([record], reason);
   }
 
   /**
@@ -164,10 +196,13 @@ export class RecordDelivery {
         new DeliveryFailedError(`Could not send ${label}: ${reason}`),
         records.length,
       );
+    this.#keeping += records.length;
     try {
       await outbox.append(records.map((record) => encodeDeliveryRecord(project, record)));
     } catch (error) {
       return this.#failed(records[0], new OutboxWriteError(records.length, error), records.length);
+    } finally {
+      this.#keeping -= records.length;
     }
     this.#counts.spilled += records.length;
     return { status: 'spilled' };
