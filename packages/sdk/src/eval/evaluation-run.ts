@@ -11,6 +11,7 @@ import type { PredictContext } from './model.js';
 import type { Progress } from './progress.js';
 import { AdaptiveConcurrency, type RateLimitOptions } from './rate-limit.js';
 import type { RowResult } from './row-result.js';
+import { RowSignals } from './row-signals.js';
 import { isScoreValue } from './score-value.js';
 import type { Scorer } from './scorer.js';
 
@@ -79,7 +80,21 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
   let checkpointFailures = 0;
   const { signal } = plan;
 
+  const rowSignals = new RowSignals(signal);
   const predictAndScore = async (row: Row, rowIndex: number, trial: number): Promise<RowResult> => {
+    const rowSignal = rowSignals.open();
+    try {
+      return await scoreRow(row, rowIndex, trial, rowSignal.signal);
+    } finally {
+      rowSignal.release();
+    }
+  };
+  const scoreRow = async (
+    row: Row,
+    rowIndex: number,
+    trial: number,
+    rowSignal: AbortSignal,
+  ): Promise<RowResult> => {
     // The record of THIS call (absent when tracing is off): its children's usage rolls up into it.
     const own = callContext.getStore()?.call;
     const started = performance.now();
@@ -89,7 +104,10 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
     let error: unknown;
     let failed = false;
     try {
-      output = await limiter.run(async () => plan.predict(row, { rowIndex, trial, signal }), signal);
+      output = await limiter.run(
+        async () => plan.predict(row, { rowIndex, trial, signal: rowSignal }),
+        rowSignal,
+      );
       if (own !== undefined && own.childUsage === undefined) {
         // A plain-function model has no child call; its output may still carry usage.
         const usage = usageOf(output);
@@ -162,7 +180,10 @@ export async function executeRun(plan: RunPlan): Promise<RunOutcome> {
     return pendingYield;
   };
 
-  const onAbort = () => queue.clear();
+  const onAbort = () => {
+    queue.clear();
+    rowSignals.abortAll();
+  };
   signal.addEventListener('abort', onAbort, { once: true });
   try {
     for (const { rowIndex, trial } of plan.todo) {

@@ -5,7 +5,11 @@ import { WeftObject } from '../objects/index.js';
 export interface PredictContext {
   rowIndex: number;
   trial: number;
-  /** Aborted when the run is cancelled; pass it to your HTTP client to stop early. */
+  /**
+   * This row's signal, aborted (with the run's reason) when the run is
+   * cancelled; pass it to your HTTP client to stop early. A new one per row,
+   * released when the row ends.
+   */
   signal: AbortSignal;
 }
 
