@@ -184,6 +184,24 @@ describe('Checkpoint', () => {
     await cp.close();
   });
 
+  it("keeps a row's usage for the resumed run's totals, and drops a malformed usage but not its row", async () => {
+    const path = join(dir, 'run.jsonl');
+    const usage = {
+      'gpt-4o': { requests: 1, inputTokens: 12, outputTokens: 7, totalTokens: 19, costUsd: 0.0001 },
+    };
+    await writeFile(
+      path,
+      `${JSON.stringify({ ...result(0), usage })}\n${JSON.stringify({ ...result(1), usage: 'lots' })}\n`,
+    );
+    const cp = await Checkpoint.open(path, { resume: true });
+    expect(cp.resumed.corruptLines).toEqual([]);
+    expect(cp.resumed.results.map((r) => [r.rowIndex, r.usage])).toEqual([
+      [0, usage],
+      [1, undefined],
+    ]);
+    await cp.close();
+  });
+
   it('syncs each row to disk before its append resolves', async () => {
     const { counts, openFile } = countingOpener();
     const cp = await Checkpoint.open(join(dir, 'run.jsonl'), { openFile });

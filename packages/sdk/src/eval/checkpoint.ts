@@ -1,6 +1,6 @@
 import { type FileHandle, open } from 'node:fs/promises';
 import { debuglog } from 'node:util';
-import { type EvaluationRowResult, evaluationRowResult } from '@weft/protocol';
+import { type EvaluationRowResult, evaluationRowResult, modelUsage } from '@weft/protocol';
 import { z } from 'zod';
 import {
   freeTextRedaction,
@@ -10,6 +10,7 @@ import {
   type SanitizeOptions,
 } from '../values/index.js';
 import { CheckpointOpenFailedError, CheckpointWriteFailedError } from './errors/index.js';
+import type { RowResult } from './row-result.js';
 import { rowKey } from './row-key.js';
 import { type RunMarker, runMarker } from './run-marker.js';
 
@@ -32,8 +33,8 @@ export interface CheckpointResumeState {
   runs: RunMarker[];
 }
 
-/** A row result as a checkpoint line holds it: with the ids of its call and run when traced. */
-export type CheckpointedResult = EvaluationRowResult & { callId?: string; runId?: string };
+/** A row result as a checkpoint line holds it: with its usage, and the ids of its call and run when traced. */
+export type CheckpointedResult = RowResult & { callId?: string; runId?: string };
 
 const optionsSchema = z.object({
   resume: z.boolean().default(false),
@@ -362,5 +363,11 @@ function parseLine(bytes: Buffer): CheckpointedResult | RunMarker | undefined {
     return marker.success ? marker.data : undefined;
   }
   // Validate, but keep the parsed object itself: fields this version does not know survive a resume.
-  return evaluationRowResult.safeParse(value).success ? (value as CheckpointedResult) : undefined;
+  if (!evaluationRowResult.safeParse(value).success) return undefined;
+  const result = value as CheckpointedResult;
+  // Usage is summed into the run's summary and call: a line's malformed usage is dropped, not its row.
+  if (result.usage !== undefined && !usageSchema.safeParse(result.usage).success) delete result.usage;
+  return result;
 }
+
+const usageSchema = z.record(z.string(), modelUsage);

@@ -1,7 +1,7 @@
 import { debuglog } from 'node:util';
-import { EVALUATE_OP, PREDICT_AND_SCORE_OP } from '@weft/protocol';
+import { addUsage, EVALUATE_OP, type ModelUsage, PREDICT_AND_SCORE_OP } from '@weft/protocol';
 import type { WeftClient } from '../client/index.js';
-import { withAttributes } from '../context/index.js';
+import { callContext, withAttributes } from '../context/index.js';
 import type { Row } from '../datasets/index.js';
 import type { Checkpoint, CheckpointedResult } from './checkpoint.js';
 import { RunInterruptedError } from './errors/index.js';
@@ -21,8 +21,9 @@ const RESEND_PER_TURN = 256;
  * Ends, on the server, every run of this checkpoint whose process died (a
  * `start` marker without an `end`): its `Evaluation.evaluate` call gets an
  * end with status error and a {@link RunInterruptedError}, and so do its row
- * calls the server still lists as running. The rows it finished stay under
- * it (the run that resumed re-sends them under itself). Best effort past
+ * calls the server still lists as running. Its call shows what the rows it
+ * recorded spent. The rows it finished stay under it (the run that resumed
+ * re-sends them under itself). Best effort past
  * the run calls themselves: listing running rows needs the server, and a
  * server that is down only leaves those rows running.
  */
@@ -43,6 +44,7 @@ export async function closeInterruptedRuns(options: {
         startedAt: run.startedAt,
       },
       new RunInterruptedError('run', runId, checkpoint.path),
+      spentBy(checkpoint.resumed.results, run.callId),
     );
     await checkpoint.markRun({ run: 'end', callId: run.callId });
     try {
@@ -61,9 +63,24 @@ export async function closeInterruptedRuns(options: {
 }
 
 /**
+ * What the rows a run recorded in the checkpoint spent: the usage (with its
+ * cost) its call shows when a resume ends it. Rows in flight when its
+ * process died left no line, so what they spent is not known.
+ */
+function spentBy(
+  results: readonly CheckpointedResult[],
+  runId: string,
+): Record<string, ModelUsage> | undefined {
+  let usage: Record<string, ModelUsage> | undefined;
+  for (const result of results) if (result.runId === runId) usage = addUsage(usage, result.usage);
+  return usage;
+}
+
+/**
  * Records each row the checkpoint already holds as a row call of the
- * resumed run — the result as checkpointed, not run again — so the server's
- * record of this run holds every row exactly once, like the local summary.
+ * resumed run — the result as checkpointed, not run again, with the usage
+ * and cost it had — so the server's record of this run holds every row
+ * exactly once and the run's usage covers them, like the local summary.
  * Each carries {@link RESUMED_FROM_ATTRIBUTE}: the call and run that first
  * recorded it (absent for rows checkpointed by an untraced run).
  */
@@ -76,9 +93,13 @@ export async function resendCheckpointedRows(options: {
 }): Promise<void> {
   const { results, rows } = options;
   const byKey = new Map<string, RowResult>();
-  const resend = options.rowOp(
-    async (_row, rowIndex, trial) => byKey.get(rowKey(rowIndex, trial)) as RowResult,
-  );
+  const resend = options.rowOp(async (_row, rowIndex, trial) => {
+    const result = byKey.get(rowKey(rowIndex, trial)) as RowResult;
+    // What the row spent when it ran counts in this run's usage and cost, like the rows it runs.
+    const own = callContext.getStore()?.call;
+    if (own !== undefined) own.childUsage = addUsage(own.childUsage, result.usage);
+    return result;
+  });
   for (let i = 0; i < results.length; i++) {
     const { callId, runId, ...result } = results[i] as CheckpointedResult;
     const key = rowKey(result.rowIndex, result.trial);

@@ -1,4 +1,6 @@
+import type { ModelUsage } from '@weft/protocol';
 import type { CallRecord } from '../calls/index.js';
+import { setSummaryUsage } from './roll-up.js';
 
 /** A call another process started and never ended, as its run's record of it says. */
 export interface OrphanCall {
@@ -11,11 +13,22 @@ export interface OrphanCall {
 
 /**
  * The end of an orphaned call, now: status error with `error` as its
- * exception. Its start is on the server (or in a dead process's outbox), so
- * only the end is sent.
+ * exception, and `usage` (priced) as what it is known to have spent. Its
+ * start is on the server (or in a dead process's outbox), so only the end
+ * is sent.
  */
-export function orphanEnd(orphan: OrphanCall, owner: object, error: unknown): CallRecord {
+export function orphanEnd(
+  orphan: OrphanCall,
+  owner: object,
+  error: unknown,
+  usage?: Record<string, ModelUsage>,
+): CallRecord {
   const endedAt = Date.now();
+  const summary: CallRecord['summary'] = {
+    latencyMs: Math.max(0, endedAt - orphan.startedAt),
+    status: 'error',
+  };
+  setSummaryUsage(summary, usage);
   return {
     ...orphan,
     parent: undefined,
@@ -28,7 +41,7 @@ export function orphanEnd(orphan: OrphanCall, owner: object, error: unknown): Ca
     output: undefined,
     error,
     failed: true,
-    summary: { latencyMs: Math.max(0, endedAt - orphan.startedAt), status: 'error' },
+    summary,
     childUsage: undefined,
     childCounts: undefined,
     startSubmitted: true,

@@ -177,13 +177,14 @@ export class Tracer {
 
   /**
    * Ends a call that another process started and never ended (it was
-   * killed): an end record with `error` as its exception and status error,
+   * killed): an end record with `error` as its exception, status error and
+   * `usage` as what it is known to have spent (a crashed run's recorded rows),
    * through the same pipeline (redaction, outbox) as every record. Used by a
    * resumed evaluation to close the run it took over.
    */
-  endOrphan(orphan: OrphanCall, error: unknown): void {
+  endOrphan(orphan: OrphanCall, error: unknown, usage?: Record<string, ModelUsage>): void {
     // Its start is on the server (or in a dead process's outbox): send the end only.
-    this.#o.pipeline.submit(orphanEnd(orphan, this.#o.owner, error), 'end');
+    this.#o.pipeline.submit(orphanEnd(orphan, this.#o.owner, error, usage), 'end');
   }
 
   /** Hands the caller a traced stream; the call ends when it does. */
