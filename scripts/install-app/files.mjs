@@ -43,7 +43,7 @@ main().catch((error) => {
  */
 const typed = `
 import * as weft from '@weft/sdk';
-import { WeftError, type WeftErrorCode } from '@weft/sdk/errors';
+import { hasCode, type WeftErrorCode } from '@weft/sdk/errors';
 import { Evaluation, scorers } from '@weft/sdk/eval';
 import { formatUsd, parseRef, type Ref, routes } from '@weft/protocol';
 import { startServer } from '@weft/server';
@@ -58,7 +58,9 @@ weft.init({ projet: 'typo' });
 void answer(42);
 
 function codeOf(error: unknown): WeftErrorCode | undefined {
-  if (WeftError.isInstance(error)) return error.code as WeftErrorCode;
+  if (hasCode(error, 'WEFT_NOT_INITIALIZED')) return error.code;
+  // @ts-expect-error: not a code Weft has
+  if (hasCode(error, 'WEFT_NO_SUCH_CODE')) return undefined;
   return undefined;
 }
 

@@ -7,7 +7,16 @@ export {
   nextArrayDigest,
   tableDigest,
 } from './digest/index.js';
-export { InvalidRefError, NotCanonicalError, WeftError, type WeftErrorOptions } from './errors/index.js';
+export {
+  hasCode,
+  InvalidRefError,
+  isWeftErrorCode,
+  NotCanonicalError,
+  WEFT_ERROR_CODES,
+  WeftError,
+  type WeftErrorCode,
+  type WeftErrorOptions,
+} from './errors/index.js';
 export {
   CALL_ID,
   DIGEST,

@@ -1,8 +1,9 @@
 // `@weft/sdk/errors`: every error class the SDK throws, for `instanceof` checks.
 // Each has a stable `code` (the `WeftErrorCode` union; see docs/errors.md);
-// branching on `error.code` works across duplicated copies of the package.
+// `hasCode(error, code)` checks it, across duplicated copies of the package.
 export {
   ClientClosedError,
+  hasCode,
   InvalidClientError,
   InvalidOptionsError,
   NotInitializedError,

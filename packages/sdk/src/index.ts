@@ -28,7 +28,7 @@ export type {
 } from './calls/index.js';
 export { type CurrentCall, currentCall, withAttributes, withSession } from './context/index.js';
 export type { FeedbackInput, ObjectLabel } from '@weft/protocol';
-export { WeftError, type WeftErrorCode } from './errors/index.js';
+export { hasCode, WeftError, type WeftErrorCode } from './errors/index.js';
 export { type ObjectRef, WeftObject } from './objects/index.js';
 export type { OpDecorator } from './op/index.js';
 export type { FlushResult } from './lifecycle/index.js';

@@ -1,21 +1,23 @@
+import type { WeftErrorCode } from './error-codes.js';
+
 const BRAND = Symbol.for('weft.error');
 
 /** Options every Weft error takes. */
 export interface WeftErrorOptions {
-  /** Stable, machine-readable code (`WEFT_…`); tests and callers branch on it. */
-  code: string;
+  /** Stable, machine-readable code (one of `WEFT_ERROR_CODES`); callers branch on it with `hasCode`. */
+  code: WeftErrorCode;
   /** What is wrong and what to do about it. */
   message: string;
   cause?: unknown;
 }
 
 /**
- * Base of every error Weft raises. `code` is stable across releases;
- * `isInstance` works across duplicated copies of the package (it checks a
- * `Symbol.for` brand, not the prototype chain).
+ * Base of every error Weft raises. `code` is stable across releases (check
+ * it with `hasCode`); `isInstance` works across duplicated copies of the
+ * package (it checks a `Symbol.for` brand, not the prototype chain).
  */
 export class WeftError extends Error {
-  readonly code: string;
+  readonly code: WeftErrorCode;
   readonly [BRAND] = true;
 
   constructor({ code, message, cause }: WeftErrorOptions) {

@@ -4,6 +4,7 @@ import {
   call as callSchema,
   type FeedbackInput,
   formatRef,
+  hasCode,
   isRefUri,
   LABEL_NAME,
   OBJECT_NAME,
@@ -591,7 +592,7 @@ export class WeftClient {
     try {
       return await this.#api.getJson(routes.call(this.project, id), callSchema);
     } catch (error) {
-      if ((error as { code?: unknown }).code === 'WEFT_NOT_FOUND') return undefined;
+      if (hasCode(error, 'WEFT_NOT_FOUND')) return undefined;
       throw error;
     }
   }

@@ -1,4 +1,5 @@
 import {
+  hasCode,
   routes,
   tableCreateResponse,
   tableDigest,
@@ -119,7 +120,7 @@ async function tableExists(
     await api.getJson(`${routes.tableRows(project, digest)}?offset=0&limit=1`, tableRowsResponse);
     return true;
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'WEFT_NOT_FOUND') return false;
+    if (hasCode(error, 'WEFT_NOT_FOUND')) return false;
     throw error;
   }
 }

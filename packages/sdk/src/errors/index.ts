@@ -1,4 +1,4 @@
-export { WeftError } from '@weft/protocol';
+export { hasCode, WEFT_ERROR_CODES, WeftError, type WeftErrorCode } from '@weft/protocol';
 export { ClientClosedError } from './client-closed-error.js';
 export { describeOptionValue } from './describe-option-value.js';
 export { InvalidClientError } from './invalid-client-error.js';
@@ -6,4 +6,3 @@ export { InvalidOptionsError } from './invalid-options-error.js';
 export { NotInitializedError } from './not-initialized-error.js';
 export { PublishFailedError } from './publish-failed-error.js';
 export { StreamAbandonedError } from './stream-abandoned-error.js';
-export { WEFT_ERROR_CODES, type WeftErrorCode } from './error-codes.js';

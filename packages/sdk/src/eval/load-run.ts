@@ -3,9 +3,10 @@ import {
   call as callSchema,
   EVALUATE_OP,
   type EvaluationRowResult,
-  type EvaluationSummary,
   evaluationRowResult,
   evaluationSummary,
+  type EvaluationSummary,
+  hasCode,
   PREDICT_AND_SCORE_OP,
   routes,
 } from '@weft/protocol';
@@ -53,7 +54,7 @@ export async function loadRun(source: RunSource, runId: string): Promise<LoadedR
       try {
         run = await api.getJson(routes.call(project, runId), callSchema);
       } catch (error) {
-        if ((error as { code?: unknown }).code !== 'WEFT_NOT_FOUND') throw error;
+        if (!hasCode(error, 'WEFT_NOT_FOUND')) throw error;
       }
       pages = new CallPages(api, project, query);
     }

@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/protocol';
+import { hasCode, WeftError } from '@weft/protocol';
 
 /** `weft.feedback` was given a call id or feedback it cannot send; `field` names what is wrong. */
 export class InvalidFeedbackError extends WeftError {
@@ -12,6 +12,6 @@ export class InvalidFeedbackError extends WeftError {
 
   /** True for this error from any copy of the package (checks the brand and the code). */
   static override isInstance(value: unknown): value is InvalidFeedbackError {
-    return WeftError.isInstance(value) && value.code === 'WEFT_INVALID_FEEDBACK';
+    return hasCode(value, 'WEFT_INVALID_FEEDBACK');
   }
 }

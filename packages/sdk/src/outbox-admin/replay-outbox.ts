@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/protocol';
+import { hasCode, type WeftError } from '@weft/protocol';
 import { z } from 'zod';
 import { Outbox, type OutboxLockedError } from '../outbox/index.js';
 import { createOutboxSender, parseOptions } from '../transport/index.js';
@@ -143,7 +143,7 @@ async function openAll(
   } catch (error) {
     await Promise.all(opened.map(({ outbox }) => outbox.close()));
     // By code, not class: works across duplicated copies of the package.
-    if (WeftError.isInstance(error) && error.code === 'WEFT_OUTBOX_LOCKED') {
+    if (hasCode(error, 'WEFT_OUTBOX_LOCKED')) {
       const folder = folders[opened.length];
       throw new OutboxInUseError(folder?.dir ?? '(unknown)', (error as OutboxLockedError).ownerPid, error);
     }

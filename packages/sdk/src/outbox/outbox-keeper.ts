@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { WeftError } from '@weft/protocol';
+import { hasCode } from '@weft/protocol';
 import {
   type ApiClient,
   backoffDelayMs,
@@ -323,7 +323,7 @@ export class OutboxKeeper {
         this.#ownDir = this.#dir;
         return outbox;
       } catch (error) {
-        if ((error as { code?: unknown }).code !== 'WEFT_OUTBOX_LOCKED') throw error;
+        if (!hasCode(error, 'WEFT_OUTBOX_LOCKED')) throw error;
       }
       if (!create) return undefined;
       // Another live process writes to the project's folder: this one gets its own beside it.
@@ -455,7 +455,7 @@ export class OutboxKeeper {
       });
       this.#adopted.set(dir, outbox);
     } catch (error) {
-      if (WeftError.isInstance(error) && error.code === 'WEFT_OUTBOX_LOCKED') return;
+      if (hasCode(error, 'WEFT_OUTBOX_LOCKED')) return;
       this.#o.warnings.report(
         'outbox',
         `the outbox left at ${dir} could not be opened; it is kept for a later replay`,

@@ -52,7 +52,7 @@ export class HttpError extends WeftError {
   /** True for 408, 429 and 5xx: the same request may succeed later. */
   readonly isRetryable: boolean;
 
-  constructor(details: HttpErrorDetails, code = 'WEFT_HTTP_ERROR') {
+  constructor(details: HttpErrorDetails, code: 'WEFT_HTTP_ERROR' | 'WEFT_NOT_FOUND' = 'WEFT_HTTP_ERROR') {
     const what = details.serverMessage ? `: ${details.serverMessage}` : '';
     const where = details.path ? ` (at ${details.path})` : '';
     super({

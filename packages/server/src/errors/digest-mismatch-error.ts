@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/protocol';
+import { hasCode, WeftError } from '@weft/protocol';
 
 /** The digest a client sent is not the one the server computes for the same content. */
 export class DigestMismatchError extends WeftError {
@@ -27,6 +27,6 @@ export class DigestMismatchError extends WeftError {
 
   /** True for this error from any copy of the package (checks the brand and the code). */
   static override isInstance(value: unknown): value is DigestMismatchError {
-    return WeftError.isInstance(value) && value.code === 'WEFT_DIGEST_MISMATCH';
+    return hasCode(value, 'WEFT_DIGEST_MISMATCH');
   }
 }

@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/protocol';
+import { hasCode, WeftError } from '@weft/protocol';
 
 /** Server options failed validation; the message names the option. */
 export class InvalidOptionsError extends WeftError {
@@ -14,6 +14,6 @@ export class InvalidOptionsError extends WeftError {
 
   /** True for this error from any copy of the package (checks the brand and the code). */
   static override isInstance(value: unknown): value is InvalidOptionsError {
-    return WeftError.isInstance(value) && value.code === 'WEFT_INVALID_OPTIONS';
+    return hasCode(value, 'WEFT_INVALID_OPTIONS');
   }
 }

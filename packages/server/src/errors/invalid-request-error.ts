@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/protocol';
+import { hasCode, WeftError } from '@weft/protocol';
 
 /** One offending field of a request, as reported to the client. */
 export interface RequestIssue {
@@ -34,6 +34,6 @@ export class InvalidRequestError extends WeftError {
 
   /** True for this error from any copy of the package (checks the brand and the code). */
   static override isInstance(value: unknown): value is InvalidRequestError {
-    return WeftError.isInstance(value) && value.code === 'WEFT_INVALID_REQUEST';
+    return hasCode(value, 'WEFT_INVALID_REQUEST');
   }
 }

@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/protocol';
+import { hasCode, WeftError } from '@weft/protocol';
 
 /** The server could not bind its address (port in use, address not available, …). */
 export class ListenError extends WeftError {
@@ -17,6 +17,6 @@ export class ListenError extends WeftError {
 
   /** True for this error from any copy of the package (checks the brand and the code). */
   static override isInstance(value: unknown): value is ListenError {
-    return WeftError.isInstance(value) && value.code === 'WEFT_LISTEN_FAILED';
+    return hasCode(value, 'WEFT_LISTEN_FAILED');
   }
 }

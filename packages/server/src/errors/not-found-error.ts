@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/protocol';
+import { hasCode, WeftError } from '@weft/protocol';
 
 /** The addressed call, object, table, file or route does not exist. */
 export class NotFoundError extends WeftError {
@@ -8,6 +8,6 @@ export class NotFoundError extends WeftError {
 
   /** True for this error from any copy of the package (checks the brand and the code). */
   static override isInstance(value: unknown): value is NotFoundError {
-    return WeftError.isInstance(value) && value.code === 'WEFT_NOT_FOUND';
+    return hasCode(value, 'WEFT_NOT_FOUND');
   }
 }

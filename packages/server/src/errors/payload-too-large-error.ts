@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/protocol';
+import { hasCode, WeftError } from '@weft/protocol';
 
 /** A request body larger than the server's `maxBodyBytes`. */
 export class PayloadTooLargeError extends WeftError {
@@ -14,6 +14,6 @@ export class PayloadTooLargeError extends WeftError {
 
   /** True for this error from any copy of the package (checks the brand and the code). */
   static override isInstance(value: unknown): value is PayloadTooLargeError {
-    return WeftError.isInstance(value) && value.code === 'WEFT_PAYLOAD_TOO_LARGE';
+    return hasCode(value, 'WEFT_PAYLOAD_TOO_LARGE');
   }
 }

@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/protocol';
+import { hasCode, WeftError } from '@weft/protocol';
 
 /** The storage was used after `close()`. */
 export class StorageClosedError extends WeftError {
@@ -11,6 +11,6 @@ export class StorageClosedError extends WeftError {
 
   /** True for this error from any copy of the package (checks the brand and the code). */
   static override isInstance(value: unknown): value is StorageClosedError {
-    return WeftError.isInstance(value) && value.code === 'WEFT_STORAGE_CLOSED';
+    return hasCode(value, 'WEFT_STORAGE_CLOSED');
   }
 }

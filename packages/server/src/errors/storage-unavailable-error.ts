@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/protocol';
+import { hasCode, WeftError } from '@weft/protocol';
 
 /**
  * The storage engine cannot be reached or did not answer in time (ClickHouse
@@ -20,7 +20,7 @@ export class StorageUnavailableError extends WeftError {
 
   /** True for this error from any copy of the package (checks the brand and the code). */
   static override isInstance(value: unknown): value is StorageUnavailableError {
-    return WeftError.isInstance(value) && value.code === 'WEFT_STORAGE_UNAVAILABLE';
+    return hasCode(value, 'WEFT_STORAGE_UNAVAILABLE');
   }
 }
 

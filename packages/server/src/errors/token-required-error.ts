@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/protocol';
+import { hasCode, WeftError } from '@weft/protocol';
 
 /** The server was asked to listen beyond loopback without an auth token. */
 export class TokenRequiredError extends WeftError {
@@ -14,6 +14,6 @@ export class TokenRequiredError extends WeftError {
 
   /** True for this error from any copy of the package (checks the brand and the code). */
   static override isInstance(value: unknown): value is TokenRequiredError {
-    return WeftError.isInstance(value) && value.code === 'WEFT_TOKEN_REQUIRED';
+    return hasCode(value, 'WEFT_TOKEN_REQUIRED');
   }
 }

@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/protocol';
+import { hasCode, WeftError } from '@weft/protocol';
 
 /** A /v1 request came without the server's bearer token, or with a wrong one. */
 export class UnauthorizedError extends WeftError {
@@ -8,6 +8,6 @@ export class UnauthorizedError extends WeftError {
 
   /** True for this error from any copy of the package (checks the brand and the code). */
   static override isInstance(value: unknown): value is UnauthorizedError {
-    return WeftError.isInstance(value) && value.code === 'WEFT_UNAUTHORIZED';
+    return hasCode(value, 'WEFT_UNAUTHORIZED');
   }
 }

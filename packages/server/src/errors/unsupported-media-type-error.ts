@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/protocol';
+import { hasCode, WeftError } from '@weft/protocol';
 
 /** A body in a media type or content encoding the route does not read (415). */
 export class UnsupportedMediaTypeError extends WeftError {
@@ -8,6 +8,6 @@ export class UnsupportedMediaTypeError extends WeftError {
 
   /** True for this error from any copy of the package (checks the brand and the code). */
   static override isInstance(value: unknown): value is UnsupportedMediaTypeError {
-    return WeftError.isInstance(value) && value.code === 'WEFT_UNSUPPORTED_MEDIA_TYPE';
+    return hasCode(value, 'WEFT_UNSUPPORTED_MEDIA_TYPE');
   }
 }

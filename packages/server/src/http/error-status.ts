@@ -1,5 +1,7 @@
+import type { WeftErrorCode } from '@weft/protocol';
+
 /** HTTP status of each error code the server answers with; anything else is a 500. */
-export const ERROR_STATUS: Readonly<Record<string, number>> = {
+export const ERROR_STATUS: Readonly<Partial<Record<WeftErrorCode, number>>> = {
   WEFT_INVALID_REQUEST: 400,
   WEFT_DIGEST_MISMATCH: 400,
   WEFT_NOT_CANONICAL: 400,
@@ -15,7 +17,7 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
 };
 
 /** Code for framework errors that carry only a 4xx status (malformed JSON, bad media type, …). */
-export function codeForStatus(status: number): string {
+export function codeForStatus(status: number): WeftErrorCode {
   switch (status) {
     case 404:
       return 'WEFT_NOT_FOUND';

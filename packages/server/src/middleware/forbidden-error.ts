@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/protocol';
+import { hasCode, WeftError } from '@weft/protocol';
 
 /**
  * A valid token asked for a project outside its scope. The message names the
@@ -20,6 +20,6 @@ export class ForbiddenError extends WeftError {
 
   /** True for this error from any copy of the package (checks the brand and the code). */
   static override isInstance(value: unknown): value is ForbiddenError {
-    return WeftError.isInstance(value) && value.code === 'WEFT_FORBIDDEN';
+    return hasCode(value, 'WEFT_FORBIDDEN');
   }
 }

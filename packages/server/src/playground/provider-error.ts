@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/protocol';
+import { hasCode, WeftError } from '@weft/protocol';
 
 /**
  * A provider refused or failed a playground run (a 4xx such as 429, a 5xx,
@@ -16,7 +16,7 @@ export class ProviderError extends WeftError {
   }
 
   static override isInstance(value: unknown): value is ProviderError {
-    return WeftError.isInstance(value) && value.code === 'WEFT_PROVIDER_ERROR';
+    return hasCode(value, 'WEFT_PROVIDER_ERROR');
   }
 }
 

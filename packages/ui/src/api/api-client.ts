@@ -170,7 +170,7 @@ export class ApiClient {
         });
       } catch (error) {
         if (signal?.aborted) throw error;
-        throw new ApiError(0, 'WEFT_NETWORK', `Cannot reach the Weft server: ${(error as Error).message}`);
+        throw new ApiError(0, undefined, `Cannot reach the Weft server: ${(error as Error).message}`);
       }
       if (response.status === 401) {
         // A second 401 right after the user answered means the token was wrong.
@@ -187,12 +187,8 @@ export class ApiClient {
 async function toApiError(response: Response): Promise<ApiError> {
   try {
     const body = (await response.json()) as { error?: { code?: string; message?: string } };
-    return new ApiError(
-      response.status,
-      body.error?.code ?? 'WEFT_HTTP',
-      body.error?.message ?? `HTTP ${response.status}`,
-    );
+    return new ApiError(response.status, body.error?.code, body.error?.message ?? `HTTP ${response.status}`);
   } catch {
-    return new ApiError(response.status, 'WEFT_HTTP', `HTTP ${response.status} ${response.statusText}`);
+    return new ApiError(response.status, undefined, `HTTP ${response.status} ${response.statusText}`);
   }
 }

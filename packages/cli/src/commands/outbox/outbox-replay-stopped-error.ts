@@ -1,7 +1,7 @@
-import { WeftError } from '@weft/protocol';
+import { WeftError, type WeftErrorCode } from '@weft/protocol';
 import type { ReplayStop } from '@weft/sdk/outbox';
 
-const codeOf: Record<ReplayStop['reason'], string> = {
+const codeOf: Record<ReplayStop['reason'], WeftErrorCode> = {
   unreachable: 'WEFT_SERVER_UNREACHABLE', // exit 1
   unauthorized: 'WEFT_UNAUTHORIZED', // exit 3
   'server-error': 'WEFT_REPLAY_FAILED', // exit 1
