@@ -250,6 +250,12 @@ describe('web UI end to end', () => {
       '3',
     ]);
     expect(await changed.first().textContent()).toContain('fail → pass');
+    // Rows are numbered from 1; a fixed row is marked better, a broken one worse, with both outputs.
+    expect(await changed.first().locator('td').first().textContent()).toBe('2');
+    expect(await changed.first().getAttribute('data-direction')).toBe('better');
+    expect(await changed.nth(2).getAttribute('data-direction')).toBe('worse');
+    expect(await changed.nth(2).locator('td.output-b').textContent()).toBe('212');
+    expect(await changed.nth(2).locator('td.col-output').first().textContent()).toBe('100');
     expect(await changed.nth(2).textContent()).toContain('pass → fail');
     await shot('compare');
 

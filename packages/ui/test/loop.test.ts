@@ -83,6 +83,12 @@ describe('web UI: feedback, sessions, filters, search, datasets, compare with in
     await page.goto(`${server.url}/`);
     const row = page.locator(`.project-list tr[data-project="${PROJECT}"]`);
     await row.waitFor();
+    // Its activity over the last day and week, from the server's metrics.
+    const week = row.locator('td[data-stat="calls-week"]');
+    await expect
+      .poll(async () => Number((await week.textContent())?.replace(/,/g, '') || 0))
+      .toBeGreaterThan(0);
+    expect(await row.locator('td[data-stat="calls-day"]').textContent()).toBe(await week.textContent());
     await shot('projects');
     await row.locator('a').click();
     await page.waitForURL(`${server.url}/#/${PROJECT}/traces`);

@@ -210,4 +210,37 @@ describe('model calls rendered as conversations', () => {
     await expect.poll(() => sent.count()).toBe(402);
     expect(await c.locator('li.message-output .part-text').textContent()).toBe('The log is fine.');
   });
+
+  it('lists model calls with input and output previews, model, feedback and totals, and hides a column on request', async () => {
+    await page.goto(`${server.url}/#/${PROJECT}/calls?op=openai.chat.completions.create`);
+    const row = page.locator(`tr.call-row[data-call-id="${recorded['openai-chat-tools'].id}"]`);
+    await row.waitFor();
+    const cells = row.locator('td.col-preview');
+    expect(await cells.nth(0).textContent()).toBe('What is the weather where this photo was taken?');
+    expect(await cells.nth(1).textContent()).toBe('It is sunny in Paris, 22 °C.');
+    expect(await row.locator('td.col-model').textContent()).toBe('gpt-4o');
+    // Totals cover every call the filter matches: the OpenAI chat calls recorded.
+    const rows = await page.locator('tr.call-row').count();
+    await expect
+      .poll(() => page.locator('.call-totals [data-total="count"]').textContent())
+      .toBe(String(rows));
+
+    await page.locator('.column-chooser summary').click();
+    await page.locator('input[name="column-input"]').uncheck();
+    expect(await page.locator('.calls-table th', { hasText: 'Input' }).count()).toBe(0);
+    await page.reload();
+    await row.waitFor();
+    expect(await page.locator('.calls-table th', { hasText: 'Input' }).count()).toBe(0);
+    expect(await page.locator('.calls-table th', { hasText: 'Output' }).count()).toBe(1);
+  });
+
+  it('marks each model call in the trace tree with its model, and totals the trace’s tokens', async () => {
+    await page.goto(`${server.url}/#/${PROJECT}/trace/${recorded['anthropic-tools'].traceId}`);
+    const llm = page.locator('[role="treeitem"][data-op="anthropic.messages.create"]');
+    await llm.waitFor();
+    expect(await llm.locator('.tt-model').textContent()).toBe('claude-sonnet-4-20250514');
+    // The scenario op around it has the same usage, but not its own: no model mark.
+    expect(await page.locator('[role="treeitem"][data-op="scenario"] .tt-model').count()).toBe(0);
+    expect(await page.locator('.trace-tokens').textContent()).toContain('1 model call');
+  });
 });

@@ -3,6 +3,8 @@ import type {
   Call,
   CallQuery,
   CallQueryResponse,
+  MetricsQuery,
+  MetricsQueryResponse,
   DatasetFromCalls,
   DatasetFromCallsResponse,
   Feedback,
@@ -94,6 +96,10 @@ export class ApiClient {
     return this.#request('POST', routes.datasetFromCalls(), request);
   }
 
+  queryMetrics(query: MetricsQuery, signal?: AbortSignal): Promise<MetricsQueryResponse> {
+    return this.#request('POST', routes.metricsQuery(), query, signal);
+  }
+
   playgroundProviders(project: string, signal?: AbortSignal): Promise<PlaygroundProvidersResponse> {
     return this.#request('GET', routes.playgroundProviders(project), undefined, signal);
   }
@@ -131,18 +137,18 @@ export class ApiClient {
     }
   }
 
-  /** Every call matching `query`, following cursors; `onPage` sees progress. */
+  /** Every call matching `query`, following cursors; `onPage` sees each page as it arrives, with the calls so far. */
   async queryAllCalls(
     query: CallQuery,
     signal?: AbortSignal,
-    onPage?: (loaded: number) => void,
+    onPage?: (loaded: number, calls: readonly Call[]) => void,
   ): Promise<Call[]> {
     const calls: Call[] = [];
     let cursor: string | undefined;
     do {
       const page = await this.queryCalls({ ...query, limit: 1_000, ...(cursor ? { cursor } : {}) }, signal);
       calls.push(...page.calls);
-      onPage?.(calls.length);
+      onPage?.(calls.length, calls);
       cursor = page.nextCursor ?? undefined;
     } while (cursor !== undefined);
     return calls;

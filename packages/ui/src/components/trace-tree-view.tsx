@@ -6,6 +6,8 @@ import {
   formatCount,
   formatDuration,
   barPlacement,
+  isModelCall,
+  llmFacts,
   type TraceNode,
   type TraceTree,
   visibleNodes,
@@ -177,6 +179,7 @@ function TraceRow({
   const bar = barPlacement(tree, call, nowMs);
   const hasChildren = node.children.length > 0;
   const name = plainOpName(call.opName);
+  const modelCall = isModelCall(node);
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: keys are handled by the tree (aria-activedescendant), not per row.
     <div
@@ -210,6 +213,7 @@ function TraceRow({
         )}
         <span class={`dot status-${call.status}`} title={call.status} />
         <span class="tt-op">{name}</span>
+        {modelCall && <span class="tt-model">{llmFacts(call).models.join(', ')}</span>}
         {call.displayName && call.displayName !== name && <span class="tt-display">{call.displayName}</span>}
         {hasChildren && <span class="tt-count">{node.children.length}</span>}
       </span>

@@ -132,3 +132,33 @@ export function compareRows(aCalls: readonly Call[], bCalls: readonly Call[]): R
   }
   return [...byKey.values()].sort((x, y) => x.rowIndex - y.rowIndex || x.trial - y.trial);
 }
+
+/** Whether a changed row got better, worse, or both (one score up, another down), by its numbers and passes. */
+export function rowDirection(row: RowComparison): 'better' | 'worse' | 'mixed' | 'same' {
+  let up = 0;
+  let down = 0;
+  const a = row.a ? flattenScores(row.a.result.scores) : new Map<string, number | boolean>();
+  const b = row.b ? flattenScores(row.b.result.scores) : new Map<string, number | boolean>();
+  for (const name of row.changed) {
+    const before = a.get(name);
+    const after = b.get(name);
+    const x = typeof before === 'boolean' ? Number(before) : before;
+    const y = typeof after === 'boolean' ? Number(after) : after;
+    if (x === undefined || y === undefined || x === y) continue;
+    if (y > x) up++;
+    else down++;
+  }
+  if (row.changed.includes('error') && up === 0 && down === 0) {
+    return row.b?.result.error === undefined ? 'better' : 'worse';
+  }
+  return up > 0 && down > 0 ? 'mixed' : up > 0 ? 'better' : down > 0 ? 'worse' : 'same';
+}
+
+/** The expected answer of a row, when its dataset row names one (`expected`, `answer`, `label`, `target`, `reference`). */
+export function expectedOf(call: Call | undefined): unknown {
+  const inputs = (call?.inputs ?? {}) as Record<string, unknown>;
+  const row = (inputs.row ?? inputs.example ?? inputs) as Record<string, unknown> | undefined;
+  if (row === undefined || typeof row !== 'object' || row === null) return undefined;
+  for (const key of ['expected', 'answer', 'label', 'target', 'reference']) if (key in row) return row[key];
+  return undefined;
+}

@@ -10,8 +10,10 @@ export { callLatencyMs, callTokens, costTitle, plainOpName } from './call-metric
 export { type ChatMessage, turnMessages } from './chat-messages.js';
 export {
   compareRows,
+  expectedOf,
   flattenScores,
   type RowComparison,
+  rowDirection,
   rowResult,
   type SummaryDelta,
   summaryDeltas,
@@ -32,8 +34,10 @@ export {
   ancestorIds,
   barPlacement,
   buildTraceTree,
+  isModelCall,
   type TraceNode,
   type TraceTree,
+  traceTotals,
   visibleNodes,
 } from './trace-tree.js';
 export { scrollToReveal, type VirtualWindow, virtualWindow } from './virtual-window.js';
@@ -56,3 +60,4 @@ export {
   variantFromConversation,
   variantFromPrompt,
 } from './playground/index.js';
+export { callPreview } from './call-preview.js';

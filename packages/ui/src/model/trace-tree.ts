@@ -93,3 +93,23 @@ export function barPlacement(
 function clamp(x: number, lo = 0, hi = 1): number {
   return Math.min(hi, Math.max(lo, x));
 }
+
+/** A model call of a tree: it has token usage and no child that has any (the usage is its own). */
+export function isModelCall(node: TraceNode): boolean {
+  return (
+    node.call.summary?.usage !== undefined && !node.children.some((c) => c.call.summary?.usage !== undefined)
+  );
+}
+
+/** Tokens of a trace (its roots', which include their descendants') and how many model calls it made. */
+export function traceTotals(tree: TraceTree): { tokens: number; modelCalls: number } {
+  let tokens = 0;
+  for (const root of tree.roots) {
+    for (const usage of Object.values(root.call.summary?.usage ?? {})) {
+      tokens += usage.totalTokens || usage.inputTokens + usage.outputTokens;
+    }
+  }
+  let modelCalls = 0;
+  for (const node of tree.byId.values()) if (isModelCall(node)) modelCalls++;
+  return { tokens, modelCalls };
+}

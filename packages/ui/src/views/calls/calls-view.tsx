@@ -1,20 +1,18 @@
 import { useMemo, useState } from 'preact/hooks';
-import { useApp, useIntervalRefresh, useLoad, useRowKeys } from '../../hooks/index.js';
-import { type CallQuery, type CallSortField, type CallStatus, formatUsd } from '../../api/index.js';
-import { ErrorBox, Pager, StatusBadge, AddToDataset, Snippet, TimeAgo } from '../../components/index.js';
+import { useApp, useColumns, useIntervalRefresh, useLoad, useRowKeys } from '../../hooks/index.js';
+import type { CallFilter, CallQuery, CallSortField, CallStatus } from '../../api/index.js';
+import { AddToDataset, ColumnChooser, ErrorBox, Pager } from '../../components/index.js';
 import {
   attributesFromQuery,
   attributesToQuery,
   chipText,
+  callPreview,
   parseAttributeChip,
-  callLatencyMs,
-  callTokens,
-  costTitle,
   plainOpName,
-  formatCount,
-  formatDuration,
 } from '../../model/index.js';
 import { href, navigate, type QueryValue, type Route } from '../../router/index.js';
+import { CALL_COLUMNS } from './call-columns.js';
+import { CallTotals } from './call-totals.js';
 
 const PAGE_SIZE = 50;
 const LIVE_REFRESH_MS = 3_000;
@@ -26,17 +24,6 @@ const RANGES: Record<string, number> = {
   '24h': 86_400_000,
   '7d': 7 * 86_400_000,
 };
-
-const COLUMNS: { label: string; sort?: CallSortField; class: string }[] = [
-  { label: '', class: 'col-select' },
-  { label: 'Op', sort: 'opName', class: 'col-op' },
-  { label: 'Name', class: 'col-name' },
-  { label: 'Status', class: 'col-status' },
-  { label: 'Latency', sort: 'latencyMs', class: 'col-num' },
-  { label: 'Tokens', class: 'col-num' },
-  { label: 'Cost', class: 'col-num col-cost' },
-  { label: 'Started', sort: 'startedAt', class: 'col-time' },
-];
 
 /**
  * Calls with filters, server-side sort and cursor paging, refreshed live:
@@ -67,24 +54,32 @@ export function CallsView({ route, scope }: { route: Route; scope: 'roots' | 'al
   const page = paging.key === filterKey ? paging : { key: filterKey, cursors: [undefined], index: 0 };
   const cursor = page.cursors[page.index];
 
+  const range = RANGES[filters.range];
+  // The filters as the server takes them, for the page and for the totals alike.
+  const filter = useMemo(() => {
+    const f: CallFilter = scope === 'roots' ? { parentId: null } : {};
+    if (filters.op) f.opName = filters.op;
+    if (filters.status) f.status = filters.status as CallStatus;
+    if (filters.text) f.text = filters.text;
+    const { attributes } = attributesFromQuery(filters.attrs);
+    if (Object.keys(attributes).length > 0) f.attributes = attributes;
+    if (filters.feedback === 'any') f.feedback = {};
+    else if (filters.feedback === 'up') f.feedback = { name: 'thumbs', value: true };
+    else if (filters.feedback === 'down') f.feedback = { name: 'thumbs', value: false };
+    return f;
+  }, [scope, filterKey]);
+  const [rangeStart, setRangeStart] = useState<number | undefined>(undefined);
   const calls = useLoad(
     (signal) => {
+      const startedAfter = range === undefined ? undefined : Date.now() - range;
+      setRangeStart(startedAfter);
       const query: CallQuery = {
         project,
-        ...(scope === 'roots' ? { parentId: null } : {}),
+        ...filter,
+        ...(startedAfter === undefined ? {} : { startedAfter }),
         sort: { field: filters.sort, direction: filters.dir },
         limit: PAGE_SIZE,
       };
-      if (filters.op) query.opName = filters.op;
-      if (filters.status) query.status = filters.status as CallStatus;
-      if (filters.text) query.text = filters.text;
-      const { attributes } = attributesFromQuery(filters.attrs);
-      if (Object.keys(attributes).length > 0) query.attributes = attributes;
-      if (filters.feedback === 'any') query.feedback = {};
-      else if (filters.feedback === 'up') query.feedback = { name: 'thumbs', value: true };
-      else if (filters.feedback === 'down') query.feedback = { name: 'thumbs', value: false };
-      const range = RANGES[filters.range];
-      if (range !== undefined) query.startedAfter = Date.now() - range;
       if (cursor !== undefined) query.cursor = cursor;
       return api.queryCalls(query, signal).then((page) => ({ ...page, key: `${filterKey}|${cursor ?? ''}` }));
     },
@@ -146,6 +141,9 @@ export function CallsView({ route, scope }: { route: Route; scope: 'roots' | 'al
     setAttributes({ ...attributes, [parsed[0]]: parsed[1] });
     setChipDraft('');
   };
+  const columns = useColumns(section, CALL_COLUMNS);
+  const previews = useMemo(() => new Map(rows.map((c) => [c.id, callPreview(c)])), [rows]);
+  const visible = CALL_COLUMNS.filter((c) => columns.shown(c.id));
   const toggle = (id: string) =>
     setSelected((list) => (list.includes(id) ? list.filter((x) => x !== id) : [...list, id]));
 
@@ -255,7 +253,9 @@ export function CallsView({ route, scope }: { route: Route; scope: 'roots' | 'al
           }}
         />
         <AddToDataset callIds={selected} onDone={() => setSelected([])} />
+        <ColumnChooser columns={CALL_COLUMNS} shown={columns.shown} toggle={columns.toggle} />
       </fieldset>
+      <CallTotals filter={filter} fromMs={rangeStart} refreshKey={calls.settled} />
       {invalidAttributes.length > 0 && (
         <p class="error-box" role="alert" data-invalid="attrs">
           Not filtering by {invalidAttributes.map((a) => `“${a}”`).join(', ')}: write an attribute filter as{' '}
@@ -268,9 +268,12 @@ export function CallsView({ route, scope }: { route: Route; scope: 'roots' | 'al
         <table class={`data-table calls-table${stale ? ' stale' : ''}`} aria-busy={firstLoad || stale}>
           <thead>
             <tr>
-              {COLUMNS.map((col) => (
+              <th class="col-select">
+                <span class="visually-hidden">Select</span>
+              </th>
+              {visible.map((col) => (
                 <th
-                  key={col.label}
+                  key={col.id}
                   class={col.class}
                   aria-sort={
                     col.sort && filters.sort === col.sort
@@ -298,14 +301,14 @@ export function CallsView({ route, scope }: { route: Route; scope: 'roots' | 'al
             {firstLoad &&
               Array.from({ length: 12 }, (_, i) => (
                 <tr key={i} class="placeholder-row">
-                  <td colSpan={COLUMNS.length}>
+                  <td colSpan={visible.length + 1}>
                     <span class="skeleton" />
                   </td>
                 </tr>
               ))}
             {!firstLoad && rows.length === 0 && (
               <tr class="empty-row">
-                <td colSpan={COLUMNS.length}>No calls match these filters.</td>
+                <td colSpan={visible.length + 1}>No calls match these filters.</td>
               </tr>
             )}
             {rows.map((call, i) => (
@@ -327,25 +330,11 @@ export function CallsView({ route, scope }: { route: Route; scope: 'roots' | 'al
                     onChange={() => toggle(call.id)}
                   />
                 </td>
-                <td class="col-op" title={call.opName}>
-                  {plainOpName(call.opName)}
-                </td>
-                <td class="col-name">
-                  <span class="call-name">{call.displayName ?? ''}</span>
-                  {call.snippet && <Snippet parts={call.snippet} />}
-                </td>
-                <td class="col-status">
-                  <StatusBadge status={call.status} />
-                </td>
-                <td class="col-num">{formatDuration(callLatencyMs(call))}</td>
-                <td class="col-num">{formatCount(callTokens(call))}</td>
-                {/* Blank without a cost (unpriced or no usage): absent, never $0. */}
-                <td class="col-num col-cost" title={costTitle(call.summary?.costUsd)}>
-                  {formatUsd(call.summary?.costUsd)}
-                </td>
-                <td class="col-time">
-                  <TimeAgo ms={call.startedAt} />
-                </td>
+                {visible.map((col) => (
+                  <td key={col.id} class={col.class} title={col.title?.(call)}>
+                    {col.cell(call, previews.get(call.id) ?? { input: '', output: '' })}
+                  </td>
+                ))}
               </tr>
             ))}
           </tbody>

@@ -1,10 +1,13 @@
 import { useMemo, useState } from 'preact/hooks';
 import { useApp, useLoad } from '../../hooks/index.js';
-import { type Call, PREDICT_AND_SCORE_OP } from '../../api/index.js';
+import { type Call, formatUsd, PREDICT_AND_SCORE_OP } from '../../api/index.js';
 import { ErrorBox } from '../../components/index.js';
 import {
+  callTokens,
   compareRows,
+  expectedOf,
   flattenScores,
+  rowDirection,
   type SummaryDelta,
   summaryDeltas,
   runSummary,
@@ -39,10 +42,37 @@ function inputPreview(call: Call | undefined): string {
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
+/** A value in one short line: text as it is, anything else as JSON, cut at 120 characters. */
+function valueText(value: unknown): string {
+  if (value === undefined) return '';
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
 function scoreText(scores: Map<string, number | boolean>, name: string): string {
   const v = scores.get(name);
   if (v === undefined) return '—';
   return typeof v === 'boolean' ? (v ? 'pass' : 'fail') : v.toFixed(3).replace(/\.?0+$/, '');
+}
+
+/** Cost and tokens of each run (its call's summary, which includes every row's), lower being better. */
+function spendDeltas(a: Call, b: Call) {
+  return [
+    {
+      name: 'cost',
+      a: a.summary?.costUsd,
+      b: b.summary?.costUsd,
+      text: (v: number | undefined) => formatUsd(v) || '—',
+      delta: (d: number) => `${d > 0 ? '+' : d < 0 ? '−' : '±'}${formatUsd(Math.abs(d))}`,
+    },
+    {
+      name: 'tokens',
+      a: callTokens(a),
+      b: callTokens(b),
+      text: (v: number | undefined) => (v === undefined ? '—' : v.toLocaleString('en-US')),
+      delta: (d: number) => formatDelta(d, 0),
+    },
+  ];
 }
 
 /** Two evaluation runs side by side: summary deltas and the rows whose scores changed. */
@@ -143,6 +173,18 @@ export function EvalCompareView({ aId, bId }: { aId: string; bId: string }) {
                 </tr>
               </thead>
               <tbody>
+                {spendDeltas(data[0][0], data[1][0]).map((d) => (
+                  <tr key={d.name} data-metric={d.name}>
+                    <td>{d.name}</td>
+                    <td class="col-num">{d.text(d.a)}</td>
+                    <td class="col-num">{d.text(d.b)}</td>
+                    <td
+                      class={`col-num ${d.a === undefined || d.b === undefined || d.a === d.b ? 'delta-same' : d.b < d.a ? 'delta-better' : 'delta-worse'}`}
+                    >
+                      {d.a === undefined || d.b === undefined ? '—' : d.delta(d.b - d.a)}
+                    </td>
+                  </tr>
+                ))}
                 {deltas.map((d) => (
                   <tr key={d.name} data-metric={d.name}>
                     <td>
@@ -233,6 +275,9 @@ export function EvalCompareView({ aId, bId }: { aId: string; bId: string }) {
                   <tr>
                     <th class="col-num">Row</th>
                     <th>Input</th>
+                    <th>Expected</th>
+                    <th>Output A</th>
+                    <th>Output B</th>
                     {scoreNames.map((n) => (
                       <th key={n} class="col-num">
                         {n} A → B
@@ -245,19 +290,28 @@ export function EvalCompareView({ aId, bId }: { aId: string; bId: string }) {
                 <tbody>
                   {shown.length === 0 && (
                     <tr class="empty-row">
-                      <td colSpan={scoreNames.length + 4}>No row's scores changed between these runs.</td>
+                      <td colSpan={scoreNames.length + 7}>No row's scores changed between these runs.</td>
                     </tr>
                   )}
                   {shown.map((r) => {
                     const a = r.a ? flattenScores(r.a.result.scores) : new Map();
                     const b = r.b ? flattenScores(r.b.result.scores) : new Map();
                     return (
-                      <tr key={r.key} class="compare-row" data-row-index={r.rowIndex}>
+                      <tr
+                        key={r.key}
+                        class={`compare-row row-${rowDirection(r)}`}
+                        data-row-index={r.rowIndex}
+                        data-direction={rowDirection(r)}
+                      >
+                        {/* Rows are numbered from 1, as people count them; data-row-index keeps the dataset's index. */}
                         <td class="col-num">
-                          {r.rowIndex}
+                          {r.rowIndex + 1}
                           {r.trial > 0 ? ` · t${r.trial}` : ''}
                         </td>
                         <td class="col-input">{inputPreview(r.b?.call ?? r.a?.call)}</td>
+                        <td class="col-output">{valueText(expectedOf(r.b?.call ?? r.a?.call))}</td>
+                        <td class="col-output output-a">{r.a ? valueText(r.a.result.output) : '—'}</td>
+                        <td class="col-output output-b">{r.b ? valueText(r.b.result.output) : '—'}</td>
                         {scoreNames.map((n) => (
                           <td key={n} class={`col-num${r.changed.includes(n) ? ' changed' : ''}`}>
                             {scoreText(a, n)} → {scoreText(b, n)}

@@ -3,6 +3,7 @@ import type { ApiClient } from '../../api/index.js';
 import { TimeAgo } from '../../components/index.js';
 import { useLoad } from '../../hooks/index.js';
 import { formatCount } from '../../model/index.js';
+import { ProjectStats } from './project-stats.js';
 import { href, navigate } from '../../router/index.js';
 
 const RECENT_KEY = 'weft.recentProjects';
@@ -42,6 +43,12 @@ export function ProjectPicker({ api }: { api: ApiClient }) {
             <tr>
               <th>Project</th>
               <th class="col-num">Calls</th>
+              <th class="col-num">24 h</th>
+              <th class="col-num">7 d</th>
+              <th class="col-num">Errors 24 h</th>
+              <th class="col-num">7 d</th>
+              <th class="col-num">Cost 24 h</th>
+              <th class="col-num">7 d</th>
               <th class="col-time">Last call</th>
             </tr>
           </thead>
@@ -52,6 +59,7 @@ export function ProjectPicker({ api }: { api: ApiClient }) {
                   <a href={href(p.name, ['traces'])}>{p.name}</a>
                 </td>
                 <td class="col-num">{formatCount(p.callCount)}</td>
+                <ProjectStats api={api} project={p.name} />
                 <td class="col-time">{p.lastCallAt === null ? '—' : <TimeAgo ms={p.lastCallAt} />}</td>
               </tr>
             ))}

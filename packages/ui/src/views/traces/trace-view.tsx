@@ -1,25 +1,33 @@
 import { useMemo, useState } from 'preact/hooks';
 import { useApp, useIntervalRefresh, useLoad } from '../../hooks/index.js';
 import { CallDetail, ErrorBox, TraceTreeView } from '../../components/index.js';
-import { formatUsd } from '../../api/index.js';
-import { costTitle, formatCount, ancestorIds, buildTraceTree } from '../../model/index.js';
+import { type Call, formatUsd } from '../../api/index.js';
+import { ancestorIds, buildTraceTree, costTitle, formatCount, traceTotals } from '../../model/index.js';
 import { href, navigate, type Route } from '../../router/index.js';
 
 /** One trace: its call tree and waterfall, with the selected call's detail beside it. */
 export function TraceView({ route, traceId }: { route: Route; traceId: string }) {
   const { api, project } = useApp();
-  const [loaded, setLoaded] = useState(0);
+  // The calls loaded so far: a trace of 25,000 calls shows its first rows
+  // after the first page, and grows while the rest arrive.
+  const [partial, setPartial] = useState<{ loaded: number; calls: readonly Call[] }>({
+    loaded: 0,
+    calls: [],
+  });
   const calls = useLoad(
     (signal) =>
       api.queryAllCalls(
         { project, traceId, sort: { field: 'startedAt', direction: 'asc' } },
         signal,
-        setLoaded,
+        (loaded, so) => setPartial({ loaded, calls: [...so] }),
       ),
     [project, traceId],
   );
-  const nowMs = useMemo(() => Date.now(), [calls.data]);
-  const tree = useMemo(() => buildTraceTree(calls.data ?? [], nowMs), [calls.data, nowMs]);
+  const shown = calls.data ?? partial.calls;
+  const loaded = partial.loaded;
+  const nowMs = useMemo(() => Date.now(), [shown]);
+  const tree = useMemo(() => buildTraceTree(shown, nowMs), [shown, nowMs]);
+  const totals = useMemo(() => traceTotals(tree), [tree]);
   const running = useMemo(() => (calls.data ?? []).some((c) => c.status === 'running'), [calls.data]);
   useIntervalRefresh(running, 3_000, calls.reload, calls.settled);
 
@@ -58,6 +66,12 @@ export function TraceView({ route, traceId }: { route: Route; traceId: string })
             Cost <strong>{formatUsd(totalCostUsd)}</strong>
           </span>
         )}
+        {totals.tokens > 0 && (
+          <span class="trace-tokens" data-total="tokens">
+            <strong>{formatCount(totals.tokens)}</strong> tokens · {formatCount(totals.modelCalls)} model call
+            {totals.modelCalls === 1 ? '' : 's'}
+          </span>
+        )}
         <button type="button" class="button small" disabled={!calls.data} onClick={() => setAll(true)}>
           Expand all
         </button>
@@ -73,7 +87,7 @@ export function TraceView({ route, traceId }: { route: Route; traceId: string })
       {calls.error && <ErrorBox error={calls.error} retry={calls.reload} />}
       <div class="split">
         <div class="split-main">
-          {calls.data === undefined ? (
+          {shown.length === 0 && calls.data === undefined ? (
             <div class="trace-tree placeholder-panel" aria-busy="true" />
           ) : tree.byId.size === 0 ? (
             <p class="empty">No calls in this trace (yet).</p>

@@ -1,0 +1,1 @@
+export { ColumnChooser } from './column-chooser.js';
