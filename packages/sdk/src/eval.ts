@@ -7,6 +7,7 @@ export {
   compareRuns,
   type EvaluateOptions,
   Evaluation,
+  type EvaluationDataset,
   type EvaluationOptions,
   type EvaluationRunInfo,
   type FormatComparisonOptions,

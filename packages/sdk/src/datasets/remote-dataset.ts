@@ -1,4 +1,13 @@
-import { formatRef, parseRef, routes, type TableRowsResponse, tableRowsResponse } from '@weft/protocol';
+import {
+  formatRef,
+  isRefUri,
+  objectRead,
+  parseRef,
+  routes,
+  type TableRowsResponse,
+  tableRowsResponse,
+} from '@weft/protocol';
+import { parseNameSelector } from '../objects/index.js';
 import { type DatasetHost, resolveDatasetHost, tableDestinationOf } from './dataset-host.js';
 import { Dataset } from './dataset.js';
 import { InvalidDatasetOptionsError } from './errors/index.js';
@@ -32,6 +41,12 @@ export interface RemoteRow {
  */
 export class RemoteDataset implements AsyncIterable<RemoteRow> {
   readonly name: string | undefined;
+  /**
+   * What it was opened as, resolved: the dataset's object version
+   * (`weft:///<project>/object/<name>:<digest>`, also when opened by a name
+   * or label), or its table ref when opened by one.
+   */
+  readonly ref: string;
   /** `weft:///<project>/table/<digest>` */
   readonly table: string;
   readonly length: number;
@@ -41,7 +56,14 @@ export class RemoteDataset implements AsyncIterable<RemoteRow> {
   readonly #pageRows: number;
 
   /** @internal Use {@link openDataset}. */
-  constructor(api: RowReader, table: string, length: number, name: string | undefined, pageRows: number) {
+  constructor(
+    api: RowReader,
+    table: string,
+    length: number,
+    name: string | undefined,
+    pageRows: number,
+    version: string = table,
+  ) {
     const ref = parseRef(table);
     if (ref.kind !== 'table')
       throw new InvalidDatasetOptionsError('ref', `expected a table ref, got ${table}`);
@@ -52,6 +74,7 @@ export class RemoteDataset implements AsyncIterable<RemoteRow> {
     this.table = table;
     this.length = length;
     this.name = name;
+    this.ref = version;
   }
 
   /** The row at `index` (one request). */
@@ -121,10 +144,16 @@ export class RemoteDataset implements AsyncIterable<RemoteRow> {
 }
 
 /**
- * Opens a published dataset lazily from its object ref (what
- * `dataset.publish()` returned, or `weft:///<project>/object/<name>:<digest>`)
- * or its table ref (`weft:///<project>/table/<digest>`).
+ * Opens a published dataset lazily by what names it:
+ * - its name, with a version, label or digest as `weft.get` takes them:
+ *   `'good-answers'` (the latest version), `'good-answers:production'`,
+ *   `'good-answers:v3'`, `'good-answers:<digest>'`, in the client's project;
+ * - its object ref (what `dataset.publish()` returned,
+ *   `weft:///<project>/object/<name>:<digest>`);
+ * - its table ref (`weft:///<project>/table/<digest>`).
  * @throws {NotInitializedError} without a client.
+ * @throws {InvalidDatasetOptionsError} `ref` names nothing a dataset can be, or an object that is not one.
+ * @throws {HttpError} `WEFT_NOT_FOUND` when the server has no such name, version or label.
  */
 export async function openDataset(ref: string, options: OpenDatasetOptions = {}): Promise<RemoteDataset> {
   const client = resolveDatasetHost(options.client, 'open a dataset');
@@ -133,27 +162,57 @@ export async function openDataset(ref: string, options: OpenDatasetOptions = {})
   if (!Number.isInteger(pageRows) || pageRows < 1 || pageRows > 10_000) {
     throw new InvalidDatasetOptionsError('pageRows', `must be an integer from 1 to 10,000, got ${pageRows}`);
   }
-  const parsed = parseRef(ref);
-  let table = ref;
-  let name: string | undefined;
-  if (parsed.kind === 'object') {
-    const value = (await client.get(ref)) as { rows?: unknown } | undefined;
-    if (typeof value?.rows !== 'string') {
+  const { version, name, value } = await readDatasetObject(client, api, ref);
+  let table: unknown = version;
+  if (value !== undefined) {
+    table = (value as { rows?: unknown } | null)?.rows;
+    if (typeof table !== 'string') {
       throw new InvalidDatasetOptionsError(
         'ref',
         `${ref} is not a dataset (its value has no \`rows\` table ref)`,
       );
     }
-    table = value.rows;
-    name = parsed.name;
-  } else if (parsed.kind !== 'table') {
-    throw new InvalidDatasetOptionsError('ref', `expected a dataset object ref or a table ref, got ${ref}`);
   }
-  const tableRef = parseRef(table);
-  if (tableRef.kind !== 'table') throw new InvalidDatasetOptionsError('ref', `${table} is not a table ref`);
+  const tableRef = parseRef(table as string);
+  if (tableRef.kind !== 'table')
+    throw new InvalidDatasetOptionsError('ref', `${String(table)} is not a table ref`);
   const first = await api.getJson(
     `${routes.tableRows(tableRef.project, tableRef.digest)}?offset=0&limit=1`,
     tableRowsResponse,
   );
-  return new RemoteDataset(api, table, first.rowCount, name, pageRows);
+  return new RemoteDataset(api, table as string, first.rowCount, name, pageRows, version);
+}
+
+/**
+ * What `ref` names: a dataset object version (its resolved ref, name and
+ * value), or a table (its ref, no value).
+ */
+async function readDatasetObject(
+  client: DatasetHost,
+  api: RowReader,
+  ref: string,
+): Promise<{ version: string; name: string | undefined; value: unknown }> {
+  if (!isRefUri(ref)) {
+    let selector: ReturnType<typeof parseNameSelector>;
+    try {
+      selector = parseNameSelector(ref);
+    } catch {
+      throw new InvalidDatasetOptionsError(
+        'ref',
+        `expected a dataset name ('qa', 'qa:production', 'qa:v3'), an object ref or a table ref, got ${JSON.stringify(ref)}`,
+      );
+    }
+    const read = await api.getJson(
+      routes.objectRead(client.project, selector.name, selector.version),
+      objectRead,
+    );
+    return { version: read.ref, name: selector.name, value: read.value };
+  }
+  const parsed = parseRef(ref);
+  if (parsed.kind === 'table') return { version: ref, name: undefined, value: undefined };
+  if (parsed.kind !== 'object') {
+    throw new InvalidDatasetOptionsError('ref', `expected a dataset object ref or a table ref, got ${ref}`);
+  }
+  // Through the client: a version it is still uploading is read once stored.
+  return { version: ref, name: parsed.name, value: await client.get(ref) };
 }

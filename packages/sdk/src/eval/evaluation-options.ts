@@ -2,7 +2,7 @@ import type { Writable } from 'node:stream';
 import { OBJECT_NAME } from '@weft/protocol';
 import { z } from 'zod';
 import type { WeftClient } from '../client/index.js';
-import { Dataset, type Row } from '../datasets/index.js';
+import { Dataset, RemoteDataset, type Row } from '../datasets/index.js';
 import { InvalidEvaluationOptionsError } from './errors/index.js';
 import { Model, type ModelLike } from './model.js';
 import type { ProgressStream } from './progress.js';
@@ -10,12 +10,21 @@ import { type RateLimitOptions, rateLimitOptionsSchema } from './rate-limit.js';
 import type { RowResult } from './row-result.js';
 import type { Scorer } from './scorer.js';
 
+/**
+ * What `new Evaluation({ dataset })` takes: rows in memory (a `Dataset` or an
+ * array of row objects), a published dataset opened with `openDataset`, or a
+ * published dataset's name, version, label or ref (`'good-answers'`,
+ * `'good-answers:production'`, `'good-answers:v3'`, `weft:///…`), opened when
+ * `evaluate` runs, through its client.
+ */
+export type EvaluationDataset = Dataset | readonly Row[] | RemoteDataset | string;
+
 /** Options of `new Evaluation`. */
 export interface EvaluationOptions {
   /** Name of the evaluation (recorded on the run). */
   name: string;
-  /** The rows to evaluate on. */
-  dataset: Dataset | readonly Row[];
+  /** The rows to evaluate on (see {@link EvaluationDataset}). */
+  dataset: EvaluationDataset;
   /**
    * Scorers, as an array (each named by its function name, so name them) or
    * a record of name → scorer. @default []
@@ -32,9 +41,13 @@ export const evaluationOptionsSchema = z.strictObject({
   name: z
     .string()
     .regex(OBJECT_NAME, 'must be 1–256 letters, digits, ".", "_" or "-", starting with a letter or digit'),
-  dataset: z.custom<Dataset | readonly Row[]>(
-    (v) => v instanceof Dataset || Array.isArray(v),
-    'must be a weft.Dataset or an array of row objects',
+  dataset: z.custom<EvaluationDataset>(
+    (v) =>
+      v instanceof Dataset ||
+      v instanceof RemoteDataset ||
+      Array.isArray(v) ||
+      (typeof v === 'string' && v.length > 0),
+    "must be a weft.Dataset, an array of row objects, a RemoteDataset (openDataset) or a published dataset's name or ref, like 'qa:production'",
   ),
   scorers: z.union([z.array(scorerSchema), z.record(z.string().min(1), scorerSchema)]).default([]),
   trials: z.number().int().min(1).max(1_000).default(1),

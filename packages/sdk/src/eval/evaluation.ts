@@ -1,8 +1,9 @@
 import type { EvaluationSummary } from '@weft/protocol';
-import { Dataset, type Row, validateRows } from '../datasets/index.js';
+import { validateRows } from '../datasets/index.js';
 import { InvalidEvaluationOptionsError } from './errors/index.js';
 import {
   type EvaluateOptions,
+  type EvaluationDataset,
   type EvaluationOptions,
   evaluationOptionsSchema,
   parseEvaluateOptions,
@@ -15,7 +16,7 @@ import { type EvaluationRunInfo, runEvaluation } from './run-evaluation.js';
 import { defineRunOps } from './run-ops.js';
 import type { Scorer } from './scorer.js';
 
-export type { EvaluateOptions, EvaluationOptions } from './evaluation-options.js';
+export type { EvaluateOptions, EvaluationDataset, EvaluationOptions } from './evaluation-options.js';
 export type { EvaluationRunInfo } from './run-evaluation.js';
 
 /**
@@ -28,7 +29,7 @@ export type { EvaluationRunInfo } from './run-evaluation.js';
  */
 export class Evaluation {
   readonly name: string;
-  readonly dataset: Dataset | readonly Row[];
+  readonly dataset: EvaluationDataset;
   readonly trials: number;
   readonly #scorers: readonly (readonly [string, Scorer])[];
   #lastRun: EvaluationRunInfo | undefined;
@@ -37,7 +38,7 @@ export class Evaluation {
   constructor(options: EvaluationOptions) {
     const o = InvalidEvaluationOptionsError.parse('Evaluation', evaluationOptionsSchema, options);
     this.name = o.name;
-    this.dataset = o.dataset instanceof Dataset ? o.dataset : validateRows(o.dataset);
+    this.dataset = Array.isArray(o.dataset) ? validateRows(o.dataset) : o.dataset;
     this.trials = o.trials;
     const entries: [string, Scorer][] = Array.isArray(o.scorers)
       ? o.scorers.map((scorer, i) => {

@@ -24,6 +24,7 @@ export {
 export {
   type EvaluateOptions,
   Evaluation,
+  type EvaluationDataset,
   type EvaluationOptions,
   type EvaluationRunInfo,
 } from './evaluation.js';

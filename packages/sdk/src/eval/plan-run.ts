@@ -1,11 +1,12 @@
 import { getDefaultClient, type WeftClient } from '../client/index.js';
-import { Dataset, type Row, rowDigests } from '../datasets/index.js';
+import type { Dataset, Row } from '../datasets/index.js';
 import { objectNameOf } from '../objects/index.js';
 import { Checkpoint, type CheckpointedResult } from './checkpoint.js';
-import type { ResolvedEvaluateOptions } from './evaluation-options.js';
+import type { EvaluationDataset, ResolvedEvaluateOptions } from './evaluation-options.js';
 import { lean } from './evaluation-run.js';
 import { Model, type ModelLike } from './model.js';
 import { rowKey } from './row-key.js';
+import { runRows } from './run-rows.js';
 import type { RowResult } from './row-result.js';
 
 /** Everything an `evaluate` call decided before it runs anything. */
@@ -17,8 +18,10 @@ export interface PlannedRun {
   isModel: boolean;
   /** The model's object name, or the function's name (`model` when anonymous). */
   modelName: string;
-  /** The dataset as given: a `Dataset` is published, an array recorded by digest. */
-  dataset: Dataset | readonly Row[];
+  /** A `Dataset` in memory, published by the run (an array is recorded by its digest). */
+  dataset: Dataset | undefined;
+  /** The published dataset version the rows were read from, recorded as the run's dataset. */
+  publishedDataset: string | undefined;
   rows: readonly Row[];
   /** Each row's digest, by index. */
   digests: readonly string[];
@@ -33,7 +36,8 @@ export interface PlannedRun {
 }
 
 /**
- * Plans a run: the client, the rows and their digests, the checkpoint
+ * Plans a run: the client, the rows (read from the server for a published
+ * dataset) and their digests, the checkpoint
  * (opened, and read when resuming) and which row × trial units are left.
  * A checkpointed row counts as done only if it is the same row (same digest
  * at the same index) and trial.
@@ -41,15 +45,14 @@ export interface PlannedRun {
  * @throws {CheckpointOpenFailedError} the checkpoint cannot be opened.
  */
 export async function planRun(
-  dataset: Dataset | readonly Row[],
+  dataset: EvaluationDataset,
   trials: number,
   model: ModelLike,
   o: ResolvedEvaluateOptions,
 ): Promise<PlannedRun> {
   const client = o.client ?? getDefaultClient();
   const isModel = Model.isModel(model);
-  const rows = dataset instanceof Dataset ? dataset.rows : dataset;
-  const digests = dataset instanceof Dataset ? await dataset.rowDigests() : await rowDigests(rows);
+  const { rows, digests, local, published } = await runRows(dataset, client);
   const checkpoint =
     o.checkpoint === undefined
       ? undefined
@@ -76,7 +79,8 @@ export async function planRun(
     model,
     isModel,
     modelName: isModel ? objectNameOf(model) : (model as { name?: string }).name || 'model',
-    dataset,
+    dataset: local,
+    publishedDataset: published,
     rows,
     digests,
     trials,
