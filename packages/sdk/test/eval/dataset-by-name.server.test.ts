@@ -70,12 +70,10 @@ it("new Evaluation({ dataset }) takes a published dataset's label or a RemoteDat
 
   await client.flush();
   const runs = await client.getCalls({ opName: EVALUATE_OP }).toArray();
-  const datasetOf = (evaluation: string) =>
-    (
-      runs.find((r) => (r.inputs as { evaluation?: string }).evaluation === evaluation)?.inputs as {
-        dataset?: unknown;
-      }
-    ).dataset;
+  const datasetOf = (evaluation: string) => {
+    const run = runs.find((r) => (r.inputs as { evaluation?: string }).evaluation === evaluation);
+    return (run?.inputs as { dataset?: unknown } | undefined)?.dataset;
+  };
   expect(datasetOf('by-label')).toBe(v1.ref.uri);
   expect(datasetOf('by-view')).toBe(view.ref);
 });
