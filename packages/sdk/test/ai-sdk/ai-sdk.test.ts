@@ -12,7 +12,7 @@ import { init as initFromSource } from '../../src/index.js';
 import { weftTelemetry, wrapAISDK } from '../../src/integrations/ai-sdk/index.js';
 import { WeftSpanProcessor } from '../../src/otel/index.js';
 import { resetWeft } from '../../src/testing/index.js';
-import { type FakeProvider, startFakeProvider } from '../fixtures/fake-provider/index.js';
+import { type FakeProvider, type FakeReply, startFakeProvider } from '../fixtures/fake-provider/index.js';
 import { startTestServer, type TestServer } from '@weft/test-server';
 import { listServerCalls } from '../support/index.js';
 
@@ -30,24 +30,24 @@ afterAll(async () => {
 const { generateText, streamText, generateObject, streamObject, embed, embedMany } = wrapAISDK(ai);
 const openai = () => createOpenAI({ apiKey: 'test', baseURL: `${provider.url}/v1` });
 
+/** The model's first step: it asks the `weather` tool about Paris (50 in, 10 out). */
+const WEATHER_IN_PARIS = {
+  kind: 'completion',
+  completion: {
+    model: 'gpt-4o',
+    toolCalls: [{ id: 'call_1', name: 'weather', arguments: '{"city":"Paris"}' }],
+    finishReason: 'tool_calls',
+    usage: { inputTokens: 50, outputTokens: 10 },
+  },
+} as const satisfies FakeReply;
+
 describe('the AI SDK through wrapAISDK(ai)', () => {
   it('an agent-style generateText with a tool round-trip is one tree of Weft calls with usage and cost', async () => {
     const client = weft.init({ project: 'ai-sdk-agent', url: server.url, outbox: false, handleExit: false });
-    provider.enqueue(
-      {
-        kind: 'completion',
-        completion: {
-          model: 'gpt-4o',
-          toolCalls: [{ id: 'call_1', name: 'weather', arguments: '{"city":"Paris"}' }],
-          finishReason: 'tool_calls',
-          usage: { inputTokens: 50, outputTokens: 10 },
-        },
-      },
-      {
-        kind: 'completion',
-        completion: { model: 'gpt-4o', text: 'Sunny in Paris.', usage: { inputTokens: 60, outputTokens: 5 } },
-      },
-    );
+    provider.enqueue(WEATHER_IN_PARIS, {
+      kind: 'completion',
+      completion: { model: 'gpt-4o', text: 'Sunny in Paris.', usage: { inputTokens: 60, outputTokens: 5 } },
+    });
     const lookup = weft.op(async (city: string) => ({ city, sky: 'sunny' }), { name: 'lookupWeather' });
     const agent = weft.op(
       async (question: string) => {
@@ -102,15 +102,7 @@ describe('the AI SDK through wrapAISDK(ai)', () => {
   it("rolls the usage and cost of generateText and streamText up into the Weft op that called them (its summary, the server's call, the trace root)", async () => {
     const client = weft.init({ project: 'ai-sdk-rollup', url: server.url, outbox: false, handleExit: false });
     provider.enqueue(
-      {
-        kind: 'completion',
-        completion: {
-          model: 'gpt-4o',
-          toolCalls: [{ id: 'call_1', name: 'weather', arguments: '{"city":"Paris"}' }],
-          finishReason: 'tool_calls',
-          usage: { inputTokens: 50, outputTokens: 10 },
-        },
-      },
+      WEATHER_IN_PARIS,
       // The tool's own generateText, inside a Weft op the tool runs.
       {
         kind: 'completion',
