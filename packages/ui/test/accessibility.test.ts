@@ -74,6 +74,7 @@ describe('every view is accessible', () => {
     ['sessions', () => `#/${PROJECT}/sessions`, 'table.sessions-table'],
     ['objects', () => `#/${PROJECT}/objects`, 'tr.object-row'],
     ['object', () => `#/${PROJECT}/objects/system-prompt`, '[data-section="value"]'],
+    ['datasets', () => `#/${PROJECT}/datasets`, 'tr.dataset-list-row'],
     ['dataset', () => `#/${PROJECT}/objects/qa-dataset`, 'tr.dataset-row'],
     ['evals', () => `#/${PROJECT}/evals`, 'tr.run-row'],
     ['compare', () => `#/${PROJECT}/evals/compare/${runA.id}/${runB.id}`, 'tr.compare-row'],

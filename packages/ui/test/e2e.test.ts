@@ -212,6 +212,14 @@ describe('web UI end to end', () => {
     await expect.poll(() => diff.locator('tbody tr').count()).toBe(2);
     expect(await diff.textContent()).toContain('temperature');
 
+    // Datasets are listed as datasets, with their row counts.
+    await page.goto(`${server.url}/#/${PROJECT}/datasets`);
+    const listed = page.locator('tr.dataset-list-row[data-name="qa-dataset"]');
+    await listed.waitFor();
+    expect(await listed.locator('td.col-num').first().textContent()).toBe(String(QUESTIONS.length));
+    expect(await page.locator('tr.dataset-list-row[data-name="system-prompt"]').count()).toBe(0);
+    await listed.click();
+    await page.waitForURL(/#\/demo\/objects\/qa-dataset/);
     await page.goto(`${server.url}/#/${PROJECT}/objects/qa-dataset`);
     const rows = page.locator('[data-section="rows"] tr.dataset-row');
     await expect.poll(() => rows.count()).toBe(QUESTIONS.length);

@@ -1,5 +1,5 @@
 export { type Crumb, Page, ViewBoundary } from './layout/index.js';
-export { ColumnChooser } from './table/index.js';
+export { ColumnChooser, TableState } from './table/index.js';
 export { AddToDataset } from './add-to-dataset.js';
 export { CallDetail, DetailSection } from './call/index.js';
 export { CopyButton } from './copy-button.js';

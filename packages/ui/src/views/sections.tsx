@@ -2,6 +2,7 @@ import type { VNode } from 'preact';
 import type { Route } from '../router/index.js';
 import { CallView } from './calls/call-view.js';
 import { CallsView } from './calls/calls-view.js';
+import { DatasetsView } from './datasets/datasets-view.js';
 import { TableView } from './datasets/table-view.js';
 import { EvalCompareView } from './evals/eval-compare-view.js';
 import { EvalsView } from './evals/evals-view.js';
@@ -62,14 +63,20 @@ export const SECTIONS: readonly Section[] = [
     render: ([, id]) => (id ? <SessionView key={id} sessionId={id} /> : <SessionsView />),
   },
   {
+    id: 'datasets',
+    label: 'Datasets',
+    group: 'Build',
+    aliases: ['tables'],
+    render: ([view, id]) => {
+      if (view === 'tables') return id ? <TableView key={id} digest={id} /> : undefined;
+      return id ? undefined : <DatasetsView />;
+    },
+  },
+  {
     id: 'objects',
     label: 'Objects',
     group: 'Build',
-    aliases: ['tables'],
-    render: ([view, id], route) => {
-      if (view === 'tables') return id ? <TableView key={id} digest={id} /> : undefined;
-      return id ? <ObjectView key={id} route={route} name={id} /> : <ObjectsView />;
-    },
+    render: ([, id], route) => (id ? <ObjectView key={id} route={route} name={id} /> : <ObjectsView />),
   },
   {
     id: 'playground',

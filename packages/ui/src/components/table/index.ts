@@ -1,1 +1,2 @@
 export { ColumnChooser } from './column-chooser.js';
+export { TableState } from './table-state.js';

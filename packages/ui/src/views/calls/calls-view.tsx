@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { useApp, useColumns, useIntervalRefresh, useLoad, useRowKeys } from '../../hooks/index.js';
 import type { CallFilter, CallQuery, CallSortField, CallStatus } from '../../api/index.js';
-import { AddToDataset, ColumnChooser, ErrorBox, Pager } from '../../components/index.js';
+import { AddToDataset, ColumnChooser, ErrorBox, Pager, TableState } from '../../components/index.js';
 import {
   attributesFromQuery,
   attributesToQuery,
@@ -298,19 +298,14 @@ export function CallsView({ route, scope }: { route: Route; scope: 'roots' | 'al
             </tr>
           </thead>
           <tbody>
-            {firstLoad &&
-              Array.from({ length: 12 }, (_, i) => (
-                <tr key={i} class="placeholder-row">
-                  <td colSpan={visible.length + 1}>
-                    <span class="skeleton" />
-                  </td>
-                </tr>
-              ))}
-            {!firstLoad && rows.length === 0 && (
-              <tr class="empty-row">
-                <td colSpan={visible.length + 1}>No calls match these filters.</td>
-              </tr>
-            )}
+            <TableState
+              loading={firstLoad}
+              empty={rows.length === 0}
+              columns={visible.length + 1}
+              placeholders={12}
+            >
+              No calls match these filters.
+            </TableState>
             {rows.map((call, i) => (
               <tr
                 key={call.id}

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useApp, useIntervalRefresh, useLoad, useRowKeys } from '../../hooks/index.js';
 import { EVALUATE_OP } from '../../api/index.js';
-import { ErrorBox, Pager, StatusBadge, TimeAgo } from '../../components/index.js';
+import { ErrorBox, Pager, StatusBadge, TableState, TimeAgo } from '../../components/index.js';
 import { formatCount, runInfo, scoresLine, shortId } from '../../model/index.js';
 import { href, navigate } from '../../router/index.js';
 
@@ -78,20 +78,13 @@ export function EvalsView() {
             </tr>
           </thead>
           <tbody>
-            {runs.data === undefined &&
-              !runs.error &&
-              Array.from({ length: 6 }, (_, i) => (
-                <tr key={i} class="placeholder-row">
-                  <td colSpan={9}>
-                    <span class="skeleton" />
-                  </td>
-                </tr>
-              ))}
-            {runs.data && rows.length === 0 && (
-              <tr class="empty-row">
-                <td colSpan={9}>No evaluation runs recorded in this project yet.</td>
-              </tr>
-            )}
+            <TableState
+              loading={runs.data === undefined && !runs.error}
+              empty={rows.length === 0}
+              columns={9}
+            >
+              No evaluation runs recorded in this project yet.
+            </TableState>
             {rows.map((run, i) => {
               const info = infos.get(run.id)!;
               const s = info.summary;

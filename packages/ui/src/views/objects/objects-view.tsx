@@ -1,5 +1,5 @@
 import { useApp, useLoad, useRowKeys } from '../../hooks/index.js';
-import { ErrorBox, TimeAgo } from '../../components/index.js';
+import { ErrorBox, TableState, TimeAgo } from '../../components/index.js';
 import { href, navigate } from '../../router/index.js';
 
 /** Every named object and op of the project, most recently updated first. */
@@ -29,20 +29,14 @@ export function ObjectsView() {
             </tr>
           </thead>
           <tbody>
-            {list.data === undefined &&
-              !list.error &&
-              Array.from({ length: 8 }, (_, i) => (
-                <tr key={i} class="placeholder-row">
-                  <td colSpan={4}>
-                    <span class="skeleton" />
-                  </td>
-                </tr>
-              ))}
-            {list.data && objects.length === 0 && (
-              <tr class="empty-row">
-                <td colSpan={4}>No objects published in this project yet.</td>
-              </tr>
-            )}
+            <TableState
+              loading={list.data === undefined && !list.error}
+              empty={objects.length === 0}
+              columns={4}
+              placeholders={8}
+            >
+              No objects published in this project yet.
+            </TableState>
             {objects.map((o, i) => (
               <tr key={o.name} class="object-row" data-name={o.name} onClick={() => open(i)} {...rowProps(i)}>
                 <td>
