@@ -21,7 +21,7 @@ import type {
 } from '@weft/protocol';
 import { InvalidRequestError, StorageClosedError } from '../../errors/index.js';
 import { encodeSpanUsage, type SpanCallPut } from '../span-usage.js';
-import type { ObjectPut, Storage, TablePut, VersionSelector } from '../storage.js';
+import type { MonitorStorage, ObjectPut, Storage, TablePut, VersionSelector } from '../storage.js';
 import type { BatchFollowUp } from './batch-follow-up.js';
 import { SqliteCallQuery } from './call-query.js';
 import { SqliteCallStore, UPSERT, upsertRow } from './call-store.js';
@@ -98,7 +98,9 @@ export class SqliteStorage implements Storage {
   readonly #spanUsage: SqliteSpanUsageStore;
   readonly #writer: CallWriter;
   /** Metrics rollups and monitoring state (kept by ingest, read by the monitoring routes). */
-  readonly monitoring: SqliteMonitorStorage;
+  readonly monitoring: MonitorStorage;
+  /** The same part with its ingest side (`rollups`), which only this storage's transactions call. */
+  readonly #monitoring: SqliteMonitorStorage;
   /** WAL checkpoints off the request thread (none for `:memory:`, which has no WAL). */
   readonly #checkpointer: WalCheckpointer | undefined;
   #closing: Promise<void> | undefined;
@@ -125,7 +127,7 @@ export class SqliteStorage implements Storage {
     this.#files = new SqliteFileStore(this.#db);
     this.#values = new SqliteValueStore(this.#db);
     this.#checkpointer = memory ? undefined : new WalCheckpointer({ path });
-    this.monitoring = new SqliteMonitorStorage(this.#db, {
+    this.monitoring = this.#monitoring = new SqliteMonitorStorage(this.#db, {
       feedback: this.#feedback,
       open: () => this.#open(),
       committed: () => this.#checkpointer?.committed(),
@@ -144,8 +146,8 @@ export class SqliteStorage implements Storage {
   /** The rollups' share of a batch (`SqliteRollupStore`): in its transaction, or in one of its own right after. */
   #rollupFollowUp(project: string, items: readonly CallItem[]): BatchFollowUp {
     return {
-      inTransaction: () => this.monitoring.rollups.applyCalls(project, items),
-      alone: () => this.#inTransaction(() => this.monitoring.rollups.applyCalls(project, items)),
+      inTransaction: () => this.#monitoring.rollups.applyCalls(project, items),
+      alone: () => this.#inTransaction(() => this.#monitoring.rollups.applyCalls(project, items)),
     };
   }
 
@@ -184,7 +186,7 @@ export class SqliteStorage implements Storage {
       spans.map((span) => span.call),
       spans.map(encodeSpanUsage),
       this.#spanUsage.followUp(project, spans, (summaries) =>
-        this.monitoring.rollups.applyCalls(
+        this.#monitoring.rollups.applyCalls(
           project,
           spans.map((span) => span.call),
           summaries,
@@ -209,9 +211,9 @@ export class SqliteStorage implements Storage {
     this.#open();
     // The feedback and its rollups in one transaction; only ids not stored before are counted.
     const stored = this.#inTransaction(() => {
-      const fresh = this.monitoring.rollups.newFeedback(project, items);
+      const fresh = this.#monitoring.rollups.newFeedback(project, items);
       const count = this.#feedback.put(project, items);
-      this.monitoring.rollups.applyFeedback(project, fresh);
+      this.#monitoring.rollups.applyFeedback(project, fresh);
       return count;
     });
     return this.#committed({ stored });
