@@ -322,6 +322,8 @@ describe('datasets from calls', () => {
     });
     expect(second.body).toMatchObject({ version: 2, rowCount: 2 });
     const version = await get(server.url, routes.objectRead(project, 'picked', 'latest'));
+    // The rows' keys in the order a dataset row from a call is written, kept across appends.
+    expect(version.body.value.columns).toEqual(['q', 'expected', 'sourceCall']);
     const tableDigest = String(version.body.value.rows).split('/').pop() as string;
     const rows = await get(server.url, `${routes.tableRows(project, tableDigest)}?offset=0&limit=10`);
     expect(rows.body.rows.map((r: { value: unknown }) => r.value)).toEqual([

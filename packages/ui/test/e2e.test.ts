@@ -224,6 +224,12 @@ describe('web UI end to end', () => {
     const rows = page.locator('[data-section="rows"] tr.dataset-row');
     await expect.poll(() => rows.count()).toBe(QUESTIONS.length);
     expect(await rows.first().textContent()).toContain(QUESTIONS[0].question);
+    // Columns in the order the rows were written (question, expected), not the canonical rows' sorted keys.
+    expect(await page.locator('[data-section="rows"] thead th').allTextContents()).toEqual([
+      '#',
+      'question',
+      'expected',
+    ]);
     expect(await page.locator('[data-section="rows"] .pager-label').textContent()).toBe('Rows 1–5 of 5');
     await shot('dataset');
 

@@ -1,6 +1,7 @@
 import { type Call, formatRef, OBJECT_NAME, tableDigest } from '@weft/protocol';
 import type { ObjectRef } from '../objects/index.js';
 import type { GetCallsOptions } from '../read/index.js';
+import { datasetColumns } from './dataset-columns.js';
 import { type DatasetHost, resolveDatasetHost, tableDestinationOf } from './dataset-host.js';
 import { InvalidDatasetOptionsError } from './errors/index.js';
 import { loadRows, type Row, type RowSource, validateRows } from './load.js';
@@ -49,7 +50,7 @@ const MAX_CHUNK_BYTES = 48 * 1024 * 1024;
 
 /** A published dataset: its object version, its table, and what publishing cost. */
 export interface PublishedDataset {
-  /** The dataset object version `{ rows: <table ref>, rowCount }`. */
+  /** The dataset object version `{ rows: <table ref>, rowCount, columns }`. */
   ref: ObjectRef;
   /** `weft:///<project>/table/<digest>` */
   table: string;
@@ -64,7 +65,9 @@ export interface PublishedDataset {
  * A named list of rows, versioned by content: each row's digest is the
  * SHA-256 of its canonical JSON, the table digest derives from the row
  * digests in order, and publishing stores the rows as a content-addressed
- * table plus a small object version `{ rows: <table ref>, rowCount }` under `name`.
+ * table plus a small object version `{ rows: <table ref>, rowCount, columns }` under
+ * `name` (`columns`: the rows' top-level keys in the order first written, which
+ * the canonical rows do not keep).
  *
  * @example
  * const qa = new weft.Dataset({ name: 'qa', rows: [{ question: '2+2?', expected: '4' }] });
@@ -166,7 +169,9 @@ export class Dataset {
       chunkBytes,
     });
     const table = formatRef({ kind: 'table', project: client.project, digest: upload.digest, path: [] });
-    const ref = await client.publish({ rows: table, rowCount: this.rows.length }, { name: this.name });
+    const columns = datasetColumns(this.rows);
+    const value = { rows: table, rowCount: this.rows.length, ...(columns.length > 0 && { columns }) };
+    const ref = await client.publish(value, { name: this.name });
     return {
       ref,
       table,

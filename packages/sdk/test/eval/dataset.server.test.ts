@@ -60,7 +60,11 @@ it('publishes 2,500 rows in chunks; re-publishing uploads nothing; one changed r
       routes.tableByDigests(),
     ]);
     expect(first.table).toMatch(/^weft:\/\/\/datasets\/table\/[A-Za-z0-9_-]{43}$/);
-    expect(await client.get(first.ref)).toEqual({ rows: first.table, rowCount: 2_500 });
+    expect(await client.get(first.ref)).toEqual({
+      rows: first.table,
+      rowCount: 2_500,
+      columns: ['i', 'text'],
+    });
 
     // Unchanged: one GET finds the table; no table write at all, no row sent.
     let mark = requests.length;

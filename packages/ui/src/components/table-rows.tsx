@@ -16,8 +16,20 @@ function cellText(value: unknown): string {
   return text === undefined ? '' : text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
 
-/** A table's rows, paged from the server, as a grid of the rows' top-level keys. */
-export function TableRows({ digest, project: refProject }: { digest: string; project?: string }) {
+/**
+ * A table's rows, paged from the server, as a grid of the rows' top-level
+ * keys. Rows arrive as canonical JSON (keys sorted); `columnOrder` (a
+ * dataset's `columns`) puts the keys it names first, in its order.
+ */
+export function TableRows({
+  digest,
+  project: refProject,
+  columnOrder = [],
+}: {
+  digest: string;
+  project?: string;
+  columnOrder?: readonly string[];
+}) {
   const app = useApp();
   const project = refProject ?? app.project;
   const [offset, setOffset] = useState(0);
@@ -35,13 +47,15 @@ export function TableRows({ digest, project: refProject }: { digest: string; pro
   // carry the wrong index while the next page loads (they are dimmed then).
   const shownOffset = page.data?.offset ?? 0;
   const stale = page.data !== undefined && shownOffset !== offset;
-  const columns = [
-    ...new Set(
-      rows.flatMap((r) =>
-        r.value && typeof r.value === 'object' && !Array.isArray(r.value) ? Object.keys(r.value) : [],
-      ),
+  const present = new Set(
+    rows.flatMap((r) =>
+      r.value && typeof r.value === 'object' && !Array.isArray(r.value) ? Object.keys(r.value) : [],
     ),
-  ].slice(0, MAX_COLUMNS);
+  );
+  const columns = [...new Set([...columnOrder.filter((c) => present.has(c)), ...present])].slice(
+    0,
+    MAX_COLUMNS,
+  );
   const total = page.data?.rowCount ?? 0;
   const cell = (value: unknown) => (isRefUri(value) ? <RefLink uri={value} /> : cellText(value));
   return (

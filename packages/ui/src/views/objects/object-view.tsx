@@ -153,7 +153,11 @@ export function ObjectView({ route, name }: { route: Route; name: string }) {
               {tables.map(({ uri, ref }) => (
                 <section key={uri} class="detail-section" data-section="rows">
                   <h3>Rows</h3>
-                  <TableRows digest={ref.kind === 'table' ? ref.digest : ''} project={ref.project} />
+                  <TableRows
+                    digest={ref.kind === 'table' ? ref.digest : ''}
+                    project={ref.project}
+                    columnOrder={datasetColumnsOf(current.value)}
+                  />
                 </section>
               ))}
             </>
@@ -164,6 +168,12 @@ export function ObjectView({ route, name }: { route: Route; name: string }) {
       </div>
     </div>
   );
+}
+
+/** A dataset version's `columns` (its rows' keys in the order written), or none. */
+function datasetColumnsOf(value: unknown): string[] {
+  const columns = (value as { columns?: unknown } | null)?.columns;
+  return Array.isArray(columns) ? columns.filter((c): c is string => typeof c === 'string') : [];
 }
 
 /** The call fields a prompt object's value is read with (as the inputs of a call that never ran). */
