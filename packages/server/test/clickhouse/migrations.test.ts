@@ -52,6 +52,7 @@ describe('ClickHouse schema', () => {
     );
     expect(tables.map((t) => t.name)).toEqual([
       'call_completions',
+      'call_list',
       'call_rollup_changes',
       'call_rollups',
       'call_rollups_mv',
@@ -112,7 +113,8 @@ describe('ClickHouse schema', () => {
     await connection.commandOnEveryHost(
       `CREATE TABLE ${database}.weft_migrations (version UInt32, name String, applied_at Float64) ENGINE = ReplacingMergeTree ORDER BY version`,
     );
-    for (const sql of migrations[0]?.statements(database, undefined) ?? [])
+    for (const sql of migrations[0]?.statements(database, undefined, { kind: 'legacy', textIndex: 'none' }) ??
+      [])
       await connection.commandOnEveryHost(sql);
     await connection.commandOnEveryHost(
       `INSERT INTO ${database}.weft_migrations VALUES (1, 'calls, objects, tables, files', 0)`,

@@ -1,230 +1,103 @@
 import { type CallQueryParsed, type CallQueryResponse, type CallSortField, isRefUri } from '@weft/protocol';
 import { attributeTerm } from '../attribute-terms.js';
-import { callSortKey, decodeCursor, encodeCursor, type OpSortKey } from '../cursor.js';
+import { type CursorPosition, callSortKey, decodeCursor, encodeCursor } from '../cursor.js';
 import { searchWords } from '../search-text.js';
 import { callSearchText, textSnippet } from '../text-snippet.js';
 import { attributeTermKey } from './attribute-term-key.js';
-import { END, START } from './call-halves.js';
-import {
-  ATTRIBUTE_TERMS_COLUMN,
-  FULL_COLUMNS,
-  type FoldedCall,
-  KEY_COLUMNS,
-  SEARCH_TEXT_COLUMN,
-  callFromFolded,
-} from './call-columns.js';
+import { type FoldedCall, FULL_COLUMNS, callFromFolded } from './call-columns.js';
 import type { ClickHouseConnection } from './clickhouse-connection.js';
 import type { ClickHouseFeedbackStore } from './feedback-store.js';
+import { type ListTimeSql, microsOf } from './list-schema.js';
+import type { SchemaProfile } from './schema-profile.js';
 import { inList, sqlLiteral } from './sql-literal.js';
 
-/** A word as `extractAll` cuts the lower-cased search text (the same classes as `searchWords`). */
-const WORD_PATTERN = sqlLiteral('[\\p{L}\\p{N}\\p{Co}]+');
-
-/** The folded sort key of each sort (op name: a tuple, the name then the start time); ties break on `id`. */
-const SORT_KEY: Record<CallSortField, string> = {
-  startedAt: 'f_started_at',
-  latencyMs: 'f_latency_key',
-  opName: '(f_op_plain, f_started_at)',
-};
-
-/**
- * The start-row column whose newest copy is the folded sort key, for the
- * sorts a window walk can drive (see {@link ClickHouseCallQuery}).
- */
-const RAW_SORT_KEY: Partial<Record<CallSortField, string>> = {
-  startedAt: 'started_at',
-  opName: '(op_plain, started_at)',
-};
-
-/** How large the windows of a page's walk are (see {@link ClickHouseCallQuery}). */
-export interface CallWindows {
-  /** Start rows in the first window of a page of `limit`. */
-  first(limit: number): number;
-  /** Past this many start rows a window's ids stop travelling as a literal list: the rest is folded at once. */
-  max: number;
+/** How many list rows each read of a page's walk takes (see {@link ClickHouseCallQuery}); tests make it tiny. */
+export interface ListWalk {
+  rows(wanted: number): number;
 }
 
-/** The page and room for rejected candidates; lists of up to 20,000 ids. */
-const WINDOWS: CallWindows = { first: (limit) => Math.max(4 * (limit + 1), 200), max: 20_000 };
+/** The calls still wanted, and room for a few stale copies. */
+const WALK: ListWalk = { rows: (wanted) => wanted + 8 };
 
-/** A position in sort order: a sort key and the id that breaks its ties. */
-interface SortPosition {
-  key: SortKeyValue;
+/** A list row as a page's walk reads it: its id, version and sort key. */
+interface KeyRow {
   id: string;
+  version: number | string;
+  k_time: number | string;
+  k_latency: number;
+  k_op: string;
 }
 
-/** A sort key as queries return it: a number, or the op name and start time. */
-type SortKeyValue = number | OpSortKey;
+/** The ORDER BY of each sort, before the direction; every one ends with `id`, the tie-break. */
+const ORDER: Record<CallSortField, readonly string[]> = {
+  startedAt: ['started_at', 'id'],
+  latencyMs: ['latency_key', 'id'],
+  opName: ['op_plain', 'started_at', 'id'],
+};
 
 /**
- * Keyset-paged call queries as `Storage.queryCalls` states them (its
- * filters, "Sort keys and cursors", "Text matching"). Folding a call's half-rows (`GROUP BY id`) is what
- * costs: grouping every id of a project took ~1.5 s per 300,000 calls on
- * 18.16. So a page folds only candidates:
+ * Keyset-paged call queries as `Storage.queryCalls` states them, over
+ * `call_list` (one row per call, see `callListStatements`):
  *
- *   1. walk the project's start rows (one row per start copy, no grouping)
- *      in sort order, strictly after the cursor, keeping only rows that pass
- *      NECESSARY conditions (the newest start copy of a matching call passes
- *      them: op, parent, trace, session, attribute terms, time range; ids
- *      with a matching end status, a feedback item, every search word in
- *      some row), LIMIT a window of W rows;
- *   2. fold just the ids of that window, apply the exact filters on the
- *      folded call, and keep those whose folded (key, id) lies inside the
- *      window. A call outside the window has every start copy beyond its
- *      last row, so its folded key too: the window's matches are exactly the
- *      matches in that key range, in order;
- *   3. too few (the exact filters rejected candidates, e.g. a search word
- *      that was only a substring)? Walk the next window, eight times larger;
- *      past {@link CallWindows.max} rows, fold all the rest at once.
+ *   1. read the list rows passing the filters, strictly after the cursor,
+ *      in sort order, LIMIT a few more than the page still needs — read in
+ *      order of the primary key or of a projection, so a page reads a few
+ *      granules, not the project;
+ *   2. drop stale copies: a row whose `version` is not its call's highest
+ *      (a start stored alone before its end, a half since sent again) is an
+ *      old state of the call; the current row is in the table too, at its
+ *      own place in the order, and is kept there if it passes. Copies of
+ *      the same version (two replicas wrote the same row) count once;
+ *   3. too few left? read on after the last row read.
  *
- * A latency sort has no such walk (the key mixes both halves), so it folds
- * every call that passes the necessary conditions. Step 3 of the page then
- * reads the full rows (inputs, outputs…) of just the page's ids.
+ * Then the page's full calls are read from `calls` by primary key.
  */
 export class ClickHouseCallQuery {
   readonly #connection: ClickHouseConnection;
-  readonly #table: string;
+  readonly #list: string;
+  readonly #calls: string;
   readonly #feedback: ClickHouseFeedbackStore;
-  readonly #windows: CallWindows;
+  readonly #time: ListTimeSql;
+  readonly #profile: SchemaProfile;
+  readonly #walk: ListWalk;
 
-  /** `windows` is for tests that make windows tiny to walk many. */
   constructor({
     connection,
-    table,
+    list,
+    calls,
     feedback,
-    windows = WINDOWS,
+    time,
+    profile,
+    walk = WALK,
   }: {
     connection: ClickHouseConnection;
-    table: string;
+    list: string;
+    calls: string;
     feedback: ClickHouseFeedbackStore;
-    windows?: CallWindows;
+    time: ListTimeSql;
+    profile: SchemaProfile;
+    walk?: ListWalk;
   }) {
     this.#connection = connection;
-    this.#table = table;
+    this.#list = list;
+    this.#calls = calls;
     this.#feedback = feedback;
-    this.#windows = windows;
+    this.#time = time;
+    this.#profile = profile;
+    this.#walk = walk;
   }
 
   async run(query: CallQueryParsed): Promise<CallQueryResponse> {
     const { field, direction } = query.sort;
     const sortName = `${field}:${direction}`;
-    const key = SORT_KEY[field];
-    const project = sqlLiteral(query.project);
-    /** Selective conditions on start rows, true of the newest start copy of every match. */
-    const narrow: string[] = [];
-    /** Conditions on start rows too common to narrow a whole-project fold, but free in a window walk. */
-    const onStart: string[] = [];
-    /** Conditions on an id, true of every half-row of a match. */
-    const ofId: string[] = [];
-    /** Ids with each search word in some row: necessary, but a long list to build for a common word. */
-    const withWords: string[] = [];
-    const where = ['f_has_start = 1'];
-    const folded: string[] = [];
-    if (query.traceId !== undefined) {
-      narrow.push(`trace_id = ${sqlLiteral(query.traceId)}`);
-      where.push(`f_trace_id = ${sqlLiteral(query.traceId)}`);
-    }
-    if (query.parentId === null) {
-      onStart.push("parent_id = ''");
-      where.push("f_parent_id = ''");
-    } else if (query.parentId !== undefined) {
-      narrow.push(`parent_id = ${sqlLiteral(query.parentId)}`);
-      where.push(`f_parent_id = ${sqlLiteral(query.parentId)}`);
-    }
-    if (query.opName !== undefined) {
-      const names = Array.isArray(query.opName) ? query.opName : [query.opName];
-      // A ref matches that exact op version; a plain name matches every version.
-      const refs = names.filter((n) => isRefUri(n));
-      const plain = names.filter((n) => !isRefUri(n));
-      const terms: string[] = [];
-      const rawTerms: string[] = [];
-      if (plain.length > 0) {
-        terms.push(`f_op_plain IN ${inList(plain)}`);
-        rawTerms.push(`op_plain IN ${inList(plain)}`);
-      }
-      if (refs.length > 0) {
-        terms.push(`f_op_name IN ${inList(refs)}`);
-        rawTerms.push(`op_name IN ${inList(refs)}`);
-      }
-      onStart.push(`(${rawTerms.join(' OR ')})`);
-      where.push(`(${terms.join(' OR ')})`);
-    }
-    if (query.status !== undefined) {
-      const statuses = [...new Set(Array.isArray(query.status) ? query.status : [query.status])];
-      where.push(`f_status IN ${inList(statuses)}`);
-      // A running call has no end row; any other status is that of some end row.
-      if (!statuses.includes('running')) {
-        ofId.push(
-          `id IN (SELECT id FROM ${this.#table} WHERE project = ${project} AND half = ${END} AND status IN ${inList(statuses)})`,
-        );
-      }
-    }
-    if (query.startedAfter !== undefined) {
-      onStart.push(`started_at >= ${sqlLiteral(query.startedAfter)}`);
-      where.push(`f_started_at >= ${sqlLiteral(query.startedAfter)}`);
-    }
-    if (query.startedBefore !== undefined) {
-      onStart.push(`started_at < ${sqlLiteral(query.startedBefore)}`);
-      where.push(`f_started_at < ${sqlLiteral(query.startedBefore)}`);
-    }
-    if (query.sessionId !== undefined) {
-      narrow.push(`session_id = ${sqlLiteral(query.sessionId)}`);
-      where.push(`f_session_id = ${sqlLiteral(query.sessionId)}`);
-    }
-    const terms = attributeTermKeys(query);
-    if (terms.length > 0) {
-      // Narrow by any start copy holding the terms; decide on the newest start's.
-      folded.push(ATTRIBUTE_TERMS_COLUMN);
-      narrow.push(`hasAll(attr_terms, ${sqlLiteral(terms)})`);
-      where.push(`hasAll(f_attr_terms, ${sqlLiteral(terms)})`);
-    }
-    if (query.feedback !== undefined) ofId.push(this.#feedback.matchingCalls(query.project, query.feedback));
     const words = query.text === undefined ? [] : searchWords(query.text);
-    if (words.length > 0) {
-      // No full-text index in 18.16: each word (folded) must occur as a whole
-      // word of the folded text (a cheap substring test first, then the words).
-      folded.push(SEARCH_TEXT_COLUMN);
-      for (const word of words) {
-        const w = sqlLiteral(word);
-        where.push(
-          `(positionCaseInsensitiveUTF8(f_search, ${w}) > 0 AND has(extractAll(lowerUTF8(f_search), ${WORD_PATTERN}), ${w}))`,
-        );
-        // Before folding: ids with the word as a substring of some row's text
-        // (a word never spans the folded text's fields: they join with a space).
-        withWords.push(this.#idsWithWord(project, w));
-      }
-    } else if (query.text !== undefined) {
-      // Only punctuation: no word, so a substring of the names, ASCII letters
-      // folded (the contract's rule; ClickHouse's lower() folds ASCII only).
-      const needle = sqlLiteral(query.text.toLowerCase());
-      onStart.push(
-        `(position(lower(display_name), ${needle}) > 0 OR position(lower(op_plain), ${needle}) > 0)`,
-      );
-      where.push(
-        `(position(lower(f_display_name), ${needle}) > 0 OR position(lower(f_op_plain), ${needle}) > 0)`,
-      );
-    }
-    let cursor: SortPosition | undefined;
+    const where = this.#conditions(query, words);
+    let cursor: CursorPosition | undefined;
     if (query.cursor !== undefined) {
       const position = decodeCursor(query.cursor, sortName);
       cursor = { key: callSortKey(field, position.key), id: position.id };
     }
-    const page: Page = { project, key, direction, where, columns: [KEY_COLUMNS, ...folded].join(', ') };
-    const rawKey = RAW_SORT_KEY[field];
-    const keys =
-      rawKey === undefined
-        ? await this.#foldRest(page, query.limit + 1, cursor, [
-            ...(narrow.length === 0 ? [] : [this.#idsStarting(project, narrow)]),
-            ...ofId,
-            ...withWords,
-          ])
-        : await this.#walkWindows(page, {
-            count: query.limit + 1,
-            cursor,
-            rawKey,
-            onStart: [...narrow, ...onStart, ...ofId],
-            later: withWords,
-          });
+    const keys = await this.#walkList(query.project, where, field, direction, query.limit + 1, cursor);
     const more = keys.length > query.limit;
     const shown = more ? keys.slice(0, query.limit) : keys;
     const pageIds = shown.map((k) => k.id);
@@ -244,120 +117,137 @@ export class ClickHouseCallQuery {
         return [call];
       }),
       nextCursor:
-        more && last
-          ? encodeCursor(sortName, { key: sortKeyValue(last.sort_key, field), id: last.id })
-          : null,
+        more && last ? encodeCursor(sortName, { key: this.#cursorKey(last, field), id: last.id }) : null,
     };
-  }
-
-  /**
-   * The first `count` matches after `cursor`, window by window (steps 1–3
-   * in the class comment). `onStart` are the necessary conditions, written
-   * for a start row; `later` too, but used from the third window on only:
-   * the search words' id lists, which cost more to build for a common word
-   * than folding two small windows does (a common word fills the page there).
-   */
-  async #walkWindows(
-    page: Page,
-    {
-      count,
-      cursor,
-      rawKey,
-      onStart: always,
-      later,
-    }: {
-      count: number;
-      cursor: SortPosition | undefined;
-      rawKey: string;
-      onStart: string[];
-      later: string[];
-    },
-  ): Promise<FoldedKey[]> {
-    const found: FoldedKey[] = [];
-    let after = cursor;
-    let size = this.#windows.first(count - 1);
-    for (let window = 0; found.length < count; window++) {
-      const onStart = window < 2 ? always : [...always, ...later];
-      const beyond = after === undefined ? [] : [isAfter(rawKey, after, page.direction)];
-      if (size > this.#windows.max) {
-        found.push(
-          ...(await this.#foldRest(page, count - found.length, after, [
-            this.#idsStarting(page.project, [...onStart, ...beyond]),
-          ])),
-        );
-        break;
-      }
-      const rows = await this.#connection.rows<{ id: string; raw_key: SortKeyValue }>(`
-        SELECT id, ${rawKey} AS raw_key FROM ${this.#table}
-        WHERE ${[`project = ${page.project}`, `half = ${START}`, ...onStart, ...beyond].join(' AND ')}
-        ORDER BY ${rawKey} ${sqlOrder(page.direction)}, id ${sqlOrder(page.direction)} LIMIT ${sqlLiteral(size)}`);
-      if (rows.length === 0) break;
-      const last = rows.length < size ? undefined : (rows.at(-1) as { id: string; raw_key: SortKeyValue });
-      // Inside the window: after its start, and not past its last row unless it reached the end.
-      const inside = [
-        ...(after === undefined ? [] : [isAfter(page.key, after, page.direction)]),
-        ...(last === undefined
-          ? []
-          : [`NOT ${isAfter(page.key, { key: last.raw_key, id: last.id }, page.direction)}`]),
-      ];
-      const ids = [...new Set(rows.map((r) => r.id))];
-      found.push(...(await this.#fold(page, count - found.length, `id IN ${inList(ids)}`, inside)));
-      if (last === undefined) break;
-      after = { key: last.raw_key, id: last.id };
-      size *= 8;
-    }
-    return found;
-  }
-
-  /** The first `count` matches after `cursor` among the ids passing `ofId`, folding them all. */
-  #foldRest(
-    page: Page,
-    count: number,
-    cursor: SortPosition | undefined,
-    ofId: string[],
-  ): Promise<FoldedKey[]> {
-    return this.#fold(
-      page,
-      count,
-      ofId.length === 0 ? '1' : ofId.join(' AND '),
-      cursor === undefined ? [] : [isAfter(page.key, cursor, page.direction)],
-    );
-  }
-
-  /** Folds the rows of the ids passing `ids`, then keeps the first `count` passing the page's filters and `extra`. */
-  #fold(page: Page, count: number, ids: string, extra: string[]): Promise<FoldedKey[]> {
-    const order = sqlOrder(page.direction);
-    return this.#connection.rows<FoldedKey>(`
-      SELECT id, ${page.key} AS sort_key FROM (
-        SELECT ${page.columns} FROM ${this.#table} WHERE project = ${page.project} AND ${ids} GROUP BY id
-      ) WHERE ${[...page.where, ...extra].join(' AND ')}
-      ORDER BY ${page.key} ${order}, id ${order} LIMIT ${sqlLiteral(count)}`);
-  }
-
-  /** `id IN` the ids with a start row passing `conditions`. */
-  #idsStarting(project: string, conditions: string[]): string {
-    return `id IN (SELECT id FROM ${this.#table} WHERE project = ${project} AND half = ${START} AND ${conditions.join(' AND ')})`;
-  }
-
-  /** `id IN` the ids with `word` (a literal) as a substring of some row's searchable text. */
-  #idsWithWord(project: string, word: string): string {
-    const columns = ['display_name', 'op_plain', 'search_start', 'search_end'];
-    return `id IN (SELECT id FROM ${this.#table} WHERE project = ${project} AND (${columns.map((c) => `positionCaseInsensitiveUTF8(${c}, ${word}) > 0`).join(' OR ')}))`;
-  }
-
-  /** Full folded rows of `ids` whose start has arrived, by id. */
-  async #read(project: string, ids: readonly string[]): Promise<Map<string, FoldedCall>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.#connection.rows<FoldedCall>(`
-      SELECT ${FULL_COLUMNS} FROM ${this.#table}
-      WHERE project = ${sqlLiteral(project)} AND id IN ${inList(ids)}
-      GROUP BY id HAVING f_has_start = 1`);
-    return new Map(rows.map((r) => [r.id, r]));
   }
 
   /** One call, or undefined when unknown or its start has not arrived. */
   async readOne(project: string, id: string): Promise<FoldedCall | undefined> {
     return (await this.#read(project, [id])).get(id);
+  }
+
+  /** The filters of `query` as conditions on list rows (see `Storage.queryCalls`). */
+  #conditions(query: CallQueryParsed, words: readonly string[]): string[] {
+    const time = this.#time;
+    const where = [`project = ${sqlLiteral(query.project)}`];
+    if (query.traceId !== undefined) where.push(`trace_id = ${sqlLiteral(query.traceId)}`);
+    if (query.parentId === null) where.push("parent_id = ''");
+    else if (query.parentId !== undefined) where.push(`parent_id = ${sqlLiteral(query.parentId)}`);
+    if (query.opName !== undefined) {
+      const names = Array.isArray(query.opName) ? query.opName : [query.opName];
+      // A ref matches that exact op version; a plain name matches every version.
+      const refs = names.filter((n) => isRefUri(n));
+      const plain = names.filter((n) => !isRefUri(n));
+      const terms = [
+        ...(plain.length > 0 ? [`op_plain IN ${inList(plain)}`] : []),
+        ...(refs.length > 0 ? [`op_name IN ${inList(refs)}`] : []),
+      ];
+      where.push(`(${terms.join(' OR ')})`);
+    }
+    if (query.status !== undefined) {
+      const statuses = [...new Set(Array.isArray(query.status) ? query.status : [query.status])];
+      where.push(`status IN ${inList(statuses)}`);
+    }
+    if (query.startedAfter !== undefined)
+      where.push(`started_at >= ${time.literal(microsOf(query.startedAfter))}`);
+    if (query.startedBefore !== undefined)
+      where.push(`started_at < ${time.literal(microsOf(query.startedBefore))}`);
+    if (query.sessionId !== undefined) where.push(`session_id = ${sqlLiteral(query.sessionId)}`);
+    const terms = attributeTermKeys(query);
+    if (terms.length > 0) where.push(`hasAll(attr_terms, ${sqlLiteral(terms)})`);
+    if (query.feedback !== undefined) where.push(this.#feedback.matchingCalls(query.project, query.feedback));
+    for (const word of words) {
+      // `search` is the call's folded words, one space apart: a whole word is
+      // a token (full-text index) or, on 18.16, the word between spaces.
+      where.push(
+        this.#profile.kind === 'modern'
+          ? `hasToken(search, ${sqlLiteral(word)})`
+          : `position(concat(' ', search, ' '), ${sqlLiteral(` ${word} `)}) > 0`,
+      );
+    }
+    if (query.text !== undefined && words.length === 0) {
+      // Only punctuation: no word, so a substring of the names, ASCII letters
+      // folded (the contract's rule; ClickHouse's lower() folds ASCII only).
+      const needle = sqlLiteral(query.text.toLowerCase());
+      where.push(
+        `(position(lower(display_name), ${needle}) > 0 OR position(lower(op_plain), ${needle}) > 0)`,
+      );
+    }
+    return where;
+  }
+
+  /** The first `count` current list rows passing `where` after `cursor` (steps 1–3 in the class comment). */
+  async #walkList(
+    project: string,
+    where: readonly string[],
+    field: CallSortField,
+    direction: 'asc' | 'desc',
+    count: number,
+    cursor: CursorPosition | undefined,
+  ): Promise<KeyRow[]> {
+    const order = direction === 'asc' ? 'ASC' : 'DESC';
+    const found: KeyRow[] = [];
+    const seen = new Set<string>();
+    let after = cursor === undefined ? undefined : this.#after(field, direction, cursor);
+    while (found.length < count) {
+      const size = this.#walk.rows(count - found.length);
+      const rows = await this.#connection.rows<KeyRow>(`
+        SELECT id, version, ${this.#time.micros('started_at')} AS k_time, latency_key AS k_latency, op_plain AS k_op
+        FROM ${this.#list} WHERE ${[...where, ...(after === undefined ? [] : [after])].join(' AND ')}
+        ORDER BY ${ORDER[field].map((c) => `${c} ${order}`).join(', ')} LIMIT ${sqlLiteral(size)}`);
+      if (rows.length === 0) break;
+      const newest = await this.#newestVersions(project, [...new Set(rows.map((r) => r.id))]);
+      for (const row of rows) {
+        if (seen.has(row.id) || newest.get(row.id) !== Number(row.version)) continue;
+        seen.add(row.id);
+        found.push(row);
+        if (found.length === count) break;
+      }
+      if (rows.length < size) break;
+      const last = rows.at(-1) as KeyRow;
+      after = this.#after(field, direction, { key: this.#cursorKey(last, field), id: last.id });
+    }
+    return found;
+  }
+
+  /** The highest `version` of each of `ids` (its current list row). */
+  async #newestVersions(project: string, ids: readonly string[]): Promise<Map<string, number>> {
+    const rows = await this.#connection.rows<{ id: string; v: number | string }>(`
+      SELECT id, max(version) AS v FROM ${this.#list}
+      WHERE project = ${sqlLiteral(project)} AND id IN ${inList(ids)} GROUP BY id`);
+    return new Map(rows.map((r) => [r.id, Number(r.v)]));
+  }
+
+  /** `(key, id)` strictly after `position` in the sort's direction. */
+  #after(field: CallSortField, direction: 'asc' | 'desc', position: CursorPosition): string {
+    const op = direction === 'asc' ? '>' : '<';
+    const id = sqlLiteral(position.id);
+    const beyond = (column: string, value: string, tie: string) =>
+      `(${column} ${op} ${value} OR (${column} = ${value} AND ${tie}))`;
+    const byId = `id ${op} ${id}`;
+    if (field === 'latencyMs') return beyond('latency_key', sqlLiteral(position.key as number), byId);
+    const [name, startedAt] =
+      field === 'opName' ? (position.key as readonly [string, number]) : ['', position.key as number];
+    const byTime = beyond('started_at', this.#time.literal(microsOf(startedAt)), byId);
+    return field === 'opName' ? beyond('op_plain', sqlLiteral(name), byTime) : byTime;
+  }
+
+  /** The contract's cursor key of a list row: ms for times, the latency, or the op name and start time. */
+  #cursorKey(row: KeyRow, field: CallSortField): CursorPosition['key'] {
+    const startedAt = Number(row.k_time) / 1_000;
+    if (field === 'startedAt') return startedAt;
+    if (field === 'latencyMs') return Number(row.k_latency);
+    return [String(row.k_op), startedAt];
+  }
+
+  /** Full calls of `ids` from their halves in `calls` (primary key reads), by id; only those whose start arrived. */
+  async #read(project: string, ids: readonly string[]): Promise<Map<string, FoldedCall>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.#connection.rows<FoldedCall>(`
+      SELECT ${FULL_COLUMNS} FROM ${this.#calls}
+      WHERE project = ${sqlLiteral(project)} AND id IN ${inList(ids)}
+      GROUP BY id HAVING f_has_start = 1`);
+    return new Map(rows.map((r) => [r.id, r]));
   }
 }
 
@@ -368,47 +258,4 @@ function attributeTermKeys(query: CallQueryParsed): string[] {
   for (const tag of query.tag === undefined ? [] : Array.isArray(query.tag) ? query.tag : [query.tag])
     pairs.push(['tags', tag]);
   return pairs.map(([key, value]) => attributeTermKey(key, ...attributeTerm(value)));
-}
-
-/** What every fold of one page shares. */
-interface Page {
-  /** The project as a literal. */
-  project: string;
-  /** The folded sort column. */
-  key: string;
-  direction: 'asc' | 'desc';
-  /** Exact filters on the folded call. */
-  where: string[];
-  /** Folded columns the filters read. */
-  columns: string;
-}
-
-/** A match: its id and folded sort key. */
-interface FoldedKey {
-  id: string;
-  sort_key: SortKeyValue;
-}
-
-function sqlOrder(direction: 'asc' | 'desc'): string {
-  return direction === 'asc' ? 'ASC' : 'DESC';
-}
-
-/** `(key, id)` strictly after `position` in the sort's direction. */
-function isAfter(key: string, position: SortPosition, direction: 'asc' | 'desc'): string {
-  const op = direction === 'asc' ? '>' : '<';
-  const k =
-    typeof position.key === 'number'
-      ? sqlLiteral(position.key)
-      : `tuple(${position.key.map(sqlLiteral).join(', ')})`;
-  return `(${key} ${op} ${k} OR (${key} = ${k} AND id ${op} ${sqlLiteral(position.id)}))`;
-}
-
-// `inList` moved beside `sqlLiteral`; kept exported here for existing importers.
-export { inList };
-
-/** The cursor's key (the contract's shape): a number for times and latency, the name and start time for op names. */
-function sortKeyValue(value: SortKeyValue, field: CallSortField): number | OpSortKey {
-  if (field !== 'opName') return Number(value);
-  const [name, startedAt] = value as OpSortKey;
-  return [String(name), Number(startedAt)];
 }

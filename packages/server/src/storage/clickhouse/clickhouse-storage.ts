@@ -24,6 +24,9 @@ import type { ObjectPut, Storage, TablePut, VersionSelector } from '../storage.j
 import { type CallHalfRow, callHalfRows } from './call-halves.js';
 import { callFromFolded } from './call-columns.js';
 import { ClickHouseCallQuery } from './call-query.js';
+import { ClickHouseCallListWriter } from './call-list-writer.js';
+import { listTimeSql } from './list-schema.js';
+import { type SchemaProfile, storedProfile } from './schema-profile.js';
 import { loadChdb } from './chdb-connection.js';
 import { ClickHouseConnection } from './clickhouse-connection.js';
 import { type ClickHouseStorageOptions, clickHouseStorageOptions } from './clickhouse-storage-options.js';
@@ -60,6 +63,7 @@ export class ClickHouseStorage implements Storage {
   readonly #labels: ClickHouseLabelStore;
   readonly #sessions: ClickHouseSessionQuery;
   readonly #spanUsage: ClickHouseSpanUsageStore;
+  readonly #listWriter: ClickHouseCallListWriter;
   readonly #schemaVersion: number;
   /** Metrics rollups and monitoring state (kept by ingest, read by the monitoring routes). */
   readonly monitoring: ClickHouseMonitorStorage;
@@ -71,6 +75,7 @@ export class ClickHouseStorage implements Storage {
     cluster: string | undefined,
     schemaVersion: number,
     completionSettleMs: number,
+    profile: SchemaProfile,
   ) {
     this.#connection = connection;
     this.#schemaVersion = schemaVersion;
@@ -81,7 +86,22 @@ export class ClickHouseStorage implements Storage {
     this.#callsTable = name('calls');
     const insertSettings = this.#insertSettings;
     this.#feedback = new ClickHouseFeedbackStore({ connection, table: name('feedback'), insertSettings });
-    this.#calls = new ClickHouseCallQuery({ connection, table: this.#callsTable, feedback: this.#feedback });
+    const list = name('call_list');
+    const time = listTimeSql(profile);
+    this.#calls = new ClickHouseCallQuery({
+      connection,
+      list,
+      calls: this.#callsTable,
+      feedback: this.#feedback,
+      time,
+      profile,
+    });
+    this.#listWriter = new ClickHouseCallListWriter({
+      connection,
+      calls: this.#callsTable,
+      list,
+      insertSettings,
+    });
     this.#objects = new ClickHouseObjectStore({ connection, table: name('objects'), insertSettings });
     this.#labels = new ClickHouseLabelStore({
       connection,
@@ -92,6 +112,8 @@ export class ClickHouseStorage implements Storage {
     this.#sessions = new ClickHouseSessionQuery({
       connection,
       calls: this.#callsTable,
+      list,
+      time,
       objects: name('objects'),
     });
     this.#tables = new ClickHouseTableStore({
@@ -144,12 +166,15 @@ export class ClickHouseStorage implements Storage {
     });
     try {
       const version = await migrate(connection, options.database, options.cluster);
+      const profile = await storedProfile(connection, options.database, 'call_list');
+      if (profile === undefined) throw new Error(`the migrations left no ${options.database}.call_list`);
       return new ClickHouseStorage(
         connection,
         options.database,
         options.cluster,
         version,
         options.completionSettleMs,
+        profile,
       );
     } catch (error) {
       await connection.close();
@@ -177,6 +202,7 @@ export class ClickHouseStorage implements Storage {
       (index, rows) => ClickHouseSpanUsageStore.markStartRows(rows, spans[index] as SpanCallPut),
     );
     const summaries = await this.#spanUsage.rollUp(project, spans);
+    await this.#listWriter.refresh(project, [...summaries.keys()]);
     await this.monitoring.rollups.applyCalls(
       project,
       spans.map((span) => span.call),
@@ -206,8 +232,11 @@ export class ClickHouseStorage implements Storage {
         );
       }
     }
-    // One INSERT per batch: ClickHouse wants few large inserts (each makes a part).
+    // One INSERT per batch and table: ClickHouse wants few large inserts (each
+    // makes a part). The halves first: the list rows of a partial record are
+    // rebuilt from what `calls` holds (see ClickHouseCallListWriter).
     await this.#connection.insert(this.#callsTable, rows, this.#insertSettings);
+    await this.#listWriter.afterHalves(project, rows);
   }
 
   async queryCalls(query: CallQueryParsed): Promise<CallQueryResponse> {

@@ -23,6 +23,10 @@ it('runs a schema statement again when a concurrent replica raced it, and finish
     async rowsOnEveryHost() {
       return [[{ v: 1 }]];
     },
+    // The server's version (18.16: the legacy schema), and no call_list yet.
+    async rows(sql: string) {
+      return sql.includes('version()') ? [{ v: '18.16.1' }] : [];
+    },
   } as unknown as ClickHouseConnection;
   const version = await migrate(connection, 'weft', undefined);
   expect(version).toBe(migrations.at(-1)?.version);
@@ -37,6 +41,10 @@ it('still fails on any other error', async () => {
     },
     async rowsOnEveryHost() {
       return [[{ v: 1 }]];
+    },
+    // The server's version (18.16: the legacy schema), and no call_list yet.
+    async rows(sql: string) {
+      return sql.includes('version()') ? [{ v: '18.16.1' }] : [];
     },
   } as unknown as ClickHouseConnection;
   await expect(migrate(connection, 'weft', undefined)).rejects.toThrow(/Unknown identifier/);

@@ -9,6 +9,8 @@ import {
   createTableStatements,
 } from './schema.js';
 import type { ClickHouseConnection } from './clickhouse-connection.js';
+import { callListMigration } from './list-migration.js';
+import { type SchemaProfile, profileForVersion, serverVersion, storedProfile } from './schema-profile.js';
 import { rollupStatements } from './rollup-schema.js';
 import { sqlLiteral } from './sql-literal.js';
 
@@ -21,7 +23,7 @@ import { sqlLiteral } from './sql-literal.js';
 interface Migration {
   version: number;
   name: string;
-  statements(database: string, cluster: string | undefined): string[];
+  statements(database: string, cluster: string | undefined, profile: SchemaProfile): string[];
 }
 
 export const migrations: readonly Migration[] = [
@@ -62,6 +64,11 @@ export const migrations: readonly Migration[] = [
     version: 5,
     name: 'metrics rollups, call completions, monitoring documents and logs',
     statements: rollupStatements,
+  },
+  {
+    version: 6,
+    name: 'call_list: one row per call for lists, filters and sorts, apart from the halves',
+    statements: callListMigration,
   },
 ];
 
@@ -114,12 +121,39 @@ export async function migrate(
     `SELECT toUInt32(max(version)) AS v FROM ${database}.weft_migrations`,
   );
   const current = Math.min(...perHost.map((rows) => Number(rows[0]?.v ?? 0)));
+  const profile = await schemaProfile(connection, database, run);
   for (const migration of migrations) {
     if (migration.version <= current) continue;
-    for (const sql of migration.statements(database, cluster)) await run(sql);
+    for (const sql of migration.statements(database, cluster, profile)) await run(sql);
     await run(
       `INSERT INTO ${database}.weft_migrations (version, name, applied_at) VALUES (${sqlLiteral(migration.version)}, ${sqlLiteral(migration.name)}, ${sqlLiteral(Date.now())})`,
     );
   }
   return Math.max(current, ...migrations.map((m) => m.version));
+}
+
+/**
+ * The profile the schema is (or will be) written with: the stored one once
+ * `call_list` exists, else the server's, whose full-text index type is
+ * probed by creating it (ClickHouse 25+ has `text`; before, `tokenbf_v1`).
+ */
+async function schemaProfile(
+  connection: ClickHouseConnection,
+  database: string,
+  run: (sql: string) => Promise<void>,
+): Promise<SchemaProfile> {
+  const stored = await storedProfile(connection, database, 'call_list');
+  if (stored !== undefined) return stored;
+  const version = await serverVersion(connection);
+  if (profileForVersion(version, 'text').kind === 'legacy') return profileForVersion(version, 'text');
+  const probe = `${database}.weft_probe_text_index`;
+  try {
+    await run(
+      `CREATE TABLE IF NOT EXISTS ${probe} (s String, INDEX i s TYPE text(tokenizer = 'splitByNonAlpha')) ENGINE = MergeTree ORDER BY tuple()`,
+    );
+    await run(`DROP TABLE IF EXISTS ${probe}`);
+    return profileForVersion(version, 'text');
+  } catch {
+    return profileForVersion(version, 'tokenbf_v1');
+  }
 }

@@ -8,6 +8,7 @@ import { InvalidRequestError } from '../../errors/index.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { KEY_COLUMNS, TOTALS_COLUMNS } from './call-columns.js';
 import type { ClickHouseConnection } from './clickhouse-connection.js';
+import type { ListTimeSql } from './list-schema.js';
 import { compareBytes } from './object-store.js';
 import { sqlLiteral } from './sql-literal.js';
 
@@ -35,15 +36,21 @@ const CURSOR_SORT = 'sessions:lastActivity:desc';
 export class ClickHouseSessionQuery {
   readonly #connection: ClickHouseConnection;
   readonly #calls: string;
+  readonly #list: string;
+  readonly #time: ListTimeSql;
   readonly #objects: string;
 
   constructor({
     connection,
     calls,
+    list,
+    time,
     objects,
-  }: { connection: ClickHouseConnection; calls: string; objects: string }) {
+  }: { connection: ClickHouseConnection; calls: string; list: string; time: ListTimeSql; objects: string }) {
     this.#connection = connection;
     this.#calls = calls;
+    this.#list = list;
+    this.#time = time;
     this.#objects = objects;
   }
 
@@ -97,10 +104,10 @@ export class ClickHouseSessionQuery {
   /** Every project with calls (whose start arrived) or objects, by name. */
   async projects(): Promise<ProjectListResponse['projects']> {
     const [calls, objects] = await Promise.all([
-      this.#connection.rows<{ name: string; call_count: number | string; last_call_at: number }>(`
-        SELECT project AS name, count() AS call_count, max(started) AS last_call_at FROM (
-          SELECT project, id, argMax(started_at, seq) AS started FROM ${this.#calls} WHERE half = 1 GROUP BY project, id
-        ) GROUP BY project`),
+      // One list row per call, but a call written again may have a copy not merged yet: count ids.
+      this.#connection.rows<{ name: string; call_count: number | string; last_call_us: number | string }>(`
+        SELECT project AS name, uniqExact(id) AS call_count, max(${this.#time.micros('started_at')}) AS last_call_us
+        FROM ${this.#list} GROUP BY project`),
       this.#connection.rows<{ name: string }>(`SELECT DISTINCT project AS name FROM ${this.#objects}`),
     ]);
     const byName = new Map<string, ProjectListResponse['projects'][number]>();
@@ -109,7 +116,7 @@ export class ClickHouseSessionQuery {
       byName.set(row.name, {
         name: row.name,
         callCount: Number(row.call_count),
-        lastCallAt: Number(row.last_call_at),
+        lastCallAt: Number(row.last_call_us) / 1_000,
       });
     return [...byName.values()].sort((a, b) => compareBytes(a.name, b.name));
   }

@@ -4,9 +4,8 @@ import { decodeSpanUsage, encodeSpanUsage, type SpanCallPut } from '../span-usag
 import { totalTokensOf } from '../total-tokens.js';
 import { rollUpUsage, summaryWithUsage, type UsageNode, type UsageTree } from '../usage-rollup.js';
 import { END, START, toStoredValue, type CallHalfRow } from './call-halves.js';
-import { inList } from './call-query.js';
 import type { ClickHouseTableTarget } from './clickhouse-connection.js';
-import { sqlLiteral } from './sql-literal.js';
+import { inList, sqlLiteral } from './sql-literal.js';
 import { nextSeq } from './write-sequence.js';
 
 /** Aliases carry an `r_` prefix: an alias equal to a column name would replace it in the other aggregates. */

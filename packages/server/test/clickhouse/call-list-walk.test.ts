@@ -7,13 +7,16 @@ import { ClickHouseStorage, SqliteStorage } from '../../src/index.js';
 import { ClickHouseCallQuery } from '../../src/storage/clickhouse/call-query.js';
 import { ClickHouseConnection } from '../../src/storage/clickhouse/clickhouse-connection.js';
 import { ClickHouseFeedbackStore } from '../../src/storage/clickhouse/feedback-store.js';
+import { listTimeSql } from '../../src/storage/clickhouse/list-schema.js';
+import { storedProfile } from '../../src/storage/clickhouse/schema-profile.js';
 import { callIdOf, completeOf, endOf, startOf } from '../support/calls.js';
 import { freshDatabaseName } from '../support/test-storage.js';
 
-// A page folds only a window of candidate ids walked over start rows (see
-// call-query.ts). Here windows of ONE start row force a walk of many windows
-// on every page, over calls whose stale start copies lie on the far side of
-// the window boundaries; every page sequence must equal SQLite's answer.
+// A page walks call_list in sort order and drops stale copies of a call
+// (see call-query.ts). Here reads of ONE list row force a walk of many reads
+// on every page, over calls whose stale copies (a start stored before its
+// end, an earlier start with another op name and time) lie elsewhere in the
+// order; every page sequence must equal SQLite's answer.
 
 const T = 1_700_000_000_000;
 const OPS = ['alpha', 'beta', 'gamma'];
@@ -76,13 +79,13 @@ const FILTERS: CallQuery[] = [
   { project: 'p', startedAfter: T + 2_000, startedBefore: T + 5_000 },
 ];
 
-describe('ClickHouse call pages walked in windows', () => {
+describe('ClickHouse call pages walked over call_list', () => {
   let dir: string;
   let sqlite: SqliteStorage;
   let clickhouse: ClickHouseStorage;
   let connection: ClickHouseConnection;
   let tiny: ClickHouseCallQuery;
-  let tinyThenAll: ClickHouseCallQuery;
+  let small: ClickHouseCallQuery;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'weft-windows-'));
@@ -103,20 +106,18 @@ describe('ClickHouse call pages walked in windows', () => {
       table: `${database}.feedback`,
       insertSettings: {},
     });
-    const table = `${database}.calls`;
-    tiny = new ClickHouseCallQuery({
+    const profile = await storedProfile(connection, database, 'call_list');
+    if (profile === undefined) throw new Error('no call_list after the migrations');
+    const tables = {
       connection,
-      table,
+      list: `${database}.call_list`,
+      calls: `${database}.calls`,
       feedback,
-      windows: { first: () => 1, max: 1_000_000 },
-    });
-    // Windows of 1 and 8 rows, then the rest folded at once.
-    tinyThenAll = new ClickHouseCallQuery({
-      connection,
-      table,
-      feedback,
-      windows: { first: () => 1, max: 8 },
-    });
+      time: listTimeSql(profile),
+      profile,
+    };
+    tiny = new ClickHouseCallQuery({ ...tables, walk: { rows: () => 1 } });
+    small = new ClickHouseCallQuery({ ...tables, walk: { rows: () => 2 } });
     // Stale copies first: the real records are the newer writes on both engines.
     for (const items of [staleStarts(), realRecords()]) {
       await sqlite.ingestCalls('p', items);
@@ -151,16 +152,14 @@ describe('ClickHouse call pages walked in windows', () => {
     throw new Error('no last page after 100 pages');
   }
 
-  it('pages every filter and sort exactly as SQLite does, through stale start copies and windows of one row', async () => {
+  it('pages every filter and sort exactly as SQLite does, through stale copies, one list row per read', async () => {
     let compared = 0;
     for (const sort of SORTS) {
       for (const filter of FILTERS) {
         const query = { ...filter, sort };
         const expected = await walk((q) => sqlite.queryCalls(q), query, 1_000);
         expect.soft(await walk((q) => tiny.run(q), query, 3), JSON.stringify(query)).toEqual(expected);
-        expect
-          .soft(await walk((q) => tinyThenAll.run(q), query, 13), JSON.stringify(query))
-          .toEqual(expected);
+        expect.soft(await walk((q) => small.run(q), query, 13), JSON.stringify(query)).toEqual(expected);
         expect
           .soft(await walk((q) => clickhouse.queryCalls(q), query, 7), JSON.stringify(query))
           .toEqual(expected);
@@ -171,7 +170,7 @@ describe('ClickHouse call pages walked in windows', () => {
     expect(compared).toBeGreaterThan(500);
   });
 
-  it('reads the newest start copy: stale op names and times match nothing', async () => {
+  it('reads the newest copy: stale op names and times match nothing', async () => {
     const stale = await tiny.run(callQuery.parse({ project: 'p', opName: ['zeta', 'aaa'] }));
     expect(stale.calls).toEqual([]);
     const late = await tiny.run(callQuery.parse({ project: 'p', startedAfter: T + 40_000 }));
