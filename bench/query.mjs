@@ -1,17 +1,28 @@
 // Server read path at 100,000 calls: how long the queries the web UI and the
 // CLI make take once a project is large (server-side filtering and paging).
 //
-//   node bench/query.mjs [--calls 100000] [--storage sqlite|clickhouse|clickhouse://HOST:PORT/DB] [--replicas 2] [--runs 21]
+//   node bench/query.mjs [--calls 100000] [--storage sqlite|clickhouse|chdb|clickhouse://HOST:PORT/DB] [--replicas 2] [--runs 21]
 // Uses the BUILT packages (`npx turbo run build`). Writes the "Query" section
 // of bench/RESULTS.md ("Query, N calls" for another size) and bench/out/query*.json.
+//
+// On ClickHouse (servers or chDB) the calls are loaded through the storage
+// engine's own ingest (`ClickHouseStorage.ingestCalls`, batches of 10,000, in
+// this process), so the rows are exactly what `weft serve` writes without the
+// HTTP hop; one trace of 25,001 calls sits in the middle, and the last case
+// loads it whole, page by page, as the UI's trace view does. Each ClickHouse
+// case's list query is profiled afterwards (`EXPLAIN indexes = 1`, and
+// `EXPLAIN ESTIMATE` for the rows it reads) into bench/out/query-profile-*.txt.
 import { randomUUID } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { createRequire } from 'node:module';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { encodeMsgpack, routes } from '../packages/protocol/dist/index.js';
-import { startServer } from '../packages/server/dist/index.js';
+import { ClickHouseStorage, parseStorageUrl, startServer } from '../packages/server/dist/index.js';
 import { writeResultsSection } from './lib/results-file.mjs';
 import { storageTarget } from './lib/storage-target.mjs';
 
@@ -32,7 +43,7 @@ const target = await storageTarget(args.storage);
 const where = target.fresh(dir);
 // The whole-project folds (sort by latency) of a large project outlast the default 15 s request
 // timeout on a loaded machine; the bench measures how long they take rather than a 503.
-if (where.storage) where.storage += '?timeoutMs=120000';
+if (where.storage?.startsWith('clickhouse')) where.storage += '?timeoutMs=120000';
 const replicas = target.kind === 'sqlite' ? 1 : Number(args.replicas);
 const servers = [];
 for (let r = 0; r < replicas; r++) {
@@ -47,6 +58,10 @@ for (let r = 0; r < replicas; r++) {
 }
 const ingestStarted = performance.now();
 const load = [loadavg()[0]];
+/** The trace the last case loads whole: a root and TRACE_CHILDREN children, starting at the middle call. */
+const TRACE_CHILDREN = 25_000;
+const traceAt = Math.floor(total / 2);
+const traceRoot = randomUUID();
 
 // Root calls of four common ops and one rare op (1 in 1,000), 200-byte inputs, 300-byte outputs.
 const ops = ['agent.step', 'llm.chat', 'tool.search', 'retrieve'];
@@ -71,13 +86,20 @@ let sent = 0;
 const nextBatch = () => {
   const items = [];
   for (let i = 0; i < BATCH && n < total; i++, n++) {
-    const id = randomUUID();
+    const inTrace = target.kind !== 'sqlite' && n > traceAt && n <= traceAt + TRACE_CHILDREN;
+    // A child's id starts with its trace id's first 8 bytes, as the SDK mints it.
+    const id =
+      n === traceAt
+        ? traceRoot
+        : inTrace
+          ? `${traceRoot.slice(0, 19)}${randomUUID().slice(19)}`
+          : randomUUID();
     const op = n % 1000 === 0 ? 'rare.op' : ops[n % 4];
     items.push({
       type: 'complete',
       id,
-      traceId: id,
-      parentId: null,
+      traceId: inTrace || n === traceAt ? traceRoot : id,
+      parentId: inTrace ? traceRoot : null,
       opName: op,
       displayName: `${op} #${n}`,
       startedAt: t0 + n,
@@ -117,7 +139,22 @@ const loader = async () => {
     if (res.status !== 200) throw new Error(`ingest failed: ${res.status} ${await res.text()}`);
   }
 };
-await Promise.all(Array.from({ length: IN_FLIGHT }, loader));
+/** ClickHouse: the engine's own ingest in this process, larger batches, no HTTP. */
+const loadDirect = async () => {
+  const storage = await ClickHouseStorage.open(parseStorageUrl(where.storage).options);
+  const BIG = 10_000;
+  const loaderDirect = async () => {
+    while (n < total) {
+      const items = [];
+      while (items.length < BIG && n < total) items.push(...nextBatch().slice(0, BIG - items.length));
+      await storage.ingestCalls('big', items);
+    }
+  };
+  await Promise.all([loaderDirect(), loaderDirect()]);
+  await storage.close();
+};
+if (target.kind === 'sqlite') await Promise.all(Array.from({ length: IN_FLIGHT }, loader));
+else await loadDirect();
 
 const ingestSeconds = (performance.now() - ingestStarted) / 1000;
 const cases = [
@@ -142,24 +179,45 @@ const cases = [
   ['text: FTS syntax as text', { text: '"w1" AND (w2* OR -w3:' }],
   ['text: no match', { text: 'nosuchword' }],
 ];
+/** The UI's trace view: every call of one trace, pages of 1,000 in start order. */
+const TRACE_CASE = `a ${(TRACE_CHILDREN + 1).toLocaleString('en-US')}-call trace, loaded whole (pages of 1,000)`;
+if (target.kind !== 'sqlite')
+  cases.push([
+    TRACE_CASE,
+    { traceId: traceRoot, sort: { field: 'startedAt', direction: 'asc' }, limit: 1_000 },
+  ]);
+/** The SQL each case ran on its first run (ClickHouse), for the profile. */
+const captured = new Map();
+let capturing;
+const onQuery = ({ sql }) => capturing?.push(sql);
+subscribe('weft:clickhouse:query', onQuery);
 const RUNS = Number(args.runs);
 const results = [];
 for (const [label, filter] of cases) {
   const times = [];
   let rows = 0;
   for (let i = 0; i < RUNS; i++) {
+    capturing = i === 0 ? [] : undefined;
     const started = performance.now();
-    const res = await fetch(servers[i % servers.length].url + routes.callQuery(), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ project: 'big', limit: 50, ...filter }),
-    });
-    const text = await res.text();
+    rows = 0;
+    let cursor;
+    // Every page for the trace; one page otherwise.
+    do {
+      const res = await fetch(servers[i % servers.length].url + routes.callQuery(), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ project: 'big', limit: 50, ...filter, ...(cursor ? { cursor } : {}) }),
+      });
+      const text = await res.text();
+      const body = res.status === 200 ? JSON.parse(text) : undefined;
+      // An error answer (503 when storage timed out, 500…) stops the run with what the server said.
+      if (!Array.isArray(body?.calls))
+        throw new Error(`${label}: HTTP ${res.status}: ${text.slice(0, 2_000)}`);
+      rows += body.calls.length;
+      cursor = label === TRACE_CASE ? body.nextCursor : null;
+    } while (cursor);
     times.push(performance.now() - started);
-    const body = res.status === 200 ? JSON.parse(text) : undefined;
-    // An error answer (503 when storage timed out, 500…) stops the run with what the server said.
-    if (!Array.isArray(body?.calls)) throw new Error(`${label}: HTTP ${res.status}: ${text.slice(0, 2_000)}`);
-    rows = body.calls.length;
+    if (i === 0) captured.set(label, capturing);
   }
   times.sort((a, b) => a - b);
   const at = (q) => Number(times[Math.min(RUNS - 1, Math.ceil(q * RUNS) - 1)].toFixed(1));
@@ -172,6 +230,14 @@ for (const [label, filter] of cases) {
   });
 }
 await Promise.all(servers.map((s) => s.close()));
+unsubscribe('weft:clickhouse:query', onQuery);
+const profile = target.kind === 'sqlite' ? undefined : await profileQueries(results);
+let engineVersion;
+if (target.kind === 'chdb') {
+  const engine = await engineClient();
+  engineVersion = (await engine.rows('SELECT version() AS v'))[0]?.v;
+  await engine.close();
+}
 await target.dispose();
 await rm(dir, { recursive: true, force: true });
 load.push(loadavg()[0]);
@@ -184,19 +250,27 @@ const meta = {
 };
 await mkdir(join(here, 'out'), { recursive: true });
 const onSqlite = target.kind === 'sqlite';
+if (profile !== undefined) {
+  await writeFile(join(here, 'out', `query-profile-${target.kind}-${total}.txt`), profile);
+}
 const count = total.toLocaleString('en-US');
 const loading = `loading the ${count} calls (batches of ${BATCH.toLocaleString('en-US')}, ${IN_FLIGHT} in flight) took ${ingestSeconds.toFixed(0)} s`;
 const sqliteTitle = total === 100_000 ? 'Query' : `Query, ${count} calls`;
+const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+const engineName =
+  target.kind === 'chdb' ? `chDB (${target.label}, ClickHouse ${engineVersion})` : 'ClickHouse';
 const title = onSqlite
   ? sqliteTitle
-  : `Query on ClickHouse, ${count} calls, ${replicas} replica${replicas === 1 ? '' : 's'}`;
+  : target.kind === 'chdb'
+    ? `Query on chDB, ${count} calls`
+    : `Query on ClickHouse, ${count} calls, ${replicas} replica${replicas === 1 ? '' : 's'}`;
 await writeFile(
   join(
     here,
     'out',
     onSqlite
       ? `query${total === 100_000 ? '' : `-${total}`}.json`
-      : `query-clickhouse-${total}-${replicas}.json`,
+      : `query-${target.kind}-${total}-${replicas}.json`,
   ),
   `${JSON.stringify({ ...meta, storage: target.label, replicas, ingestSeconds, results }, null, 2)}\n`,
 );
@@ -206,13 +280,16 @@ if (!onSqlite) {
     [
       `## ${title}`,
       '',
-      `\`node bench/query.mjs --storage clickhouse --calls ${total} --replicas ${replicas}\` — ${meta.date}, Node ${meta.node}, 1-minute load average ${meta.loadAverage[0]} before / ${meta.loadAverage[1]} after;`,
-      `${target.label} on the same machine, ${replicas} in-process server(s) sharing one database, queries alternating between them; ${loading}.`,
-      `The calls and queries of the SQLite section; \`limit: 50\`, each query ${RUNS} times: median, p95 and max.`,
+      `\`nice node bench/query.mjs --storage ${target.kind} --calls ${total}${target.kind === 'chdb' ? '' : ` --replicas ${replicas}`}\` — ${meta.date}, Node ${meta.node}, commit ${commit}, 1-minute load average ${meta.loadAverage[0]} before / ${meta.loadAverage[1]} after (2 cores shared with other work);`,
+      `${target.kind === 'chdb' ? engineName : target.label} on the same machine, ${replicas} in-process server(s) sharing one database; ${loading} (the engine's own ingest in this process, batches of 10,000, 2 in flight).`,
+      `The calls and queries of the SQLite section, plus one ${(TRACE_CHILDREN + 1).toLocaleString('en-US')}-call trace loaded whole; \`limit: 50\`, each query ${RUNS} times: median, p95 and max.`,
+      "Rows read: `EXPLAIN ESTIMATE` of the case's list query (call_list); plans in bench/out/query-profile-*.txt.",
       '',
-      '| Query | Median ms | p95 ms | Max ms | Rows |',
-      '| --- | ---: | ---: | ---: | ---: |',
-      ...results.map((r) => `| ${r.label} | ${r.medianMs} | ${r.p95Ms} | ${r.maxMs} | ${r.rows} |`),
+      '| Query | Median ms | p95 ms | Max ms | Rows | Rows read |',
+      '| --- | ---: | ---: | ---: | ---: | ---: |',
+      ...results.map(
+        (r) => `| ${r.label} | ${r.medianMs} | ${r.p95Ms} | ${r.maxMs} | ${r.rows} | ${r.rowsRead ?? ''} |`,
+      ),
       '',
     ].join('\n'),
   );
@@ -235,3 +312,51 @@ if (!onSqlite) {
     ].join('\n'),
   );
 process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+
+/** SELECTs on the bench's engine, apart from the server's connection: chDB in this process, or ClickHouse over HTTP. */
+async function engineClient() {
+  if (target.kind === 'chdb') {
+    const require = createRequire(new URL('../packages/server/package.json', import.meta.url));
+    const { createClient } = require('@clickhouse/client');
+    const { createChdbConnection } = require('chdb/connection');
+    const client = createClient({ connection: createChdbConnection({ path: target.chdbPath }) });
+    return {
+      rows: async (sql) => (await client.query({ query: sql, format: 'JSONEachRow' })).json(),
+      close: () => client.close(),
+    };
+  }
+  return {
+    rows: async (sql) => {
+      const res = await fetch(target.httpUrl, { method: 'POST', body: `${sql} FORMAT JSONEachRow` });
+      const text = await res.text();
+      if (res.status !== 200) throw new Error(`ClickHouse: ${text}`);
+      return text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line));
+    },
+    close: async () => {},
+  };
+}
+
+/**
+ * `EXPLAIN indexes = 1` and `EXPLAIN ESTIMATE` of each case's first list
+ * query (the walk over call_list), run on the same engine after the timings;
+ * sets `rowsRead` on each result and returns the plans as text.
+ */
+async function profileQueries(measured) {
+  const engine = await engineClient();
+  const out = [];
+  for (const result of measured) {
+    const walk = (captured.get(result.label) ?? []).find(
+      (sql) => sql.includes('call_list') && sql.includes('ORDER BY'),
+    );
+    if (walk === undefined) continue;
+    const plan = await engine.rows(`EXPLAIN indexes = 1 ${walk}`);
+    const estimate = await engine.rows(`EXPLAIN ESTIMATE ${walk}`);
+    result.rowsRead = estimate.reduce((sum, row) => sum + Number(row.rows ?? 0), 0);
+    out.push(`## ${result.label}\n\n${walk.trim()}\n\n${plan.map((row) => row.explain).join('\n')}\n`);
+  }
+  await engine.close();
+  return out.join('\n');
+}

@@ -1,15 +1,19 @@
 // Where a bench's server stores: `--storage sqlite` (default: a SQLite file in
 // a temp folder), `--storage clickhouse` (a throwaway ClickHouse server this
-// bench starts on free ports, via @weft/server/testing), or an existing
-// `clickhouse://HOST:PORT/DATABASE` URL. Each run gets a fresh database.
+// bench starts on free ports, via @weft/server/testing), `--storage chdb`
+// (ClickHouse 26 in this process, npm chdb: `npm run chdb:install`), or an
+// existing `clickhouse://HOST:PORT/DATABASE` URL. Each run gets a fresh database.
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const testing = new URL('../../packages/server/dist/testing/index.js', import.meta.url);
 
 /**
- * @param {string} spec `sqlite`, `clickhouse` or a clickhouse:// URL
- * @returns {Promise<{ kind: 'sqlite' | 'clickhouse', label: string, fresh(dir: string): { storage?: string, dbPath?: string, database?: string }, httpUrl?: string, dispose(): Promise<void> }>}
+ * @param {string} spec `sqlite`, `clickhouse`, `chdb` or a clickhouse:// URL
+ * @returns {Promise<{ kind: 'sqlite' | 'clickhouse' | 'chdb', label: string, chdbPath?: string, fresh(dir: string): { storage?: string, dbPath?: string, database?: string }, httpUrl?: string, dispose(): Promise<void> }>}
  */
 export async function storageTarget(spec = 'sqlite') {
   if (spec === 'sqlite') {
@@ -18,6 +22,21 @@ export async function storageTarget(spec = 'sqlite') {
       label: 'SQLite',
       fresh: (dir) => ({ dbPath: join(dir, 'weft.db') }),
       dispose: async () => {},
+    };
+  }
+  if (spec === 'chdb') {
+    const root = await mkdtemp(join(tmpdir(), 'weft-bench-chdb-'));
+    const require = createRequire(new URL('../../packages/server/package.json', import.meta.url));
+    const version = require('chdb/package.json').version;
+    return {
+      kind: 'chdb',
+      label: `chDB ${version}`,
+      chdbPath: root,
+      fresh: () => {
+        const database = `bench_${randomUUID().replaceAll('-', '')}`;
+        return { storage: `chdb:${root}?database=${database}`, database };
+      },
+      dispose: () => rm(root, { recursive: true, force: true }),
     };
   }
   let base;
@@ -31,7 +50,7 @@ export async function storageTarget(spec = 'sqlite') {
   } else if (spec.startsWith('clickhouse://')) {
     base = spec.slice('clickhouse://'.length).split('/')[0];
   } else {
-    throw new Error(`--storage must be sqlite, clickhouse or a clickhouse:// URL, got ${spec}`);
+    throw new Error(`--storage must be sqlite, clickhouse, chdb or a clickhouse:// URL, got ${spec}`);
   }
   const httpUrl = `http://${base.split(',')[0].replace(/^.*@/, '')}`;
   try {

@@ -19,10 +19,11 @@ export interface ListWalk {
 /** The calls still wanted, and room for a few stale copies. */
 const WALK: ListWalk = { rows: (wanted) => wanted + 8 };
 
-/** A list row as a page's walk reads it: its id, version and sort key. */
+/** A list row as a page's walk reads it: its id, version (and its call's highest) and sort key. */
 interface KeyRow {
   id: string;
   version: number | string;
+  newest: number | string;
   k_time: number | string;
   k_latency: number;
   k_op: string;
@@ -44,6 +45,7 @@ const ORDER: Record<CallSortField, readonly string[]> = {
  *      order of the primary key or of a projection, so a page reads a few
  *      granules, not the project;
  *   2. drop stale copies: a row whose `version` is not its call's highest
+ *      (joined in the same query, by id, over the candidates' ids)
  *      (a start stored alone before its end, a half since sent again) is an
  *      old state of the call; the current row is in the table too, at its
  *      own place in the order, and is kept there if it passes. Copies of
@@ -191,14 +193,24 @@ export class ClickHouseCallQuery {
     let after = cursor === undefined ? undefined : this.#after(field, direction, cursor);
     while (found.length < count) {
       const size = this.#walk.rows(count - found.length);
-      const rows = await this.#connection.rows<KeyRow>(`
-        SELECT id, version, ${this.#time.micros('started_at')} AS k_time, latency_key AS k_latency, op_plain AS k_op
+      const orderBy = ORDER[field].map((c) => `${c} ${order}`).join(', ');
+      const candidates = `SELECT id, version, ${this.#time.micros('started_at')} AS k_time, latency_key AS k_latency,
+          op_plain AS k_op, started_at, latency_key, op_plain
         FROM ${this.#list} WHERE ${[...where, ...(after === undefined ? [] : [after])].join(' AND ')}
-        ORDER BY ${ORDER[field].map((c) => `${c} ${order}`).join(', ')} LIMIT ${sqlLiteral(size)}`);
+        ORDER BY ${orderBy} LIMIT ${sqlLiteral(size)}`;
+      // One round trip: the candidates, and each one's highest version (by
+      // the id index); the candidate subquery is read twice, in key order.
+      const rows = await this.#connection.rows<KeyRow>(`
+        SELECT id, version, newest, k_time, k_latency, k_op FROM (${candidates}) AS candidate
+        ALL LEFT JOIN (
+          SELECT id, max(version) AS newest FROM ${this.#list}
+          WHERE project = ${sqlLiteral(project)} AND id IN (SELECT id FROM (${candidates}))
+          GROUP BY id
+        ) AS current USING id
+        ORDER BY ${orderBy}`);
       if (rows.length === 0) break;
-      const newest = await this.#newestVersions(project, [...new Set(rows.map((r) => r.id))]);
       for (const row of rows) {
-        if (seen.has(row.id) || newest.get(row.id) !== Number(row.version)) continue;
+        if (seen.has(row.id) || Number(row.newest) !== Number(row.version)) continue;
         seen.add(row.id);
         found.push(row);
         if (found.length === count) break;
@@ -208,14 +220,6 @@ export class ClickHouseCallQuery {
       after = this.#after(field, direction, { key: this.#cursorKey(last, field), id: last.id });
     }
     return found;
-  }
-
-  /** The highest `version` of each of `ids` (its current list row). */
-  async #newestVersions(project: string, ids: readonly string[]): Promise<Map<string, number>> {
-    const rows = await this.#connection.rows<{ id: string; v: number | string }>(`
-      SELECT id, max(version) AS v FROM ${this.#list}
-      WHERE project = ${sqlLiteral(project)} AND id IN ${inList(ids)} GROUP BY id`);
-    return new Map(rows.map((r) => [r.id, Number(r.v)]));
   }
 
   /** `(key, id)` strictly after `position` in the sort's direction. */

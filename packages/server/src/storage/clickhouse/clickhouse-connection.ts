@@ -4,6 +4,7 @@ import {
   type ClickHouseSettings,
   createClient,
 } from '@clickhouse/client';
+import { channel } from 'node:diagnostics_channel';
 import { StorageUnavailableError } from '../../errors/index.js';
 import type { ChdbConnectionFactory } from './chdb-connection.js';
 
@@ -32,6 +33,13 @@ export interface ClickHouseConnectionOptions {
  */
 const UNAVAILABLE =
   /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|socket hang up|Timeout error|timed out|Too many simultaneous queries|TOO_MANY_SIMULTANEOUS_QUERIES|Memory limit|Timeout exceeded|TIMEOUT_EXCEEDED|other side closed|UND_ERR/i;
+
+/**
+ * Every SELECT the adapter runs, published as `{ sql }` before it runs (for
+ * profiling: the query bench subscribes and EXPLAINs them). Free when no one
+ * subscribes.
+ */
+export const QUERY_CHANNEL = channel('weft:clickhouse:query');
 
 /** Large `IN (…)` lists (known table rows) need more than the default 256 KiB of query text. */
 const MAX_QUERY_BYTES = 16 * 1024 * 1024;
@@ -91,6 +99,7 @@ export class ClickHouseConnection {
 
   /** Rows of a SELECT (written with `sqlLiteral` for every value), decoded from JSONEachRow. */
   async rows<T>(sql: string): Promise<T[]> {
+    if (QUERY_CHANNEL.hasSubscribers) QUERY_CHANNEL.publish({ sql });
     return this.#guard(async () => {
       const result = await this.#reads.query({ query: sql, format: 'JSONEachRow' });
       return result.json<T>();
