@@ -10,12 +10,13 @@
 //
 //   cd packages/server && npx tsup && cd ../.. && node bench/ingest.mjs
 //   node bench/ingest.mjs --records-1k 100000 --records-20k 10000 --spans 100000 --connections 4 [--profile DIR]
-//   node bench/ingest.mjs --storage clickhouse [--replicas 2]   (or --storage clickhouse://HOST:PORT/DB)
+//   node bench/ingest.mjs --storage clickhouse [--replicas 2]   (or --storage clickhouse://HOST:PORT/DB, or --storage chdb: one replica)
 //   node bench/ingest.mjs --records-1k 2000 --records-20k 200 --spans 2000 --no-results   (a quick check)
 //
 // The OTLP bodies are made by the real OpenTelemetry SDK and the exporters'
 // own serializers (@opentelemetry/otlp-transformer), as an app would send them.
 import { fork } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { v7 as uuidv7 } from 'uuid';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -86,12 +87,30 @@ async function serve(dbPath, storage) {
     ...(storage ? { storage } : {}),
   });
   process.on('message', async (message) => {
+    // chDB: only this process may open the folder, so it also runs the bench's count.
+    if (message?.chdbCount !== undefined) {
+      process.send({ row: await chdbRow(message.chdbCount.path, message.chdbCount.sql) });
+      return;
+    }
     if (message !== 'close') return;
     await server.close();
     process.send({ closed: true, cpu: process.cpuUsage() }, () => process.exit(0));
   });
   // CPU used so far is startup (loading modules, opening the database), not ingest.
   process.send({ url: server.url, cpu: process.cpuUsage() });
+}
+
+/** The first row of a SELECT on chDB in this process (the serving child's own folder). */
+async function chdbRow(path, sql) {
+  const require = createRequire(new URL('../packages/server/package.json', import.meta.url));
+  const { createClient } = require('@clickhouse/client');
+  const { createChdbConnection } = require('chdb/connection');
+  const client = createClient({ connection: createChdbConnection({ path }) });
+  try {
+    return (await (await client.query({ query: sql, format: 'JSONEachRow' })).json())[0];
+  } finally {
+    await client.close();
+  }
 }
 
 function startChild(dbPath, childArgs = ['--serve', dbPath]) {
@@ -452,6 +471,8 @@ async function writeSection(results, meta) {
 async function mainOnStorage() {
   const target = await storageTarget(args.storage);
   const replicas = Number(args.replicas);
+  if (target.kind === 'chdb' && replicas !== 1)
+    throw new Error('--storage chdb runs one replica: chDB opens its folder in one process only');
   const batchSize = Number(args.batch);
   const connections = Number(args.connections);
   const project = 'bench';
@@ -480,10 +501,12 @@ async function mainOnStorage() {
           const started = performance.now();
           const accepted = await sendAll(urls, load, connections);
           const acceptedMs = performance.now() - started;
-          const row = await clickHouseRow(
-            target.httpUrl,
-            `SELECT count() AS n FROM (SELECT id FROM ${database}.calls WHERE project = '${project}' GROUP BY id HAVING max(half = 1) = 1 AND max(half = 2) = 1)`,
-          );
+          const count = `SELECT count() AS n FROM (SELECT id FROM ${database}.calls WHERE project = '${project}' GROUP BY id HAVING max(half = 1) = 1 AND max(half = 2) = 1)`;
+          let row;
+          if (target.kind === 'chdb') {
+            children[0].child.send({ chdbCount: { path: target.chdbPath, sql: count } });
+            ({ row } = await children[0].next());
+          } else row = await clickHouseRow(target.httpUrl, count);
           const stored = Number(row.n);
           if (stored !== c.records) throw new Error(`expected ${c.records} stored calls, found ${stored}`);
           const result = {
@@ -524,17 +547,20 @@ async function mainOnStorage() {
   if (!args['no-results']) {
     await mkdir(join(here, 'out'), { recursive: true });
     await writeFile(
-      join(here, 'out', `ingest-clickhouse-${replicas}.json`),
+      join(here, 'out', `ingest-${target.kind}-${replicas}.json`),
       `${JSON.stringify({ ...meta, storage: target.label, replicas, results }, null, 2)}\n`,
     );
   }
-  const title = `Server ingest on ClickHouse, ${replicas} replica${replicas === 1 ? '' : 's'}`;
+  const title =
+    target.kind === 'chdb'
+      ? 'Server ingest on chDB'
+      : `Server ingest on ClickHouse, ${replicas} replica${replicas === 1 ? '' : 's'}`;
   await saveSection(
     title,
     [
       `## ${title}`,
       '',
-      `\`node bench/ingest.mjs --storage clickhouse --replicas ${replicas}\` — ${meta.date}, Node ${meta.node}, ${meta.cpus} CPUs, load ${meta.load}; ${target.label}`,
+      `\`node bench/ingest.mjs ${process.argv.slice(2).join(' ')}\` — ${meta.date}, Node ${meta.node}, ${meta.cpus} CPUs, load ${meta.load}; ${target.label}`,
       `on the same machine (started by the bench), ${replicas} \`weft serve\` child process(es), batches of ${batchSize} msgpack records over`,
       `${connections} connections per replica; "verified" counts calls with both halves in ClickHouse after the last 200.`,
       'The OTLP rows POST /v1/traces export requests of the same batch size of 1 KB GenAI spans (real OpenTelemetry',
