@@ -13,75 +13,25 @@
 // and checks that every call reads back with its whole history.
 //
 //   node bench/chat-loop.mjs [--turns 50] [--reply-bytes 1200] [--user-bytes 300]
-import { fork } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
+import { benchText as text, startBenchServer } from './lib/bench-server.mjs';
 import { bundleSources, src } from './lib/bundle-sources.mjs';
 import { countingProxy } from './lib/counting-proxy.mjs';
 
 const { values: args } = parseArgs({
   options: {
-    serve: { type: 'string' },
     turns: { type: 'string', default: '50' },
     'reply-bytes': { type: 'string', default: '1200' },
     'user-bytes': { type: 'string', default: '300' },
   },
 });
 
-if (args.serve) {
-  const { startServer } = await bundleSources(
-    'chat-loop-server',
-    `export { startServer } from ${src('packages/server/src/index.ts')};`,
-  );
-  const server = await startServer({
-    host: '127.0.0.1',
-    port: 0,
-    uiDir: false,
-    dbPath: join(args.serve, 'weft.db'),
-  });
-  process.send?.({ url: server.url });
-  process.on('message', async () => {
-    await server.close();
-    process.exit(0);
-  });
-} else {
-  await main();
-}
-
-/** Deterministic text of `n` characters, different per `seed` (not compressible into repeats of one word). */
-function text(seed, n) {
-  const words = [
-    'model',
-    'tool',
-    'answer',
-    'token',
-    'trace',
-    'value',
-    'server',
-    'history',
-    'prompt',
-    'agent',
-    'call',
-    'digest',
-  ];
-  let out = `${seed}:`;
-  let x = seed * 7919 + 17;
-  while (out.length < n) {
-    x = (x * 1103515245 + 12345) & 0x7fffffff;
-    out += `${words[x % words.length]} `;
-  }
-  return out.slice(0, n);
-}
+await main();
 
 async function run(sdk, { turns, replyBytes, userBytes, dedup }) {
-  const dir = await mkdtemp(join(tmpdir(), 'weft-bench-chat-'));
-  const child = fork(fileURLToPath(import.meta.url), ['--serve', dir], { stdio: 'inherit' });
-  const { url } = await new Promise((resolve) => child.once('message', resolve));
-  const proxy = await countingProxy(url);
+  const server = await startBenchServer('weft-bench-chat');
+  const proxy = await countingProxy(server.url);
   const project = `chat-${dedup ? 'dedup' : 'whole'}`;
   const client = sdk.init({
     project,
@@ -130,10 +80,7 @@ async function run(sdk, { turns, replyBytes, userBytes, dedup }) {
   const dedupStats = client.diagnostics().dedup;
   await client.shutdown();
   proxy.close();
-  child.send('stop');
-  await once(child, 'exit');
-  const dbBytes = (await stat(join(dir, 'weft.db'))).size;
-  await rm(dir, { recursive: true, force: true });
+  const dbBytes = await server.stop();
   return {
     mode: dedup ? 'values sent once (default)' : 'every record whole (dedupThresholdBytes: 0)',
     turns,

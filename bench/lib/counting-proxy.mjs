@@ -3,8 +3,12 @@
 import { once } from 'node:events';
 import { createServer, request } from 'node:http';
 
-/** A pass-through proxy counting requests and body bytes per request. */
-export async function countingProxy(upstream) {
+/**
+ * A pass-through proxy counting requests and body bytes per request.
+ * `delayMs(method, path)`: how long to hold a request before forwarding it
+ * (slow acknowledgements, so that batches in flight cross); none by default.
+ */
+export async function countingProxy(upstream, { delayMs = () => 0 } = {}) {
   const target = new URL(upstream);
   const log = [];
   const server = createServer((req, res) => {
@@ -21,7 +25,11 @@ export async function countingProxy(upstream) {
       },
     );
     forward.on('error', () => res.destroy());
-    req.pipe(forward);
+    const wait = delayMs(entry.method, entry.path);
+    if (wait > 0) {
+      req.pause();
+      setTimeout(() => req.pipe(forward), wait);
+    } else req.pipe(forward);
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

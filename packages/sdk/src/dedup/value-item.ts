@@ -20,6 +20,11 @@ export function sourceDigest(source: ValueSource): string {
   return source.kind === 'plain' ? source.digest : (source.digests.at(-1) as string);
 }
 
+/** Whether `source` can deliver `digest` (see {@link valueItemFor}), without writing the item. */
+export function sourceHolds(source: ValueSource, digest: string): boolean {
+  return source.kind === 'plain' ? source.digest === digest : source.digests.includes(digest);
+}
+
 /**
  * The value item that delivers `digest` from `source`, or undefined when the
  * source does not hold it. An array prefix is sent whole (no `prev`): the
