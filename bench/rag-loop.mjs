@@ -47,10 +47,20 @@ async function run(sdk, { turns, ackDelayMs }) {
   const server = await startBenchServer('weft-bench-rag');
   const delay = seeded(7);
   const proxy = await countingProxy(server.url, {
-    delayMs: (method, path) => (ackDelayMs > 0 && method === 'POST' && path.includes('batch') ? delay(ackDelayMs) : 0),
+    delayMs: (method, path) =>
+      ackDelayMs > 0 && method === 'POST' && path.includes('batch') ? delay(ackDelayMs) : 0,
   });
-  const client = sdk.init({ project: 'rag', url: proxy.url, outbox: false, setDefault: false, handleExit: false });
-  const corpus = Array.from({ length: CORPUS }, (_, i) => ({ id: `doc-${i}`, text: text(500 + i, DOCUMENT_CHARS) }));
+  const client = sdk.init({
+    project: 'rag',
+    url: proxy.url,
+    outbox: false,
+    setDefault: false,
+    handleExit: false,
+  });
+  const corpus = Array.from({ length: CORPUS }, (_, i) => ({
+    id: `doc-${i}`,
+    text: text(500 + i, DOCUMENT_CHARS),
+  }));
   const tools = Array.from({ length: 4 }, (_, i) => ({
     type: 'function',
     function: { name: `tool_${i}`, description: text(100 + i, 300), parameters: { type: 'object' } },
@@ -58,6 +68,7 @@ async function run(sdk, { turns, ackDelayMs }) {
   const draw = seeded(11);
   const retrieve = client.op(
     async function retrieve(query) {
+      void query; // traced as the call's input; the draw does not depend on it
       await sleep(5); // the vector store
       const picked = new Set();
       while (picked.size < DRAWN) picked.add(draw(CORPUS));
@@ -92,7 +103,8 @@ async function run(sdk, { turns, ackDelayMs }) {
   const sent = proxy.log.filter((r) => r.method === 'POST').reduce((n, r) => n + r.bytes, 0);
   const unique = JSON.stringify({ tools, messages, documents: [...new Set(used)] }).length;
   const calls = await client.getCalls({ opName: 'chat' }).toArray();
-  const intact = calls.length === turns && calls.every((call) => call.inputs.request.documents.length === DRAWN);
+  const intact =
+    calls.length === turns && calls.every((call) => call.inputs.request.documents.length === DRAWN);
   await client.shutdown();
   proxy.close();
   await server.stop();
@@ -110,7 +122,10 @@ async function run(sdk, { turns, ackDelayMs }) {
 const turns = Number(args.turns);
 const ackDelayMs = Number(args['ack-delay-ms']);
 const loadBefore = loadavg()[0];
-const sdk = await bundleSources('rag-loop-sdk', `export { init } from ${src('packages/sdk/src/client/init.ts')};`);
+const sdk = await bundleSources(
+  'rag-loop-sdk',
+  `export { init } from ${src('packages/sdk/src/client/init.ts')};`,
+);
 const results = [];
 for (const delayMs of [0, ackDelayMs, 0, ackDelayMs]) {
   const result = await run(sdk, { turns, ackDelayMs: delayMs });
@@ -131,4 +146,5 @@ const lines = [
   ),
 ];
 console.log(`\n${lines.join('\n')}`);
-if (args['write-results']) await writeResultsSection('RAG loop: values sent once, whatever the timing', `${lines.join('\n')}\n`);
+if (args['write-results'])
+  await writeResultsSection('RAG loop: values sent once, whatever the timing', `${lines.join('\n')}\n`);

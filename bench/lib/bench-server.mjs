@@ -10,7 +10,9 @@ import { fileURLToPath } from 'node:url';
 /** Starts the server; `stop()` closes it, removes its folder and resolves to the SQLite file's size. */
 export async function startBenchServer(name = 'weft-bench') {
   const dir = await mkdtemp(join(tmpdir(), `${name}-`));
-  const child = fork(fileURLToPath(new URL('./serve-child.mjs', import.meta.url)), [dir], { stdio: 'inherit' });
+  const child = fork(fileURLToPath(new URL('./serve-child.mjs', import.meta.url)), [dir], {
+    stdio: 'inherit',
+  });
   const { url } = await new Promise((resolve) => child.once('message', resolve));
   return {
     url,
@@ -26,7 +28,20 @@ export async function startBenchServer(name = 'weft-bench') {
 
 /** Deterministic text of `n` characters, different per `seed` (not compressible into repeats of one word). */
 export function benchText(seed, n) {
-  const words = ['model', 'tool', 'answer', 'token', 'trace', 'value', 'server', 'history', 'prompt', 'agent', 'call', 'digest'];
+  const words = [
+    'model',
+    'tool',
+    'answer',
+    'token',
+    'trace',
+    'value',
+    'server',
+    'history',
+    'prompt',
+    'agent',
+    'call',
+    'digest',
+  ];
   let out = `${seed}:`;
   let x = seed * 7919 + 17;
   while (out.length < n) {

@@ -7,7 +7,12 @@ const { startServer } = await bundleSources(
   'bench-server',
   `export { startServer } from ${src('packages/server/src/index.ts')};`,
 );
-const server = await startServer({ host: '127.0.0.1', port: 0, uiDir: false, dbPath: join(process.argv[2], 'weft.db') });
+const server = await startServer({
+  host: '127.0.0.1',
+  port: 0,
+  uiDir: false,
+  dbPath: join(process.argv[2], 'weft.db'),
+});
 process.send?.({ url: server.url });
 process.on('message', async () => {
   await server.close();
