@@ -30,6 +30,7 @@ export interface OutboxFileSystem {
   mkdir(path: string, options: { recursive: true }): Promise<unknown>;
   readdir(path: string): Promise<string[]>;
   unlink(path: string): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
 }
 
 /** The real file system. */
@@ -38,4 +39,5 @@ export const nodeOutboxFileSystem: OutboxFileSystem = {
   mkdir: (path, options) => fsp.mkdir(path, options),
   readdir: (path) => fsp.readdir(path),
   unlink: (path) => fsp.unlink(path),
+  rename: (from, to) => fsp.rename(from, to),
 };

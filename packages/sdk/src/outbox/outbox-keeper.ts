@@ -293,8 +293,7 @@ export class OutboxKeeper {
     if (own !== undefined && this.#ownDir !== undefined) {
       const empty = own.stats.records === 0 && own.stats.pendingRecords === 0;
       await releaseOutbox(this.#ownDir);
-      if (empty && this.#ownDir !== this.#dir)
-        await rm(this.#ownDir, { recursive: true, force: true }).catch(() => undefined);
+      if (empty && this.#ownDir !== this.#dir) await removeFolderIfEmpty(this.#ownDir).catch(() => undefined);
     }
   }
 
@@ -404,7 +403,7 @@ export class OutboxKeeper {
         if (this.#adopted.has(dir)) {
           this.#adopted.delete(dir);
           await outbox.close();
-          if (dir !== this.#dir) await rm(dir, { recursive: true, force: true });
+          if (dir !== this.#dir) await removeFolderIfEmpty(dir);
         }
       }
     } catch (error) {
@@ -476,6 +475,12 @@ export class OutboxKeeper {
       Math.max(delay, 250),
     ).unref();
   }
+}
+
+/** Removes a per-process folder that holds nothing any more (a damaged segment set aside keeps it). */
+async function removeFolderIfEmpty(dir: string): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  if (names.every((name) => name === LOCK_FILE_NAME)) await rm(dir, { recursive: true, force: true });
 }
 
 /** A new folder of this process beside the project's: `<dir>/proc-<pid>-<id>`. */

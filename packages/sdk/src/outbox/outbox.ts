@@ -26,7 +26,8 @@ import {
   MAX_FRAME_PAYLOAD_BYTES,
   payloadBytes,
 } from './record-frame.js';
-import { recoverSegments } from './recover-segments.js';
+import { recoverSegments, setSegmentAside } from './recover-segments.js';
+import { type DamagedRange, damagedBytes } from './read-frames.js';
 import { replaySegment } from './replay-segment.js';
 import { reportRecoveryProblem } from './report-recovery-problem.js';
 import { SegmentAppender } from './segment-appender.js';
@@ -534,6 +535,43 @@ export class Outbox {
     }));
   }
 
+  /**
+   * A segment replayed to its end: deleted, or, when damaged bytes were
+   * skipped in it (found at open, or now), renamed aside and reported.
+   * Records open() counted that this replay did not find were damaged since
+   * (bit rot, an edit): they are counted as dropped.
+   */
+  async #replayed(segment: SegmentInfo, damaged: readonly DamagedRange[]): Promise<void> {
+    const lost = segment.records - segment.ackedRecords;
+    if (lost > 0) {
+      this.#droppedRecords += lost;
+      this.#settled += lost;
+    }
+    const found = damagedBytes(damaged);
+    if (found > segment.skippedBytes) {
+      reportRecoveryProblem(this.#warnings, {
+        kind: 'corrupt-segment',
+        path: segment.path,
+        offset: damaged[0]!.from,
+        bytesSkipped: found,
+        ranges: damaged.length,
+      });
+      segment.skippedBytes = found;
+    }
+    if (segment.skippedBytes === 0) {
+      await this.#forget(segment);
+      return;
+    }
+    this.#segments.splice(this.#segments.indexOf(segment), 1);
+    try {
+      await setSegmentAside(this.#options.fileSystem, segment, (problem) =>
+        reportRecoveryProblem(this.#warnings, problem),
+      );
+    } catch (error) {
+      debug('outbox: could not set %s aside: %s', segment.path, (error as Error).message);
+    }
+  }
+
   async #replay(send: ReplaySend, options: Required<ReplayOptions>): Promise<ReplayResult> {
     // Replay reads only closed segments: close the one being written so its records are included.
     await this.#serial(async () => {
@@ -562,18 +600,7 @@ export class Outbox {
         return result;
       }
       if (outcome.kind === 'interrupted') continue; // dropped for the disk bound meanwhile, or closing
-      if (outcome.end.kind !== 'end') {
-        // The file changed since open() counted it (bit rot, or someone edited it): the rest is lost.
-        this.#droppedRecords += segment.records - segment.ackedRecords;
-        this.#settled += segment.records - segment.ackedRecords;
-        reportRecoveryProblem(this.#warnings, {
-          kind: 'corrupt-segment',
-          path: segment.path,
-          offset: outcome.end.offset,
-          bytesSkipped: segment.bytes - outcome.end.offset,
-        });
-      }
-      await this.#forget(segment);
+      await this.#replayed(segment, outcome.end.damaged);
     }
     return { sent, remaining: this.stats.records };
   }

@@ -1,9 +1,10 @@
 import { debuglog } from 'node:util';
 import { OutboxReadFailedError } from './errors/index.js';
 import type { OutboxFileHandle, OutboxFileSystem } from './outbox-file-system.js';
-import { readFrames } from './read-frames.js';
+import { damagedBytes, readFrames } from './read-frames.js';
 import {
   checkSegmentHeader,
+  DAMAGED_SUFFIX,
   newSegmentInfo,
   parseSegmentFileName,
   SEGMENT_HEADER_BYTES,
@@ -17,23 +18,28 @@ export interface RecoveredSegments {
   /** Readable segments, oldest first, with exact record counts. */
   segments: SegmentInfo[];
   /** Sequence number for the next new segment (past every segment-like file, readable or not). */
-  nextSequence: number;
+  nextSequence: bigint;
   /** The newest segment, opened for appending, when it is readable. */
   tail: { info: SegmentInfo; handle: OutboxFileHandle } | undefined;
 }
 
-/** Problems found while recovering, for the caller to turn into warnings. */
+/** Problems found while recovering (or replaying), for the caller to turn into warnings. */
 export type RecoveryProblem =
   | { kind: 'torn-tail'; path: string; offset: number; bytesRemoved: number }
-  | { kind: 'corrupt-segment'; path: string; offset: number; bytesSkipped: number }
+  /** Damaged bytes inside a segment, skipped: the valid records around them are kept. */
+  | { kind: 'corrupt-segment'; path: string; offset: number; bytesSkipped: number; ranges: number }
+  /** A replayed segment that had damaged bytes, renamed instead of deleted. */
+  | { kind: 'set-aside'; path: string; keptAs: string; bytesSkipped: number }
   | { kind: 'unreadable-segment'; path: string; reason: string };
 
 /**
- * Reads every segment once to count its records. The newest segment's
- * malformed tail (a crash mid-append) is truncated here and only here: after
- * this, appends never read a file. An older segment can only have a bad tail
- * if a failed write could not be rolled back (or the disk rotted); it is left
- * as is and read up to its last valid record.
+ * Reads every segment once to count its records. Damage is skipped, not
+ * fatal: the reader resynchronises at the next valid frame (see
+ * `readFrames`), so a damaged frame costs the records it overlaps. Only
+ * damage that runs to the end of the newest segment is a torn tail (a crash
+ * mid-append) and is truncated, here and only here: after this, appends
+ * never read a file. Damage anywhere else is reported and the segment is
+ * marked, to be set aside rather than deleted once replayed.
  */
 export async function recoverSegments(
   fs: OutboxFileSystem,
@@ -49,8 +55,8 @@ export async function recoverSegments(
   }
   const sequences = names
     .map(parseSegmentFileName)
-    .filter((sequence): sequence is number => sequence !== undefined)
-    .sort((a, b) => a - b);
+    .filter((sequence): sequence is bigint => sequence !== undefined)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const segments: SegmentInfo[] = [];
   let tail: RecoveredSegments['tail'];
 
@@ -63,7 +69,7 @@ export async function recoverSegments(
     } catch (error) {
       throw new OutboxReadFailedError(info.path, error);
     }
-    let outcome: 'keep' | 'keep-open' | 'remove' | 'ignore' = 'remove';
+    let outcome: 'keep' | 'keep-open' | 'remove' | 'set-aside' | 'ignore' = 'remove';
     try {
       outcome = await recoverOne(handle, info, newest, syncAfterTruncate, onProblem);
     } catch (error) {
@@ -77,11 +83,27 @@ export async function recoverSegments(
       await fs.unlink(info.path);
       continue;
     }
+    if (outcome === 'set-aside') {
+      // Nothing valid to replay, but damaged bytes someone may want to look at.
+      await setSegmentAside(fs, info, onProblem);
+      continue;
+    }
     if (outcome === 'ignore') continue;
     segments.push(info);
     if (outcome === 'keep-open') tail = { info, handle };
   }
-  return { segments, nextSequence: (sequences.at(-1) ?? 0) + 1, tail };
+  return { segments, nextSequence: (sequences.at(-1) ?? 0n) + 1n, tail };
+}
+
+/** Renames a damaged segment to `<name>.damaged` (never read again, kept for inspection) and reports it. */
+export async function setSegmentAside(
+  fs: OutboxFileSystem,
+  segment: SegmentInfo,
+  onProblem: (problem: RecoveryProblem) => void,
+): Promise<void> {
+  const keptAs = `${segment.path}${DAMAGED_SUFFIX}`;
+  await fs.rename(segment.path, keptAs);
+  onProblem({ kind: 'set-aside', path: segment.path, keptAs, bytesSkipped: segment.skippedBytes });
 }
 
 async function recoverOne(
@@ -90,7 +112,7 @@ async function recoverOne(
   newest: boolean,
   syncAfterTruncate: boolean,
   onProblem: (problem: RecoveryProblem) => void,
-): Promise<'keep' | 'keep-open' | 'remove' | 'ignore'> {
+): Promise<'keep' | 'keep-open' | 'remove' | 'set-aside' | 'ignore'> {
   const { size } = await handle.stat();
   if (size < SEGMENT_HEADER_BYTES) return 'remove'; // crashed between creating the file and writing its header
   const header = Buffer.alloc(SEGMENT_HEADER_BYTES);
@@ -108,21 +130,28 @@ async function recoverOne(
   const end = await readFrames(handle, SEGMENT_HEADER_BYTES, size, () => {
     info.records++;
   });
-  info.bytes = end.offset;
-  if (end.offset < size) {
-    if (newest) {
-      await handle.truncate(end.offset);
-      if (syncAfterTruncate) await handle.sync();
-      onProblem({ kind: 'torn-tail', path: info.path, offset: end.offset, bytesRemoved: size - end.offset });
-    } else {
-      onProblem({
-        kind: 'corrupt-segment',
-        path: info.path,
-        offset: end.offset,
-        bytesSkipped: size - end.offset,
-      });
-    }
+  let damaged = end.damaged;
+  info.bytes = size;
+  const last = damaged.at(-1);
+  if (newest && last !== undefined && last.to === size) {
+    // Damage that runs to the end of the newest segment, with no valid frame after it: a torn append.
+    await handle.truncate(last.from);
+    if (syncAfterTruncate) await handle.sync();
+    onProblem({ kind: 'torn-tail', path: info.path, offset: last.from, bytesRemoved: size - last.from });
+    info.bytes = last.from;
+    damaged = damaged.slice(0, -1);
+  }
+  info.skippedBytes = damagedBytes(damaged);
+  if (damaged.length > 0) {
+    onProblem({
+      kind: 'corrupt-segment',
+      path: info.path,
+      offset: damaged[0]!.from,
+      bytesSkipped: info.skippedBytes,
+      ranges: damaged.length,
+    });
   }
   if (newest) return 'keep-open';
-  return info.records === 0 ? 'remove' : 'keep';
+  if (info.records > 0) return 'keep';
+  return info.skippedBytes > 0 ? 'set-aside' : 'remove';
 }

@@ -1,5 +1,6 @@
 import type { RecoveryProblem } from './recover-segments.js';
 import type { WarningLimiter } from '../diagnostics/index.js';
+import { DAMAGED_SUFFIX } from './segment-file.js';
 
 /** Turns what recovery (or a replay) found wrong in a segment into a rate-limited warning. */
 export function reportRecoveryProblem(warnings: WarningLimiter, problem: RecoveryProblem): void {
@@ -13,8 +14,14 @@ export function reportRecoveryProblem(warnings: WarningLimiter, problem: Recover
       return;
     case 'corrupt-segment':
       warnings.report(kind, { bytesSkipped: problem.bytesSkipped }, (counts) => ({
-        message: `Weft outbox: ${path} has ${counts.bytesSkipped} unreadable byte(s) from offset ${problem.offset}; the records before them are replayed, the rest are lost.`,
-        details: { path, offset: problem.offset },
+        message: `Weft outbox: ${path} has ${counts.bytesSkipped} unreadable byte(s) in ${problem.ranges} place(s), the first at offset ${problem.offset}; they are skipped and every valid record around them is kept. Once replayed, the file is set aside (${DAMAGED_SUFFIX}), not deleted.`,
+        details: { path, offset: problem.offset, ranges: problem.ranges },
+      }));
+      return;
+    case 'set-aside':
+      warnings.report(kind, { bytesSkipped: problem.bytesSkipped }, () => ({
+        message: `Weft outbox: ${path} had unreadable bytes; its valid records are replayed and the file is kept as ${problem.keptAs} for inspection (delete it when done).`,
+        details: { path, keptAs: problem.keptAs },
       }));
       return;
     case 'unreadable-segment':

@@ -15,7 +15,7 @@ export class SegmentAppender {
   readonly #fs: OutboxFileSystem;
   readonly #dir: string;
   readonly #fsync: OutboxFsyncPolicy;
-  #nextSequence: number;
+  #nextSequence: bigint;
   #active: { info: SegmentInfo; handle: OutboxFileHandle } | undefined;
   /** The segment has writes not yet fsynced. */
   #dirty = false;
@@ -24,7 +24,7 @@ export class SegmentAppender {
     fs: OutboxFileSystem,
     dir: string,
     fsync: OutboxFsyncPolicy,
-    nextSequence: number,
+    nextSequence: bigint,
     tail: { info: SegmentInfo; handle: OutboxFileHandle } | undefined,
   ) {
     this.#fs = fs;
@@ -35,7 +35,7 @@ export class SegmentAppender {
   }
 
   /** Takes the next segment number for a file written by someone else (at exit, synchronously). */
-  reserveSequence(): number {
+  reserveSequence(): bigint {
     return this.#nextSequence++;
   }
 

@@ -37,7 +37,7 @@ export function writeSegmentSync(path: string, records: readonly RecordPayload[]
  */
 export function writeFolderSync(dir: string, records: readonly RecordPayload[]): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  writeSegmentSync(join(dir, segmentFileName(1)), records);
+  writeSegmentSync(join(dir, segmentFileName(1n)), records);
 }
 
 function writeAllSync(fd: number, bytes: Uint8Array, position: number): void {

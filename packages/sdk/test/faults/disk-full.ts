@@ -41,6 +41,7 @@ export class DiskFullFileSystem extends EventEmitter implements OutboxFileSystem
   mkdir = nodeOutboxFileSystem.mkdir;
   readdir = nodeOutboxFileSystem.readdir;
   unlink = nodeOutboxFileSystem.unlink;
+  rename = nodeOutboxFileSystem.rename;
 
   /** Resolves once at least `count` writes were refused. */
   whenRefused(count: number): Promise<void> {

@@ -64,6 +64,10 @@ export class InstrumentedFileSystem implements OutboxFileSystem {
     return nodeOutboxFileSystem.readdir(path);
   }
 
+  rename(from: string, to: string): Promise<void> {
+    return nodeOutboxFileSystem.rename(from, to);
+  }
+
   unlink(path: string): Promise<void> {
     return nodeOutboxFileSystem.unlink(path);
   }
