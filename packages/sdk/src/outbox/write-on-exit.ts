@@ -1,6 +1,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordPayload } from '../transport/index.js';
+import { OUTBOX_DIR_MODE, OUTBOX_FILE_MODE } from './outbox-file-system.js';
 import { encodeFrames } from './record-frame.js';
 import { SEGMENT_HEADER_BYTES, segmentFileName, segmentHeader } from './segment-file.js';
 
@@ -18,7 +19,7 @@ import { SEGMENT_HEADER_BYTES, segmentFileName, segmentHeader } from './segment-
  */
 export function writeSegmentSync(path: string, records: readonly RecordPayload[]): void {
   const frames = encodeFrames(records, 0, records.length);
-  const fd = openSync(path, 'wx', 0o600);
+  const fd = openSync(path, 'wx', OUTBOX_FILE_MODE);
   try {
     writeAllSync(fd, segmentHeader(), 0);
     writeAllSync(fd, frames, SEGMENT_HEADER_BYTES);
@@ -36,7 +37,7 @@ export function writeSegmentSync(path: string, records: readonly RecordPayload[]
  * the folder of any process that died.
  */
 export function writeFolderSync(dir: string, records: readonly RecordPayload[]): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  mkdirSync(dir, { recursive: true, mode: OUTBOX_DIR_MODE });
   writeSegmentSync(join(dir, segmentFileName(1n)), records);
 }
 
