@@ -2,9 +2,11 @@
 // CLI make take once a project is large (server-side filtering and paging).
 //
 //   node bench/query.mjs [--calls 100000] [--storage sqlite|clickhouse|chdb|clickhouse://HOST:PORT/DB] [--replicas 2] [--runs 21]
+//   node bench/query.mjs --storage chdb --calls 10000000 --generate [--seed 30000]
 // Uses the BUILT packages (`npx turbo run build`). Writes the "Query" section
 // of bench/RESULTS.md ("Query, N calls" for another size) and bench/out/query*.json.
 //
+// `--generate` (ClickHouse 24+ and chDB): see bench/lib/generated-calls.mjs.
 // On ClickHouse (servers or chDB) the calls are loaded through the storage
 // engine's own ingest (`ClickHouseStorage.ingestCalls`, batches of 10,000, in
 // this process), so the rows are exactly what `weft serve` writes without the
@@ -15,7 +17,6 @@
 import { randomUUID } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { createRequire } from 'node:module';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,8 +24,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { encodeMsgpack, routes } from '../packages/protocol/dist/index.js';
 import { ClickHouseStorage, parseStorageUrl, startServer } from '../packages/server/dist/index.js';
+import { checkGenerated, copySeedCalls, numberedId } from './lib/generated-calls.mjs';
 import { writeResultsSection } from './lib/results-file.mjs';
-import { storageTarget } from './lib/storage-target.mjs';
+import { profileQueries } from './lib/query-profile.mjs';
+import { engineClient, storageTarget } from './lib/storage-target.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -34,9 +37,17 @@ const { values: args } = parseArgs({
     replicas: { type: 'string', default: '1' },
     /** Times each query runs (median, p95 and max of these). */
     runs: { type: 'string', default: '21' },
+    /**
+     * ClickHouse: load `--seed` calls through ingest and make the rest inside
+     * the engine as copies of them (bench/lib/generated-calls.mjs), checked
+     * against real ingest of 1,000 of them; for 10,000,000 calls.
+     */
+    generate: { type: 'boolean', default: false },
+    seed: { type: 'string', default: '60000' },
   },
 });
 const total = Number(args.calls);
+const seedCalls = Number(args.seed);
 const here = fileURLToPath(new URL('.', import.meta.url));
 const dir = await mkdtemp(join(tmpdir(), 'weft-bench-query-'));
 const target = await storageTarget(args.storage);
@@ -83,38 +94,50 @@ const BATCH = 2_000;
 const IN_FLIGHT = 3;
 let n = 0;
 let sent = 0;
-const nextBatch = () => {
-  const items = [];
-  for (let i = 0; i < BATCH && n < total; i++, n++) {
-    const inTrace = target.kind !== 'sqlite' && n > traceAt && n <= traceAt + TRACE_CHILDREN;
-    // A child's id starts with its trace id's first 8 bytes, as the SDK mints it.
-    const id =
-      n === traceAt
+/** `--generate`: call n's text repeats every `seedCalls` calls (see bench/lib/generated-calls.mjs); else every call's is its own. */
+const textPeriod = args.generate ? seedCalls : Number.MAX_SAFE_INTEGER;
+/** Call n as the SDK sends it; `trace` makes it the trace's root (j = 0) or its child j. */
+const callItem = (n, trace) => {
+  const op = n % 1000 === 0 ? 'rare.op' : ops[n % 4];
+  // A child's id starts with its trace id's first 8 bytes, as the SDK mints it.
+  const id =
+    trace === undefined
+      ? args.generate
+        ? numberedId(n)
+        : randomUUID()
+      : trace.j === 0
         ? traceRoot
-        : inTrace
-          ? `${traceRoot.slice(0, 19)}${randomUUID().slice(19)}`
-          : randomUUID();
-    const op = n % 1000 === 0 ? 'rare.op' : ops[n % 4];
-    items.push({
-      type: 'complete',
-      id,
-      traceId: inTrace || n === traceAt ? traceRoot : id,
-      parentId: inTrace ? traceRoot : null,
-      opName: op,
-      displayName: `${op} #${n}`,
-      startedAt: t0 + n,
-      endedAt: t0 + n + (n % 50),
-      inputs: { q: `${sentence(20)} ${'x'.repeat(80)}` },
-      output: { a: `${sentence(30)} ${'y'.repeat(100)}` },
-      summary: { latencyMs: n % 50 },
-      attributes: {
-        env: n % 2 ? 'prod' : 'dev',
-        tier: n % 3,
-        'user.id': `u${n % 1000}`,
-        tags: n % 20 === 0 ? ['vip', 'eu'] : ['eu'],
-      },
-      sessionId: `s${Math.floor(n / 10)}`,
-    });
+        : `${traceRoot.slice(0, 19)}${randomUUID().slice(19)}`;
+  const startedAt = trace?.startedAt ?? t0 + n;
+  seed = 1 + (((n % textPeriod) * 48_271) % 2_147_483_646);
+  return {
+    type: 'complete',
+    id,
+    traceId: trace === undefined ? id : traceRoot,
+    parentId: trace === undefined || trace.j === 0 ? null : traceRoot,
+    opName: op,
+    displayName: `${op} #${n}`,
+    startedAt,
+    endedAt: startedAt + (n % 50),
+    inputs: { q: `${sentence(20)} ${'x'.repeat(80)}` },
+    output: { a: `${sentence(30)} ${'y'.repeat(100)}` },
+    summary: { latencyMs: n % 50 },
+    attributes: {
+      env: n % 2 ? 'prod' : 'dev',
+      tier: n % 3,
+      'user.id': `u${n % 1000}`,
+      tags: n % 20 === 0 ? ['vip', 'eu'] : ['eu'],
+    },
+    sessionId: `s${Math.floor(n / 10)}`,
+  };
+};
+/** The next BATCH calls up to `until`; on ClickHouse (not generated) calls traceAt … traceAt + TRACE_CHILDREN are the trace. */
+const nextBatch = (until = total) => {
+  const items = [];
+  for (let i = 0; i < BATCH && n < until; i++, n++) {
+    const j = n - traceAt;
+    const inTrace = target.kind !== 'sqlite' && !args.generate && j >= 0 && j <= TRACE_CHILDREN;
+    items.push(callItem(n, inTrace ? { j, startedAt: t0 + n } : undefined));
   }
   return items;
 };
@@ -139,22 +162,70 @@ const loader = async () => {
     if (res.status !== 200) throw new Error(`ingest failed: ${res.status} ${await res.text()}`);
   }
 };
-/** ClickHouse: the engine's own ingest in this process, larger batches, no HTTP. */
-const loadDirect = async () => {
-  const storage = await ClickHouseStorage.open(parseStorageUrl(where.storage).options);
+/** ClickHouse: the engine's own ingest in this process, larger batches, no HTTP; calls up to `until`. */
+const loadDirect = async (storageUrl, until) => {
+  const storage = await ClickHouseStorage.open(parseStorageUrl(storageUrl).options);
   const BIG = 10_000;
   const loaderDirect = async () => {
-    while (n < total) {
+    while (n < until) {
       const items = [];
-      while (items.length < BIG && n < total) items.push(...nextBatch().slice(0, BIG - items.length));
+      while (items.length < BIG && n < until) items.push(...nextBatch(until));
       await storage.ingestCalls('big', items);
     }
   };
   await Promise.all([loaderDirect(), loaderDirect()]);
   await storage.close();
 };
+/** What `--generate` did: seconds per step and the check of copies against real ingest. */
+const generated = {};
 if (target.kind === 'sqlite') await Promise.all(Array.from({ length: IN_FLIGHT }, loader));
-else await loadDirect();
+else if (!args.generate) await loadDirect(where.storage, total);
+else {
+  let started = performance.now();
+  const lap = () => {
+    const seconds = Number(((performance.now() - started) / 1000).toFixed(1));
+    started = performance.now();
+    return seconds;
+  };
+  await loadDirect(where.storage, seedCalls);
+  generated.seedSeconds = lap();
+  // The trace: its own calls (numbers past the others), at the middle of the time range, 1 µs apart.
+  const storage = await ClickHouseStorage.open(parseStorageUrl(where.storage).options);
+  for (let j = 0; j <= TRACE_CHILDREN; j += BATCH) {
+    const items = [];
+    for (let i = j; i < Math.min(j + BATCH, TRACE_CHILDREN + 1); i++)
+      items.push(callItem(total + i, { j: i, startedAt: t0 + traceAt + i / 1000 }));
+    await storage.ingestCalls('big', items);
+  }
+  await storage.close();
+  generated.traceSeconds = lap();
+  const engine = await engineClient(target);
+  await copySeedCalls(engine, {
+    database: where.database,
+    project: 'big',
+    seedCalls,
+    total,
+    onProgress: (done) => process.stderr.write(`copied up to call ${done}\n`),
+  });
+  generated.copySeconds = lap();
+  // The check: calls seedCalls … seedCalls + 1,000 ingested for real into another database, compared column by column.
+  const fresh = target.fresh(dir);
+  n = seedCalls;
+  await loadDirect(fresh.storage, seedCalls + 1_000);
+  generated.check = await checkGenerated(engine, {
+    database: where.database,
+    fresh: fresh.database,
+    project: 'big',
+    from: seedCalls,
+    to: seedCalls + 1_000,
+  });
+  await engine.command(`DROP DATABASE ${fresh.database}`);
+  await engine.close();
+  process.stderr.write(`generated: ${JSON.stringify(generated)}\n`);
+  for (const [table, check] of Object.entries(generated.check))
+    if (check.onlyCopied !== 0 || check.onlyIngested !== 0 || check.rows === 0)
+      throw new Error(`generated ${table} rows differ from ingested ones: ${JSON.stringify(check)}`);
+}
 
 const ingestSeconds = (performance.now() - ingestStarted) / 1000;
 const cases = [
@@ -231,10 +302,11 @@ for (const [label, filter] of cases) {
 }
 await Promise.all(servers.map((s) => s.close()));
 unsubscribe('weft:clickhouse:query', onQuery);
-const profile = target.kind === 'sqlite' ? undefined : await profileQueries(results);
+const profile =
+  target.kind === 'sqlite' ? undefined : await profileQueries(await engineClient(target), captured, results);
 let engineVersion;
 if (target.kind === 'chdb') {
-  const engine = await engineClient();
+  const engine = await engineClient(target);
   engineVersion = (await engine.rows('SELECT version() AS v'))[0]?.v;
   await engine.close();
 }
@@ -254,7 +326,9 @@ if (profile !== undefined) {
   await writeFile(join(here, 'out', `query-profile-${target.kind}-${total}.txt`), profile);
 }
 const count = total.toLocaleString('en-US');
-const loading = `loading the ${count} calls (batches of ${BATCH.toLocaleString('en-US')}, ${IN_FLIGHT} in flight) took ${ingestSeconds.toFixed(0)} s`;
+const loading = args.generate
+  ? `loading took ${ingestSeconds.toFixed(0)} s: ${seedCalls.toLocaleString('en-US')} calls through the engine's ingest (${generated.seedSeconds} s) and the trace (${generated.traceSeconds} s), the other ${(total - seedCalls).toLocaleString('en-US')} copied from them inside the engine (\`--generate\`, ${generated.copySeconds} s; bench/lib/generated-calls.mjs), and calls ${seedCalls.toLocaleString('en-US')}–${(seedCalls + 999).toLocaleString('en-US')} ingested for real into another database equal their copies in every column of calls (${generated.check.calls.rows} rows) and call_list (${generated.check.call_list.rows} rows), write counters aside; monitoring rollups hold the seed only`
+  : `loading the ${count} calls (batches of ${BATCH.toLocaleString('en-US')}, ${IN_FLIGHT} in flight) took ${ingestSeconds.toFixed(0)} s`;
 const sqliteTitle = total === 100_000 ? 'Query' : `Query, ${count} calls`;
 const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
 const engineName =
@@ -280,7 +354,7 @@ if (!onSqlite) {
     [
       `## ${title}`,
       '',
-      `\`nice node bench/query.mjs --storage ${target.kind} --calls ${total}${target.kind === 'chdb' ? '' : ` --replicas ${replicas}`}\` — ${meta.date}, Node ${meta.node}, commit ${commit}, 1-minute load average ${meta.loadAverage[0]} before / ${meta.loadAverage[1]} after (2 cores shared with other work);`,
+      `\`nice node bench/query.mjs ${process.argv.slice(2).join(' ')}\` — ${meta.date}, Node ${meta.node}, commit ${commit}, 1-minute load average ${meta.loadAverage[0]} before / ${meta.loadAverage[1]} after (2 cores shared with other work);`,
       `${target.kind === 'chdb' ? engineName : target.label} on the same machine, ${replicas} in-process server(s) sharing one database; ${loading} (the engine's own ingest in this process, batches of 10,000, 2 in flight).`,
       `The calls and queries of the SQLite section, plus one ${(TRACE_CHILDREN + 1).toLocaleString('en-US')}-call trace loaded whole; \`limit: 50\`, each query ${RUNS} times: median, p95 and max.`,
       "Rows read: `EXPLAIN ESTIMATE` of the case's list query (call_list); plans in bench/out/query-profile-*.txt.",
@@ -312,51 +386,3 @@ if (!onSqlite) {
     ].join('\n'),
   );
 process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
-
-/** SELECTs on the bench's engine, apart from the server's connection: chDB in this process, or ClickHouse over HTTP. */
-async function engineClient() {
-  if (target.kind === 'chdb') {
-    const require = createRequire(new URL('../packages/server/package.json', import.meta.url));
-    const { createClient } = require('@clickhouse/client');
-    const { createChdbConnection } = require('chdb/connection');
-    const client = createClient({ connection: createChdbConnection({ path: target.chdbPath }) });
-    return {
-      rows: async (sql) => (await client.query({ query: sql, format: 'JSONEachRow' })).json(),
-      close: () => client.close(),
-    };
-  }
-  return {
-    rows: async (sql) => {
-      const res = await fetch(target.httpUrl, { method: 'POST', body: `${sql} FORMAT JSONEachRow` });
-      const text = await res.text();
-      if (res.status !== 200) throw new Error(`ClickHouse: ${text}`);
-      return text
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => JSON.parse(line));
-    },
-    close: async () => {},
-  };
-}
-
-/**
- * `EXPLAIN indexes = 1` and `EXPLAIN ESTIMATE` of each case's first list
- * query (the walk over call_list), run on the same engine after the timings;
- * sets `rowsRead` on each result and returns the plans as text.
- */
-async function profileQueries(measured) {
-  const engine = await engineClient();
-  const out = [];
-  for (const result of measured) {
-    const walk = (captured.get(result.label) ?? []).find(
-      (sql) => sql.includes('call_list') && sql.includes('ORDER BY'),
-    );
-    if (walk === undefined) continue;
-    const plan = await engine.rows(`EXPLAIN indexes = 1 ${walk}`);
-    const estimate = await engine.rows(`EXPLAIN ESTIMATE ${walk}`);
-    result.rowsRead = estimate.reduce((sum, row) => sum + Number(row.rows ?? 0), 0);
-    out.push(`## ${result.label}\n\n${walk.trim()}\n\n${plan.map((row) => row.explain).join('\n')}\n`);
-  }
-  await engine.close();
-  return out.join('\n');
-}

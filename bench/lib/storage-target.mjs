@@ -75,3 +75,44 @@ export async function clickHouseRow(httpUrl, sql) {
   if (res.status !== 200) throw new Error(`ClickHouse: ${text}`);
   return JSON.parse(text.split('\n')[0]);
 }
+
+/**
+ * SQL on a bench's engine, apart from the servers' connections: chDB in this
+ * process (the same folder), or ClickHouse over HTTP. `command` runs a
+ * statement (no wait limit: the generated load's INSERTs take minutes).
+ */
+export async function engineClient(target) {
+  if (target.kind === 'chdb') {
+    const require = createRequire(new URL('../../packages/server/package.json', import.meta.url));
+    const { createClient } = require('@clickhouse/client');
+    const { createChdbConnection } = require('chdb/connection');
+    const client = createClient({
+      connection: createChdbConnection({ path: target.chdbPath }),
+      request_timeout: 3_600_000,
+    });
+    return {
+      rows: async (sql) => (await client.query({ query: sql, format: 'JSONEachRow' })).json(),
+      command: async (sql) => {
+        await client.command({ query: sql });
+      },
+      close: () => client.close(),
+    };
+  }
+  const post = async (sql) => {
+    const res = await fetch(target.httpUrl, { method: 'POST', body: sql });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`ClickHouse: ${text}`);
+    return text;
+  };
+  return {
+    rows: async (sql) =>
+      (await post(`${sql} FORMAT JSONEachRow`))
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
+    command: async (sql) => {
+      await post(sql);
+    },
+    close: async () => {},
+  };
+}
