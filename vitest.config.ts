@@ -32,6 +32,10 @@ const alias = [
     ),
   },
   {
+    find: /^@weft\/sdk\/monitor$/,
+    replacement: fileURLToPath(new URL('./packages/sdk/src/monitor/index.ts', import.meta.url)),
+  },
+  {
     find: /^@weft\/sdk\/mcp$/,
     replacement: fileURLToPath(new URL('./packages/sdk/src/integrations/mcp/index.ts', import.meta.url)),
   },
@@ -98,11 +102,14 @@ const project = (name: string, timeouts: Timeouts, extra: { exclude?: string[] }
  * in test/clickhouse and run only here.
  */
 const API_SUITE = [
+  'alerts',
   'auth',
   'calls-cost',
   'calls-ingest',
   'calls-query',
   'calls-values',
+  'evaluators',
+  'evaluators-judge',
   'fuzz-endpoints.slow',
   'fuzz-http.slow',
   'fuzz-otlp.slow',

@@ -13,6 +13,7 @@ export default defineConfig({
     'otel/index': 'src/otel/index.ts',
     'integrations/ai-sdk/index': 'src/integrations/ai-sdk/index.ts',
     'integrations/mcp/index': 'src/integrations/mcp/index.ts',
+    'monitor/index': 'src/monitor/index.ts',
   },
   format: ['esm'],
   // Members marked @internal stay out of the published declarations.

@@ -78,6 +78,7 @@ export {
 } from './msgpack/index.js';
 export * from './schemas/index.js';
 export { tCritical95, Z_975 } from './stats/index.js';
+export { traceSampled } from './sampling/index.js';
 export {
   CONTENT_TYPE_JSON,
   CONTENT_TYPE_MSGPACK,
@@ -88,6 +89,8 @@ export {
   encodeMsgpack,
   PROTOCOL_VERSION,
   routes,
+  type CallsViewLink,
+  callsViewHash,
 } from './wire/index.js';
 export {
   collectValueRefs,

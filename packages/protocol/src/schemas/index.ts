@@ -12,3 +12,5 @@ export * from './datasets.js';
 export * from './values.js';
 export * from './metrics.js';
 export * from './playground.js';
+export * from './alerts.js';
+export * from './evaluators.js';

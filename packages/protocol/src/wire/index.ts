@@ -8,3 +8,4 @@ export {
 } from './constants.js';
 export { decodeMsgpack, encodeMsgpack } from './msgpack.js';
 export { routes } from './routes.js';
+export { type CallsViewLink, callsViewHash } from './ui-links.js';

@@ -62,6 +62,31 @@ export const routes = {
   playgroundRun: () => '/v1/playground/run',
   /** POST `promptSave` → `objectCreateResponse` plus the label set, if any */
   promptSave: () => '/v1/playground/prompts',
+  /** POST `alertRule` → `alertStatus` (creates or replaces the rule of that name) */
+  alertPut: () => '/v1/alerts',
+  /** POST `{ project, name }` → `{ deleted }` */
+  alertDelete: () => '/v1/alerts/delete',
+  /** POST `alertMute` → `alertStatus` */
+  alertMute: () => '/v1/alerts/mute',
+  /** GET → `alertListResponse` */
+  alertList: (project: string) => `/v1/alerts/${enc(project)}`,
+  /** GET `?limit` → `alertHistoryResponse`: state changes and deliveries, newest first */
+  alertHistory: (project: string, name: string) => `/v1/alerts/${enc(project)}/${enc(name)}/history`,
+  /** POST `evaluatorRule` → `evaluatorStatus` (creates or replaces the rule of that name) */
+  evaluatorPut: () => '/v1/evaluators',
+  /** POST `{ project, name }` → `{ deleted }` */
+  evaluatorDelete: () => '/v1/evaluators/delete',
+  /** GET → `evaluatorListResponse` */
+  evaluatorList: (project: string) => `/v1/evaluators/${enc(project)}`,
+  /** GET `?limit` → `evaluatorActivity`: recent results and errors, newest first */
+  evaluatorActivity: (project: string, name: string) =>
+    `/v1/evaluators/${enc(project)}/${enc(name)}/activity`,
+  /** POST `evaluatorPull` → `evaluatorPullResponse` (code evaluators: the next calls to score) */
+  evaluatorPull: () => '/v1/evaluators/pull',
+  /** POST `evaluatorResults` → `{ stored }` (stores scores, then moves the rule's cursor) */
+  evaluatorResults: () => '/v1/evaluators/results',
+  /** POST `evaluatorBackfill` → `evaluatorStatus` (scores the rule's calls of a past range) */
+  evaluatorBackfill: () => '/v1/evaluators/backfill',
   /** GET → the bytes */
   fileRead: (project: string, digest: string) => `/v1/files/${enc(project)}/${enc(digest)}`,
 } as const;

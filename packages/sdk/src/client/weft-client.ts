@@ -43,7 +43,7 @@ import { FeedbackSender } from '../feedback/index.js';
 import { FileApi, FileStore, WeftFile } from '../files/index.js';
 import { OutboxKeeper } from '../outbox/index.js';
 import { Backlog, FlushBarrier, InFlight, Pipeline, Pool, type RecordSink } from '../pipeline/index.js';
-import { CallPages, type GetCallsOptions } from '../read/index.js';
+import { CallPages, type GetCallsOptions, registerApiHost } from '../read/index.js';
 import {
   ApiClient,
   Batcher,
@@ -235,6 +235,7 @@ export class WeftClient {
       warnings: this.#warnings,
     });
     registerDatasetHost(this, { project: this.project, api: this.#api, records: this.#delivery });
+    registerApiHost(this, this.#api);
     this.#values.useHooks(
       new ValueRefs({ store: this.#store, files: this.#files, datasets: new DatasetRefs(this) }),
     );

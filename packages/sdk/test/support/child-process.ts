@@ -12,6 +12,7 @@ const sources: Record<string, string> = {
   '@weft/sdk/errors': join(repoRoot, 'packages/sdk/src/errors.ts'),
   '@weft/sdk/diagnostics': join(repoRoot, 'packages/sdk/src/diagnostics.ts'),
   '@weft/sdk/mcp': join(repoRoot, 'packages/sdk/src/integrations/mcp/index.ts'),
+  '@weft/sdk/monitor': join(repoRoot, 'packages/sdk/src/monitor/index.ts'),
   '@weft/protocol': join(repoRoot, 'packages/protocol/src/index.ts'),
   '@weft/server': join(repoRoot, 'packages/server/src/index.ts'),
 };

@@ -6,8 +6,10 @@ import { InvalidRequestError } from '../errors/index.js';
 import { parseServerOptions, type ServerOptions } from '../options/index.js';
 import { bodyLimit, bodyShape, projectAccess, requireToken } from '../middleware/index.js';
 import {
+  registerAlertRoutes,
   registerCallRoutes,
   registerDatasetRoutes,
+  registerEvaluatorRoutes,
   registerFeedbackRoutes,
   registerFileRoutes,
   registerMetricsRoutes,
@@ -27,11 +29,12 @@ import { clientErrorHandler } from './client-error-handler.js';
 import { registerContentParsers } from './content-parsers.js';
 import { errorHandler } from '../http/index.js';
 import { loggerOptions } from './logger-options.js';
+import { registerMonitoring } from './monitoring.js';
 
 /** Options of {@link createApp}: the server options that shape requests, plus the storage to serve. */
 export type AppOptions = Pick<
   ServerOptions,
-  'token' | 'projectTokens' | 'maxBodyBytes' | 'uiDir' | 'logStream' | 'logLevel' | 'playgroundProviders'
+  'token' | 'projectTokens' | 'maxBodyBytes' | 'uiDir' | 'logStream' | 'logLevel' | 'playgroundProviders' | 'monitoring'
 > & { storage: Storage };
 
 /**
@@ -47,7 +50,7 @@ export type AppOptions = Pick<
  */
 export function createApp(options: AppOptions): FastifyInstance {
   const { storage, ...rest } = options;
-  const { token, projectTokens, maxBodyBytes, uiDir, logStream, logLevel, playgroundProviders } =
+  const { token, projectTokens, maxBodyBytes, uiDir, logStream, logLevel, playgroundProviders, monitoring } =
     parseServerOptions(rest);
   const providers = resolvePlaygroundProviders(playgroundProviders ?? providersFromEnv(process.env));
   const app = Fastify({
@@ -88,6 +91,8 @@ export function createApp(options: AppOptions): FastifyInstance {
     done(null, payload);
   });
 
+  const { alerts, evaluators } = registerMonitoring(app, storage, monitoring);
+
   registerContentParsers(app);
   app.setErrorHandler(errorHandler);
   app.addHook('onRequest', bodyLimit({ maxBytes: maxBodyBytes }));
@@ -119,6 +124,8 @@ export function createApp(options: AppOptions): FastifyInstance {
     registerDatasetRoutes(v1, { storage });
     registerMetricsRoutes(v1, { storage });
     registerPlaygroundRoutes(v1, { storage, providers });
+    registerAlertRoutes(v1, { alerts });
+    registerEvaluatorRoutes(v1, { evaluators });
   });
 
   registerStaticUi(app, { dir: resolveUiDir(uiDir) });

@@ -7,5 +7,7 @@ export {
   objectParams,
   objectVersionParams,
   projectParams,
+  ruleParams,
+  ruleRef,
 } from './params.js';
 export { routePattern } from './route-pattern.js';

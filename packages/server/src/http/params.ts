@@ -1,4 +1,4 @@
-import { call, objectCreate, tableAppend, versionSelector } from '@weft/protocol';
+import { call, monitorRuleName, objectCreate, tableAppend, versionSelector } from '@weft/protocol';
 import { z } from 'zod';
 
 // The protocol's own field schemas, taken from the messages that carry them,
@@ -19,3 +19,7 @@ export const objectVersionParams = z.object({
 });
 export const digestParams = z.object({ project: projectName, digest });
 export const feedbackListParams = z.object({ project: projectName, callId });
+/** A monitoring rule (alert, evaluator) or dashboard by name. */
+export const ruleParams = z.object({ project: projectName, name: monitorRuleName });
+/** A monitoring rule named in a body. */
+export const ruleRef = z.strictObject({ project: projectName, name: monitorRuleName });

@@ -18,3 +18,8 @@ export {
   type StorageTarget,
 } from './storage-url.js';
 export { mergeProjectTokens } from './merge-project-tokens.js';
+export {
+  type MonitoringOptions,
+  type MonitoringOptionsParsed,
+  monitoringOptions,
+} from './monitoring-options.js';

@@ -2,6 +2,7 @@ import { callBatch, DEFAULT_PORT } from '@weft/protocol';
 import { z } from 'zod';
 import { InvalidOptionsError } from '../errors/index.js';
 import { playgroundProviderConfig } from '../playground/index.js';
+import { monitoringOptions } from './monitoring-options.js';
 import { redactedIssuePath } from './redacted-issue-path.js';
 
 /** 64 MiB: large enough for a batch of big records or a sizeable file, small enough to bound memory. */
@@ -111,6 +112,8 @@ export const serverOptions = z.object({
    * @default 'info'
    */
   logLevel: logLevel.default('info'),
+  /** Monitoring's scheduler, webhook deliveries and links (see `MonitoringOptions`). */
+  monitoring: monitoringOptions.default(() => monitoringOptions.parse({})),
 });
 export type ServerOptions = z.input<typeof serverOptions>;
 export type ServerOptionsParsed = z.output<typeof serverOptions>;

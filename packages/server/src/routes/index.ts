@@ -1,5 +1,7 @@
+export { registerAlertRoutes } from './alert-routes.js';
 export { registerCallRoutes } from './call-routes.js';
 export { registerDatasetRoutes } from './dataset-routes.js';
+export { registerEvaluatorRoutes } from './evaluator-routes.js';
 export { registerFeedbackRoutes } from './feedback-routes.js';
 export { registerFileRoutes } from './file-routes.js';
 export { canonicalOrReject } from './canonical-or-reject.js';

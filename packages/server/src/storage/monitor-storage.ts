@@ -36,6 +36,12 @@ export interface RollupStorage {
    */
   completedCalls(project: string, cursor: string | undefined, limit: number): Promise<CompletedCalls>;
   /**
+   * The cursor after the last call completed so far (`undefined` when none
+   * has): where a new online evaluator starts, so it scores calls from its
+   * creation on (a backfill covers the past).
+   */
+  completionsEnd(project: string): Promise<string | undefined>;
+  /**
    * Takes calls out of the rollups, with their feedback, and forgets what
    * monitoring kept of them (facts, completion): deletion of calls on
    * request calls it with the ids it deletes, BEFORE deleting them. Unknown

@@ -90,6 +90,11 @@ export class ClickHouseMonitorStorage implements RollupStorage, MonitorStateStor
     return this.#reader.completions(project, Number.isSafeInteger(after) ? after : 0, limit);
   }
 
+  async completionsEnd(project: string): Promise<string | undefined> {
+    this.#options.open();
+    return this.#reader.completionsEnd(project);
+  }
+
   async forgetCalls(project: string, ids: readonly string[]): Promise<{ forgotten: number }> {
     this.#options.open();
     return { forgotten: await this.rollups.forgetCalls(project, ids) };

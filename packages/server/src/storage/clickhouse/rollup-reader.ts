@@ -103,6 +103,15 @@ export class ClickHouseRollupReader {
     return [...out.values()].filter((row) => !isZeroFeedbackValues(row.values));
   }
 
+  /** The last settled completion's position, `undefined` when none. */
+  async completionsEnd(project: string): Promise<string | undefined> {
+    const settled = (Date.now() - this.#settleMs) * 1_000;
+    const [row] = await this.#connection.rows<{ r_seq: string; r_count: string }>(`
+      SELECT max(seq) AS r_seq, count() AS r_count FROM ${this.#tables.completions}
+      WHERE project = ${sqlLiteral(project)} AND seq <= ${sqlLiteral(settled)}`);
+    return row === undefined || Number(row.r_count) === 0 ? undefined : String(row.r_seq);
+  }
+
   /**
    * Calls completed after the cursor `afterSeq`, oldest first. Only
    * completions at least `settleMs` old are listed: another replica's

@@ -26,12 +26,14 @@ export class SqliteRollupReader {
   readonly #db: Database;
   readonly #statements = new Map<string, Statement>();
   readonly #completions: Statement;
+  readonly #end: Statement;
 
   constructor(db: Database) {
     this.#db = db;
     this.#completions = db.prepare(
       'SELECT seq, id FROM call_completions WHERE project = ? AND seq > ? ORDER BY seq LIMIT ?',
     );
+    this.#end = db.prepare('SELECT MAX(seq) FROM call_completions WHERE project = ?').pluck();
   }
 
   calls(read: RollupRead): CallRollupRow[] {
@@ -67,6 +69,12 @@ export class SqliteRollupReader {
       }
       return { t: Number(row.t), name: row.name as string, group: row.g as string | null, values };
     });
+  }
+
+  /** The last completion's position, `undefined` when none. */
+  completionsEnd(project: string): string | undefined {
+    const seq = this.#end.get(project) as number | null;
+    return seq === null ? undefined : String(seq);
   }
 
   /** Calls completed after `afterSeq`, oldest first. */

@@ -57,6 +57,11 @@ export class SqliteMonitorStorage implements RollupStorage, MonitorStateStorage 
     return this.#reader.completions(project, Number.isSafeInteger(after) ? after : 0, limit);
   }
 
+  async completionsEnd(project: string): Promise<string | undefined> {
+    this.#options.open();
+    return this.#reader.completionsEnd(project);
+  }
+
   async forgetCalls(project: string, ids: readonly string[]): Promise<{ forgotten: number }> {
     return this.#write(() => ({ forgotten: this.rollups.forgetCalls(project, ids) }));
   }

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { binomial, normal, poisson, seededRandom } from '../../../test/support/random.js';
-import type { Observation, SeriesKind } from './baseline.js';
-import { detectorConfig } from './change-settings.js';
-import { watchSeries } from './simulate.js';
+import { binomial, normal, poisson, seededRandom } from './support/random.js';
+import type { Observation, SeriesKind } from '../src/alerts/change-detection/index.js';
+import { detectorConfig, watchSeries } from '../src/alerts/change-detection/index.js';
 
 const WINDOW_MS = 300_000;
 const MONTH = 8_640;

@@ -1,0 +1,1 @@
+export { traceSampled } from './trace-sampled.js';

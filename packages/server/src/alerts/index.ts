@@ -1,0 +1,2 @@
+export { AlertService, type AlertServiceOptions } from './alert-service.js';
+export { WINDOW_MS } from './alert-metric.js';

@@ -1,0 +1,1 @@
+export { MonitorScheduler, type MonitorSchedulerOptions, type ScheduledTask } from './monitor-scheduler.js';
