@@ -49,7 +49,10 @@ parentPort.on('message', (message) => {
     return;
   }
   try {
-    write(message.rows, message.keys, message.bytes, message.spans);
+    // IMMEDIATE: the write lock is taken first, so a batch waits (busy_timeout)
+    // for a follow-up the main connection is committing, instead of failing
+    // with SQLITE_BUSY when its read snapshot turns stale on the upgrade to write.
+    write.immediate(message.rows, message.keys, message.bytes, message.spans);
     parentPort.postMessage({ id: message.id });
   } catch (error) {
     parentPort.postMessage({ id: message.id, error: { message: String(error && error.message || error), code: error && error.code } });
