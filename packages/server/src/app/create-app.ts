@@ -34,7 +34,14 @@ import { registerMonitoring } from './monitoring.js';
 /** Options of {@link createApp}: the server options that shape requests, plus the storage to serve. */
 export type AppOptions = Pick<
   ServerOptions,
-  'token' | 'projectTokens' | 'maxBodyBytes' | 'uiDir' | 'logStream' | 'logLevel' | 'playgroundProviders' | 'monitoring'
+  | 'token'
+  | 'projectTokens'
+  | 'maxBodyBytes'
+  | 'uiDir'
+  | 'logStream'
+  | 'logLevel'
+  | 'playgroundProviders'
+  | 'monitoring'
 > & { storage: Storage };
 
 /**
