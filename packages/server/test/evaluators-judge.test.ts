@@ -3,13 +3,12 @@ import { type FakeProvider, rateLimited, startFakeProvider, startTestServer } fr
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { callIdOf } from './support/calls.js';
 import { get, post } from './support/http.js';
-import { freshTestStorageUrl } from './support/test-storage.js';
+import { freshSingleServerStorageUrl } from './support/test-storage.js';
 
 /** A server whose judge is the fake provider (OpenAI-compatible or Anthropic). */
 async function startJudged(provider: FakeProvider, kind: 'openai' | 'anthropic' = 'openai') {
-  const url = freshTestStorageUrl();
   const server = await startTestServer({
-    storage: url === undefined ? undefined : `${url}?settleMs=0`,
+    storage: freshSingleServerStorageUrl(),
     register: false,
     monitoring: {
       tickMs: 20,

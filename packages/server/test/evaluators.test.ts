@@ -3,13 +3,12 @@ import { startTestServer } from '@weft/test-server';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { callIdOf } from './support/calls.js';
 import { get, post } from './support/http.js';
-import { freshTestStorageUrl } from './support/test-storage.js';
+import { freshSingleServerStorageUrl } from './support/test-storage.js';
 
 async function startServer() {
-  const url = freshTestStorageUrl();
   const server = await startTestServer({
     // One server here: completions can be handed out as soon as they are written.
-    storage: url === undefined ? undefined : `${url}?settleMs=0`,
+    storage: freshSingleServerStorageUrl(),
     register: false,
     monitoring: { scheduler: false },
   });

@@ -15,6 +15,10 @@ describe('parseStorageUrl', () => {
     ],
     ['chdb:./.weft/chdb', { kind: 'clickhouse', options: { chdbPath: './.weft/chdb', database: 'weft' } }],
     ['chdb:///tmp/c?database=t_1', { kind: 'clickhouse', options: { chdbPath: '/tmp/c', database: 't_1' } }],
+    [
+      'chdb:/tmp/c?database=t_1&settleMs=0',
+      { kind: 'clickhouse', options: { chdbPath: '/tmp/c', database: 't_1', completionSettleMs: 0 } },
+    ],
     ['clickhouses://h:8443/w', { kind: 'clickhouse', options: { hosts: ['https://h:8443'], database: 'w' } }],
     [
       'clickhouse://u%40x:p%3Aw%40@a:1,b:2/weft?cluster=two&timeoutMs=500',

@@ -17,7 +17,7 @@ const fail = (reason: string): never => {
  * Parses a storage URL:
  *
  * - `sqlite:PATH` (or `sqlite://PATH`): the embedded SQLite file, as `--db PATH`;
- * - `chdb:PATH[?database=NAME]`: ClickHouse inside this process (npm
+ * - `chdb:PATH[?database=NAME&settleMs=N]`: ClickHouse inside this process (npm
  *   `chdb`, installed apart), its data in the folder PATH, database `weft`
  *   unless named;
  * - `clickhouse://[USER[:PASSWORD]@]HOST:PORT[,HOST:PORT…]/DATABASE[?cluster=NAME&timeoutMs=N&settleMs=N]`:
@@ -85,15 +85,25 @@ export function parseStorageUrl(text: string, credentials: StorageCredentials = 
   };
 }
 
-/** `chdb:PATH[?database=NAME]` after the scheme. */
+/** `chdb:PATH[?database=NAME&settleMs=N]` after the scheme. */
 function chdbTarget(rest: string): StorageTarget {
-  const [path = '', query = ''] = rest.split('?', 2);
+  const question = rest.indexOf('?');
+  const path = question === -1 ? rest : rest.slice(0, question);
   if (path === '') fail('chdb: needs a folder for its data, e.g. chdb:./.weft/chdb');
-  const params = new URLSearchParams(query);
+  const params = new URLSearchParams(question === -1 ? '' : rest.slice(question + 1));
   for (const key of params.keys()) {
-    if (key !== 'database') fail(`unknown chdb: URL parameter ${key}; known: database`);
+    if (key !== 'database' && key !== 'settleMs')
+      fail(`unknown chdb: URL parameter ${key}; known: database, settleMs`);
   }
-  return { kind: 'clickhouse', options: { chdbPath: path, database: params.get('database') ?? 'weft' } };
+  const settle = params.get('settleMs');
+  return {
+    kind: 'clickhouse',
+    options: {
+      chdbPath: path,
+      database: params.get('database') ?? 'weft',
+      ...(settle === null ? {} : { completionSettleMs: Number(settle) }),
+    },
+  };
 }
 
 /** A storage URL fit for a banner or a log line: the password replaced by `***`. */

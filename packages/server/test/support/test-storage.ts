@@ -40,6 +40,17 @@ export function freshTestStorageUrl(): string | undefined {
 }
 
 /**
+ * {@link freshTestStorageUrl} for a single server: ClickHouse's completions
+ * are handed to online evaluators at once (`settleMs=0`) instead of after
+ * the wait that covers other replicas' writes still in flight.
+ */
+export function freshSingleServerStorageUrl(): string | undefined {
+  const url = freshTestStorageUrl();
+  if (url === undefined) return undefined;
+  return `${url}${url.includes('?') ? '&' : '?'}settleMs=0`;
+}
+
+/**
  * Where a fresh, empty store of the engine under test lives: a SQLite file
  * in `dir`, or a new database on the run's ClickHouse. Open it as often as
  * needed: every `openStorage` of it is another instance over the same data.
