@@ -1,4 +1,5 @@
 import { digestBytes, nextArrayDigest, valueRefBytes } from '@weft/protocol';
+import { StringMemo } from './string-memo.js';
 
 /** Bytes of values remembered (copies), at most; as much again for arrays. */
 const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
@@ -69,9 +70,8 @@ export class DigestMemo {
   /** The same arrays by item count and byte length: the same array again is found without a scan. */
   readonly #chainsBySize = new Map<string, ChainEntry[]>();
   #chainBytes = 0;
-  /** Large strings by value (a Map hashes a string once and compares equal ones natively), oldest first. */
-  readonly #strings = new Map<string, PlainEntry>();
-  #stringChars = 0;
+  /** Large strings, found by the string itself (see {@link StringMemo}). */
+  readonly #strings = new StringMemo<PlainEntry>(MAX_STRING_CHARS, MAX_STRING_CHARS / 4);
 
   constructor(maxBytes = DEFAULT_MAX_BYTES) {
     this.#maxBytes = maxBytes;
@@ -115,14 +115,7 @@ export class DigestMemo {
 
   /** Remembers `entry` as the string `s`'s (see {@link string}). */
   rememberString(s: string, entry: PlainEntry): void {
-    if (s.length * 4 > MAX_STRING_CHARS || this.#strings.has(s)) return;
     this.#strings.set(s, entry);
-    this.#stringChars += s.length;
-    while (this.#stringChars > MAX_STRING_CHARS) {
-      const oldest = this.#strings.keys().next().value as string;
-      this.#strings.delete(oldest);
-      this.#stringChars -= oldest.length;
-    }
   }
 
   /** The array digest of each prefix of `items` (see `arrayDigest`): those of a remembered prefix are reused. */
