@@ -11,7 +11,7 @@ describe('StringMemo', () => {
     const prefix = 'lorem ipsum dolor sit amet '.repeat(1_000);
     // Same length, same first 27,000 characters: in one length-hashed Map bucket they compared far.
     const texts = Array.from({ length: 40 }, (_, i) => `${prefix}${String(i).padStart(5, '0')}`);
-    texts.forEach((text, i) => memo.set(text, i));
+    for (const [i, text] of texts.entries()) memo.set(text, i);
     texts.forEach((text, i) => {
       expect(memo.get(text)).toBe(i);
       expect(memo.get(copyOf(text))).toBe(i);
