@@ -88,7 +88,7 @@ module.exports = {
         dependencyTypesNot: ['type-only'],
         path: '^packages/(protocol|sdk|server|cli)/',
         pathNot: [
-          '^packages/protocol/src/(errors/(weft-error|error-codes)|pricing/format-usd|wire/routes)\\.ts$',
+          '^packages/protocol/src/(errors/(weft-error|error-codes)|pricing/format-usd|wire/(routes|ui-links))\\.ts$',
           '^packages/sdk/src/eval/(paired-comparison|stats|t-critical)\\.ts$',
         ],
       },

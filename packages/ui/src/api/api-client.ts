@@ -1,6 +1,10 @@
 import { ApiError } from './api-error.js';
 import type {
+  AlertHistoryResponse,
+  AlertStatus,
   Call,
+  EvaluatorActivity,
+  EvaluatorStatus,
   CallQuery,
   CallQueryResponse,
   MetricsQuery,
@@ -98,6 +102,22 @@ export class ApiClient {
 
   queryMetrics(query: MetricsQuery, signal?: AbortSignal): Promise<MetricsQueryResponse> {
     return this.#request('POST', routes.metricsQuery(), query, signal);
+  }
+
+  listEvaluators(project: string, signal?: AbortSignal): Promise<{ evaluators: EvaluatorStatus[] }> {
+    return this.#request('GET', routes.evaluatorList(project), undefined, signal);
+  }
+
+  evaluatorActivity(project: string, name: string, signal?: AbortSignal): Promise<EvaluatorActivity> {
+    return this.#request('GET', routes.evaluatorActivity(project, name), undefined, signal);
+  }
+
+  listAlerts(project: string, signal?: AbortSignal): Promise<{ alerts: AlertStatus[] }> {
+    return this.#request('GET', routes.alertList(project), undefined, signal);
+  }
+
+  alertHistory(project: string, name: string, signal?: AbortSignal): Promise<AlertHistoryResponse> {
+    return this.#request('GET', routes.alertHistory(project, name), undefined, signal);
   }
 
   playgroundProviders(project: string, signal?: AbortSignal): Promise<PlaygroundProvidersResponse> {

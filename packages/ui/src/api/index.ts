@@ -1,7 +1,18 @@
 export { ApiClient } from './api-client.js';
 export { ApiError } from './api-error.js';
 export {
+  type AlertEvent,
+  type AlertHistoryResponse,
+  type AlertState,
+  type AlertStatus,
   type Call,
+  type CallsViewLink,
+  callsViewHash,
+  type EvaluatorActivity,
+  type EvaluatorStatus,
+  type MetricGroupBy,
+  type MetricMeasure,
+  type MetricSeries,
   type CallQuery,
   type CallQueryResponse,
   type CallFilter,

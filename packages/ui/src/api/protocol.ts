@@ -8,9 +8,20 @@ export { isRefUri, parseRef, type Ref } from './ref.js';
 export { routes } from '../../../protocol/src/wire/routes.js';
 // The same cost text as `weft calls` prints; the file depends on nothing.
 export { formatUsd } from '../../../protocol/src/pricing/format-usd.js';
+// The calls view's address for a set of filters, as alert messages write it; the file depends on nothing.
+export { type CallsViewLink, callsViewHash } from '../../../protocol/src/wire/ui-links.js';
 
 export type {
+  AlertEvent,
+  AlertHistoryResponse,
+  AlertState,
+  AlertStatus,
   Call,
+  EvaluatorActivity,
+  EvaluatorStatus,
+  MetricGroupBy,
+  MetricMeasure,
+  MetricSeries,
   CallQuery,
   CallQueryResponse,
   CallFilter,

@@ -19,3 +19,4 @@ export { ConversationView, LongText, MessageList } from './messages/index.js';
 export { TimeAgo } from './time-ago.js';
 export { TokenDialog } from './token-dialog.js';
 export { ROW_PX, TraceTreeView, type TraceTreeViewProps } from './trace-tree-view.js';
+export { type ChartData, TimeChart } from './charts/index.js';

@@ -61,3 +61,13 @@ export {
   variantFromPrompt,
 } from './playground/index.js';
 export { callPreview } from './call-preview.js';
+export {
+  DASHBOARD_RANGES,
+  type DashboardPanel,
+  DEFAULT_DASHBOARD_RANGE,
+  defaultPanels,
+  formatPanelValue,
+  type PanelUnit,
+  pointLink,
+  seriesLabel,
+} from './dashboard.js';

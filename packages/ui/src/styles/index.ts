@@ -5,3 +5,4 @@ import './tables.css';
 import './trace.css';
 import './detail.css';
 import './pages.css';
+import './monitor.css';

@@ -1,11 +1,16 @@
 import type { VNode } from 'preact';
 import type { Route } from '../router/index.js';
+import { AlertView } from './alerts/alert-view.js';
+import { AlertsView } from './alerts/alerts-view.js';
 import { CallView } from './calls/call-view.js';
 import { CallsView } from './calls/calls-view.js';
+import { DashboardView } from './dashboards/dashboard-view.js';
 import { DatasetsView } from './datasets/datasets-view.js';
 import { TableView } from './datasets/table-view.js';
 import { EvalCompareView } from './evals/eval-compare-view.js';
 import { EvalsView } from './evals/evals-view.js';
+import { EvaluatorView } from './evaluators/evaluator-view.js';
+import { EvaluatorsView } from './evaluators/evaluators-view.js';
 import { ObjectView } from './objects/object-view.js';
 import { ObjectsView } from './objects/objects-view.js';
 import { PlaygroundView } from './playground/playground-view.js';
@@ -93,6 +98,24 @@ export const SECTIONS: readonly Section[] = [
       if (a === 'compare' && b && c) return <EvalCompareView key={`${b}/${c}`} aId={b} bId={c} />;
       return a ? undefined : <EvalsView />;
     },
+  },
+  {
+    id: 'dashboards',
+    label: 'Dashboard',
+    group: 'Monitor',
+    render: ([, extra], route) => (extra ? undefined : <DashboardView route={route} />),
+  },
+  {
+    id: 'evaluators',
+    label: 'Online evaluators',
+    group: 'Monitor',
+    render: ([, name]) => (name ? <EvaluatorView key={name} name={name} /> : <EvaluatorsView />),
+  },
+  {
+    id: 'alerts',
+    label: 'Alerts',
+    group: 'Monitor',
+    render: ([, name]) => (name ? <AlertView key={name} name={name} /> : <AlertsView />),
   },
 ];
 

@@ -18,16 +18,19 @@ const MEASURES = ['count', 'errorRate', 'tokens.total', 'cost', 'latency.p50', '
 export function CallTotals({
   filter,
   fromMs,
+  toMs,
   refreshKey,
 }: {
   filter: CallFilter;
   fromMs: number | undefined;
+  /** End of an exact range (exclusive); now when absent. */
+  toMs?: number | undefined;
   refreshKey: unknown;
 }) {
   const { api, project } = useApp();
   const totals = useLoad(
     (signal) => {
-      const to = Date.now() + 60_000;
+      const to = toMs ?? Date.now() + 60_000;
       return api.queryMetrics(
         {
           project,
@@ -40,7 +43,7 @@ export function CallTotals({
         signal,
       );
     },
-    [project, JSON.stringify(filter), fromMs, refreshKey],
+    [project, JSON.stringify(filter), fromMs, toMs, refreshKey],
   );
   if (totals.error) return <p class="call-totals muted">Totals unavailable: {totals.error.message}</p>;
   const value = (measure: string) =>

@@ -7,6 +7,7 @@ import {
   attributesToQuery,
   chipText,
   callPreview,
+  formatTime,
   parseAttributeChip,
   plainOpName,
 } from '../../model/index.js';
@@ -38,6 +39,9 @@ export function CallsView({ route, scope }: { route: Route; scope: 'roots' | 'al
     op: q.get('op') ?? '',
     status: q.get('status') ?? '',
     range: q.get('range') ?? '',
+    // An exact start-time range [from, to) in epoch ms: what a dashboard point or an alert links to.
+    from: q.get('from') ?? '',
+    to: q.get('to') ?? '',
     text: q.get('q') ?? '',
     attrs: q.getAll('attrs'),
     feedback: q.get('feedback') ?? '',
@@ -55,6 +59,8 @@ export function CallsView({ route, scope }: { route: Route; scope: 'roots' | 'al
   const cursor = page.cursors[page.index];
 
   const range = RANGES[filters.range];
+  const fromMs = epochMs(filters.from);
+  const toMs = epochMs(filters.to);
   // The filters as the server takes them, for the page and for the totals alike.
   const filter = useMemo(() => {
     const f: CallFilter = scope === 'roots' ? { parentId: null } : {};
@@ -71,12 +77,13 @@ export function CallsView({ route, scope }: { route: Route; scope: 'roots' | 'al
   const [rangeStart, setRangeStart] = useState<number | undefined>(undefined);
   const calls = useLoad(
     (signal) => {
-      const startedAfter = range === undefined ? undefined : Date.now() - range;
+      const startedAfter = fromMs ?? (range === undefined ? undefined : Date.now() - range);
       setRangeStart(startedAfter);
       const query: CallQuery = {
         project,
         ...filter,
         ...(startedAfter === undefined ? {} : { startedAfter }),
+        ...(toMs === undefined ? {} : { startedBefore: toMs }),
         sort: { field: filters.sort, direction: filters.dir },
         limit: PAGE_SIZE,
       };
@@ -92,30 +99,31 @@ export function CallsView({ route, scope }: { route: Route; scope: 'roots' | 'al
   const anyRunning = rows.some((c) => c.status === 'running');
   useIntervalRefresh(page.index === 0 || anyRunning, LIVE_REFRESH_MS, calls.reload, calls.settled);
 
+  // The address's query as it stands; an edit changes some of it.
+  const current = (): Record<string, QueryValue> => ({
+    op: filters.op,
+    status: filters.status,
+    range: filters.range,
+    from: filters.from,
+    to: filters.to,
+    q: filters.text,
+    attrs: filters.attrs,
+    feedback: filters.feedback,
+    sort: filters.sort === 'startedAt' ? '' : filters.sort,
+    dir: filters.dir === 'desc' ? '' : filters.dir,
+  });
   const setFilter = (key: string, value: QueryValue) => {
-    const next: Record<string, QueryValue> = {
-      op: filters.op,
-      status: filters.status,
-      range: filters.range,
-      q: filters.text,
-      attrs: filters.attrs,
-      feedback: filters.feedback,
-      sort: filters.sort === 'startedAt' ? '' : filters.sort,
-      dir: filters.dir === 'desc' ? '' : filters.dir,
-    };
+    const next = current();
     next[key] = value;
+    // A relative range replaces an exact one.
+    if (key === 'range') next.from = next.to = '';
     navigate(href(project, [section], next), true);
   };
   const sortBy = (field: CallSortField) => {
     const dir = filters.sort === field && filters.dir === 'desc' ? 'asc' : 'desc';
     navigate(
       href(project, [section], {
-        op: filters.op,
-        status: filters.status,
-        range: filters.range,
-        q: filters.text,
-        attrs: filters.attrs,
-        feedback: filters.feedback,
+        ...current(),
         sort: field === 'startedAt' ? undefined : field,
         dir: dir === 'desc' ? undefined : dir,
       }),
@@ -223,6 +231,20 @@ export function CallsView({ route, scope }: { route: Route; scope: 'roots' | 'al
         </label>
       </form>
       <fieldset class="chips" aria-label="Attribute filters">
+        {(fromMs !== undefined || toMs !== undefined) && (
+          <span class="chip" data-filter="started">
+            started {fromMs === undefined ? '…' : formatTime(fromMs)} –{' '}
+            {toMs === undefined ? 'now' : formatTime(toMs)}
+            <button
+              type="button"
+              class="chip-remove"
+              aria-label="Remove start time filter"
+              onClick={() => navigate(href(project, [section], { ...current(), from: '', to: '' }), true)}
+            >
+              ×
+            </button>
+          </span>
+        )}
         {Object.entries(attributes).map(([key, value]) => (
           <span key={key} class="chip" data-attribute={key}>
             {chipText(key, value)}
@@ -255,7 +277,7 @@ export function CallsView({ route, scope }: { route: Route; scope: 'roots' | 'al
         <AddToDataset callIds={selected} onDone={() => setSelected([])} />
         <ColumnChooser columns={CALL_COLUMNS} shown={columns.shown} toggle={columns.toggle} />
       </fieldset>
-      <CallTotals filter={filter} fromMs={rangeStart} refreshKey={calls.settled} />
+      <CallTotals filter={filter} fromMs={rangeStart} toMs={toMs} refreshKey={calls.settled} />
       {invalidAttributes.length > 0 && (
         <p class="error-box" role="alert" data-invalid="attrs">
           Not filtering by {invalidAttributes.map((a) => `“${a}”`).join(', ')}: write an attribute filter as{' '}
@@ -349,4 +371,11 @@ export function CallsView({ route, scope }: { route: Route; scope: 'roots' | 'al
       />
     </div>
   );
+}
+
+/** An epoch-ms time from the address, `undefined` when absent or not a number. */
+function epochMs(text: string): number | undefined {
+  if (text === '') return undefined;
+  const value = Number(text);
+  return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }
