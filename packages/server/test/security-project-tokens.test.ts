@@ -55,16 +55,18 @@ describe('per-project tokens', () => {
     expect(v1.length).toBeGreaterThanOrEqual(13);
     for (const route of v1) {
       const isFileUpload = route.method === 'POST' && route.url.includes(':project');
+      // An export names its project in the query string; a deletion (and a PUT), like a POST, send a body.
+      const query = route.url === routes.callExport() ? '?project=victim' : '';
       const reply = await app.inject({
         method: route.method as 'GET',
-        url: fill(route.url, 'victim'),
+        url: `${fill(route.url, 'victim')}${query}`,
         headers: {
           authorization: `Bearer ${tokenA}`,
           'content-type': isFileUpload ? 'application/octet-stream' : 'application/json',
           // OTLP ingest (/v1/traces) names its project in this header.
           'x-weft-project': 'victim',
         },
-        ...(route.method === 'POST'
+        ...(['POST', 'PUT', 'DELETE'].includes(route.method)
           ? { payload: isFileUpload ? Buffer.from('bytes') : { project: 'victim' } }
           : {}),
       });

@@ -14,3 +14,4 @@ export * from './metrics.js';
 export * from './playground.js';
 export * from './alerts.js';
 export * from './evaluators.js';
+export * from './lifecycle.js';

@@ -13,6 +13,10 @@ export const routes = {
   callBatch: () => '/v1/calls/batch',
   /** POST `callQuery` → `callQueryResponse` */
   callQuery: () => '/v1/calls/query',
+  /** DELETE `callDeleteRequest` → `callDeleteResponse` (admin token only) */
+  callDelete: () => '/v1/calls',
+  /** GET `callExportParams` as query parameters → JSON Lines or Parquet, streamed */
+  callExport: () => '/v1/calls/export',
   /** GET → `call` */
   call: (project: string, id: string) => `/v1/calls/${enc(project)}/${enc(id)}`,
   /** POST `objectCreate` → `objectCreateResponse` */
@@ -38,6 +42,12 @@ export const routes = {
   datasetFromCalls: () => '/v1/datasets/from-calls',
   /** GET → `projectListResponse` */
   projectList: () => '/v1/projects',
+  /** GET → `projectSettingsResponse`; PUT `projectSettings` (admin token only) → `projectSettingsResponse` */
+  projectSettings: (project: string) => `/v1/projects/${enc(project)}/settings`,
+  /** POST (no body) → `retentionRunResponse`: one retention pass over the project now (admin token only) */
+  retentionRun: (project: string) => `/v1/projects/${enc(project)}/retention/run`,
+  /** GET `?limit` → `deletionAuditResponse`: the project's deletions, newest first (admin token only) */
+  deletionAudit: (project: string) => `/v1/projects/${enc(project)}/deletions`,
   /** POST `tableCreate` → `tableCreateResponse` */
   tableCreate: () => '/v1/tables',
   /** POST `tableAppend` → `tableCreateResponse` */

@@ -30,6 +30,7 @@ import { registerContentParsers } from './content-parsers.js';
 import { errorHandler } from '../http/index.js';
 import { loggerOptions } from './logger-options.js';
 import { registerMonitoring } from './monitoring.js';
+import { type LifecycleOptions, registerLifecycle } from './register-lifecycle.js';
 
 /** Options of {@link createApp}: the server options that shape requests, plus the storage to serve. */
 export type AppOptions = Pick<
@@ -42,6 +43,7 @@ export type AppOptions = Pick<
   | 'logLevel'
   | 'playgroundProviders'
   | 'monitoring'
+  | keyof LifecycleOptions
 > & { storage: Storage };
 
 /**
@@ -57,8 +59,9 @@ export type AppOptions = Pick<
  */
 export function createApp(options: AppOptions): FastifyInstance {
   const { storage, ...rest } = options;
+  const parsed = parseServerOptions(rest);
   const { token, projectTokens, maxBodyBytes, uiDir, logStream, logLevel, playgroundProviders, monitoring } =
-    parseServerOptions(rest);
+    parsed;
   const providers = resolvePlaygroundProviders(playgroundProviders ?? providersFromEnv(process.env));
   const app = Fastify({
     logger: logStream === undefined ? false : loggerOptions({ stream: logStream, level: logLevel }),
@@ -133,6 +136,7 @@ export function createApp(options: AppOptions): FastifyInstance {
     registerPlaygroundRoutes(v1, { storage, providers });
     registerAlertRoutes(v1, { alerts });
     registerEvaluatorRoutes(v1, { evaluators });
+    registerLifecycle(v1, { storage, options: parsed });
   });
 
   registerStaticUi(app, { dir: resolveUiDir(uiDir) });

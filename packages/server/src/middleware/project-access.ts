@@ -6,26 +6,31 @@ import { requestScope } from './require-token.js';
 import { validate } from './validate.js';
 
 /** Where a /v1 route names its project; `route`: the route checks its projects itself. */
-export type ProjectLocation = 'params' | 'body' | 'none' | 'route';
+export type ProjectLocation = 'params' | 'body' | 'query' | 'none' | 'route';
 
 /**
  * The one rule every /v1 route follows: reads and files carry the project as
- * the `:project` path parameter; every other route is a POST whose body has a
- * `project` field (callBatch, callQuery, objectCreate, tableCreate,
- * tableAppend). A route with neither names no project, and project-scoped
- * tokens are refused there (fail closed).
+ * the `:project` path parameter; every other route is a POST (or the
+ * deletion's DELETE) whose body has a `project` field (callBatch, callQuery,
+ * objectCreate, tableCreate, tableAppend, callDelete); an export, a GET,
+ * names it in its query string. A route with none names no project, and
+ * project-scoped tokens are refused there (fail closed).
  */
 export function projectLocation(method: string, pattern: string): ProjectLocation {
   // OTLP ingest: one request may carry several resources, each naming its project.
   if (pattern === routes.otlpTraces()) return 'route';
+  // An export is a GET whose calls query travels in the query string.
+  if (pattern === routes.callExport()) return 'query';
   if (/\/:project(\/|$)/.test(pattern)) return 'params';
-  if (method.toUpperCase() === 'POST') return 'body';
+  // A deletion names its project in its body, like a POST.
+  if (['POST', 'DELETE'].includes(method.toUpperCase())) return 'body';
   return 'none';
 }
 
 // The same project-name rule the routes apply, read from body or path.
 const parseBodyProject = validate(projectParams, 'body');
 const parseParamsProject = validate(projectParams, 'params');
+const parseQueryProject = validate(projectParams, 'query');
 
 /**
  * Refuses a request whose token is scoped to other projects with 403
@@ -65,7 +70,9 @@ export function projectAccess(): preHandlerHookHandler {
           ? parseParamsProject(request.params).project
           : location === 'body'
             ? parseBodyProject(request.body).project
-            : undefined;
+            : location === 'query'
+              ? parseQueryProject(request.query).project
+              : undefined;
       done(project !== undefined && scope.projects.has(project) ? undefined : new ForbiddenError(project));
     } catch (error) {
       done(error as Error);

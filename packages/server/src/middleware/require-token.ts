@@ -14,6 +14,11 @@ export function requestScope(request: FastifyRequest): ProjectScope {
   return scopes.get(request) ?? ALL_PROJECTS;
 }
 
+/** True when the request presented a token the server accepted (false on a server without tokens). */
+export function requestWasAuthenticated(request: FastifyRequest): boolean {
+  return scopes.has(request);
+}
+
 /** Options of {@link requireToken}. */
 export interface RequireTokenOptions {
   /** Admin token: every project. */

@@ -1,4 +1,4 @@
-import { callBatch, DEFAULT_PORT } from '@weft/protocol';
+import { callBatch, DEFAULT_PORT, exportFormat, retentionDays } from '@weft/protocol';
 import { z } from 'zod';
 import { InvalidOptionsError } from '../errors/index.js';
 import { playgroundProviderConfig } from '../playground/index.js';
@@ -96,6 +96,43 @@ export const serverOptions = z.object({
    * @default the providers `OPENAI_API_KEY` (with `OPENAI_BASE_URL`) and `ANTHROPIC_API_KEY` (with `ANTHROPIC_BASE_URL`) describe
    */
   playgroundProviders: z.array(playgroundProviderConfig).optional(),
+  /**
+   * Days calls are kept in projects that set no retention of their own;
+   * older traces are deleted in the background (calls with feedback,
+   * dataset rows, evaluation runs and traces matched by a project's keep
+   * rules excepted). See docs/operations.md, "Retention".
+   * @default none: calls are kept until deleted
+   */
+  retentionDays: retentionDays.optional(),
+  /**
+   * Time between retention passes over every project.
+   * @default 10 minutes
+   */
+  retentionIntervalMs: z
+    .number()
+    .int()
+    .positive()
+    .default(10 * 60_000),
+  /**
+   * Folder the scheduled export writes each project's calls to, one file
+   * per UTC day once the day has ended (`project=<name>/date=<YYYY-MM-DD>/calls.parquet`).
+   * @default none: no scheduled export
+   */
+  exportDir: z.string().min(1).optional(),
+  /**
+   * Format of the scheduled export's files.
+   * @default 'parquet'
+   */
+  exportFormat: exportFormat.default('parquet'),
+  /**
+   * Time between scheduled export runs.
+   * @default 1 hour
+   */
+  exportIntervalMs: z
+    .number()
+    .int()
+    .positive()
+    .default(60 * 60_000),
   /**
    * Destination of the request log (one JSON object a line). Authorization
    * and cookie headers are redacted and bodies are never logged.

@@ -17,6 +17,7 @@ import type {
   SessionQueryResponse,
   TableRowsResponse,
 } from '@weft/protocol';
+import type { LifecycleStorage } from './lifecycle-storage.js';
 import type { MonitorStateStorage, RollupStorage } from './monitor-storage.js';
 import type { SpanCallPut } from './span-usage.js';
 import type { StoredValue } from './stored-value.js';
@@ -215,6 +216,12 @@ export interface Storage {
    * documents and logs (issue 29): see `monitor-storage.ts` for the contract.
    */
   readonly monitoring: MonitorStorage;
+
+  /**
+   * Retention and deletion on request, by whole traces (issue 28): see
+   * `lifecycle-storage.ts` for the contract.
+   */
+  readonly lifecycle: LifecycleStorage;
 
   /** Flushes and releases the engine; idempotent. */
   close(): Promise<void>;

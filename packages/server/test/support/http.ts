@@ -38,6 +38,34 @@ export async function post<T = Json>(
   });
 }
 
+/** Sends a DELETE with a JSON body (a deletion query) and parses the JSON answer. */
+export async function del<T = Json>(
+  base: string,
+  path: string,
+  body: unknown,
+  { token }: { token?: string } = {},
+): Promise<Reply<T>> {
+  return send<T>(base, path, {
+    method: 'DELETE',
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  });
+}
+
+/** PUTs `body` as JSON and parses the JSON answer. */
+export async function put<T = Json>(
+  base: string,
+  path: string,
+  body: unknown,
+  { token }: { token?: string } = {},
+): Promise<Reply<T>> {
+  return send<T>(base, path, {
+    method: 'PUT',
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  });
+}
+
 /** GETs a path and parses a JSON answer (text otherwise). */
 export async function get<T = Json>(
   base: string,

@@ -30,7 +30,10 @@ import { type SchemaProfile, storedProfile } from './schema-profile.js';
 import { loadChdb } from './chdb-connection.js';
 import { ClickHouseConnection } from './clickhouse-connection.js';
 import { type ClickHouseStorageOptions, clickHouseStorageOptions } from './clickhouse-storage-options.js';
+import { ClickHouseContentRefStore } from './content-ref-store.js';
 import { ClickHouseFeedbackStore } from './feedback-store.js';
+import { ClickHouseLifecycle } from './clickhouse-lifecycle.js';
+import { ClickHouseRowDeleter } from './row-deleter.js';
 import { ClickHouseFileStore } from './file-store.js';
 import { ClickHouseLabelStore } from './label-store.js';
 import { ClickHouseMonitorStorage } from './clickhouse-monitor-storage.js';
@@ -42,6 +45,7 @@ import { ClickHouseTableStore } from './table-store.js';
 import { nextSeq } from './write-sequence.js';
 import { ClickHouseValueStore } from './value-store.js';
 import type { StoredValue } from '../stored-value.js';
+import { contentRefsOf } from '../content-refs.js';
 
 /**
  * The scale-out storage engine: ClickHouse over HTTP, same contract as
@@ -67,6 +71,9 @@ export class ClickHouseStorage implements Storage {
   readonly #schemaVersion: number;
   /** Metrics rollups and monitoring state (kept by ingest, read by the monitoring routes). */
   readonly monitoring: ClickHouseMonitorStorage;
+  /** Retention and deletion (`LifecycleStorage`). */
+  readonly lifecycle: ClickHouseLifecycle;
+  readonly #refs: ClickHouseContentRefStore;
   #closing: Promise<void> | undefined;
 
   private constructor(
@@ -131,6 +138,22 @@ export class ClickHouseStorage implements Storage {
       insertSettings,
       feedback: this.#feedback,
       completionSettleMs,
+      open: () => this.#open(),
+    });
+    this.#refs = new ClickHouseContentRefStore({ connection, table: name('content_refs'), insertSettings });
+    this.lifecycle = new ClickHouseLifecycle({
+      connection,
+      tables: {
+        calls: this.#callsTable,
+        list,
+        feedback: name('feedback'),
+        values: name('call_values'),
+        files: name('files'),
+      },
+      refs: this.#refs,
+      deleter: new ClickHouseRowDeleter({ connection, database, cluster }),
+      insertSettings,
+      forgetCalls: (project, ids) => this.monitoring.forgetCalls(project, ids),
       open: () => this.#open(),
     });
   }
@@ -232,6 +255,17 @@ export class ClickHouseStorage implements Storage {
         );
       }
     }
+    // What the calls refer to (values, files), for deletion and retention:
+    // before the calls, so a collection never sees a call without its refs.
+    const refs = items.flatMap((item) => {
+      const keys = contentRefsOf(
+        item.type === 'end' ? undefined : item.inputs,
+        item.type === 'end' ? undefined : item.attributes,
+        item.type === 'start' ? undefined : item.output,
+      );
+      return keys === null ? [] : [{ source: `c:${item.id}`, keys }];
+    });
+    await this.#refs.put(project, refs);
     // One INSERT per batch and table: ClickHouse wants few large inserts (each
     // makes a part). The halves first: the list rows of a partial record are
     // rebuilt from what `calls` holds (see ClickHouseCallListWriter).
@@ -292,6 +326,7 @@ export class ClickHouseStorage implements Storage {
 
   async putObject(object: ObjectPut): Promise<ObjectCreateResponse> {
     this.#open();
+    await this.#refs.pin(object.project, [object.canonicalValue]);
     return this.#objects.put(object);
   }
 
@@ -320,6 +355,10 @@ export class ClickHouseStorage implements Storage {
 
   async putTable(table: TablePut): Promise<TableCreateResponse> {
     this.#open();
+    await this.#refs.pin(
+      table.project,
+      table.rows.map((row) => row.canonicalValue),
+    );
     return this.#tables.put(table);
   }
 
@@ -328,6 +367,10 @@ export class ClickHouseStorage implements Storage {
     rows: readonly { digest: string; canonicalValue: string }[],
   ): Promise<{ stored: number }> {
     this.#open();
+    await this.#refs.pin(
+      project,
+      rows.map((row) => row.canonicalValue),
+    );
     return this.#tables.putRows(project, rows);
   }
 
@@ -353,7 +396,9 @@ export class ClickHouseStorage implements Storage {
 
   async putValues(project: string, values: readonly StoredValue[]): Promise<{ stored: number }> {
     this.#open();
-    return { stored: await this.#values.put(project, values) };
+    const fresh = await this.#values.put(project, values);
+    await this.#refs.putValues(project, fresh);
+    return { stored: fresh.length };
   }
 
   async readValues(project: string, digests: readonly string[]): Promise<Map<string, StoredValue>> {

@@ -9,6 +9,7 @@ import {
   createTableStatements,
 } from './schema.js';
 import type { ClickHouseConnection } from './clickhouse-connection.js';
+import { lifecycleStatements } from './lifecycle-schema.js';
 import { callListMigration } from './list-migration.js';
 import { type SchemaProfile, profileForVersion, serverVersion, storedProfile } from './schema-profile.js';
 import { rollupStatements } from './rollup-schema.js';
@@ -69,6 +70,11 @@ export const migrations: readonly Migration[] = [
     version: 6,
     name: 'call_list: one row per call for lists, filters and sorts, apart from the halves',
     statements: callListMigration,
+  },
+  {
+    version: 7,
+    name: 'what calls, values, objects and tables refer to, for retention and deletion',
+    statements: lifecycleStatements,
   },
 ];
 

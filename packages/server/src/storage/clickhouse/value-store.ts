@@ -23,7 +23,8 @@ export class ClickHouseValueStore {
     this.#insertSettings = insertSettings;
   }
 
-  async put(project: string, values: readonly StoredValue[]): Promise<number> {
+  /** Stores the values whose digest is new; returns them. */
+  async put(project: string, values: readonly StoredValue[]): Promise<StoredValue[]> {
     // Skipping known digests keeps a re-sent value from adding a row for the merge to remove.
     const seen = new Set(
       await this.known(
@@ -32,7 +33,7 @@ export class ClickHouseValueStore {
       ),
     );
     const fresh = values.filter((v) => !seen.has(v.digest) && seen.add(v.digest) !== undefined);
-    if (fresh.length === 0) return 0;
+    if (fresh.length === 0) return [];
     const now = Date.now();
     await this.#connection.insert(
       this.#table,
@@ -46,7 +47,7 @@ export class ClickHouseValueStore {
       })),
       this.#insertSettings,
     );
-    return fresh.length;
+    return fresh;
   }
 
   async read(project: string, digests: readonly string[]): Promise<Map<string, StoredValue>> {

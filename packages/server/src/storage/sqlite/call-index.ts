@@ -1,4 +1,10 @@
 import { WeftError } from '@weft/protocol';
+import { callRefsOf, splitRef } from './lifecycle-schema.js';
+
+/** Positions of the value blobs in an upsert row (`upsertRow`): read before a writer thread takes them. */
+const INPUTS = 10;
+const ATTRIBUTES = 11;
+const OUTPUT = 13;
 
 /*
  * The full-text index (`calls_fts`) and the attribute index (`call_attributes`)
@@ -79,6 +85,11 @@ export const CALL_INDEX_AFTER: readonly string[] = [
     FROM calls c, json_each(c.attribute_terms) t
     WHERE ${BATCH_CALLS} AND c.attribute_terms IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM temp.call_index_before o WHERE o.row_id = c.rowid AND o.attribute_terms IS c.attribute_terms)`,
+  // What the batch's calls refer to (values, files: lifecycle-schema.ts), so
+  // deletion knows what only they kept; OR IGNORE: a re-sent call's rows exist.
+  `INSERT OR IGNORE INTO call_refs (project, kind, target, call_row)
+    SELECT @project, r.value ->> 1, r.value ->> 2, c.rowid
+    FROM json_each(@refs) r JOIN calls c ON c.project = @project AND c.id = r.value ->> 0`,
   'DELETE FROM temp.call_index_before',
 ];
 
@@ -87,6 +98,8 @@ export interface CallIndexKeys {
   project: string;
   /** The batch's call ids as a JSON array (a call sent twice may appear twice). */
   ids: string;
+  /** What the batch's calls refer to, as a JSON array of `[call id, kind, target]`. */
+  refs: string;
 }
 
 /**
@@ -96,6 +109,7 @@ export interface CallIndexKeys {
 export function callIndexKeys(rows: readonly (readonly unknown[])[]): CallIndexKeys {
   const project = rows[0]?.[0];
   const ids: unknown[] = [];
+  const refs: [unknown, string, string][] = [];
   for (const row of rows) {
     // Every batch comes from one `ingestCalls(project, …)`; a mixed one would leave calls unindexed.
     if (row[0] !== project) {
@@ -105,6 +119,16 @@ export function callIndexKeys(rows: readonly (readonly unknown[])[]): CallIndexK
       });
     }
     ids.push(row[1]);
+    const keys = callRefsOf({
+      inputs: row[INPUTS] as Uint8Array | null,
+      attributes: row[ATTRIBUTES] as Uint8Array | null,
+      output: row[OUTPUT] as Uint8Array | null,
+    });
+    for (const key of keys ?? []) refs.push([row[1], ...splitRef(key)]);
   }
-  return { project: typeof project === 'string' ? project : '', ids: JSON.stringify(ids) };
+  return {
+    project: typeof project === 'string' ? project : '',
+    ids: JSON.stringify(ids),
+    refs: JSON.stringify(refs),
+  };
 }

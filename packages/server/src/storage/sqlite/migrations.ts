@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { bigintValuesToSafeForm } from './bigint-values.js';
+import { backfillContentRefs, LIFECYCLE_SCHEMA } from './lifecycle-schema.js';
 import { MONITOR_STATE_SCHEMA, ROLLUP_SCHEMA } from './rollup-schema.js';
 
 /**
@@ -281,6 +282,14 @@ export const migrations: readonly Migration[] = [
     version: 9,
     name: 'metrics rollups, call completions, monitoring documents and logs',
     sql: ROLLUP_SCHEMA + MONITOR_STATE_SCHEMA,
+  },
+  {
+    version: 10,
+    name: 'what calls, values, objects and tables refer to, for retention and deletion',
+    // Filled from what is stored (only rows whose bytes hold `weft` are
+    // decoded); kept up to date by every write from here on.
+    sql: LIFECYCLE_SCHEMA,
+    run: backfillContentRefs,
   },
 ];
 

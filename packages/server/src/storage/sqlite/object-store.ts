@@ -8,6 +8,7 @@ import {
   type ObjectVersion,
 } from '@weft/protocol';
 import type { ObjectPut, VersionSelector } from '../storage.js';
+import type { SqliteContentPins } from './content-pins.js';
 import type { SqliteLabelStore } from './label-store.js';
 
 interface ObjectRow {
@@ -32,7 +33,7 @@ export class SqliteObjectStore {
   readonly #put: (object: ObjectPut) => ObjectCreateResponse;
   readonly #labels: SqliteLabelStore;
 
-  constructor(db: Database, { labels }: { labels: SqliteLabelStore }) {
+  constructor(db: Database, { labels, pins }: { labels: SqliteLabelStore; pins: SqliteContentPins }) {
     this.#labels = labels;
     this.#byDigest = db.prepare(
       `SELECT ${VERSION_COLUMNS}, value FROM objects WHERE project = ? AND name = ? AND digest = ?`,
@@ -77,6 +78,7 @@ export class SqliteObjectStore {
         object.canonicalValue,
         createdAt,
       );
+      pins.pin(object.project, object.canonicalValue);
       return {
         ...versionFromRow({ ...object, version, created_at: createdAt }),
         created: true,

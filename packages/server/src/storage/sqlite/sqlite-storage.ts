@@ -22,10 +22,12 @@ import type {
 import { InvalidRequestError, StorageClosedError } from '../../errors/index.js';
 import { encodeSpanUsage, type SpanCallPut } from '../span-usage.js';
 import type { MonitorStorage, ObjectPut, Storage, TablePut, VersionSelector } from '../storage.js';
+import type { LifecycleStorage } from '../lifecycle-storage.js';
 import type { BatchFollowUp } from './batch-follow-up.js';
 import { SqliteCallQuery } from './call-query.js';
 import { SqliteCallStore, UPSERT, upsertRow } from './call-store.js';
 import { type CallWriter, InlineCallWriter, WorkerCallWriter } from './call-writer.js';
+import { SqliteContentPins } from './content-pins.js';
 import { SqliteFeedbackStore } from './feedback-store.js';
 import { SqliteFileStore } from './file-store.js';
 import { SqliteLabelStore } from './label-store.js';
@@ -37,6 +39,7 @@ import { SqliteTableStore } from './table-store.js';
 import { SqliteValueStore } from './value-store.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 import { SqliteMonitorStorage } from './sqlite-monitor-storage.js';
+import { SqliteLifecycle } from './sqlite-lifecycle.js';
 import type { StoredValue } from '../stored-value.js';
 
 export interface SqliteStorageOptions {
@@ -101,6 +104,8 @@ export class SqliteStorage implements Storage {
   readonly monitoring: MonitorStorage;
   /** The same part with its ingest side (`rollups`), which only this storage's transactions call. */
   readonly #monitoring: SqliteMonitorStorage;
+  /** Retention and deletion (`LifecycleStorage`). */
+  readonly lifecycle: LifecycleStorage;
   /** WAL checkpoints off the request thread (none for `:memory:`, which has no WAL). */
   readonly #checkpointer: WalCheckpointer | undefined;
   #closing: Promise<void> | undefined;
@@ -120,15 +125,21 @@ export class SqliteStorage implements Storage {
     this.#feedback = new SqliteFeedbackStore(this.#db);
     this.#query = new SqliteCallQuery(this.#db, { feedback: this.#feedback });
     this.#labels = new SqliteLabelStore(this.#db);
-    this.#objects = new SqliteObjectStore(this.#db, { labels: this.#labels });
+    const pins = new SqliteContentPins(this.#db);
+    this.#objects = new SqliteObjectStore(this.#db, { labels: this.#labels, pins });
     this.#sessions = new SqliteSessionQuery(this.#db);
     this.#spanUsage = new SqliteSpanUsageStore(this.#db);
-    this.#tables = new SqliteTableStore(this.#db);
+    this.#tables = new SqliteTableStore(this.#db, { pins });
     this.#files = new SqliteFileStore(this.#db);
     this.#values = new SqliteValueStore(this.#db);
     this.#checkpointer = memory ? undefined : new WalCheckpointer({ path });
     this.monitoring = this.#monitoring = new SqliteMonitorStorage(this.#db, {
       feedback: this.#feedback,
+      open: () => this.#open(),
+      committed: () => this.#checkpointer?.committed(),
+    });
+    this.lifecycle = new SqliteLifecycle(this.#db, {
+      rollups: this.#monitoring.rollups,
       open: () => this.#open(),
       committed: () => this.#checkpointer?.committed(),
     });

@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { TableCreateResponse, TableRowsResponse } from '@weft/protocol';
 import type { TablePut } from '../storage.js';
+import type { SqliteContentPins } from './content-pins.js';
 
 /*
  * Tables are immutable lists of content-addressed rows:
@@ -18,7 +19,7 @@ export class SqliteTableStore {
   readonly #putRows: (project: string, rows: TablePut['rows']) => number;
   readonly #hasRow: Statement;
 
-  constructor(db: Database) {
+  constructor(db: Database, { pins }: { pins: SqliteContentPins }) {
     this.#exists = db.prepare('SELECT row_count FROM tables WHERE project = ? AND digest = ?');
     this.#digests = db
       .prepare('SELECT row_digest FROM table_order WHERE project = ? AND table_digest = ? ORDER BY idx')
@@ -30,9 +31,17 @@ export class SqliteTableStore {
     const insertTable = db.prepare(
       'INSERT OR IGNORE INTO tables (project, digest, row_count, created_at) VALUES (?, ?, ?, ?)',
     );
-    const insertRow = db.prepare(
+    const insertRowOnce = db.prepare(
       'INSERT OR IGNORE INTO table_rows (project, digest, value) VALUES (?, ?, ?)',
     );
+    // A new row pins the files it names and the call it was made from (content-pins.ts).
+    const insertRow = {
+      run(project: string, digest: string, value: string): { changes: number } {
+        const { changes } = insertRowOnce.run(project, digest, value);
+        if (changes > 0) pins.pin(project, value);
+        return { changes };
+      },
+    };
     const insertOrder = db.prepare(
       'INSERT INTO table_order (project, table_digest, idx, row_digest) VALUES (?, ?, ?, ?)',
     );

@@ -1,5 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { valueRefsOf } from '../content-refs.js';
 import type { StoredValue } from '../stored-value.js';
+import { splitRef } from './lifecycle-schema.js';
 
 /** Digests per `IN (…)` lookup (SQLite's default bound on parameters is far above it). */
 const CHUNK = 500;
@@ -22,18 +24,26 @@ export class SqliteValueStore {
     this.#insert = db.prepare(
       'INSERT OR IGNORE INTO call_values (project, digest, is_array, prev, bytes, created_at) VALUES (?, ?, ?, ?, ?, ?)',
     );
+    const insertRef = db.prepare(
+      'INSERT OR IGNORE INTO value_refs (project, kind, target, from_digest) VALUES (?, ?, ?, ?)',
+    );
     this.#putAll = db.transaction((project: string, values: readonly StoredValue[]) => {
       const now = Date.now();
       let stored = 0;
-      for (const v of values)
-        stored += this.#insert.run(
+      for (const v of values) {
+        const { changes } = this.#insert.run(
           project,
           v.digest,
           v.isArray ? 1 : 0,
           v.prev ?? null,
           v.bytes,
           now,
-        ).changes;
+        );
+        if (changes === 0) continue;
+        stored += changes;
+        // What the new value refers to (lifecycle-schema.ts), with it.
+        for (const key of valueRefsOf(v.prev, v.bytes)) insertRef.run(project, ...splitRef(key), v.digest);
+      }
       return stored;
     });
   }

@@ -1,0 +1,78 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { WeftError } from '@weft/protocol';
+import type { ClickHouseConnection } from './clickhouse-connection.js';
+import { sqlLiteral } from './sql-literal.js';
+
+/** How long a deletion waits for ClickHouse to finish rewriting parts before it fails. */
+const MUTATION_TIMEOUT_MS = 10 * 60_000;
+/** Spacing of the checks of `system.mutations` (18.16 has no synchronous mutations). */
+const MUTATION_POLL_MS = 50;
+
+/**
+ * Deletes rows so that a read that follows never sees them, on every
+ * version the adapter supports:
+ *
+ * - ClickHouse 23.3 and later: a lightweight `DELETE FROM` (rows masked at
+ *   once, removed from disk by later merges); synchronous by default;
+ * - 18.16: `ALTER TABLE … DELETE` (a mutation that rewrites the parts
+ *   holding the rows), then waits until `system.mutations` says it is done.
+ *
+ * In a cluster each host deletes from its local table (a Distributed table
+ * cannot delete).
+ */
+export class ClickHouseRowDeleter {
+  readonly #connection: ClickHouseConnection;
+  readonly #database: string;
+  readonly #cluster: string | undefined;
+  #lightweight: Promise<boolean> | undefined;
+
+  constructor({
+    connection,
+    database,
+    cluster,
+  }: {
+    connection: ClickHouseConnection;
+    database: string;
+    cluster: string | undefined;
+  }) {
+    this.#connection = connection;
+    this.#database = database;
+    this.#cluster = cluster;
+  }
+
+  /** Deletes the rows of `table` (its plain name) matching `where` (SQL written with `sqlLiteral`). */
+  async delete(table: string, where: string): Promise<void> {
+    const local = this.#cluster === undefined ? table : `${table}_local`;
+    const name = `${this.#database}.${local}`;
+    if (await this.#supportsLightweight()) {
+      await this.#connection.commandOnEveryHost(`DELETE FROM ${name} WHERE ${where}`);
+      return;
+    }
+    await this.#connection.commandOnEveryHost(`ALTER TABLE ${name} DELETE WHERE ${where}`);
+    await this.#mutationsDone(local);
+  }
+
+  async #mutationsDone(table: string): Promise<void> {
+    const started = Date.now();
+    const sql = `SELECT count() AS n FROM system.mutations WHERE database = ${sqlLiteral(this.#database)} AND table = ${sqlLiteral(table)} AND is_done = 0`;
+    for (;;) {
+      const pending = await this.#connection.rowsOnEveryHost<{ n: number | string }>(sql);
+      if (pending.every((rows) => Number(rows[0]?.n ?? 0) === 0)) return;
+      if (Date.now() - started > MUTATION_TIMEOUT_MS) {
+        throw new WeftError({
+          code: 'WEFT_STORAGE_FAILED',
+          message: `ClickHouse has not finished deleting rows of ${table} after ${MUTATION_TIMEOUT_MS / 60_000} minutes; see system.mutations.`,
+        });
+      }
+      await delay(MUTATION_POLL_MS);
+    }
+  }
+
+  #supportsLightweight(): Promise<boolean> {
+    this.#lightweight ??= this.#connection.rows<{ v: string }>('SELECT version() AS v').then(([row]) => {
+      const [major = 0, minor = 0] = (row?.v ?? '0').split('.').map(Number);
+      return major > 23 || (major === 23 && minor >= 3);
+    });
+    return this.#lightweight;
+  }
+}
