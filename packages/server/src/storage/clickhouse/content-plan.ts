@@ -66,9 +66,9 @@ export class ContentPlanner {
     // key → the leaving sources that refer to it
     const leaving = new Map<ContentRefKey, Set<string>>();
     const leave = (key: ContentRefKey, source: string) => {
-      let sources = leaving.get(key);
-      if (sources === undefined) leaving.set(key, (sources = new Set()));
+      const sources = leaving.get(key) ?? new Set<string>();
       sources.add(source);
+      leaving.set(key, sources);
     };
     for (const row of leavingRefs) leave(`${row.kind}:${row.target}` as ContentRefKey, row.source);
     const plan: ContentPlan = { values: new Map(), files: new Map() };
