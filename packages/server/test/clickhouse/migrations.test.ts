@@ -58,6 +58,7 @@ describe('ClickHouse schema', () => {
       'call_rollups_mv',
       'call_values',
       'calls',
+      'content_refs',
       'feedback',
       'feedback_rollup_changes',
       'feedback_rollups',

@@ -128,7 +128,9 @@ export class ClickHouseLifecycle implements LifecycleStorage {
     for (let i = 0; i < ids.length; i += CHUNK) {
       const chunk = inList(ids.slice(i, i + CHUNK));
       await this.#o.deleter.delete(tableName(this.#o.tables.calls), `${where} AND id IN ${chunk}`);
-      await this.#o.deleter.delete(tableName(this.#o.tables.list), `${where} AND id IN ${chunk}`);
+      await this.#o.deleter.delete(tableName(this.#o.tables.list), `${where} AND id IN ${chunk}`, {
+        projections: true,
+      });
       await this.#o.deleter.delete(tableName(this.#o.tables.feedback), `${where} AND call_id IN ${chunk}`);
     }
     await this.#removeContent(

@@ -14,8 +14,11 @@ const MUTATION_POLL_MS = 50;
  *
  * - ClickHouse 23.3 and later: a lightweight `DELETE FROM` (rows masked at
  *   once, removed from disk by later merges); synchronous by default;
- * - 18.16: `ALTER TABLE … DELETE` (a mutation that rewrites the parts
- *   holding the rows), then waits until `system.mutations` says it is done.
+ * - 18.16, and any version for a table with projections (`call_list` on
+ *   modern servers: a lightweight delete refuses such a table unless told to
+ *   rebuild them, which only 24.7 and later can): `ALTER TABLE … DELETE` (a
+ *   mutation that rewrites the parts holding the rows, projections
+ *   included), then waits until `system.mutations` says it is done.
  *
  * In a cluster each host deletes from its local table (a Distributed table
  * cannot delete).
@@ -40,11 +43,15 @@ export class ClickHouseRowDeleter {
     this.#cluster = cluster;
   }
 
-  /** Deletes the rows of `table` (its plain name) matching `where` (SQL written with `sqlLiteral`). */
-  async delete(table: string, where: string): Promise<void> {
+  /**
+   * Deletes the rows of `table` (its plain name) matching `where` (SQL
+   * written with `sqlLiteral`). `projections`: the table may have
+   * projections, so the rows go by mutation.
+   */
+  async delete(table: string, where: string, { projections = false } = {}): Promise<void> {
     const local = this.#cluster === undefined ? table : `${table}_local`;
     const name = `${this.#database}.${local}`;
-    if (await this.#supportsLightweight()) {
+    if (!projections && (await this.#supportsLightweight())) {
       await this.#connection.commandOnEveryHost(`DELETE FROM ${name} WHERE ${where}`);
       return;
     }
