@@ -40,6 +40,10 @@ const alias = [
     replacement: fileURLToPath(new URL('./packages/sdk/src/integrations/mcp/index.ts', import.meta.url)),
   },
   {
+    find: /^@weft\/sdk\/replay$/,
+    replacement: fileURLToPath(new URL('./packages/sdk/src/replay/index.ts', import.meta.url)),
+  },
+  {
     find: /^@weft\/sdk\/outbox$/,
     replacement: fileURLToPath(new URL('./packages/sdk/src/outbox-admin/index.ts', import.meta.url)),
   },

@@ -14,6 +14,7 @@ export default defineConfig({
     'integrations/ai-sdk/index': 'src/integrations/ai-sdk/index.ts',
     'integrations/mcp/index': 'src/integrations/mcp/index.ts',
     'monitor/index': 'src/monitor/index.ts',
+    'replay/index': 'src/replay/index.ts',
   },
   format: ['esm'],
   // Members marked @internal stay out of the published declarations.

@@ -105,3 +105,19 @@ export {
   valueRefBytes,
   writeAscii,
 } from './values/index.js';
+export {
+  type AlignedStep,
+  alignTraces,
+  byStart,
+  type DiffCall,
+  findStep,
+  normalizeStepPath,
+  plainOpName,
+  type TraceAlignment,
+  type TraceNode,
+  type TraceTree,
+  type TreeCall,
+  traceTree,
+  type ValueDifference,
+  valueDifferences,
+} from './trace/index.js';

@@ -31,3 +31,4 @@ export {
   ScorerFailedError,
   ScorerInputError,
 } from './eval/index.js';
+export { RecordedError, ReplayDivergenceError, ReplayNotFoundError } from './replay/index.js';

@@ -15,3 +15,4 @@ export * from './playground.js';
 export * from './alerts.js';
 export * from './evaluators.js';
 export * from './lifecycle.js';
+export * from './traces.js';

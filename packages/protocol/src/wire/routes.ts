@@ -64,6 +64,8 @@ export const routes = {
   fileCreate: (project: string) => `/v1/files/${enc(project)}`,
   /** POST an OTLP/HTTP `ExportTraceServiceRequest` (protobuf or JSON) → `ExportTraceServiceResponse` */
   otlpTraces: () => '/v1/traces',
+  /** POST `traceDiffQuery` → `traceDiffResponse`: two traces aligned step by step */
+  traceDiff: () => '/v1/traces/diff',
   /** POST `metricsQuery` → `metricsQueryResponse` */
   metricsQuery: () => '/v1/metrics/query',
   /** GET → `playgroundProvidersResponse`: the providers a playground run may use (no keys) */

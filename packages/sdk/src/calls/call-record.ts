@@ -38,7 +38,8 @@ export interface CallRecord extends UsageParent {
    * encoded: see `releaseValues` in `pipeline/pipeline.ts`.
    */
   inputs: unknown;
-  readonly attributes: Record<string, unknown> | undefined;
+  /** Set at start; replay adds its marks before the call's function runs. */
+  attributes: Record<string, unknown> | undefined;
   /** From `withSession` around the call. */
   readonly sessionId?: string | undefined;
   endedAt: number | undefined;

@@ -34,6 +34,7 @@ import { finishedSummary, finishedView, ownUsage } from './finished-call.js';
 import { MethodNames } from './method-names.js';
 import { type OrphanCall, orphanEnd } from './orphan-end.js';
 import { activeOtelContext, runInOtelContext } from './otel-run.js';
+import type { CallInterceptor, Interception } from './call-interceptor.js';
 
 /** What the tracer hands calls to: the client's `Pipeline`. */
 export interface CallSubmitter {
@@ -67,6 +68,11 @@ export class Tracer {
   readonly #unsampled: ContextFrame;
   /** Spans recorded in-process, as parents of what runs under them. */
   readonly #spans: SpanRollUp;
+  /**
+   * The replay seam (see `CallInterceptor`): set while a replay runs on this
+   * tracer, `undefined` otherwise (one property read per call).
+   */
+  interceptor: CallInterceptor | undefined = undefined;
 
   constructor(options: TracerOptions) {
     this.#o = options;
@@ -106,6 +112,11 @@ export class Tracer {
     }
     const call = this.#start(spec, thisArg, args, frame, active, rootId, held);
     if (call === undefined) return Reflect.apply(fn, thisArg, args);
+    const intercepted = this.interceptor?.intercept(call, spec, args);
+    if (intercepted !== undefined) {
+      if (intercepted.kind === 'serve') return this.#serve(spec, call, fn, intercepted);
+      args = intercepted.args;
+    }
     // With OpenTelemetry, the call is also the active OTel span while `fn`
     // runs, so spans started there become its children.
     const otelInner = active === undefined ? undefined : active.setValue(SPAN_KEY, new WeftCallSpan(call));
@@ -185,6 +196,32 @@ export class Tracer {
   endOrphan(orphan: OrphanCall, error: unknown, usage?: Record<string, ModelUsage>): void {
     // Its start is on the server (or in a dead process's outbox): send the end only.
     this.#o.pipeline.submit(orphanEnd(orphan, this.#o.owner, error, usage), 'end');
+  }
+
+  /**
+   * Ends a call the interceptor served without running `fn`: the caller gets
+   * the served output (a promise when `fn` is async or promise-like) or the
+   * served error. Its output's usage is not counted: the original run spent it.
+   */
+  #serve(
+    spec: OpSpec,
+    call: CallRecord,
+    fn: (...args: unknown[]) => unknown,
+    served: Extract<Interception, { kind: 'serve' }>,
+  ): unknown {
+    const promised =
+      spec.options.chainPromise !== undefined ||
+      Object.prototype.toString.call(fn) === '[object AsyncFunction]';
+    // Marks the output's usage as counted, so `#finish` adds none of it.
+    if (!served.failed) ownUsage(served.output);
+    // The served output is the recorded (already post-processed) one.
+    const asRecorded = { ...spec, options: { ...spec.options, postprocessOutput: undefined } };
+    this.#finish(asRecorded, call, undefined, served.output, served.error, served.failed, undefined);
+    if (served.failed) {
+      if (promised) return Promise.reject(served.error);
+      throw served.error;
+    }
+    return promised ? Promise.resolve(served.output) : served.output;
   }
 
   /** Hands the caller a traced stream; the call ends when it does. */

@@ -13,6 +13,8 @@ const sources: Record<string, string> = {
   '@weft/sdk/diagnostics': join(repoRoot, 'packages/sdk/src/diagnostics.ts'),
   '@weft/sdk/mcp': join(repoRoot, 'packages/sdk/src/integrations/mcp/index.ts'),
   '@weft/sdk/monitor': join(repoRoot, 'packages/sdk/src/monitor/index.ts'),
+  '@weft/sdk/replay': join(repoRoot, 'packages/sdk/src/replay/index.ts'),
+  '@weft/sdk/openai': join(repoRoot, 'packages/sdk/src/integrations/openai/index.ts'),
   '@weft/protocol': join(repoRoot, 'packages/protocol/src/index.ts'),
   '@weft/server': join(repoRoot, 'packages/server/src/index.ts'),
 };
