@@ -43,7 +43,7 @@ module.exports = {
       name: 'packages-by-name',
       severity: 'error',
       comment:
-        'Another package of the repo is imported by its name (what its package.json exports), never by a path into its source; only the UI takes a few pure files by source (ui-imports-only-pure-sources).',
+        'Another package of the repo is imported by its name (what its package.json exports), never by a path into its source; only the UI takes the SDK paired comparison by source (ui-imports-only-pure-sources).',
       from: { path: '^packages/(protocol|sdk|server|cli|test-server)/src/', pathNot: TEST_FILE },
       to: { path: '^packages/[^/]+/src/', pathNot: '^packages/$1/src/' },
     },
@@ -70,6 +70,14 @@ module.exports = {
       to: { path: ['^packages/(sdk|server|cli|ui)/', '^node_modules/@weft/'] },
     },
     {
+      name: 'protocol-subpaths-without-zod',
+      severity: 'error',
+      comment:
+        "@weft/protocol's subpaths (/wire, /refs, /msgpack, /pricing, /errors) load no zod, so the web UI and light readers can take them; the schemas are the root's.",
+      from: { path: '^packages/protocol/src/(wire|refs|msgpack|pricing|errors)/index\\.ts$' },
+      to: { path: '^node_modules/zod/', reachable: true },
+    },
+    {
       name: 'server-never-imports-sdk-or-cli',
       severity: 'error',
       comment:
@@ -81,14 +89,14 @@ module.exports = {
       name: 'ui-imports-only-pure-sources',
       severity: 'error',
       comment:
-        'The UI bundle takes a few pure files of protocol and the SDK paired comparison by source (their folder index would pull zod, msgpackr or node: built-ins into the browser), nothing else of the repo; types come from @weft/protocol.',
+        "The UI bundle takes @weft/protocol's zod-free subpaths (/wire, /refs, /pricing, /errors) by name and the SDK's paired comparison by source (its folder index would pull zod and node: built-ins into the browser), nothing else of the repo; types come from @weft/protocol.",
       from: { path: '^packages/ui/src/', pathNot: TEST_FILE },
       to: {
         // Types are erased at build, so the UI may take them from any package's declarations.
         dependencyTypesNot: ['type-only'],
         path: '^packages/(protocol|sdk|server|cli)/',
         pathNot: [
-          '^packages/protocol/src/(errors/(weft-error|error-codes)|pricing/format-usd|wire/(routes|ui-links))\\.ts$',
+          '^packages/protocol/dist/(wire|refs|pricing|errors)/index\\.(js|d\\.ts)$',
           '^packages/sdk/src/eval/(paired-comparison|stats|t-critical)\\.ts$',
         ],
       },

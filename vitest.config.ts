@@ -6,6 +6,10 @@ import { defineConfig } from 'vitest/config';
 const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
 const alias = [
   { find: /^@weft\/protocol$/, replacement: src('protocol') },
+  {
+    find: /^@weft\/protocol\/(wire|refs|msgpack|pricing|errors)$/,
+    replacement: fileURLToPath(new URL('./packages/protocol/src/$1/index.ts', import.meta.url)),
+  },
   { find: /^@weft\/server$/, replacement: src('server') },
   {
     find: /^@weft\/server\/testing$/,

@@ -45,7 +45,11 @@ const typed = `
 import * as weft from '@weft/sdk';
 import { hasCode, type WeftErrorCode } from '@weft/sdk/errors';
 import { Evaluation, scorers } from '@weft/sdk/eval';
-import { formatUsd, parseRef, type Ref, routes } from '@weft/protocol';
+import { parseRef, type Ref } from '@weft/protocol';
+// The zod-free subpaths, as a browser bundle takes them.
+import { formatUsd } from '@weft/protocol/pricing';
+import { tryParseRef } from '@weft/protocol/refs';
+import { routes } from '@weft/protocol/wire';
 import { startServer } from '@weft/server';
 
 const client: weft.WeftClient = weft.init({ project: 'typed', maxBatchBytes: 500_000 });
@@ -70,10 +74,11 @@ const evaluation = new Evaluation({
   scorers: [scorers.exactMatch()],
 });
 const ref: Ref = parseRef('weft:///typed/call/0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b');
+const malformed: Ref | undefined = tryParseRef('weft:///typed/call/not-a-uuid');
 const cost: string = formatUsd(0.5);
 const path: string = routes.callQuery();
 const started: Promise<{ url: string }> = startServer({ port: 0, dbPath: ':memory:' });
-export { codeOf, cost, evaluation, flushed, path, ref, reply, started };
+export { codeOf, cost, evaluation, flushed, malformed, path, ref, reply, started };
 `;
 
 export const APP_FILES = {

@@ -26,6 +26,7 @@ export {
   PROJECT_NAME,
   parseRef,
   type Ref,
+  tryParseRef,
 } from './refs/index.js';
 export {
   callIdOfSpan,
@@ -67,6 +68,8 @@ export {
   totalCostUsd,
 } from './pricing/index.js';
 export {
+  decodeMsgpack,
+  encodeMsgpack,
   type MsgpackHeader,
   MsgpackKind,
   MsgpackWriter,
@@ -85,8 +88,8 @@ export {
   CONTENT_TYPE_OCTET_STREAM,
   DEFAULT_PORT,
   DEFAULT_URL,
-  decodeMsgpack,
-  encodeMsgpack,
+  EVALUATE_OP,
+  PREDICT_AND_SCORE_OP,
   PROTOCOL_VERSION,
   routes,
   type CallsViewLink,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeMsgpack, encodeMsgpack } from '../wire/index.js';
+import { decodeMsgpack, encodeMsgpack } from './msgpack-codec.js';
 import { msgpackArrayHeader, msgpackBinHeader, msgpackStrHeader } from './msgpack-headers.js';
 import { readMsgpackHeader, skipMsgpackValue } from './msgpack-layout.js';
 import { MsgpackWriter } from './msgpack-writer.js';

@@ -1,4 +1,4 @@
-import type { ModelUsage } from '../schemas/index.js';
+import type { ModelUsage } from './model-usage.js';
 import { roundUsd } from './model-cost.js';
 import { setOwnKey } from '../values/index.js';
 

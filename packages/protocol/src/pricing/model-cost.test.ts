@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelUsage } from '../schemas/calls.js';
+import type { ModelUsage } from './model-usage.js';
 import { costOfUsage, findModelPrice, priceUsage, totalCostUsd } from './model-cost.js';
 import { PRICE_TABLE } from './price-table.js';
 

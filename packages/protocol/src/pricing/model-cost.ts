@@ -1,4 +1,4 @@
-import type { ModelUsage } from '../schemas/index.js';
+import type { ModelUsage } from './model-usage.js';
 import { type ModelPrice, PRICE_TABLE } from './price-table.js';
 
 /** Extra or overriding prices, by model id, as given to `weft.init({ prices })`. */

@@ -1,11 +1,2 @@
-export {
-  CALL_ID,
-  DIGEST,
-  OBJECT_NAME,
-  PROJECT_NAME,
-  callId,
-  digest,
-  objectName,
-  projectName,
-} from './names.js';
-export { formatRef, isRefUri, parseRef, type Ref } from './ref.js';
+export { CALL_ID, DIGEST, OBJECT_NAME, PROJECT_NAME } from './names.js';
+export { formatRef, isRefUri, parseRef, type Ref, tryParseRef } from './ref.js';

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /** Project names: letters, digits, `.`, `_`, `-`; 1–128 characters, not starting with punctuation. */
 export const PROJECT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 /** Object and op names: like project names, up to 256 characters. */
@@ -8,12 +6,3 @@ export const OBJECT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,255}$/;
 export const DIGEST = /^[A-Za-z0-9_-]{43}$/;
 /** Call ids: UUIDs (any version; the SDK mints v7). */
 export const CALL_ID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-
-export const projectName = z
-  .string()
-  .regex(PROJECT_NAME, 'must be 1–128 letters, digits, ".", "_" or "-", starting with a letter or digit');
-export const objectName = z
-  .string()
-  .regex(OBJECT_NAME, 'must be 1–256 letters, digits, ".", "_" or "-", starting with a letter or digit');
-export const digest = z.string().regex(DIGEST, 'must be a 43-character base64url SHA-256 digest');
-export const callId = z.string().regex(CALL_ID, 'must be a UUID');

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { WeftError } from '../errors/weft-error.js';
-import { formatRef, isRefUri, parseRef, type Ref } from './ref.js';
+import { formatRef, isRefUri, parseRef, type Ref, tryParseRef } from './ref.js';
 
 const nameChar = fc.constantFrom(...'abcXYZ019._-'.split(''));
 const alnum = fc.constantFrom(...'abcXYZ019'.split(''));
@@ -73,6 +73,14 @@ describe('ref URIs', () => {
     expect(WeftError.isInstance(error)).toBe(true);
     expect((error as WeftError).code).toBe('WEFT_INVALID_REF');
     expect(isRefUri(text)).toBe(false);
+    expect(tryParseRef(text)).toBeUndefined();
+  });
+
+  it('tryParseRef gives what parseRef gives for a well-formed ref, undefined for anything else', () => {
+    const text = `weft:///p/object/ab:${'a'.repeat(43)}/x%2Fy`;
+    expect(tryParseRef(text)).toEqual(parseRef(text));
+    for (const value of [undefined, 42, 'http://example.com', 'weft:///p/blob/x'])
+      expect(tryParseRef(value)).toBeUndefined();
   });
 
   it('refuses to format a ref it could not parse back', () => {

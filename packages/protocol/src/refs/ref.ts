@@ -76,13 +76,17 @@ export function parseRef(text: string): Ref {
   }
 }
 
-/** True when `value` is a string that parses as a ref. Cheap prefix check first. */
-export function isRefUri(value: unknown): value is string {
-  if (typeof value !== 'string' || !value.startsWith(SCHEME)) return false;
+/** Parses a `weft:///` URI, or returns undefined when `value` is not a well-formed ref. Cheap prefix check first. */
+export function tryParseRef(value: unknown): Ref | undefined {
+  if (typeof value !== 'string' || !value.startsWith(SCHEME)) return undefined;
   try {
-    parseRef(value);
-    return true;
+    return parseRef(value);
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** True when `value` is a string that parses as a ref. */
+export function isRefUri(value: unknown): value is string {
+  return tryParseRef(value) !== undefined;
 }

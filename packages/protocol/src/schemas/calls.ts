@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { callId, projectName } from '../refs/index.js';
+import type { ModelUsage } from '../pricing/index.js';
+import { callId, projectName } from './names.js';
 import { anyValue, timestampMs, valueRecord } from './common.js';
 import { feedback, feedbackItem } from './feedback.js';
 import { sessionId } from './sessions.js';
@@ -31,13 +32,7 @@ export const exceptionInfo: z.ZodType<ExceptionInfo> = z.object({
   },
 });
 
-/**
- * Token usage of one model, summed over calls. `inputTokens` counts every
- * input token, cached reads (`cachedInputTokens`) and cache writes
- * (`cacheWriteTokens`) included; `outputTokens` includes `reasoningTokens`.
- * `costUsd` is present only when the model has a price (never 0 for an
- * unpriced model).
- */
+/** {@link ModelUsage} as a schema (the type itself is zod-free, in pricing/). */
 export const modelUsage = z.object({
   requests: z.number().int().nonnegative(),
   inputTokens: z.number().nonnegative(),
@@ -47,8 +42,8 @@ export const modelUsage = z.object({
   cacheWriteTokens: z.number().nonnegative().optional(),
   reasoningTokens: z.number().nonnegative().optional(),
   costUsd: z.number().nonnegative().optional(),
-});
-export type ModelUsage = z.infer<typeof modelUsage>;
+}) satisfies z.ZodType<ModelUsage>;
+export type { ModelUsage };
 
 export const callStatus = z.enum(['running', 'success', 'error']);
 export type CallStatus = z.infer<typeof callStatus>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { callId, objectName, projectName } from '../refs/index.js';
+import { callId, objectName, projectName } from './names.js';
 import { objectCreateResponse } from './objects.js';
 
 /**

@@ -1,15 +1,11 @@
 import { z } from 'zod';
-import { digest } from '../refs/index.js';
+import { digest } from './names.js';
 import { exceptionInfo, modelUsage } from './calls.js';
 
-/**
- * How evaluations are recorded as calls, so the runner, the CLI and the UI
- * read them the same way. A run is one call of {@link EVALUATE_OP} whose
- * output is an {@link EvaluationSummary}; each row (and trial) is a child call
- * of {@link PREDICT_AND_SCORE_OP} whose output is an {@link EvaluationRowResult}.
- */
-export const EVALUATE_OP = 'Evaluation.evaluate';
-export const PREDICT_AND_SCORE_OP = 'Evaluation.predict_and_score';
+// How evaluations are recorded as calls: a run is one call of EVALUATE_OP
+// (wire/constants.ts) whose output is an EvaluationSummary; each row (and
+// trial) is a child call of PREDICT_AND_SCORE_OP whose output is an
+// EvaluationRowResult.
 
 /** A scorer's value for one row: a number, a boolean, or an object of them. */
 export const scoreValue = z.union([

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { callId, projectName } from '../refs/index.js';
+import { callId, projectName } from './names.js';
 import { timestampMs } from './common.js';
 
 /** A feedback value: a boolean (thumbs up/down), a finite number (a score) or a short label. */

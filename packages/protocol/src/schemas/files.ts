@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { digest } from '../refs/index.js';
+import { digest } from './names.js';
 
 /** Response to a file upload: the content address of the bytes (`digestBytes`). */
 export const fileCreateResponse = z.object({ digest, size: z.number().int().nonnegative() });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { digest, objectName, projectName } from '../refs/index.js';
+import { digest, objectName, projectName } from './names.js';
 import { timestampMs } from './common.js';
 import { labelName } from './objects.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { callId, projectName } from '../refs/index.js';
+import { callId, projectName } from './names.js';
 import { timestampMs } from './common.js';
 import { attributeFilterValue, callQuery } from './query.js';
 import { sessionId } from './sessions.js';

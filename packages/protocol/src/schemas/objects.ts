@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { digest, objectName, projectName } from '../refs/index.js';
+import { digest, objectName, projectName } from './names.js';
 import { anyValue, timestampMs } from './common.js';
 
 export const objectKind = z.enum(['object', 'op']);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { objectName, projectName } from '../refs/index.js';
+import { objectName, projectName } from './names.js';
 import { labelName } from './objects.js';
 
 /**

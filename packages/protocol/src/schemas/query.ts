@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { callId, projectName } from '../refs/index.js';
+import { callId, projectName } from './names.js';
 import { call, callStatus } from './calls.js';
 import { timestampMs } from './common.js';
 import { feedbackValue } from './feedback.js';

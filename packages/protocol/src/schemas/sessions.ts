@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { projectName } from '../refs/index.js';
+import { projectName } from './names.js';
 import { timestampMs } from './common.js';
 
 /** A session (conversation) id: any non-empty string up to 256 characters. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { digest, projectName } from '../refs/index.js';
+import { digest, projectName } from './names.js';
 import { anyValue } from './common.js';
 
 export const MAX_ROWS_PER_REQUEST = 100_000;

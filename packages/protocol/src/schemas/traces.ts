@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { callId, projectName } from '../refs/index.js';
+import { callId, projectName } from './names.js';
 
 /**
  * Two traces of one project to compare step by step (for example a replay

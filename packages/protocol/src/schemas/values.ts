@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { digest } from '../refs/index.js';
+import { digest } from './names.js';
 
 /** Bytes as msgpack `bin` (a JSON body cannot carry them: value items are sent as msgpack). */
 const binary = z.instanceof(Uint8Array, {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { arrayDigest } from '../digest/array-digest.js';
 import { digestBytes } from '../digest/digest.js';
-import { encodeMsgpack } from '../wire/msgpack.js';
+import { encodeMsgpack } from '../msgpack/index.js';
 import { collectValueRefs, expandValueRefs, isValueRef, valueRef } from './value-ref.js';
 
 const digest = digestBytes('x');

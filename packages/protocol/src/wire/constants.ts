@@ -9,3 +9,12 @@ export const CONTENT_TYPE_MSGPACK = 'application/msgpack';
 export const CONTENT_TYPE_JSON = 'application/json';
 /** Raw bytes: the body of a file upload and of a file read. */
 export const CONTENT_TYPE_OCTET_STREAM = 'application/octet-stream';
+
+/**
+ * How evaluations are recorded as calls, so the runner, the CLI and the UI
+ * read them the same way. A run is one call of `EVALUATE_OP` whose output is
+ * an `EvaluationSummary`; each row (and trial) is a child call of
+ * `PREDICT_AND_SCORE_OP` whose output is an `EvaluationRowResult`.
+ */
+export const EVALUATE_OP = 'Evaluation.evaluate';
+export const PREDICT_AND_SCORE_OP = 'Evaluation.predict_and_score';

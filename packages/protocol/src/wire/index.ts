@@ -4,8 +4,9 @@ export {
   CONTENT_TYPE_OCTET_STREAM,
   DEFAULT_PORT,
   DEFAULT_URL,
+  EVALUATE_OP,
+  PREDICT_AND_SCORE_OP,
   PROTOCOL_VERSION,
 } from './constants.js';
-export { decodeMsgpack, encodeMsgpack } from './msgpack.js';
 export { routes } from './routes.js';
 export { type CallsViewLink, callsViewHash } from './ui-links.js';

@@ -1,5 +1,4 @@
-import { isWeftErrorCode } from '../../../protocol/src/errors/error-codes.js';
-import { WeftError } from '../../../protocol/src/errors/weft-error.js';
+import { isWeftErrorCode, WeftError } from './protocol.js';
 
 /**
  * A request to the Weft API failed. `code` is the server's (`WEFT_NOT_FOUND`,

@@ -49,7 +49,6 @@ export {
   PREDICT_AND_SCORE_OP,
   type PromptSave,
   type ProjectListResponse,
-  parseRef,
   type Ref,
   routes,
   type ScoreStats,
@@ -59,5 +58,6 @@ export {
   type SessionQueryResponse,
   type SessionSummary,
   type TableRowsResponse,
+  tryParseRef,
 } from './protocol.js';
 export { TokenStore } from './token-store.js';

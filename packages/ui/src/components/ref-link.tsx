@@ -1,4 +1,4 @@
-import { parseRef, type Ref } from '../api/index.js';
+import { type Ref, tryParseRef } from '../api/index.js';
 import { href } from '../router/index.js';
 
 /** Where in the UI a ref points: an object version, a table's rows, a call, or a file's bytes. */
@@ -34,7 +34,7 @@ function label(ref: Ref): string {
 
 /** A `weft:///` ref rendered as a link to what it names; the full URI is the tooltip. */
 export function RefLink({ uri }: { uri: string }) {
-  const ref = parseRef(uri);
+  const ref = tryParseRef(uri);
   if (ref === undefined) return <span class="json-string">{JSON.stringify(uri)}</span>;
   return (
     <a class="ref-link" href={refHref(ref)} title={uri} data-ref={uri}>

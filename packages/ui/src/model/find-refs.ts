@@ -1,4 +1,4 @@
-import { parseRef, type Ref } from '../api/index.js';
+import { type Ref, tryParseRef } from '../api/index.js';
 
 /** The `weft:///` refs inside a value (depth-first, each URI once, at most `limit`). */
 export function findRefs(value: unknown, limit = 50): { uri: string; ref: Ref }[] {
@@ -10,7 +10,7 @@ export function findRefs(value: unknown, limit = 50): { uri: string; ref: Ref }[
     if (typeof v === 'string') {
       if (v.startsWith('weft:///') && !seen.has(v)) {
         seen.add(v);
-        const ref = parseRef(v);
+        const ref = tryParseRef(v);
         // A malformed ref is left out here; the viewer shows it as a plain string.
         if (ref !== undefined) out.push({ uri: v, ref });
       }

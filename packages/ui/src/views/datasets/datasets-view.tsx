@@ -1,4 +1,4 @@
-import { isRefUri, parseRef } from '../../api/index.js';
+import { tryParseRef } from '../../api/index.js';
 import { ErrorBox, Page, TableState, TimeAgo } from '../../components/index.js';
 import { useApp, useLoad, useRowKeys } from '../../hooks/index.js';
 import { formatCount } from '../../model/index.js';
@@ -11,8 +11,7 @@ const MAX_OBJECTS_READ = 300;
 function datasetRows(value: unknown): { digest: string; rowCount: number | undefined } | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const { rows, rowCount } = value as { rows?: unknown; rowCount?: unknown };
-  if (!isRefUri(rows)) return undefined;
-  const ref = parseRef(rows);
+  const ref = tryParseRef(rows);
   if (ref?.kind !== 'table') return undefined;
   return { digest: ref.digest, rowCount: typeof rowCount === 'number' ? rowCount : undefined };
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../digest/index.js';
-import { decodeMsgpack, encodeMsgpack } from './msgpack.js';
+import { decodeMsgpack, encodeMsgpack } from './msgpack-codec.js';
 
 describe('decodeMsgpack', () => {
   it('keeps an own "__proto__" key as data at any depth, as JSON.parse does, and pollutes nothing', () => {
