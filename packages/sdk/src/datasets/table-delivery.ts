@@ -1,10 +1,14 @@
 import { tableDigest } from '@weft/protocol';
+import { batchesOf } from '../batching/index.js';
 import type { ApiClient, DeliveryRecord, RecordDelivery } from '../transport/index.js';
 import type { HashedRows } from './row-digests.js';
-import { type TableUpload, type UploadLimits, uploadTable } from './upload-table.js';
-
-/** JSON around one row in a `rows` chunk (see `uploadTable`). */
-const ROW_ENVELOPE_BYTES = 70;
+import {
+  chunkLimits,
+  ROW_ENVELOPE_BYTES,
+  type TableUpload,
+  type UploadLimits,
+  uploadTable,
+} from './upload-table.js';
 
 /** What a table upload needs from the client: its project, its one API client and its delivery path. */
 export interface TableDestination {
@@ -60,23 +64,16 @@ function tableRecords(project: string, rows: readonly unknown[], hashed: HashedR
   const digest = tableDigest(digests);
   const records: DeliveryRecord[] = [];
   const seen = new Set<string>();
-  let chunk: { digest: string; value: unknown }[] = [];
-  let bytes = 0;
-  const close = () => {
-    if (chunk.length === 0) return;
-    records.push({ kind: 'table-rows', body: { project, rows: chunk }, label: `rows of table ${digest}` });
-    chunk = [];
-    bytes = 0;
-  };
+  const distinct: { digest: string; value: unknown; bytes: number }[] = [];
   for (const [i, d] of digests.entries()) {
     if (seen.has(d)) continue;
     seen.add(d);
-    const size = (sizes[i] ?? 0) + ROW_ENVELOPE_BYTES;
-    if (chunk.length > 0 && (chunk.length >= limits.chunkRows || bytes + size > limits.chunkBytes)) close();
-    chunk.push({ digest: d, value: rows[i] });
-    bytes += size;
+    distinct.push({ digest: d, value: rows[i], bytes: (sizes[i] ?? 0) + ROW_ENVELOPE_BYTES });
   }
-  close();
+  for (const chunk of batchesOf(distinct, chunkLimits(limits), (row) => row.bytes)) {
+    const body = { project, rows: chunk.map(({ digest: d, value }) => ({ digest: d, value })) };
+    records.push({ kind: 'table-rows', body, label: `rows of table ${digest}` });
+  }
   records.push({ kind: 'table', body: { project, rowDigests: digests, digest }, label: `table ${digest}` });
   return { digest, records };
 }

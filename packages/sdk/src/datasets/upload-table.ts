@@ -7,13 +7,14 @@ import {
   tableRowsPutResponse,
   tableRowsResponse,
 } from '@weft/protocol';
+import { type BatchLimits, batchesOf } from '../batching/index.js';
 import type { ApiClient } from '../transport/index.js';
 import type { HashedRows } from './row-digests.js';
 
 /** Row digests asked about per `rows/known` request (≈ 0.9 MB of JSON). */
 const KNOWN_DIGESTS_PER_REQUEST = 20_000;
 /** JSON around one row in a `rows` upload: `{"digest":"<43 chars>","value":…},` is 66 bytes; rounded up. */
-const ROW_ENVELOPE_BYTES = 70;
+export const ROW_ENVELOPE_BYTES = 70;
 
 /** How to cut the missing rows into upload requests. */
 export interface UploadLimits {
@@ -21,6 +22,11 @@ export interface UploadLimits {
   chunkRows: number;
   /** Most bytes of rows (their JSON and digest) per upload request; a single larger row goes alone. */
   chunkBytes: number;
+}
+
+/** `limits` as the bounds of the one batching rule (`batchesOf`). */
+export function chunkLimits(limits: UploadLimits): BatchLimits {
+  return { maxItems: limits.chunkRows, maxBytes: limits.chunkBytes };
 }
 
 /** What an upload did. */
@@ -82,26 +88,15 @@ export async function uploadTable(
     );
     onProgress({ requests: 1, rows: 0 });
     const held = new Set(known);
-    let chunk: { digest: string; value: unknown }[] = [];
-    let chunkBytes = 0;
-    const send = async () => {
+    const missing = window.filter((d) => !held.has(d));
+    const rowBytes = (d: string) => (sizes[firstIndex.get(d) as number] ?? 0) + ROW_ENVELOPE_BYTES;
+    for (const chunk of batchesOf(missing, chunkLimits(limits), rowBytes)) {
       requests++;
-      await api.postJson(routes.tableRowsPut(), { project, rows: chunk }, tableRowsPutResponse);
+      const body = chunk.map((d) => ({ digest: d, value: rows[firstIndex.get(d) as number] }));
+      await api.postJson(routes.tableRowsPut(), { project, rows: body }, tableRowsPutResponse);
       onProgress({ requests: 1, rows: chunk.length });
       uploadedRows += chunk.length;
-      chunk = [];
-      chunkBytes = 0;
-    };
-    for (const d of window) {
-      if (held.has(d)) continue;
-      const i = firstIndex.get(d) as number;
-      const bytes = (sizes[i] ?? 0) + ROW_ENVELOPE_BYTES;
-      if (chunk.length > 0 && (chunk.length >= limits.chunkRows || chunkBytes + bytes > limits.chunkBytes))
-        await send();
-      chunk.push({ digest: d, value: rows[i] });
-      chunkBytes += bytes;
     }
-    if (chunk.length > 0) await send();
   }
 
   requests++;

@@ -4,7 +4,7 @@ import { ApiClient, type SendResult } from '../transport/index.js';
 export type SendFailure = Exclude<SendResult, { status: 'sent' }>;
 
 /**
- * An {@link ApiClient} that remembers its last failed POST. `createOutboxSender`
+ * An {@link ApiClient} that remembers its last failed POST. `createReplaySender`
  * answers only `false` when the server cannot take records; the last failure
  * tells an operator why (unreachable, credentials refused, server error).
  */

@@ -1,7 +1,7 @@
 import { hasCode, type WeftError } from '@weft/protocol';
 import { z } from 'zod';
-import { Outbox, type OutboxLockedError } from '../outbox/index.js';
-import { createOutboxSender, parseOptions } from '../transport/index.js';
+import { createReplaySender, Outbox, type OutboxLockedError } from '../outbox/index.js';
+import { parseOptions } from '../transport/index.js';
 import { OutboxInUseError } from './errors/index.js';
 import { findOutboxFolders, type OutboxFolder } from './find-outbox-folders.js';
 import { RecordingApiClient, type SendFailure } from './recording-api-client.js';
@@ -104,7 +104,7 @@ export async function replayOutbox(options: ReplayOutboxOptions): Promise<Replay
   const client = new RecordingApiClient({ url, apiKey, requestTimeoutMs });
   const result: ReplayOutboxResult = { sent: 0, remaining: 0, folders: [], stopped: undefined };
   try {
-    const send = createOutboxSender(client, onWarning);
+    const send = createReplaySender(client, onWarning);
     for (const { folder, outbox } of opened) {
       let folderResult: FolderReplay;
       if (result.stopped) {

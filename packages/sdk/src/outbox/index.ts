@@ -18,6 +18,7 @@ export {
   PROCESS_FOLDER_PREFIX,
 } from './outbox-keeper.js';
 export { acquireOutbox, releaseOutbox } from './shared-outbox.js';
+export { createReplaySender, type ReplayWarning } from './replay-sender.js';
 export { readFrames } from './read-frames.js';
 export { checkSegmentHeader, SEGMENT_HEADER_BYTES, parseSegmentFileName } from './segment-file.js';
 export { LOCK_FILE_NAME, inspectOutboxLock } from './lock-file.js';

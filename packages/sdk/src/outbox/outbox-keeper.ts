@@ -6,7 +6,6 @@ import {
   type ApiClient,
   backoffDelayMs,
   type BackoffOptions,
-  createOutboxSender,
   HURRIED_PROBE_MS,
   type RecordPayload,
   type ServerHealth,
@@ -18,6 +17,7 @@ import { Outbox, type OutboxStats } from './outbox.js';
 import { parseSegmentFileName } from './segment-file.js';
 import { writeFolderSync } from './write-on-exit.js';
 import { acquireOutbox, releaseOutbox } from './shared-outbox.js';
+import { createReplaySender } from './replay-sender.js';
 
 /** Where the keeper reports problems (the client's rate-limited `Warnings`). */
 export interface KeeperWarnings {
@@ -61,7 +61,7 @@ export const PROCESS_FOLDER_PREFIX = 'proc-';
  *  append(records) ─► own outbox (opened on the first append: <dir>, or
  *                     <dir>/proc-<pid>-<id> when another live process holds <dir>)
  *  circuit closed ────┐                ┌─ own outbox ──────────┐
- *  queueDrained() ────┼─► replay round ─┤                       ├─► createOutboxSender ─► server
+ *  queueDrained() ────┼─► replay round ─┤                       ├─► createReplaySender ─► server
  *  startup, a flush ──┘  (one at a time)└─ adopted: folders of ─┘
  *                                          dead processes
  * ```
@@ -114,7 +114,7 @@ export class OutboxKeeper {
       post: async (path, body) => this.#observe(await options.api.post(path, body)),
       postBytes: async (path, bytes) => this.#observe(await options.api.postBytes(path, bytes)),
     };
-    this.#send = createOutboxSender(observed, (message, details) =>
+    this.#send = createReplaySender(observed, (message, details) =>
       options.warnings.report('outbox', message, details),
     );
     this.#unsubscribe =

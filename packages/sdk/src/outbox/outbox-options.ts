@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describeOptionValue } from '../errors/index.js';
+import { DEFAULT_MAX_BATCH_ITEMS } from '../batching/index.js';
 import { InvalidOutboxOptionsError } from './errors/index.js';
 import { nodeOutboxFileSystem, type OutboxFileSystem } from './outbox-file-system.js';
 
@@ -103,7 +104,12 @@ function emitProcessWarning(message: string, details: Record<string, unknown>): 
 
 /** Options of {@link Outbox.replay}. */
 export interface ReplayOptions {
-  /** Most records per `send` call. @default 1000 */
+  /**
+   * Most records per `send` call. Each call is one request of the replay
+   * sender (`createReplaySender` batches no further), so this is the
+   * batcher's bound.
+   * @default 500
+   */
   batchRecords?: number;
   /** A batch stops growing past this many payload bytes (a single larger record is sent alone). @default 1_000_000 */
   maxBatchBytes?: number;
@@ -111,7 +117,7 @@ export interface ReplayOptions {
 
 const replaySchema = z
   .object({
-    batchRecords: z.number().int().positive().default(1000),
+    batchRecords: z.number().int().positive().default(DEFAULT_MAX_BATCH_ITEMS),
     maxBatchBytes: z.number().int().positive().default(1_000_000),
   })
   .strict();

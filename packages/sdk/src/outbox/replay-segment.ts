@@ -1,3 +1,4 @@
+import { BatchFill } from '../batching/index.js';
 import { OutboxReadFailedError } from './errors/index.js';
 import type { OutboxFileHandle, OutboxFileSystem } from './outbox-file-system.js';
 import type { ReplayOptions } from './outbox-options.js';
@@ -44,7 +45,7 @@ export async function replaySegment(
     throw new OutboxReadFailedError(segment.path, error);
   }
   let batch: Uint8Array[] = [];
-  let batchBytes = 0;
+  const fill = new BatchFill({ maxItems: batchRecords, maxBytes: maxBatchBytes });
   let batchEnd = segment.ackedOffset;
   let sent = 0;
   let refusal: { error?: unknown } | undefined;
@@ -65,19 +66,18 @@ export async function replaySegment(
     }
     sent += batch.length;
     batch = [];
-    batchBytes = 0;
+    fill.reset();
     return !hooks.shouldStop() && hooks.isKept(segment);
   };
 
   let end: FramesEnd;
   try {
     end = await readFrames(handle, segment.ackedOffset, segment.bytes, async (payload, endOffset) => {
-      if (batch.length > 0 && batchBytes + payload.byteLength > maxBatchBytes && !(await flush()))
-        return false;
+      if (!fill.fits(payload.byteLength) && !(await flush())) return false;
       batch.push(payload);
-      batchBytes += payload.byteLength;
+      fill.add(payload.byteLength);
       batchEnd = endOffset;
-      return batch.length < batchRecords || (await flush());
+      return !fill.full || (await flush());
     });
   } catch (error) {
     throw new OutboxReadFailedError(segment.path, error);

@@ -1,4 +1,5 @@
 import { MAX_BATCH_ITEMS, PROJECT_NAME } from '@weft/protocol';
+import { DEFAULT_MAX_BATCH_ITEMS } from '../batching/index.js';
 import { z } from 'zod';
 import { ApiClient } from './api-client.js';
 import type { Timers } from './timers.js';
@@ -90,7 +91,7 @@ export const batcherOptionsSchema = z.object({
     .string()
     .regex(PROJECT_NAME, 'must be 1–128 letters, digits, ".", "_" or "-", starting with a letter or digit'),
   client: z.instanceof(ApiClient, { error: 'must be an ApiClient' }),
-  maxBatchItems: positiveInt.max(MAX_BATCH_ITEMS).default(500),
+  maxBatchItems: positiveInt.max(MAX_BATCH_ITEMS).default(DEFAULT_MAX_BATCH_ITEMS),
   maxBatchBytes: positiveInt.min(1024).default(DEFAULT_MAX_BATCH_BYTES),
   flushIntervalMs: z.number().int().nonnegative().default(100),
   maxAttempts: positiveInt.default(DEFAULT_RETRY_POLICY.maxAttempts),

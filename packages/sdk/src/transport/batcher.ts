@@ -5,6 +5,7 @@ import { backoffDelayMs } from './backoff.js';
 import { rejectionVerdict, type RetryPolicy, retryVerdict, splitInHalves } from './delivery-rules.js';
 import { ReusableBytes } from '../memory/index.js';
 import { batchBodyPrefix, batchOverheadBytes, encodeBatchBody } from './batch-body.js';
+import { BatchFill } from '../batching/index.js';
 import { type BatcherOptions, type BatcherOptionsParsed, batcherOptionsSchema } from './batcher-options.js';
 import type { CircuitBreaker, CircuitState } from './circuit-breaker.js';
 import { serverCircuit } from './server-circuit.js';
@@ -358,17 +359,17 @@ export class Batcher {
 
   #take(): Batch {
     const entries: Entry[] = [];
-    let bytes = 0;
-    while (this.#head < this.#queue.length && entries.length < this.#options.maxBatchItems) {
+    const fill = new BatchFill({ maxItems: this.#options.maxBatchItems, maxBytes: this.#batchBudgetBytes });
+    while (this.#head < this.#queue.length) {
       const entry = this.#queue[this.#head]!;
       const size = entry.record.bytes.byteLength;
       // A record larger than the budget still travels, alone; the server's 413 decides its fate.
-      if (entries.length > 0 && bytes + size > this.#batchBudgetBytes) break;
+      if (!fill.fits(size)) break;
       entries.push(entry);
-      bytes += size;
+      fill.add(size);
       this.#head += 1;
     }
-    this.#queuedBytes -= bytes;
+    this.#queuedBytes -= fill.bytes;
     if (this.#head > 4096 && this.#head * 2 > this.#queue.length) {
       this.#queue = this.#queue.slice(this.#head);
       this.#head = 0;

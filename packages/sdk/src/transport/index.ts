@@ -7,6 +7,7 @@ export {
   type BatcherOutbox,
   batcherOptionsSchema,
   DEFAULT_CIRCUIT_FAILURE_THRESHOLD,
+  DEFAULT_MAX_BATCH_BYTES,
   type RecordPayload,
 } from './batcher-options.js';
 export {
@@ -19,13 +20,10 @@ export {
 } from './circuit-breaker.js';
 export { serverCircuit } from './server-circuit.js';
 export {
-  createOutboxSender,
   decodeOutboxRecord,
   encodeOutboxRecord,
   OUTBOX_RECORD_VERSION,
   type OutboxRecord,
-  type OutboxSenderOptions,
-  type OutboxWarning,
 } from './outbox-records.js';
 export { parseRetryAfter } from './retry-after.js';
 export { systemTimers, type Timers } from './timers.js';
@@ -45,7 +43,7 @@ export {
   ServerUnreachableError,
 } from './transport-errors.js';
 export { publishTransportEvent, TRANSPORT_CHANNEL, type TransportEvent } from './transport-events.js';
-export { DEFAULT_RETRY_POLICY } from './delivery-rules.js';
+export { DEFAULT_RETRY_POLICY, rejectionVerdict, splitInHalves } from './delivery-rules.js';
 export { RecordDelivery, type DeliveryWarnings } from './record-delivery.js';
-export type { DeliveryRecord } from './delivery-record.js';
+export { type DeliveryRecord, sendDeliveryRecord } from './delivery-record.js';
 export { parseOptions } from './parse-options.js';

@@ -1,5 +1,5 @@
 import type { WeftError } from '@weft/protocol';
-import type { ApiClient } from './api-client.js';
+import type { ApiClient, SendResult } from './api-client.js';
 import type { BatcherOutbox, RecordPayload } from './batcher-options.js';
 import type { ServerHealth } from './circuit-breaker.js';
 import type { DeliveryRecord } from './delivery-record.js';
@@ -86,47 +86,25 @@ export class RecordDelivery {
   }
 
   async #deliver(record: DeliveryRecord): Promise<DeliveryOutcome> {
-    const { api, project, outbox, health, policy } = this.#o;
-    for (let attempts = 1; ; attempts++) {
-      // The server is known to be down: keep it on disk now instead of spending the retries.
-      if (outbox !== undefined && health !== undefined && health.state !== 'closed') {
-        return this.#keepInstead(record, 'the circuit is open (the server kept failing)');
-      }
-      const result = await sendDeliveryRecord(api, project, record);
-      switch (result.status) {
-        case 'sent':
-          this.#counts.sent++;
-          return { status: 'sent', body: result.body };
-        case 'rejected': {
-          const verdict = rejectionVerdict(result.statusCode, result.index, 1);
-          if (verdict.action === 'keep')
-            return this.#keepInstead(
-              record,
-              `the server answered ${result.statusCode} (${result.error.message})`,
-            );
-          const error =
-            verdict.action === 'drop' && verdict.tooLarge
-              ? new RecordTooLargeError(record.label, byteLength(record.body), result.error)
-              : new RecordRejectedError(record.label, result.error);
-          return this.#failed(record, error);
-        }
-        case 'retryable': {
-          const verdict = retryVerdict(
-            result,
-            {
-              attempts,
-              hasOutbox: outbox !== undefined,
-              serverDown: health !== undefined && health.state !== 'closed',
-              retrying: this.#retrying,
-            },
-            policy,
-            this.#o.random,
-          );
-          if (verdict.action === 'keep') return this.#keepInstead(record, verdict.reason);
-          await this.#wait(verdict.delayMs);
-        }
-      }
+    const { api, project } = this.#o;
+    const result = await this.#withRetries<Exclude<SendResult, { status: 'retryable' }>>(async () => {
+      const answer = await sendDeliveryRecord(api, project, record);
+      return answer.status === 'retryable' ? { retry: answer } : { done: answer };
+    });
+    if ('kept' in result) return this.#keepInstead(record, result.kept);
+    const answer = result.done;
+    if (answer.status === 'sent') {
+      this.#counts.sent++;
+      return { status: 'sent', body: answer.body };
     }
+    const verdict = rejectionVerdict(answer.statusCode, answer.index, 1);
+    if (verdict.action === 'keep')
+      return this.#keepInstead(record, `the server answered ${answer.statusCode} (${answer.error.message})`);
+    const error =
+      verdict.action === 'drop' && verdict.tooLarge
+        ? new RecordTooLargeError(record.label, byteLength(record.body), answer.error)
+        : new RecordRejectedError(record.label, answer.error);
+    return this.#failed(record, error);
   }
 
   /** `record` goes to the outbox instead: from then on the outbox holds it (no longer in flight). */
@@ -143,31 +121,42 @@ export class RecordDelivery {
    * to put its records in the outbox. Other errors are thrown. The operation
    * must be idempotent.
    */
-  async retrying<T>(operation: () => Promise<T>): Promise<{ done: T } | { kept: string }> {
-    const { outbox, health, policy } = this.#o;
-    for (let attempts = 1; ; attempts++) {
-      if (outbox !== undefined && health !== undefined && health.state !== 'closed')
-        return { kept: 'the circuit is open (the server kept failing)' };
+  retrying<T>(operation: () => Promise<T>): Promise<{ done: T } | { kept: string }> {
+    return this.#withRetries(async (): Promise<Attempt<T>> => {
       try {
         return { done: await operation() };
       } catch (error) {
         const failure = error as { isRetryable?: unknown; retryAfterMs?: unknown } | null;
         if (failure?.isRetryable !== true) throw error;
         const retryAfterMs = typeof failure.retryAfterMs === 'number' ? failure.retryAfterMs : undefined;
-        const verdict = retryVerdict(
-          { status: 'retryable', retryAfterMs, error: error as WeftError },
-          {
-            attempts,
-            hasOutbox: outbox !== undefined,
-            serverDown: health !== undefined && health.state !== 'closed',
-            retrying: this.#retrying,
-          },
-          policy,
-          this.#o.random,
-        );
-        if (verdict.action === 'keep') return { kept: verdict.reason };
-        await this.#wait(verdict.delayMs);
+        return { retry: { status: 'retryable', retryAfterMs, error: error as WeftError } };
       }
+    });
+  }
+
+  /**
+   * The one retry loop of uploads: runs `attempt` until it is done, waiting
+   * between retryable failures as `retryVerdict` says, and gives up with
+   * `{ kept: reason }` when the policy says to keep the work in the outbox
+   * instead (at once while the circuit is open).
+   */
+  async #withRetries<T>(attempt: () => Promise<Attempt<T>>): Promise<{ done: T } | { kept: string }> {
+    const { outbox, health, policy } = this.#o;
+    const serverDown = () => health !== undefined && health.state !== 'closed';
+    for (let attempts = 1; ; attempts++) {
+      // The server is known to be down: keep it on disk now instead of spending the retries.
+      if (outbox !== undefined && serverDown())
+        return { kept: 'the circuit is open (the server kept failing)' };
+      const result = await attempt();
+      if ('done' in result) return result;
+      const verdict = retryVerdict(
+        result.retry,
+        { attempts, hasOutbox: outbox !== undefined, serverDown: serverDown(), retrying: this.#retrying },
+        policy,
+        this.#o.random,
+      );
+      if (verdict.action === 'keep') return { kept: verdict.reason };
+      await this.#wait(verdict.delayMs);
     }
   }
 
@@ -214,6 +203,9 @@ export class RecordDelivery {
     return { status: 'failed', error };
   }
 }
+
+/** One try: done (whatever the answer), or a retryable failure for `retryVerdict` to rule on. */
+type Attempt<T> = { done: T } | { retry: Extract<SendResult, { status: 'retryable' }> };
 
 function byteLength(body: unknown): number {
   return body instanceof Uint8Array ? body.byteLength : 0;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { onTestFinished } from 'vitest';
 import * as weft from '@weft/sdk';
-import { acquireOutbox, releaseOutbox } from '../../src/client/shared-outbox.js';
+import { acquireOutbox, releaseOutbox } from '../../src/outbox/index.js';
 import { startServerProcess } from '@weft/test-server';
 import { FaultProxy } from '../support/index.js';
 import { runBurst } from './burst.js';

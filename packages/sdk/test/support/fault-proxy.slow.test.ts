@@ -6,7 +6,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { Outbox } from '../../src/outbox/index.js';
 import { ApiClient } from '../../src/transport/api-client.js';
 import { Batcher, type BatcherOptions, type RecordOutcome } from '../../src/transport/batcher.js';
-import { createOutboxSender } from '../../src/transport/outbox-records.js';
+import { createReplaySender } from '../../src/outbox/index.js';
 import { startTestServer } from '@weft/test-server';
 import { duplicateIds, FaultProxy, listServerCalls } from './index.js';
 
@@ -183,7 +183,7 @@ describe('FaultProxy + real server + Batcher', () => {
     expect(outbox.records).toHaveLength(400);
     await server.start();
     await recovery;
-    expect(await outbox.replay(createOutboxSender(client))).toBe(true);
+    expect(await outbox.replay(createReplaySender(client))).toBe(true);
     expect(outbox.records).toHaveLength(0);
     const stored = await serverIds();
     expect(duplicateIds(stored)).toEqual([]);
@@ -203,7 +203,7 @@ describe('FaultProxy + real server + Batcher', () => {
     expect(warnings.filter((message) => message.includes('WEFT_API_KEY'))).toHaveLength(1);
     const fixed = new ApiClient({ url: proxy.url, apiKey: 'right-token' });
     onTestFinished(() => fixed.close());
-    expect(await outbox.replay(createOutboxSender(fixed))).toBe(true);
+    expect(await outbox.replay(createReplaySender(fixed))).toBe(true);
     expect((await serverIds()).sort()).toEqual([...ids].sort());
   });
 });
@@ -231,7 +231,7 @@ describe('with the real durable outbox', () => {
     expect(outbox.stats.records + outbox.stats.pendingRecords).toBe(1_000);
     await server.start();
     await recovery;
-    const result = await outbox.replay(createOutboxSender(client));
+    const result = await outbox.replay(createReplaySender(client));
     expect(result).toMatchObject({ sent: 1_000, remaining: 0 });
     const stored = await serverIds();
     expect(duplicateIds(stored)).toEqual([]);
