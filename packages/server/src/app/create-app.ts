@@ -19,6 +19,7 @@ import {
   registerSessionRoutes,
   registerSystemRoutes,
   registerTableRoutes,
+  registerTraceDiffRoutes,
   resolvePlaygroundProviders,
 } from '../routes/index.js';
 import { providersFromEnv } from '../playground/index.js';
@@ -131,6 +132,7 @@ export function createApp(options: AppOptions): FastifyInstance {
     });
     registerFeedbackRoutes(v1, { storage });
     registerSessionRoutes(v1, { storage });
+    registerTraceDiffRoutes(v1, { storage });
     registerDatasetRoutes(v1, { storage });
     registerMetricsRoutes(v1, { storage });
     registerPlaygroundRoutes(v1, { storage, providers });

@@ -15,3 +15,4 @@ export { registerPlaygroundRoutes, resolvePlaygroundProviders } from './playgrou
 export { registerSessionRoutes } from './session-routes.js';
 export { registerSystemRoutes } from './system-routes.js';
 export { registerTableRoutes } from './table-routes.js';
+export { registerTraceDiffRoutes } from './trace-diff-routes.js';

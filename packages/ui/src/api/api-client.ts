@@ -27,6 +27,8 @@ import type {
   PlaygroundRun,
   PromptSave,
   TableRowsResponse,
+  TraceDiffQuery,
+  TraceDiffResponse,
 } from './protocol.js';
 import { routes } from './protocol.js';
 import type { TokenStore } from './token-store.js';
@@ -47,6 +49,11 @@ export class ApiClient {
 
   queryCalls(query: CallQuery, signal?: AbortSignal): Promise<CallQueryResponse> {
     return this.#request('POST', routes.callQuery(), query, signal);
+  }
+
+  /** Two traces aligned step by step, with where they first diverge. */
+  traceDiff(query: TraceDiffQuery, signal?: AbortSignal): Promise<TraceDiffResponse> {
+    return this.#request('POST', routes.traceDiff(), query, signal);
   }
 
   readCall(project: string, id: string, signal?: AbortSignal): Promise<Call> {

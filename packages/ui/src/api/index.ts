@@ -58,6 +58,8 @@ export {
   type SessionQueryResponse,
   type SessionSummary,
   type TableRowsResponse,
+  type TraceDiffQuery,
+  type TraceDiffResponse,
   tryParseRef,
 } from './protocol.js';
 export { TokenStore } from './token-store.js';

@@ -67,4 +67,6 @@ export type {
   ScoreStats,
   ScoreValue,
   TableRowsResponse,
+  TraceDiffQuery,
+  TraceDiffResponse,
 } from '@weft/protocol';

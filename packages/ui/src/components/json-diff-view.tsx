@@ -6,25 +6,39 @@ function preview(value: unknown): string {
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 
-/** The differences between two values, one line per changed path. */
-export function JsonDiffView({ before, after }: { before: unknown; after: unknown }) {
-  const entries = useMemo(() => jsonDiff(before, after), [before, after]);
-  if (entries.length === 0) return <p class="muted">The two versions have equal values.</p>;
+/** One row of a {@link DiffTable}: a path already formatted for reading (`messages[3].content`). */
+export interface DiffRow {
+  path: string;
+  kind: 'added' | 'removed' | 'changed';
+  before?: unknown;
+  after?: unknown;
+}
+
+/** Differences as a table, one line per changed path, with the two sides' values. */
+export function DiffTable({
+  rows,
+  beforeLabel = 'Before',
+  afterLabel = 'After',
+}: {
+  rows: readonly DiffRow[];
+  beforeLabel?: string;
+  afterLabel?: string;
+}) {
   return (
     <table class="data-table diff-table">
       <thead>
         <tr>
           <th>Path</th>
           <th>Change</th>
-          <th>Before</th>
-          <th>After</th>
+          <th>{beforeLabel}</th>
+          <th>{afterLabel}</th>
         </tr>
       </thead>
       <tbody>
-        {entries.map((e) => (
-          <tr key={`${e.kind}:${formatPath(e.path)}`} class={`diff-${e.kind}`}>
+        {rows.map((e) => (
+          <tr key={`${e.kind}:${e.path}`} class={`diff-${e.kind}`}>
             <td>
-              <code>{formatPath(e.path)}</code>
+              <code>{e.path}</code>
             </td>
             <td>{e.kind}</td>
             <td class="diff-before">{e.kind === 'added' ? '' : <code>{preview(e.before)}</code>}</td>
@@ -34,4 +48,11 @@ export function JsonDiffView({ before, after }: { before: unknown; after: unknow
       </tbody>
     </table>
   );
+}
+
+/** The differences between two values, one line per changed path. */
+export function JsonDiffView({ before, after }: { before: unknown; after: unknown }) {
+  const entries = useMemo(() => jsonDiff(before, after), [before, after]);
+  if (entries.length === 0) return <p class="muted">The two versions have equal values.</p>;
+  return <DiffTable rows={entries.map((e) => ({ ...e, path: formatPath(e.path) }))} />;
 }

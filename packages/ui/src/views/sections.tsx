@@ -16,6 +16,7 @@ import { ObjectsView } from './objects/objects-view.js';
 import { PlaygroundView } from './playground/playground-view.js';
 import { SessionView } from './sessions/session-view.js';
 import { SessionsView } from './sessions/sessions-view.js';
+import { TraceDiffView } from './traces/trace-diff-view.js';
 import { TraceView } from './traces/trace-view.js';
 
 /** Where a section sits in the navigation, top to bottom. */
@@ -50,8 +51,11 @@ export const SECTIONS: readonly Section[] = [
     label: 'Traces',
     group: 'Observe',
     aliases: ['trace'],
-    render: ([view, id], route) => {
-      if (view === 'trace') return id ? <TraceView key={id} route={route} traceId={id} /> : undefined;
+    render: ([view, id, sub, other], route) => {
+      if (view === 'trace' && sub === 'diff' && id && other)
+        return <TraceDiffView key={`${id}/${other}`} route={route} left={id} right={other} />;
+      if (view === 'trace' && sub === undefined)
+        return id ? <TraceView key={id} route={route} traceId={id} /> : undefined;
       return id ? undefined : <CallsView route={route} scope="roots" />;
     },
   },

@@ -55,6 +55,8 @@ export function TraceView({ route, traceId }: { route: Route; traceId: string })
   // The trace's total is its root's cost: a summary's costUsd already holds every descendant's.
   const root = tree.byId.get(traceId)?.call ?? tree.roots[0]?.call;
   const totalCostUsd = root?.summary?.costUsd;
+  // A replay or fork (`weft.replay.of` on its root) links to its comparison with the original.
+  const replayOf = root?.attributes['weft.replay.of'];
 
   return (
     <div class="view trace-view">
@@ -71,6 +73,11 @@ export function TraceView({ route, traceId }: { route: Route; traceId: string })
             <strong>{formatCount(totals.tokens)}</strong> tokens · {formatCount(totals.modelCalls)} model call
             {totals.modelCalls === 1 ? '' : 's'}
           </span>
+        )}
+        {typeof replayOf === 'string' && (
+          <a class="button small" href={href(project, ['trace', replayOf, 'diff', traceId])}>
+            Compare with original
+          </a>
         )}
         <button type="button" class="button small" disabled={!calls.data} onClick={() => setAll(true)}>
           Expand all
