@@ -74,8 +74,12 @@ export class RetentionSweeper {
     this.#o = { intervalMs, scanCalls, deleteTraces, garbageGraceMs, ...rest };
   }
 
-  /** Starts the passes (the first after `delayMs`); timers never keep the process alive. */
-  start(delayMs = 30_000): void {
+  /**
+   * Starts the passes (the first after `delayMs`: by default 30 s, or the
+   * interval when shorter, so a server starting under load serves first);
+   * timers never keep the process alive.
+   */
+  start(delayMs = Math.min(30_000, this.#o.intervalMs)): void {
     if (this.#closed || this.#timer !== undefined) return;
     const tick = () => {
       this.#timer = setTimeout(
