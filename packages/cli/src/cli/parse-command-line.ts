@@ -69,6 +69,10 @@ function buildProgram(
     .version(cliVersion(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .helpCommand(false)
+    // A command's flags are read only before its subcommand's word
+    // (`weft calls --user u` vs `weft calls export --user u`): the words after
+    // it go to the subcommand whole.
+    .enablePositionalOptions()
     // Settings below are copied to every subcommand created after them.
     .exitOverride()
     .configureOutput({

@@ -1,5 +1,7 @@
 import { callCommand } from './call/call-command.js';
 import { callsCommand } from './calls/calls-command.js';
+import { callsDeleteCommand } from './calls/calls-delete-command.js';
+import { callsExportCommand } from './calls/calls-export-command.js';
 import { datasetsCommand } from './datasets/datasets-command.js';
 import type { CommandEntry } from './define-command.js';
 import { evalCompareCommand } from './eval/eval-compare-command.js';
@@ -7,6 +9,7 @@ import { evalsCommand } from './evals/evals-command.js';
 import { mcpCommand } from './mcp/mcp-command.js';
 import { outboxReplayCommand, outboxStatusCommand } from './outbox/outbox-command.js';
 import { projectsCommand } from './projects/projects-command.js';
+import { retentionCommand } from './projects/retention-command.js';
 import { serveCommand } from './serve/serve-command.js';
 import { sessionsCommand } from './sessions/sessions-command.js';
 
@@ -17,7 +20,10 @@ import { sessionsCommand } from './sessions/sessions-command.js';
 export const commands: readonly CommandEntry[] = [
   serveCommand,
   projectsCommand,
+  retentionCommand,
   callsCommand,
+  callsExportCommand,
+  callsDeleteCommand,
   callCommand,
   sessionsCommand,
   datasetsCommand,

@@ -1,1 +1,2 @@
-export { getJson, postJson, requestJson, type ServerTarget } from './request-json.js';
+export { download } from './download.js';
+export { answerError, getJson, postJson, requestJson, type ServerTarget } from './request-json.js';

@@ -31,7 +31,7 @@ export function getJson(target: ServerTarget, path: string): Promise<unknown> {
  */
 export async function requestJson(
   target: ServerTarget,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   path: string,
   body: unknown,
 ): Promise<unknown> {
@@ -66,22 +66,30 @@ export async function requestJson(
     }
     return json;
   }
-  const parsed = errorResponse.safeParse(json);
+  throw answerError(target, path, response.statusCode, text);
+}
+
+/**
+ * The error of a non-2xx answer: the server's code and message when it sent
+ * a Weft error body, else the status and the start of the body.
+ */
+export function answerError(
+  target: ServerTarget,
+  path: string,
+  statusCode: number,
+  text: string,
+): ServerResponseError {
+  const parsed = errorResponse.safeParse(parseJson(text));
   if (parsed.success) {
     const { code, message, path: field } = parsed.data.error;
     // The server cannot know which flag carries the token; the CLI can.
-    const hint = response.statusCode === 401 ? ' Pass the server token with --token or WEFT_API_KEY.' : '';
-    throw new ServerResponseError({
-      statusCode: response.statusCode,
-      code,
-      message: message + hint,
-      path: field,
-    });
+    const hint = statusCode === 401 ? ' Pass the server token with --token or WEFT_API_KEY.' : '';
+    return new ServerResponseError({ statusCode, code, message: message + hint, path: field });
   }
-  throw new ServerResponseError({
-    statusCode: response.statusCode,
+  return new ServerResponseError({
+    statusCode,
     code: undefined,
-    message: `The server at ${target.url} answered ${path} with HTTP ${response.statusCode}${text ? `: ${text.slice(0, 200)}` : ''}`,
+    message: `The server at ${target.url} answered ${path} with HTTP ${statusCode}${text ? `: ${text.slice(0, 200)}` : ''}`,
   });
 }
 

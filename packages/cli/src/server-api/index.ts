@@ -2,6 +2,7 @@
 // against the protocol's schema. The commands and `weft mcp` share them.
 export { type FetchedCalls, fetchCalls, fetchTrace } from './fetch-calls.js';
 export { giveFeedback } from './give-feedback.js';
+export { deleteCalls, readProjectSettings, writeProjectSettings } from './lifecycle.js';
 export { listProjects, type ProjectSummary } from './list-projects.js';
 export { locateCall } from './locate-call.js';
 export {

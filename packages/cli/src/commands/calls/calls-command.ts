@@ -37,6 +37,9 @@ export const callsCommand = defineCommand<CallsOptions, CallsFlags>({
   path: ['calls'],
   summary: 'List calls of a project with filters, or one trace as a tree',
   configure(command) {
+    // `weft calls export|delete` take flags of the same names: this command's
+    // flags are read only before a subcommand's word, never after it.
+    command.enablePositionalOptions();
     addServerFlags(command)
       .option('--trace <id>', 'only this trace, shown as a tree', parseCallId)
       .option('--op <name>', 'only calls of this op (repeat for several)', collect(parseNonEmpty))

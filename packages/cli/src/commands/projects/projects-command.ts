@@ -7,6 +7,8 @@ export const projectsCommand = defineCommand<ProjectsOptions, ServerFlags & Outp
   path: ['projects'],
   summary: 'List the projects on the server',
   configure(command) {
+    // `weft projects retention` takes flags of the same names (see `weft calls`).
+    command.enablePositionalOptions();
     addOutputFlags(addServerFlags(command, { project: false }), { tabular: true });
   },
   resolve(_args, flags, env) {

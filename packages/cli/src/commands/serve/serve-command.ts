@@ -1,7 +1,7 @@
 import { DEFAULT_PORT } from '@weft/protocol';
 import { defineCommand } from '../define-command.js';
 import { flagOrEnv } from '../env-value.js';
-import { parseNonEmpty, parsePort } from '../flag-values.js';
+import { parseNonEmpty, parsePort, parsePositiveInt } from '../flag-values.js';
 import type { ServeOptions } from './serve-options.js';
 
 interface ServeFlags {
@@ -11,6 +11,7 @@ interface ServeFlags {
   storage: string;
   token: string;
   tokensFile: string;
+  retentionDays: number;
 }
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -38,6 +39,11 @@ export const serveCommand = defineCommand<ServeOptions, ServeFlags>({
         '--tokens-file <path>',
         'JSON file of per-project tokens {"<token>": ["project", ...]} (env: WEFT_TOKENS_FILE)',
         parseNonEmpty,
+      )
+      .option(
+        '--retention-days <days>',
+        'delete traces older than this in projects that set no retention of their own (env: WEFT_RETENTION_DAYS; default: keep)',
+        parsePositiveInt,
       );
   },
   resolve(_args, flags, env) {
@@ -54,6 +60,7 @@ export const serveCommand = defineCommand<ServeOptions, ServeFlags>({
       token: flagOrEnv(flags.token, env, 'WEFT_TOKEN', parseNonEmpty),
       tokenOnCommandLine: flags.token !== undefined,
       tokensFile: flagOrEnv(flags.tokensFile, env, 'WEFT_TOKENS_FILE', parseNonEmpty),
+      retentionDays: flagOrEnv(flags.retentionDays, env, 'WEFT_RETENTION_DAYS', parsePositiveInt),
     };
   },
   load: async () => (await import('./serve.js')).serve,

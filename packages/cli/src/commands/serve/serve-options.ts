@@ -25,4 +25,10 @@ export interface ServeOptions {
    * `--tokens-file`, else `WEFT_TOKENS_FILE`.
    */
   tokensFile?: string | undefined;
+  /**
+   * Days traces are kept in projects that set no retention of their own
+   * (the server's `retentionDays`); from `--retention-days`, else
+   * `WEFT_RETENTION_DAYS`. Absent: calls are kept until deleted.
+   */
+  retentionDays?: number | undefined;
 }

@@ -36,6 +36,7 @@ export async function serve(options: ServeOptions, io: CliIo): Promise<number> {
         : { storage: remote, storageCredentials: options.storageCredentials ?? {} }),
       token: options.token,
       ...(options.tokensFile === undefined ? {} : { tokensFile: resolve(options.tokensFile) }),
+      ...(options.retentionDays === undefined ? {} : { retentionDays: options.retentionDays }),
     });
     io.stdout.write(
       `Weft server listening on ${server.url}\n` +

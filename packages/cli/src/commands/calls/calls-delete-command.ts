@@ -1,0 +1,89 @@
+import { defineCommand } from '../define-command.js';
+import { parseCallId, parseNonEmpty } from '../flag-values.js';
+import {
+  addServerFlags,
+  type ServerFlags,
+  resolveServerFlags,
+  type ServerSettings,
+} from '../server-flags.js';
+import { UsageError } from '../../errors/index.js';
+import { collect, type FilterValue, parseKeyValue, parseTimePoint } from './call-filter-values.js';
+
+/** The filters of a deletion, as the server takes them (`callDeleteRequest` without the project). */
+export interface DeletionQuery {
+  traceIds?: string[];
+  userId?: string;
+  sessionId?: string;
+  attributes?: Record<string, FilterValue>;
+  startedAfter?: number;
+  startedBefore?: number;
+  all?: true;
+}
+
+/** Options of `weft calls delete`. */
+export interface CallsDeleteOptions extends Omit<ServerSettings, 'project'> {
+  /** Required: a deletion never guesses its project. */
+  project: string;
+  query: DeletionQuery;
+  dryRun: boolean;
+  json: boolean;
+}
+
+interface CallsDeleteFlags extends ServerFlags {
+  trace: string[];
+  user: string;
+  session: string;
+  attr: [string, FilterValue][];
+  since: number;
+  until: number;
+  all: boolean;
+  dryRun: boolean;
+  json: boolean;
+}
+
+export const callsDeleteCommand = defineCommand<CallsDeleteOptions, CallsDeleteFlags>({
+  path: ['calls', 'delete'],
+  summary: 'Delete whole traces by trace, user, session, attribute or time (admin token; try --dry-run)',
+  configure(command) {
+    addServerFlags(command)
+      .option('--trace <id>', 'this trace (repeat for several)', collect(parseCallId))
+      .option('--user <id>', "traces with a call whose 'user.id' attribute is this", parseNonEmpty)
+      .option('--session <id>', 'traces of this session', parseNonEmpty)
+      .option(
+        '--attr <key=value>',
+        'traces with a call whose attribute equals value (repeatable)',
+        collect(parseKeyValue),
+      )
+      .option(
+        '--since <time>',
+        'traces with a call started at or after: ISO time, epoch ms or 7d ago',
+        parseTimePoint,
+      )
+      .option('--until <time>', 'traces with a call started before (same forms as --since)', parseTimePoint)
+      .option('--all', 'every trace of the project (no filter may be given)')
+      .option('--dry-run', 'count the traces, calls, values and files that would go; delete nothing')
+      .option('--json', 'print the counts as JSON ({ traces, calls, values, files, dryRun })');
+  },
+  resolve(_args, flags, env) {
+    const { url, token, project } = resolveServerFlags(flags, env);
+    if (project === undefined) {
+      throw new UsageError('weft calls delete needs the project: pass --project <name> or set WEFT_PROJECT.');
+    }
+    const query: DeletionQuery = {
+      ...(flags.trace ? { traceIds: flags.trace } : {}),
+      ...(flags.user ? { userId: flags.user } : {}),
+      ...(flags.session ? { sessionId: flags.session } : {}),
+      ...(flags.attr ? { attributes: Object.fromEntries(flags.attr) } : {}),
+      ...(flags.since === undefined ? {} : { startedAfter: flags.since }),
+      ...(flags.until === undefined ? {} : { startedBefore: flags.until }),
+      ...(flags.all ? { all: true as const } : {}),
+    };
+    if (Object.keys(query).length === 0) {
+      throw new UsageError(
+        'weft calls delete needs a filter (--trace, --user, --session, --attr, --since, --until), or --all to delete every trace of the project.',
+      );
+    }
+    return { url, token, project, query, dryRun: flags.dryRun === true, json: flags.json === true };
+  },
+  load: async () => (await import('./calls-delete.js')).callsDelete,
+});

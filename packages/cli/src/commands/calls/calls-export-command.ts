@@ -1,0 +1,94 @@
+import { Option } from 'commander';
+import { defineCommand } from '../define-command.js';
+import { parseNonEmpty } from '../flag-values.js';
+import {
+  addServerFlags,
+  type ServerFlags,
+  resolveServerFlags,
+  type ServerSettings,
+} from '../server-flags.js';
+import { UsageError } from '../../errors/index.js';
+import { collect, type FilterValue, parseKeyValue, parseTimePoint } from './call-filter-values.js';
+import type { CallFilters } from './calls-options.js';
+
+/** Options of `weft calls export`. */
+export interface CallsExportOptions extends Omit<ServerSettings, 'project'> {
+  project: string | undefined;
+  filters: CallFilters;
+  format: 'jsonl' | 'parquet';
+  values: 'resolved' | 'digests';
+  /** File to write; standard output when absent (JSON Lines only). */
+  out: string | undefined;
+}
+
+interface CallsExportFlags extends ServerFlags {
+  op: string[];
+  text: string;
+  user: string;
+  session: string;
+  attr: [string, FilterValue][];
+  since: number;
+  until: number;
+  roots: boolean;
+  format: 'jsonl' | 'parquet';
+  values: 'resolved' | 'digests';
+  out: string;
+}
+
+export const callsExportCommand = defineCommand<CallsExportOptions, CallsExportFlags>({
+  path: ['calls', 'export'],
+  summary: 'Export the calls of a query as JSON Lines or Parquet, streamed',
+  configure(command) {
+    addServerFlags(command)
+      .option('--op <name>', 'only calls of this op (repeat for several)', collect(parseNonEmpty))
+      .option('--text <words>', 'full-text search (every word must occur)', parseNonEmpty)
+      .option('--user <id>', "only calls whose 'user.id' attribute is this", parseNonEmpty)
+      .option('--session <id>', 'only calls of this session', parseNonEmpty)
+      .option('--attr <key=value>', 'attribute equals value (repeatable)', collect(parseKeyValue))
+      .option(
+        '--since <time>',
+        'started at or after: ISO time, epoch ms, or a duration ago (7d)',
+        parseTimePoint,
+      )
+      .option('--until <time>', 'started before (same forms as --since)', parseTimePoint)
+      .option('--roots', 'only root calls (one per trace)')
+      .addOption(
+        new Option('--format <format>', 'jsonl or parquet (default: jsonl)').choices(['jsonl', 'parquet']),
+      )
+      .addOption(
+        new Option(
+          '--values <how>',
+          'deduplicated values resolved or left as digests (default: resolved)',
+        ).choices(['resolved', 'digests']),
+      )
+      .option(
+        '--out <file>',
+        'write to this file (default: standard output, JSON Lines only)',
+        parseNonEmpty,
+      );
+  },
+  resolve(_args, flags, env) {
+    const format = flags.format ?? 'jsonl';
+    if (format === 'parquet' && flags.out === undefined) {
+      throw new UsageError('Parquet is binary: pass --out <file> to write it.');
+    }
+    const filters: CallFilters = {
+      ...(flags.op ? { opName: flags.op.length === 1 ? flags.op[0]! : flags.op } : {}),
+      ...(flags.text ? { text: flags.text } : {}),
+      ...(flags.attr ? { attributes: Object.fromEntries(flags.attr) } : {}),
+      ...(flags.session ? { sessionId: flags.session } : {}),
+      ...(flags.user ? { userId: flags.user } : {}),
+      ...(flags.since === undefined ? {} : { startedAfter: flags.since }),
+      ...(flags.until === undefined ? {} : { startedBefore: flags.until }),
+      ...(flags.roots ? { parentId: null } : {}),
+    };
+    return {
+      ...resolveServerFlags(flags, env),
+      filters,
+      format,
+      values: flags.values ?? 'resolved',
+      out: flags.out,
+    };
+  },
+  load: async () => (await import('./calls-export.js')).callsExport,
+});
