@@ -152,7 +152,7 @@ export type RetentionRunResponse = z.infer<typeof retentionRunResponse>;
 export const deletionAuditEntry = z.object({
   at: timestampMs,
   project: projectName,
-  /** Who asked: `admin` (the admin token), `loopback` (a server without tokens) or `retention`. */
+  /** Who asked: `admin token`, `no token (loopback server)` (a server without tokens) or `retention`. */
   actor: z.string(),
   /** The query as given (filters only). */
   query: z.record(z.string(), z.unknown()),
