@@ -130,6 +130,7 @@ const API_SUITE = [
   'objects',
   'otlp-ingest',
   'otlp-usage-rollup',
+  'scheduled-export',
   'security-logs',
   'tables-dedup',
   'tables-files',
