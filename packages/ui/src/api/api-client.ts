@@ -17,6 +17,8 @@ import type {
   ObjectLabelsResponse,
   ObjectListResponse,
   ProjectListResponse,
+  ProjectSettings,
+  ProjectSettingsResponse,
   SessionQuery,
   SessionQueryResponse,
   ObjectRead,
@@ -127,6 +129,15 @@ export class ApiClient {
     return this.#request('GET', routes.alertHistory(project, name), undefined, signal);
   }
 
+  projectSettings(project: string, signal?: AbortSignal): Promise<ProjectSettingsResponse> {
+    return this.#request('GET', routes.projectSettings(project), undefined, signal);
+  }
+
+  /** Replaces the project's retention and keep rules (the server takes the admin token only). */
+  saveProjectSettings(project: string, settings: ProjectSettings): Promise<ProjectSettingsResponse> {
+    return this.#request('PUT', routes.projectSettings(project), settings);
+  }
+
   playgroundProviders(project: string, signal?: AbortSignal): Promise<PlaygroundProvidersResponse> {
     return this.#request('GET', routes.playgroundProviders(project), undefined, signal);
   }
@@ -181,12 +192,22 @@ export class ApiClient {
     return calls;
   }
 
-  async #request<T>(method: 'GET' | 'POST', path: string, body: unknown, signal?: AbortSignal): Promise<T> {
+  async #request<T>(
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    body: unknown,
+    signal?: AbortSignal,
+  ): Promise<T> {
     return (await (await this.#fetch(method, path, body, signal)).json()) as T;
   }
 
   /** A successful response to the request (a 401 asks for the token and retries); anything else throws `ApiError`. */
-  async #fetch(method: 'GET' | 'POST', path: string, body: unknown, signal?: AbortSignal): Promise<Response> {
+  async #fetch(
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    body: unknown,
+    signal?: AbortSignal,
+  ): Promise<Response> {
     let rejected = false;
     for (;;) {
       const headers: Record<string, string> = { accept: 'application/json' };

@@ -62,6 +62,8 @@ export type {
   PlaygroundProvidersResponse,
   PlaygroundRun,
   PlaygroundTool,
+  ProjectSettings,
+  ProjectSettingsResponse,
   PromptSave,
   ScorerSummary,
   ScoreStats,

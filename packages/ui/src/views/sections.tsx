@@ -16,6 +16,7 @@ import { ObjectsView } from './objects/objects-view.js';
 import { PlaygroundView } from './playground/playground-view.js';
 import { SessionView } from './sessions/session-view.js';
 import { SessionsView } from './sessions/sessions-view.js';
+import { SettingsView } from './settings/settings-view.js';
 import { TraceDiffView } from './traces/trace-diff-view.js';
 import { TraceView } from './traces/trace-view.js';
 
@@ -120,6 +121,12 @@ export const SECTIONS: readonly Section[] = [
     label: 'Alerts',
     group: 'Monitor',
     render: ([, name]) => (name ? <AlertView key={name} name={name} /> : <AlertsView />),
+  },
+  {
+    id: 'settings',
+    label: 'Settings',
+    group: 'Project',
+    render: ([, extra]) => (extra ? undefined : <SettingsView />),
   },
 ];
 
