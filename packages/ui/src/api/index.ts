@@ -28,6 +28,7 @@ export {
   type EvaluationSummary,
   type ExceptionInfo,
   type Feedback,
+  type ProjectSettingsResponse,
   type FeedbackCreate,
   type FeedbackValue,
   formatUsd,

@@ -1,33 +1,9 @@
 import { defineCommand } from '../define-command.js';
 import { parseCallId, parseNonEmpty } from '../flag-values.js';
-import {
-  addServerFlags,
-  type ServerFlags,
-  resolveServerFlags,
-  type ServerSettings,
-} from '../server-flags.js';
+import { addServerFlags, type ServerFlags, resolveServerFlags } from '../server-flags.js';
 import { UsageError } from '../../errors/index.js';
 import { collect, type FilterValue, parseKeyValue, parseTimePoint } from './call-filter-values.js';
-
-/** The filters of a deletion, as the server takes them (`callDeleteRequest` without the project). */
-export interface DeletionQuery {
-  traceIds?: string[];
-  userId?: string;
-  sessionId?: string;
-  attributes?: Record<string, FilterValue>;
-  startedAfter?: number;
-  startedBefore?: number;
-  all?: true;
-}
-
-/** Options of `weft calls delete`. */
-export interface CallsDeleteOptions extends Omit<ServerSettings, 'project'> {
-  /** Required: a deletion never guesses its project. */
-  project: string;
-  query: DeletionQuery;
-  dryRun: boolean;
-  json: boolean;
-}
+import type { CallsDeleteOptions, DeletionQuery } from './calls-delete-options.js';
 
 interface CallsDeleteFlags extends ServerFlags {
   trace: string[];
@@ -87,3 +63,5 @@ export const callsDeleteCommand = defineCommand<CallsDeleteOptions, CallsDeleteF
   },
   load: async () => (await import('./calls-delete.js')).callsDelete,
 });
+
+export type { CallsDeleteOptions, DeletionQuery } from './calls-delete-options.js';

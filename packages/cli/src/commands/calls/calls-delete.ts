@@ -3,7 +3,7 @@ import { ExitCode } from '../../exit/index.js';
 import type { CliIo } from '../../io/index.js';
 import { formatCount } from '../../render/index.js';
 import { deleteCalls } from '../../server-api/index.js';
-import type { CallsDeleteOptions } from './calls-delete-command.js';
+import type { CallsDeleteOptions } from './calls-delete-options.js';
 
 /**
  * `weft calls delete`: deletes the traces the filters select, whole (or with

@@ -1,25 +1,11 @@
 import { Option } from 'commander';
 import { defineCommand } from '../define-command.js';
 import { parseNonEmpty } from '../flag-values.js';
-import {
-  addServerFlags,
-  type ServerFlags,
-  resolveServerFlags,
-  type ServerSettings,
-} from '../server-flags.js';
+import { addServerFlags, type ServerFlags, resolveServerFlags } from '../server-flags.js';
 import { UsageError } from '../../errors/index.js';
 import { collect, type FilterValue, parseKeyValue, parseTimePoint } from './call-filter-values.js';
+import type { CallsExportOptions } from './calls-export-options.js';
 import type { CallFilters } from './calls-options.js';
-
-/** Options of `weft calls export`. */
-export interface CallsExportOptions extends Omit<ServerSettings, 'project'> {
-  project: string | undefined;
-  filters: CallFilters;
-  format: 'jsonl' | 'parquet';
-  values: 'resolved' | 'digests';
-  /** File to write; standard output when absent (JSON Lines only). */
-  out: string | undefined;
-}
 
 interface CallsExportFlags extends ServerFlags {
   op: string[];
@@ -92,3 +78,5 @@ export const callsExportCommand = defineCommand<CallsExportOptions, CallsExportF
   },
   load: async () => (await import('./calls-export.js')).callsExport,
 });
+
+export type { CallsExportOptions } from './calls-export-options.js';

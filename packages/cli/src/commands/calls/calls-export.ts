@@ -5,7 +5,7 @@ import { ExitCode } from '../../exit/index.js';
 import { download } from '../../http/index.js';
 import type { CliIo } from '../../io/index.js';
 import { resolveProject } from '../../server-api/index.js';
-import type { CallsExportOptions } from './calls-export-command.js';
+import type { CallsExportOptions } from './calls-export-options.js';
 
 /**
  * `weft calls export`: streams `GET /v1/calls/export` into a file or

@@ -1,22 +1,8 @@
 import { MAX_RETENTION_DAYS } from '@weft/protocol';
 import { InvalidArgumentError } from 'commander';
 import { defineCommand } from '../define-command.js';
-import {
-  addServerFlags,
-  type ServerFlags,
-  resolveServerFlags,
-  type ServerSettings,
-} from '../server-flags.js';
-
-/** What `--set` asks: a number of days, `none` (keep calls until deleted) or `default` (the server's). */
-export type RetentionChange = number | 'none' | 'default';
-
-/** Options of `weft projects retention`. */
-export interface RetentionOptions extends ServerSettings {
-  /** Absent: print the settings only. */
-  set: RetentionChange | undefined;
-  json: boolean;
-}
+import { addServerFlags, type ServerFlags, resolveServerFlags } from '../server-flags.js';
+import type { RetentionChange, RetentionOptions } from './retention-options.js';
 
 interface RetentionFlags extends ServerFlags {
   set: RetentionChange;
@@ -52,3 +38,5 @@ export const retentionCommand = defineCommand<RetentionOptions, RetentionFlags>(
   },
   load: async () => (await import('./retention.js')).retention,
 });
+
+export type { RetentionChange, RetentionOptions } from './retention-options.js';

@@ -2,7 +2,7 @@ import type { ProjectSettingsResponse } from '@weft/protocol';
 import { ExitCode } from '../../exit/index.js';
 import type { CliIo } from '../../io/index.js';
 import { readProjectSettings, resolveProject, writeProjectSettings } from '../../server-api/index.js';
-import type { RetentionOptions } from './retention-command.js';
+import type { RetentionOptions } from './retention-options.js';
 
 /**
  * `weft projects retention`: prints the retention in force (and where it

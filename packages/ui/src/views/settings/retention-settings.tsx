@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { ProjectSettingsResponse } from '../../api/protocol.js';
+import type { ProjectSettingsResponse } from '../../api/index.js';
 import { ErrorBox } from '../../components/index.js';
 import { useApp, useLoad } from '../../hooks/index.js';
 
