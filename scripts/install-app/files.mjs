@@ -56,6 +56,9 @@ const client: weft.WeftClient = weft.init({ project: 'typed', maxBatchBytes: 500
 const answer = weft.op(async (question: string) => ({ text: question.length }), { name: 'answer' });
 const reply: Promise<{ text: number }> = answer('q');
 const flushed: Promise<weft.FlushResult> = client.flush();
+const pages: weft.CallPages = client.getCalls({ limit: 1 });
+// @ts-expect-error: CallPages is what getCalls returns, not a class an app constructs
+void new weft.CallPages(undefined as never, 'typed', {});
 // @ts-expect-error: an option that does not exist
 weft.init({ projet: 'typo' });
 // @ts-expect-error: the op keeps its parameter types
@@ -78,7 +81,7 @@ const malformed: Ref | undefined = tryParseRef('weft:///typed/call/not-a-uuid');
 const cost: string = formatUsd(0.5);
 const path: string = routes.callQuery();
 const started: Promise<{ url: string }> = startServer({ port: 0, dbPath: ':memory:' });
-export { codeOf, cost, evaluation, flushed, malformed, path, ref, reply, started };
+export { codeOf, cost, evaluation, flushed, malformed, pages, path, ref, reply, started };
 `;
 
 export const APP_FILES = {

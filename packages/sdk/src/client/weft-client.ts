@@ -43,7 +43,7 @@ import { FeedbackSender } from '../feedback/index.js';
 import { FileApi, FileStore, WeftFile } from '../files/index.js';
 import { OutboxKeeper } from '../outbox/index.js';
 import { Backlog, FlushBarrier, InFlight, Pipeline, Pool, type RecordSink } from '../pipeline/index.js';
-import { CallPages, type GetCallsOptions, registerApiHost } from '../read/index.js';
+import { type CallPages, CallQueryPages, type GetCallsOptions, registerApiHost } from '../read/index.js';
 import {
   ApiClient,
   Batcher,
@@ -585,7 +585,7 @@ export class WeftClient {
 
   /** The calls matching `options`, fetched page by page as they are iterated. */
   getCalls(options: GetCallsOptions = {}): CallPages {
-    return new CallPages(this.#api, this.project, options);
+    return new CallQueryPages(this.#api, this.project, options);
   }
 
   /** One call by id with its inputs, output, summary, exception and timestamps; `undefined` when the server has none. */

@@ -11,7 +11,7 @@ import {
   routes,
 } from '@weft/protocol';
 import type { WeftClient } from '../client/index.js';
-import { CallPages } from '../read/index.js';
+import { CallQueryPages } from '../read/index.js';
 import { ApiClient } from '../transport/index.js';
 import { RunNotFoundError } from './errors/index.js';
 
@@ -56,7 +56,7 @@ export async function loadRun(source: RunSource, runId: string): Promise<LoadedR
       } catch (error) {
         if (!hasCode(error, 'WEFT_NOT_FOUND')) throw error;
       }
-      pages = new CallPages(api, project, query);
+      pages = new CallQueryPages(api, project, query);
     }
     if (run === undefined) throw new RunNotFoundError(runId, project, 'the server has no call with that id');
     if (run.opName !== EVALUATE_OP) {

@@ -32,9 +32,20 @@ export interface GetCallsOptions {
 /**
  * The calls matching a query, fetched page by page as you iterate
  * (`for await (const call of client.getCalls(…))`), or page by page with
- * `.pages()`. Nothing is fetched until iteration starts.
+ * `.pages()`. Nothing is fetched until iteration starts. `client.getCalls`
+ * makes one; there is nothing else to construct it from.
  */
-export class CallPages implements AsyncIterable<Call> {
+export interface CallPages extends AsyncIterable<Call> {
+  /** Each page as an array of calls. */
+  pages(): AsyncGenerator<Call[]>;
+  /** Each matching call, in the query's order. */
+  [Symbol.asyncIterator](): AsyncGenerator<Call>;
+  /** Collects every matching call into an array (mind `limit` for large projects). */
+  toArray(): Promise<Call[]>;
+}
+
+/** {@link CallPages} over the server's call query, through the client's API connection. */
+export class CallQueryPages implements CallPages {
   readonly #api: ApiClient;
   readonly #project: string;
   readonly #options: GetCallsOptions;

@@ -1,2 +1,2 @@
-export { CallPages, type GetCallsOptions } from './call-pages.js';
+export { type CallPages, CallQueryPages, type GetCallsOptions } from './call-pages.js';
 export { type ApiHost, apiOf, registerApiHost } from './api-host.js';
