@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { DEFAULT_URL, type ModelPrice, PROJECT_NAME } from '@weft/protocol';
 import { z } from 'zod';
 import { DEFAULT_DEDUP_THRESHOLD_BYTES, DEFAULT_MAX_KNOWN_VALUES } from '../dedup/index.js';
-import { describeOptionValue, InvalidOptionsError } from '../errors/index.js';
+import { firstOptionIssue, InvalidOptionsError } from '../errors/index.js';
 import { DEFAULT_MAX_WAITING_BYTES } from '../pipeline/index.js';
 import { MAX_DEPTH_LIMIT } from '../values/index.js';
 import type { KeepRules } from '../sampling/index.js';
@@ -232,18 +232,8 @@ export function resolveOptions(options: WeftOptions, env: NodeJS.ProcessEnv = pr
   }
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const option = issue?.path.join('.') || '(root)';
-  const got = issue?.path.reduce<unknown>(
-    (v, k) => (v as Record<PropertyKey, unknown> | undefined)?.[k as PropertyKey],
-    input,
-  );
-  const detail =
-    issue?.code === 'unrecognized_keys'
-      ? `unknown option${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `\`${k}\``).join(', ')}; check the spelling against WeftOptions`
-      : `\`${option}\` ${issue?.message ?? 'is invalid'}, got ${describeOptionValue(got)}`;
-  throw new InvalidOptionsError(
-    issue?.code === 'unrecognized_keys' ? issue.keys.join(',') : option,
-    `Invalid Weft options: ${detail}.`,
-  );
+  const { option, detail } = firstOptionIssue(parsed.error, input);
+  const hint =
+    parsed.error.issues[0]?.code === 'unrecognized_keys' ? '; check the spelling against WeftOptions' : '';
+  throw new InvalidOptionsError(option, `Invalid Weft options: ${detail}${hint}.`);
 }

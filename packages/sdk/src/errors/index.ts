@@ -4,5 +4,6 @@ export { describeOptionValue } from './describe-option-value.js';
 export { InvalidClientError } from './invalid-client-error.js';
 export { InvalidOptionsError } from './invalid-options-error.js';
 export { NotInitializedError } from './not-initialized-error.js';
+export { firstOptionIssue, type OptionIssue, optionIssue, optionIssues } from './option-issue.js';
 export { PublishFailedError } from './publish-failed-error.js';
 export { StreamAbandonedError } from './stream-abandoned-error.js';

@@ -3,6 +3,7 @@ import { OBJECT_NAME } from '@weft/protocol';
 import { z } from 'zod';
 import type { WeftClient } from '../client/index.js';
 import { Dataset, RemoteDataset, type Row } from '../datasets/index.js';
+import { optionIssue } from '../errors/index.js';
 import { InvalidEvaluationOptionsError } from './errors/index.js';
 import { Model, type ModelLike } from './model.js';
 import type { ProgressStream } from './progress.js';
@@ -114,15 +115,13 @@ export function parseEvaluateOptions(model: ModelLike, options: EvaluateOptions)
   if (!Model.isModel(model) && typeof model !== 'function') {
     throw new InvalidEvaluationOptionsError(
       'evaluate',
-      'model',
-      'must be a weft.Model or a function of a row',
+      optionIssue('model', 'must be a weft.Model or a function of a row', model),
     );
   }
   if (o.resume && o.checkpoint === undefined) {
     throw new InvalidEvaluationOptionsError(
       'evaluate',
-      'resume',
-      '`resume: true` needs a `checkpoint` path to resume from',
+      optionIssue('resume', 'needs a `checkpoint` path to resume from', o.resume),
     );
   }
   return o;

@@ -1,5 +1,6 @@
 import type { EvaluationSummary } from '@weft/protocol';
 import { validateRows } from '../datasets/index.js';
+import { optionIssue } from '../errors/index.js';
 import { InvalidEvaluationOptionsError } from './errors/index.js';
 import {
   type EvaluateOptions,
@@ -45,8 +46,11 @@ export class Evaluation {
           if (!scorer.name) {
             throw new InvalidEvaluationOptionsError(
               'Evaluation',
-              `scorers.${i}`,
-              'an anonymous function; name it (function myScore(…) {…}) or pass scorers as a record { name: scorer }',
+              optionIssue(
+                `scorers.${i}`,
+                'is an anonymous function; name it (function myScore(…) {…}) or pass scorers as a record { name: scorer }',
+                scorer,
+              ),
             );
           }
           return [scorer.name, scorer];
@@ -57,8 +61,11 @@ export class Evaluation {
       if (seen.has(name)) {
         throw new InvalidEvaluationOptionsError(
           'Evaluation',
-          'scorers',
-          `two scorers are named ${JSON.stringify(name)}; pass a record to name them apart`,
+          optionIssue(
+            'scorers',
+            `has two scorers named ${JSON.stringify(name)}; pass a record to name them apart`,
+            entries.map(([scorerName]) => scorerName),
+          ),
         );
       }
       seen.add(name);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { WeftClient } from '../client/index.js';
-import { InvalidOptionsError } from '../errors/index.js';
+import { firstOptionIssue, InvalidOptionsError } from '../errors/index.js';
 
 /** Options of `wrapOpenAI` and `wrapAnthropic`. */
 export interface WrapClientOptions {
@@ -24,7 +24,6 @@ const schema = z.strictObject({
 export function parseWrapOptions(wrapper: string, options: unknown): WrapClientOptions {
   const parsed = schema.safeParse(options ?? {});
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const path = issue?.path.join('.') || '(options)';
-  throw new InvalidOptionsError(path, `${wrapper}: \`${path}\` ${issue?.message ?? 'is invalid'}.`);
+  const { option, detail } = firstOptionIssue(parsed.error, options ?? {});
+  throw new InvalidOptionsError(option, `Invalid ${wrapper} options: ${detail}.`);
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { getDefaultClient, type WeftClient } from '../client/index.js';
 import { warnOnce } from '../diagnostics/index.js';
-import { InvalidOptionsError } from '../errors/index.js';
+import { firstOptionIssue, InvalidOptionsError } from '../errors/index.js';
 import type { FlushResult } from '../lifecycle/index.js';
 import type { OtelContext } from '../context/index.js';
 import type { EndedSpan } from '../op/index.js';
@@ -53,12 +53,8 @@ export class WeftSpanProcessor {
   constructor(options: WeftSpanProcessorOptions = {}) {
     const parsed = optionsSchema.safeParse(options);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const field = issue?.path.join('.') || 'options';
-      throw new InvalidOptionsError(
-        field,
-        `WeftSpanProcessor: \`${field}\` ${issue?.message ?? 'is invalid'}.`,
-      );
+      const { option, detail } = firstOptionIssue(parsed.error, options);
+      throw new InvalidOptionsError(option, `Invalid WeftSpanProcessor options: ${detail}.`);
     }
     this.#client = options.client;
     this.#flushTimeoutMs = options.flushTimeoutMs ?? 30_000;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { describeOptionValue } from '../errors/index.js';
 import { DEFAULT_MAX_BATCH_ITEMS } from '../batching/index.js';
+import { firstOptionIssue } from '../errors/index.js';
 import { InvalidOutboxOptionsError } from './errors/index.js';
 import { nodeOutboxFileSystem, type OutboxFileSystem } from './outbox-file-system.js';
 
@@ -82,15 +82,7 @@ export type ResolvedOutboxOptions = Required<OutboxOptions>;
 /** Validates `options` and applies defaults; throws {@link InvalidOutboxOptionsError} naming the bad option. */
 export function resolveOutboxOptions(options: OutboxOptions): ResolvedOutboxOptions {
   const parsed = schema.safeParse(options);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const path = issue.path.join('.');
-    const got =
-      issue.path.length > 0
-        ? `, got ${describeOptionValue((options as unknown as Record<string, unknown>)[path])}`
-        : '';
-    throw new InvalidOutboxOptionsError(path, `${issue.message}${got}`);
-  }
+  if (!parsed.success) throw new InvalidOutboxOptionsError(firstOptionIssue(parsed.error, options));
   const resolved = parsed.data;
   return { ...resolved, segmentBytes: Math.min(resolved.segmentBytes, Math.floor(resolved.maxBytes / 4)) };
 }
@@ -126,11 +118,5 @@ const replaySchema = z
 export function resolveReplayOptions(options: ReplayOptions): Required<ReplayOptions> {
   const parsed = replaySchema.safeParse(options);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const path = issue.path.join('.');
-  const got =
-    issue.path.length > 0
-      ? `, got ${describeOptionValue((options as unknown as Record<string, unknown>)[path])}`
-      : '';
-  throw new InvalidOutboxOptionsError(path, `${issue.message}${got}`);
+  throw new InvalidOutboxOptionsError(firstOptionIssue(parsed.error, options));
 }

@@ -326,12 +326,13 @@ describe('Outbox', () => {
     [{ segmentBytes: 1.5 }, 'segmentBytes'],
     [{ fsync: 'always' }, 'fsync'],
     [{ onWarning: 'loud' }, 'onWarning'],
-    [{ maxbytes: 10 }, ''],
+    [{ maxbytes: 10 }, 'maxbytes'],
     [{ dir: '' }, 'dir'],
   ])('validates options and names the bad one (%o)', async (bad, path) => {
     const dir = await tempDir();
     const error = await Outbox.open({ dir, ...bad } as unknown as OutboxOptions).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'WEFT_INVALID_OPTIONS', path });
+    expect((error as Error).message).toMatch(new RegExp(`^Invalid outbox options: .*\`${path}\``));
   });
 
   it('a folder that cannot be created gives a typed error naming it', async () => {

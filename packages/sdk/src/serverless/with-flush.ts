@@ -1,6 +1,6 @@
 import { debuglog } from 'node:util';
 import { z } from 'zod';
-import { describeOptionValue, InvalidOptionsError } from '../errors/index.js';
+import { describeOptionValue, firstOptionIssue, InvalidOptionsError } from '../errors/index.js';
 import type { FlushResult } from '../lifecycle/index.js';
 
 const debug = debuglog('weft');
@@ -60,17 +60,8 @@ export function withFlush<Args extends unknown[], Result>(
   }
   const parsed = schema.safeParse(options ?? {});
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const option =
-      issue?.code === 'unrecognized_keys' ? issue.keys.join(',') : issue?.path.join('.') || 'options';
-    const got =
-      issue?.code === 'unrecognized_keys'
-        ? ''
-        : `, got ${describeOptionValue((options as Record<string, unknown>)?.[option])}`;
-    throw new InvalidOptionsError(
-      option,
-      `withFlush: \`${option}\` ${issue?.message ?? 'is invalid'}${got}.`,
-    );
+    const { option, detail } = firstOptionIssue(parsed.error, options ?? {});
+    throw new InvalidOptionsError(option, `Invalid withFlush options: ${detail}.`);
   }
   const flushOptions = parsed.data.timeoutMs === undefined ? {} : { timeoutMs: parsed.data.timeoutMs };
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { describeOptionValue } from '../errors/index.js';
+import { optionIssues } from '../errors/index.js';
 import { InvalidTransportOptionsError } from './transport-errors.js';
 
 /**
@@ -8,12 +8,8 @@ import { InvalidTransportOptionsError } from './transport-errors.js';
  * "`maxBatchBytes` must be a positive integer, got -1".
  */
 export function parseOptions<T>(owner: string, schema: z.ZodType<T>, options: unknown): T {
-  const result = schema.safeParse(options, { reportInput: true });
+  const result = schema.safeParse(options);
   if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => {
-    const name = issue.path.length ? issue.path.join('.') : 'options';
-    const got = 'input' in issue ? `, got ${describeOptionValue(issue.input)}` : '';
-    return `\`${name}\`: ${issue.message}${got}`;
-  });
-  throw new InvalidTransportOptionsError(`Invalid ${owner} options: ${problems.join('; ')}`);
+  const details = optionIssues(result.error, options).map((issue) => issue.detail);
+  throw new InvalidTransportOptionsError(`Invalid ${owner} options: ${details.join('; ')}.`);
 }

@@ -1,8 +1,9 @@
 import { WeftError } from '@weft/protocol';
+import type { OptionIssue } from '../errors/index.js';
 
 /** `SanitizeOptions` that cannot be used; the message names the option and what it got. */
 export class InvalidSanitizeOptionsError extends WeftError {
-  constructor(message: string) {
-    super({ code: 'WEFT_INVALID_OPTIONS', message: `Invalid value options: ${message}` });
+  constructor({ detail }: OptionIssue) {
+    super({ code: 'WEFT_INVALID_OPTIONS', message: `Invalid value options: ${detail}.` });
   }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeOptionValue } from '../errors/index.js';
+import { firstOptionIssue, optionIssue } from '../errors/index.js';
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES, MAX_DEPTH_LIMIT } from './value-limits.js';
 import { InvalidSanitizeOptionsError } from './invalid-sanitize-options-error.js';
 import { normalizeKeyName, redactedKeyMatcher } from './redact.js';
@@ -121,19 +121,14 @@ export function resolveSanitizeOptions(options: SanitizeOptions | undefined): Re
 function resolveUncached(options: SanitizeOptions): ResolvedSanitizeOptions {
   const parsed = schema.safeParse(options);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? `\`${issue.path.join('.')}\`` : 'options';
-    const got = issue?.path.length ? (options as Record<string, unknown>)[String(issue.path[0])] : options;
-    throw new InvalidSanitizeOptionsError(
-      `${where} ${issue?.message ?? 'is invalid'}, got ${describeOptionValue(got)}`,
-    );
+    throw new InvalidSanitizeOptionsError(firstOptionIssue(parsed.error, options));
   }
   const o = parsed.data;
   const redactKeys = o.redactKeys ?? NO_NAMES;
   for (const key of redactKeys) {
     if (typeof key !== 'string' || normalizeKeyName(key) === '') {
       throw new InvalidSanitizeOptionsError(
-        `\`redactKeys\` must hold key names (strings with a letter or digit), got ${describeOptionValue(key)}`,
+        optionIssue('redactKeys', 'must hold key names (strings with a letter or digit)', key),
       );
     }
   }
