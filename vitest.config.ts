@@ -116,6 +116,7 @@ const API_SUITE = [
   'calls-ingest',
   'calls-query',
   'calls-values',
+  'dashboards',
   'evaluators',
   'evaluators-judge',
   'data-deletion',

@@ -123,6 +123,40 @@ describe('monitoring pages in the web UI (no serious axe violation on any)', () 
     await expect(page.locator('[data-filter="started"]').textContent()).resolves.toContain('started');
   });
 
+  it('saves the dashboard shown as a custom one that opens by its address, and names a bad panel', async () => {
+    await page.goto(`${server.url}/#/${PROJECT}/dashboards?range=1h`);
+    await page.locator('[data-panel="volume"] canvas').waitFor();
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.locator('input[name="dashboard-name"]').fill('chat-latency');
+    const panels = page.locator('textarea[name="panels"]');
+    // The editor starts from the panels shown.
+    expect(JSON.parse(await panels.inputValue())[0]).toMatchObject({ title: 'Traces', measures: ['count'] });
+    await panels.fill(
+      JSON.stringify([{ title: 'p95 by op', measures: ['latency.p42'], groupBy: 'op', unit: 'ms' }]),
+    );
+    await page.getByRole('button', { name: 'Save dashboard' }).click();
+    await expect
+      .poll(() => page.locator('.dashboard-editor [role="alert"]').textContent())
+      .toContain('measures');
+    await panels.fill(
+      JSON.stringify([{ title: 'p95 by op', measures: ['latency.p95'], groupBy: 'op', unit: 'ms' }]),
+    );
+    await page.getByRole('button', { name: 'Save dashboard' }).click();
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe(`#/${PROJECT}/dashboards/chat-latency`);
+    // Shared by its address: a fresh page draws it.
+    await page.goto(`${server.url}/#/${PROJECT}/dashboards/chat-latency?range=1h`);
+    const panel = page.locator('[data-panel="panel-0"]');
+    await panel.locator('canvas').waitFor();
+    expect(await panel.locator('h2').textContent()).toBe('p95 by op');
+    expect(await page.locator('[data-panel]').count()).toBe(1);
+    await docsShot(page, 'dashboard-custom');
+    expect(await seriousViolations(page)).toEqual([]);
+    const list = await fetch(`${server.url}${routes.dashboardList(PROJECT)}`);
+    expect(((await list.json()) as { dashboards: { name: string }[] }).dashboards.map((d) => d.name)).toEqual(
+      ['chat-latency'],
+    );
+  });
+
   it('lists online evaluators with what they scored, and shows one with its recent results', async () => {
     await page.goto(`${server.url}/#/${PROJECT}/evaluators`);
     const row = page.locator('tr.evaluator-row[data-evaluator="helpful"]');

@@ -16,3 +16,4 @@ export * from './alerts.js';
 export * from './evaluators.js';
 export * from './lifecycle.js';
 export * from './traces.js';
+export * from './dashboards.js';

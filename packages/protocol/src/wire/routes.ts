@@ -99,6 +99,12 @@ export const routes = {
   evaluatorResults: () => '/v1/evaluators/results',
   /** POST `evaluatorBackfill` → `evaluatorStatus` (scores the rule's calls of a past range) */
   evaluatorBackfill: () => '/v1/evaluators/backfill',
+  /** POST `dashboard` → `savedDashboard` (creates or replaces the dashboard of that name) */
+  dashboardPut: () => '/v1/dashboards',
+  /** POST `{ project, name }` → `{ deleted }` */
+  dashboardDelete: () => '/v1/dashboards/delete',
+  /** GET → `dashboardListResponse`: the project's saved dashboards, by name */
+  dashboardList: (project: string) => `/v1/dashboards/${enc(project)}`,
   /** GET → the bytes */
   fileRead: (project: string, digest: string) => `/v1/files/${enc(project)}/${enc(digest)}`,
 } as const;

@@ -7,6 +7,7 @@ import { parseServerOptions, type ServerOptions } from '../options/index.js';
 import { bodyLimit, bodyShape, projectAccess, requireToken } from '../middleware/index.js';
 import {
   registerAlertRoutes,
+  registerDashboardRoutes,
   registerCallRoutes,
   registerDatasetRoutes,
   registerEvaluatorRoutes,
@@ -139,6 +140,7 @@ export function createApp(options: AppOptions): FastifyInstance {
     registerAlertRoutes(v1, { alerts });
     registerEvaluatorRoutes(v1, { evaluators });
     registerLifecycle(v1, { storage, options: parsed });
+    registerDashboardRoutes(v1, { monitoring: storage.monitoring });
   });
 
   registerStaticUi(app, { dir: resolveUiDir(uiDir) });

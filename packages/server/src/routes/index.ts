@@ -1,5 +1,6 @@
 export { registerAlertRoutes } from './alert-routes.js';
 export { registerCallRoutes } from './call-routes.js';
+export { registerDashboardRoutes } from './dashboard-routes.js';
 export { registerDatasetRoutes } from './dataset-routes.js';
 export { registerEvaluatorRoutes } from './evaluator-routes.js';
 export { registerDeletionRoutes } from './deletion-routes.js';

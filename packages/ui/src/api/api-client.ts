@@ -3,6 +3,7 @@ import type {
   AlertHistoryResponse,
   AlertStatus,
   Call,
+  Dashboard,
   EvaluatorActivity,
   EvaluatorStatus,
   CallQuery,
@@ -28,6 +29,7 @@ import type {
   PlaygroundProvidersResponse,
   PlaygroundRun,
   PromptSave,
+  SavedDashboard,
   TableRowsResponse,
   TraceDiffQuery,
   TraceDiffResponse,
@@ -119,6 +121,14 @@ export class ApiClient {
 
   evaluatorActivity(project: string, name: string, signal?: AbortSignal): Promise<EvaluatorActivity> {
     return this.#request('GET', routes.evaluatorActivity(project, name), undefined, signal);
+  }
+
+  listDashboards(project: string, signal?: AbortSignal): Promise<{ dashboards: SavedDashboard[] }> {
+    return this.#request('GET', routes.dashboardList(project), undefined, signal);
+  }
+
+  saveDashboard(dashboard: Dashboard): Promise<SavedDashboard> {
+    return this.#request('POST', routes.dashboardPut(), dashboard);
   }
 
   listAlerts(project: string, signal?: AbortSignal): Promise<{ alerts: AlertStatus[] }> {

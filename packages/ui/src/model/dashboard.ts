@@ -5,11 +5,10 @@ import {
   type MetricGroupBy,
   type MetricMeasure,
   type MetricSeries,
+  type PanelUnit,
+  type SavedPanel,
 } from '../api/index.js';
 import { formatCount, formatDuration } from './format.js';
-
-/** How a panel's values read: counts, shares (0…1 as %), durations, US dollars, tokens or scores. */
-export type PanelUnit = 'count' | 'share' | 'ms' | 'usd' | 'tokens' | 'score';
 
 /** One chart of a dashboard: measures of the calls `filter` selects, optionally one line per group. */
 export interface DashboardPanel {
@@ -73,6 +72,16 @@ export function defaultPanels(scoreNames: readonly string[]): DashboardPanel[] {
     });
   }
   return panels;
+}
+
+/** A saved dashboard's panels as the view draws them (each keyed by its place). */
+export function panelsOf(saved: readonly SavedPanel[]): DashboardPanel[] {
+  return saved.map((panel, i) => ({ ...panel, id: `panel-${i}`, unit: panel.unit ?? 'count' }));
+}
+
+/** Panels as a saved dashboard holds them (the editor's JSON): without the view's keys. */
+export function savedPanels(panels: readonly DashboardPanel[]): SavedPanel[] {
+  return panels.map(({ id: _, ...panel }) => panel);
 }
 
 /** A line's legend label: the group, the measure, or both when a panel has several of each. */

@@ -67,7 +67,8 @@ export {
   DEFAULT_DASHBOARD_RANGE,
   defaultPanels,
   formatPanelValue,
-  type PanelUnit,
+  panelsOf,
   pointLink,
+  savedPanels,
   seriesLabel,
 } from './dashboard.js';

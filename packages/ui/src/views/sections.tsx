@@ -108,7 +108,8 @@ export const SECTIONS: readonly Section[] = [
     id: 'dashboards',
     label: 'Dashboard',
     group: 'Monitor',
-    render: ([, extra], route) => (extra ? undefined : <DashboardView route={route} />),
+    render: ([, name, extra], route) =>
+      extra ? undefined : <DashboardView key={name ?? ''} route={route} name={name} />,
   },
   {
     id: 'evaluators',
