@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { projectName } from '../refs/index.js';
+import { projectName } from './names.js';
 import { monitorRuleName } from './alerts.js';
 import { timestampMs } from './common.js';
 import { callFilter, metricGroupBy, metricMeasure } from './metrics.js';
