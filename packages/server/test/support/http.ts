@@ -38,32 +38,33 @@ export async function post<T = Json>(
   });
 }
 
-/** Sends a DELETE with a JSON body (a deletion query) and parses the JSON answer. */
-export async function del<T = Json>(
-  base: string,
-  path: string,
-  body: unknown,
-  { token }: { token?: string } = {},
-): Promise<Reply<T>> {
+/** Sends `body` as JSON with `method` (a deletion query, settings) and parses the JSON answer. */
+function sendJson<T>(method: 'DELETE' | 'PUT', base: string, path: string, body: unknown, token?: string) {
   return send<T>(base, path, {
-    method: 'DELETE',
+    method,
     body: JSON.stringify(body),
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
   });
 }
 
-/** PUTs `body` as JSON and parses the JSON answer. */
-export async function put<T = Json>(
+/** Sends a DELETE with a JSON body (a deletion query) and parses the JSON answer. */
+export function del<T = Json>(
   base: string,
   path: string,
   body: unknown,
   { token }: { token?: string } = {},
 ): Promise<Reply<T>> {
-  return send<T>(base, path, {
-    method: 'PUT',
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-  });
+  return sendJson<T>('DELETE', base, path, body, token);
+}
+
+/** PUTs `body` as JSON and parses the JSON answer. */
+export function put<T = Json>(
+  base: string,
+  path: string,
+  body: unknown,
+  { token }: { token?: string } = {},
+): Promise<Reply<T>> {
+  return sendJson<T>('PUT', base, path, body, token);
 }
 
 /** GETs a path and parses a JSON answer (text otherwise). */

@@ -1,32 +1,20 @@
-import type { CallStatus } from '@weft/protocol';
 import { defineCommand } from '../define-command.js';
 import { parseCallId, parseNonEmpty, parsePositiveInt } from '../flag-values.js';
 import { addOutputFlags, type OutputFlags, resolveOutput } from '../output-format.js';
 import { addServerFlags, type ServerFlags, resolveServerFlags } from '../server-flags.js';
 import {
   collect,
-  type FilterValue,
   parseFeedbackFilter,
   parseKeyValue,
   parseSort,
   parseStatus,
   parseTimePoint,
 } from './call-filter-values.js';
-import type { CallFilters, CallsOptions } from './calls-options.js';
+import { type CallFilterFlags, callFiltersOf } from './call-filters-of.js';
+import type { CallsOptions } from './calls-options.js';
 
-interface CallsFlags extends ServerFlags, OutputFlags {
+interface CallsFlags extends ServerFlags, OutputFlags, CallFilterFlags {
   trace: string;
-  op: string[];
-  status: CallStatus[];
-  text: string;
-  attr: [string, FilterValue][];
-  session: string;
-  user: string;
-  tag: string[];
-  feedback: { name: string; value?: FilterValue };
-  since: number;
-  until: number;
-  roots: boolean;
   sort: ReturnType<typeof parseSort>;
   limit: number;
 }
@@ -78,19 +66,7 @@ export const callsCommand = defineCommand<CallsOptions, CallsFlags>({
     addOutputFlags(command, { tabular: true });
   },
   resolve(_args, flags, env) {
-    const filters: CallFilters = {
-      ...(flags.op ? { opName: flags.op.length === 1 ? flags.op[0]! : flags.op } : {}),
-      ...(flags.status ? { status: flags.status.length === 1 ? flags.status[0]! : flags.status } : {}),
-      ...(flags.text ? { text: flags.text } : {}),
-      ...(flags.attr ? { attributes: Object.fromEntries(flags.attr) } : {}),
-      ...(flags.session ? { sessionId: flags.session } : {}),
-      ...(flags.user ? { userId: flags.user } : {}),
-      ...(flags.tag ? { tag: flags.tag.length === 1 ? flags.tag[0]! : flags.tag } : {}),
-      ...(flags.feedback ? { feedback: flags.feedback } : {}),
-      ...(flags.since === undefined ? {} : { startedAfter: flags.since }),
-      ...(flags.until === undefined ? {} : { startedBefore: flags.until }),
-      ...(flags.roots ? { parentId: null } : {}),
-    };
+    const filters = callFiltersOf(flags);
     return {
       ...resolveServerFlags(flags, env),
       traceId: flags.trace,

@@ -3,19 +3,13 @@ import { defineCommand } from '../define-command.js';
 import { parseNonEmpty } from '../flag-values.js';
 import { addServerFlags, type ServerFlags, resolveServerFlags } from '../server-flags.js';
 import { UsageError } from '../../errors/index.js';
-import { collect, type FilterValue, parseKeyValue, parseTimePoint } from './call-filter-values.js';
+import { collect, parseKeyValue, parseTimePoint } from './call-filter-values.js';
+import { type CallFilterFlags, callFiltersOf } from './call-filters-of.js';
 import type { CallsExportOptions } from './calls-export-options.js';
-import type { CallFilters } from './calls-options.js';
 
-interface CallsExportFlags extends ServerFlags {
-  op: string[];
-  text: string;
-  user: string;
-  session: string;
-  attr: [string, FilterValue][];
-  since: number;
-  until: number;
-  roots: boolean;
+interface CallsExportFlags
+  extends ServerFlags,
+    Pick<CallFilterFlags, 'op' | 'text' | 'user' | 'session' | 'attr' | 'since' | 'until' | 'roots'> {
   format: 'jsonl' | 'parquet';
   values: 'resolved' | 'digests';
   out: string;
@@ -58,16 +52,7 @@ export const callsExportCommand = defineCommand<CallsExportOptions, CallsExportF
     if (format === 'parquet' && flags.out === undefined) {
       throw new UsageError('Parquet is binary: pass --out <file> to write it.');
     }
-    const filters: CallFilters = {
-      ...(flags.op ? { opName: flags.op.length === 1 ? flags.op[0]! : flags.op } : {}),
-      ...(flags.text ? { text: flags.text } : {}),
-      ...(flags.attr ? { attributes: Object.fromEntries(flags.attr) } : {}),
-      ...(flags.session ? { sessionId: flags.session } : {}),
-      ...(flags.user ? { userId: flags.user } : {}),
-      ...(flags.since === undefined ? {} : { startedAfter: flags.since }),
-      ...(flags.until === undefined ? {} : { startedBefore: flags.until }),
-      ...(flags.roots ? { parentId: null } : {}),
-    };
+    const filters = callFiltersOf(flags);
     return {
       ...resolveServerFlags(flags, env),
       filters,
