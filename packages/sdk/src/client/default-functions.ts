@@ -5,7 +5,7 @@ import { makeOp } from '../op/index.js';
 import type { FlushResult } from '../lifecycle/index.js';
 import { type Flushable, withFlush as wrapWithFlush, type WithFlushOptions } from '../serverless/index.js';
 import { getDefaultClient } from './default-client.js';
-import type { FlushOptions } from './weft-client.js';
+import type { FlushOptions } from './flush-client.js';
 
 /**
  * Wraps a function so each call is traced by the default client (looked up at

@@ -1,7 +1,8 @@
 import type { LoopLag } from '../diagnostics/index.js';
 import type { OutboxStats } from '../outbox/index.js';
 import type { FeedbackStats } from '../feedback/index.js';
-import type { SamplingStats } from '../sampling/index.js';
+import { ALL_SAMPLED, type SamplingStats } from '../sampling/index.js';
+import type { ClientParts } from './client-parts.js';
 
 /** What `client.diagnostics()` reports. Gauges are "now"; counters are since init. */
 export interface Diagnostics {
@@ -52,4 +53,38 @@ export interface Diagnostics {
   dedup: { records: number; valuesSent: number; bytesAfter: number; knownValues: number } | undefined;
   /** Pipeline problems reported (each logged; see the `weft:problem` diagnostics channel). */
   problems: number;
+}
+
+/**
+ * A client's diagnostics, read from its parts: loop lag (cumulative since
+ * init or the last `resetLoopLag` read), pool, pipeline and batcher gauges,
+ * objects, outbox, problems reported.
+ */
+export function readDiagnostics(parts: ClientParts, resetLoopLag: boolean): Diagnostics {
+  const batcher = parts.batcher?.stats;
+  return {
+    loopLag: parts.loopLag.read(resetLoopLag),
+    pool: { concurrency: parts.pool.concurrency, running: parts.pool.running, waiting: parts.pool.waiting },
+    inFlightCalls: parts.inFlight.size,
+    pendingUnits: parts.barrier.outstanding,
+    pipeline: parts.pipeline.stats,
+    queue: {
+      records: batcher?.queuedRecords ?? 0,
+      bytes: batcher?.queuedBytes ?? 0,
+      inFlightBatches: batcher?.inFlightBatches ?? 0,
+      circuit: batcher?.circuit ?? 'closed',
+    },
+    delivery: {
+      sent: batcher?.sent ?? 0,
+      spilled: batcher?.spilled ?? 0,
+      failed: batcher?.failed ?? 0,
+      retries: batcher?.retries ?? 0,
+    },
+    objects: parts.store.stats,
+    outbox: parts.keeper?.stats,
+    sampling: parts.sampler?.stats ?? { ...ALL_SAMPLED },
+    feedback: parts.feedback.stats,
+    dedup: parts.dedup?.stats,
+    problems: parts.warnings.total,
+  };
 }

@@ -1,8 +1,10 @@
 import { writeSync } from 'node:fs';
-import { publishExit } from '../lifecycle/index.js';
+import { type ExitParticipant, publishExit, registerForExit, unregisterForExit } from '../lifecycle/index.js';
 import type { OutboxKeeper } from '../outbox/index.js';
 import type { FlushBarrier } from '../pipeline/index.js';
 import type { Batcher, RecordDelivery } from '../transport/index.js';
+import type { ClientParts } from './client-parts.js';
+import { flushClient } from './flush-client.js';
 
 /** What a client holds that the process `exit` event may still keep. */
 export interface ExitHoldings {
@@ -11,6 +13,28 @@ export interface ExitHoldings {
   batcher: Pick<Batcher, 'heldOnExit'> | undefined;
   delivery: Pick<RecordDelivery, 'heldOnExit'>;
   keeper: Pick<OutboxKeeper, 'keepOnExit'> | undefined;
+}
+
+/**
+ * Registers a client for process exit (with `handleExit`): its outstanding
+ * units, a flush within `exitTimeoutMs`, and {@link keepOnExit} for the
+ * `exit` event itself. Returns the function that unregisters it.
+ */
+export function joinExit(
+  parts: ClientParts,
+  project: string,
+  { exitTimeoutMs, handleExit }: { exitTimeoutMs: number; handleExit: boolean },
+): () => void {
+  const { barrier, batcher, delivery, keeper } = parts;
+  const participant: ExitParticipant = {
+    get outstanding() {
+      return barrier.outstanding;
+    },
+    flushForExit: () => flushClient(parts, exitTimeoutMs),
+    keepOnExit: () => keepOnExit({ project, barrier, batcher, delivery, keeper }),
+  };
+  if (handleExit) registerForExit(participant);
+  return () => unregisterForExit(participant);
 }
 
 /**

@@ -1,100 +1,18 @@
-import { resolve } from 'node:path';
-import {
-  type Call,
-  call as callSchema,
-  type FeedbackInput,
-  formatRef,
-  hasCode,
-  isRefUri,
-  LABEL_NAME,
-  OBJECT_NAME,
-  type ObjectLabel,
-  objectLabel,
-  objectRead,
-  parseRef,
-  routes,
-} from '@weft/protocol';
-import { makeOp, Tracer } from '../op/index.js';
-import { ALL_SAMPLED, Sampler } from '../sampling/index.js';
-import { ClientClosedError, InvalidOptionsError, PublishFailedError } from '../errors/index.js';
-import { ValueDedup } from '../dedup/index.js';
-import { LoopLagMonitor, Warnings } from '../diagnostics/index.js';
-import {
-  type ExitParticipant,
-  type FlushResult,
-  registerForExit,
-  unregisterForExit,
-} from '../lifecycle/index.js';
-import {
-  objectNameOf,
-  type ObjectRef,
-  ObjectStore,
-  parseNameSelector,
-  WeftObject,
-} from '../objects/index.js';
-import {
-  Dataset,
-  DatasetRefs,
-  openDataset,
-  registerDatasetHost,
-  type RemoteDataset,
-} from '../datasets/index.js';
-import { FeedbackSender } from '../feedback/index.js';
-import { FileApi, FileStore, WeftFile } from '../files/index.js';
-import { OutboxKeeper } from '../outbox/index.js';
-import { Backlog, FlushBarrier, InFlight, Pipeline, Pool, type RecordSink } from '../pipeline/index.js';
-import { type CallPages, CallQueryPages, type GetCallsOptions, registerApiHost } from '../read/index.js';
-import {
-  ApiClient,
-  Batcher,
-  type BatcherOptions,
-  type CircuitBreaker,
-  DEFAULT_CIRCUIT_FAILURE_THRESHOLD,
-  DEFAULT_RETRY_POLICY,
-  RecordDelivery,
-  serverCircuit,
-} from '../transport/index.js';
-import type { SanitizeOptions } from '../values/index.js';
-import type { Diagnostics } from './diagnostics.js';
-import type { ResolvedOptions } from './options.js';
+import type { Call, FeedbackInput, ObjectLabel } from '@weft/protocol';
+import { ClientClosedError } from '../errors/index.js';
+import type { FlushResult } from '../lifecycle/index.js';
+import type { ObjectRef } from '../objects/index.js';
+import { makeOp, type Tracer } from '../op/index.js';
+import type { RecordSink } from '../pipeline/index.js';
+import type { CallPages, GetCallsOptions } from '../read/index.js';
 import { withFlush, type WithFlushOptions } from '../serverless/index.js';
-import { keepOnExit } from './keep-on-exit.js';
+import type { SanitizeOptions } from '../values/index.js';
+import { type ClientParts, wireClient } from './client-parts.js';
+import { type Diagnostics, readDiagnostics } from './diagnostics.js';
+import { closeParts, type FlushOptions, flushClient, flushTimeoutMs } from './flush-client.js';
+import { joinExit } from './keep-on-exit.js';
 import { trackClient } from './live-clients.js';
-import { ValueRefs } from './value-refs.js';
-import { ValueRules } from './value-rules.js';
-import { SnapshotRules } from './snapshot-rules.js';
-
-/**
- * How long `flush()` without `timeoutMs` tries to deliver before it falls
- * back to the outbox: 30 s, the deadline of OpenTelemetry's `forceFlush`.
- * Exit handling uses `exitTimeoutMs` instead.
- */
-export const DEFAULT_FLUSH_TIMEOUT_MS = 30_000;
-
-/** Options of {@link WeftClient.flush}. */
-export interface FlushOptions {
-  /**
-   * How long the flush tries to deliver to the server (it keeps the process
-   * alive until then, never longer). Records the server has not taken by
-   * then are kept in the outbox; what the pipeline has not finished yet is
-   * reported as `pending`.
-   * @default 30_000 (OpenTelemetry's `forceFlush` default)
-   */
-  timeoutMs?: number;
-}
-
-const EXPIRED = Symbol('expired');
-
-/**
- * How long before its deadline a flush hands what the server has not taken
- * to the outbox: a quarter of the deadline, at most a second. Writing 20,000
- * small records takes tens of milliseconds, but the first write also opens
- * the outbox (folder, lock, segment), which on a busy machine took over
- * 100 ms: a tenth of a 1 s deadline was too short.
- */
-function fallbackMarginMs(timeoutMs: number): number {
-  return Math.min(1_000, Math.floor(timeoutMs / 4));
-}
+import type { ResolvedOptions } from './options.js';
 
 /** A sink replacing the HTTP batcher, for tests (`@weft/sdk/testing`'s `createClient`). */
 export type SinkFactory = (client: WeftClient) => RecordSink;
@@ -103,6 +21,11 @@ export type SinkFactory = (client: WeftClient) => RecordSink;
  * One connection to a trace server for one project: traces ops, saves
  * objects, reads calls back. Create it with `weft.init`. Several may coexist;
  * module-level functions use the default one.
+ *
+ * A façade: the parts are built by `wireClient` (`client-parts.ts`); reads
+ * are the `ClientReader`'s, `publish` the `Publisher`'s, `flush` is
+ * `flushClient`. A call reaches the wire through `op` → `Tracer` →
+ * `Pipeline` → `Batcher` (see docs/architecture.md).
  */
 export class WeftClient {
   /** The project calls are recorded in. */
@@ -116,188 +39,27 @@ export class WeftClient {
   readonly op: ReturnType<typeof makeOp>;
 
   readonly #options: ResolvedOptions;
-  readonly #warnings: Warnings;
-  readonly #barrier = new FlushBarrier();
-  readonly #pool: Pool;
-  readonly #store: ObjectStore;
-  readonly #fileApi: FileApi;
-  readonly #files: FileStore;
-  readonly #pipeline: Pipeline;
-  readonly #inFlight: InFlight;
-  readonly #tracer: Tracer;
-  /** Only below rate 1: at the default the tracer has no sampling work at all. */
-  readonly #sampler: Sampler | undefined;
-  readonly #api: ApiClient;
-  readonly #sink: RecordSink;
-  readonly #batcher: Batcher | undefined;
-  readonly #feedback: FeedbackSender;
-  readonly #loopLag = new LoopLagMonitor();
-  readonly #values: ValueRules;
-  /** Owns spill and replay: the outbox folders, replay on recovery and drain. */
-  readonly #keeper: OutboxKeeper | undefined;
-  /** Object versions, files and table chunks: the batcher's retry rules and outbox, one request each. */
-  readonly #delivery: RecordDelivery;
-  /** One circuit breaker for the batcher, the uploads and the outbox replay (undefined with a test sink). */
-  readonly #circuit: CircuitBreaker | undefined;
-  readonly #snapshot: SnapshotRules;
-  /** Large repeated values sent once (undefined with a test sink or `dedupThresholdBytes: 0`). */
-  readonly #dedup: ValueDedup | undefined;
+  readonly #parts: ClientParts;
   #closed = false;
   #shutdown: Promise<FlushResult> | undefined;
-  readonly #exit: ExitParticipant;
+  readonly #leaveExit: () => void;
 
   /** @internal Use `weft.init`. */
   constructor(options: ResolvedOptions, sinkFactory?: SinkFactory) {
     this.#options = options;
     this.project = options.project;
-    this.#warnings = new Warnings(options.project, options.warningIntervalMs);
-    this.#api = new ApiClient({
-      url: options.url,
-      apiKey: options.apiKey,
-      requestTimeoutMs: options.requestTimeoutMs,
-      connections: options.connections,
-    });
-    this.url = this.#api.url;
-    const backlog = new Backlog(options.maxWaitingBytes);
-    this.#pool = new Pool(
-      options.concurrency,
-      (error) => this.#warnings.report('pool', 'a pipeline task failed', error),
-      backlog,
-    );
-    this.#values = new ValueRules(options, this.#warnings);
-    this.#snapshot = new SnapshotRules({ maxDepth: options.maxDepth, maxNodes: options.maxNodes });
-    const outboxDir = options.outbox
-      ? resolve(options.outboxDir ?? `.weft/outbox/${options.project}`)
-      : undefined;
-    this.#circuit = sinkFactory
-      ? undefined
-      : serverCircuit(this.#api, {
-          failureThreshold: DEFAULT_CIRCUIT_FAILURE_THRESHOLD,
-          backoff: DEFAULT_RETRY_POLICY.backoff,
-        });
-    // Test sinks replace the whole transport, the outbox included.
-    this.#keeper =
-      outboxDir === undefined || sinkFactory
-        ? undefined
-        : new OutboxKeeper({
-            dir: outboxDir,
-            api: this.#api,
-            warnings: this.#warnings,
-            maxBytes: options.outboxMaxBytes,
-            health: this.#circuit,
-          });
-    if (sinkFactory) {
-      this.#sink = sinkFactory(this);
-    } else {
-      const batcherOptions: BatcherOptions = {
-        project: options.project,
-        client: this.#api,
-        outbox: this.#keeper,
-        circuit: this.#circuit,
-        onWarning: (message, details) => this.#warnings.report('transport', message, details),
-      };
-      for (const key of [
-        'maxBatchItems',
-        'maxBatchBytes',
-        'flushIntervalMs',
-        'maxAttempts',
-        'maxConcurrentBatches',
-        'maxQueueBytes',
-      ] as const) {
-        if (options[key] !== undefined) batcherOptions[key] = options[key];
-      }
-      this.#batcher = new Batcher(batcherOptions);
-      this.#sink = this.#batcher;
-    }
-    this.#delivery = new RecordDelivery({
-      project: options.project,
-      api: this.#api,
-      outbox: this.#keeper,
-      health: this.#circuit,
-      warnings: this.#warnings,
-      policy: this.#batcher?.retryPolicy ?? DEFAULT_RETRY_POLICY,
-    });
-    this.#store = new ObjectStore({
-      project: options.project,
-      pool: this.#pool,
-      barrier: this.#barrier,
-      delivery: this.#delivery,
-      warnings: this.#warnings,
-      sanitizeOptions: this.#values.forEpoch,
-      sliceBudget: options.sliceBudget,
-      uploadConcurrency: options.objectUploadConcurrency,
-    });
-    this.#fileApi = new FileApi(this.#api);
-    this.#files = new FileStore({
-      project: options.project,
-      delivery: this.#delivery,
-      barrier: this.#barrier,
-      warnings: this.#warnings,
-    });
-    registerDatasetHost(this, { project: this.project, api: this.#api, records: this.#delivery });
-    registerApiHost(this, this.#api);
-    this.#values.useHooks(
-      new ValueRefs({ store: this.#store, files: this.#files, datasets: new DatasetRefs(this) }),
-    );
-    this.#feedback = new FeedbackSender({
-      barrier: this.#barrier,
-      sink: this.#sink,
-      warnings: this.#warnings,
-    });
-    this.#dedup =
-      sinkFactory || options.dedupThresholdBytes === 0
-        ? undefined
-        : new ValueDedup({
-            thresholdBytes: options.dedupThresholdBytes,
-            maxKnownValues: options.maxKnownValues,
-          });
-    this.#pipeline = new Pipeline({
-      pool: this.#pool,
-      barrier: this.#barrier,
-      warnings: this.#warnings,
-      sink: this.#sink,
-      sanitizeOptions: this.#values.forEpoch,
-      sliceBudget: options.sliceBudget,
-      awaitPendingInSlot: options.awaitPendingInSlot === true,
-      // Test sinks read records as the pipeline made them; dedup needs a server's `missingValues`.
-      dedup: this.#dedup,
-      backlog,
-    });
-    this.#sampler = options.sampleRate < 1 ? new Sampler(options.sampleRate, options.keep) : undefined;
-    this.#inFlight = new InFlight(options.startDelayMs, this.#pipeline);
-    this.#tracer = new Tracer({
-      owner: this,
-      inFlight: this.#inFlight,
-      pipeline: this.#pipeline,
-      warnings: this.#warnings,
-      snapshot: this.#snapshot,
-      prices: options.prices,
-      sampler: this.#sampler,
-    });
-    this.op = makeOp(() => (this.#closed ? undefined : this.#tracer));
-    this.#loopLag.start();
-    const barrier = this.#barrier;
-    this.#exit = {
-      get outstanding() {
-        return barrier.outstanding;
-      },
-      flushForExit: () => this.#flush(this.#options.exitTimeoutMs),
-      keepOnExit: () =>
-        keepOnExit({
-          project: this.project,
-          barrier,
-          batcher: this.#batcher,
-          delivery: this.#delivery,
-          keeper: this.#keeper,
-        }),
-    };
-    if (options.handleExit) registerForExit(this.#exit);
+    const parts = wireClient(options, this, sinkFactory && (() => sinkFactory(this)));
+    this.#parts = parts;
+    this.url = parts.api.url;
+    this.op = makeOp(() => (this.#closed ? undefined : parts.tracer));
+    parts.loopLag.start();
+    this.#leaveExit = joinExit(parts, this.project, options);
     trackClient(this, true);
   }
 
   /** @internal The tracer ops of this client run on (undefined after shutdown). */
   get tracer(): Tracer | undefined {
-    return this.#closed ? undefined : this.#tracer;
+    return this.#closed ? undefined : this.#parts.tracer;
   }
 
   /**
@@ -306,7 +68,7 @@ export class WeftClient {
    * checkpoints), so they are redacted exactly as call records are.
    */
   get valueRules(): SanitizeOptions {
-    return this.#values.withoutHooks;
+    return this.#parts.values.withoutHooks;
   }
 
   /** True after `shutdown()`. */
@@ -328,17 +90,8 @@ export class WeftClient {
    * afterwards never delay it. While awaited it keeps the process alive
    * (never past its deadline).
    */
-  flush(options: FlushOptions = {}): Promise<FlushResult> {
-    const { timeoutMs = DEFAULT_FLUSH_TIMEOUT_MS } = options;
-    if (!(Number.isFinite(timeoutMs) && timeoutMs >= 0)) {
-      return Promise.reject(
-        new InvalidOptionsError(
-          'timeoutMs',
-          `flush: \`timeoutMs\` must be a non-negative number of milliseconds, got ${String(timeoutMs)}.`,
-        ),
-      );
-    }
-    return this.#flush(timeoutMs);
+  async flush(options: FlushOptions = {}): Promise<FlushResult> {
+    return flushClient(this.#parts, flushTimeoutMs(options));
   }
 
   /**
@@ -356,41 +109,6 @@ export class WeftClient {
     return withFlush(handler, options, this);
   }
 
-  async #flush(timeoutMs: number): Promise<FlushResult> {
-    const epoch = this.#barrier.cut();
-    const keeper = this.#keeper;
-    if (this.#barrier.isSettled(epoch) && (keeper === undefined || keeper.idle)) return this.#report(epoch);
-    this.#pipeline.beginUrgent();
-    const relax = this.#circuit?.hurry();
-    // Every transport timer is unref()'d, so while the caller awaits this
-    // flush nothing else may hold the event loop open: without this ref'd
-    // deadline a top-level `await weft.flush()` ends the process mid-retry.
-    let deadline: NodeJS.Timeout | undefined;
-    const expired = new Promise<typeof EXPIRED>((r) => {
-      deadline = setTimeout(() => r(EXPIRED), timeoutMs);
-    });
-    // Shortly before the deadline the outbox takes what the server has not,
-    // so the flush resolves by then with it durable.
-    const fallback = setTimeout(() => this.#batcher?.spillHeld(), timeoutMs - fallbackMarginMs(timeoutMs));
-    try {
-      const settled = await Promise.race([this.#barrier.whenSettled(epoch), expired]);
-      if (settled !== EXPIRED && keeper !== undefined) {
-        const mark = await Promise.race([keeper.deliveryMark(), expired]);
-        if (mark !== EXPIRED) await Promise.race([keeper.whenDelivered(mark), expired]);
-      }
-    } finally {
-      clearTimeout(deadline);
-      clearTimeout(fallback);
-      relax?.();
-      this.#pipeline.endUrgent();
-    }
-    return this.#report(epoch);
-  }
-
-  #report(epoch: number): FlushResult {
-    return { ...this.#barrier.report(epoch), replayed: this.#keeper?.takeReplayed() ?? 0 };
-  }
-
   /**
    * Flushes (with `timeoutMs`, default the exit deadline), then closes the
    * transport and the outbox. Later calls of this client's ops run untraced.
@@ -398,25 +116,11 @@ export class WeftClient {
    */
   shutdown(options: FlushOptions = {}): Promise<FlushResult> {
     this.#shutdown ??= (async () => {
-      const result = await this.#flush(options.timeoutMs ?? this.#options.exitTimeoutMs);
+      const result = await flushClient(this.#parts, options.timeoutMs ?? this.#options.exitTimeoutMs);
       this.#closed = true;
-      this.#circuit?.dispose();
-      unregisterForExit(this.#exit);
+      this.#leaveExit();
       trackClient(this, false);
-      this.#inFlight.stop();
-      this.#loopLag.stop();
-      try {
-        if (this.#batcher) {
-          const closing = this.#batcher.close();
-          // Without a server the batcher may wait for it; the outbox below keeps what we have.
-          await Promise.race([closing, new Promise((r) => setTimeout(r, 100).unref())]);
-        }
-        await this.#keeper?.close();
-        await this.#api.destroy();
-      } catch (error) {
-        this.#warnings.report('shutdown', 'closing the client failed', error);
-      }
-      this.#warnings.drain();
+      await closeParts(this.#parts);
       return result;
     })();
     return this.#shutdown;
@@ -432,104 +136,18 @@ export class WeftClient {
    */
   async publish(value: unknown, options: { name?: string } = {}): Promise<ObjectRef> {
     if (this.#closed) throw new ClientClosedError('publish');
-    if (value instanceof Dataset) {
-      if (options.name !== undefined && options.name !== value.name) {
-        throw new InvalidOptionsError(
-          'name',
-          `publish: a Dataset is published under its own name "${value.name}", got ${JSON.stringify(options.name)}.`,
-        );
-      }
-      return (await value.publish({ client: this })).ref;
-    }
-    if (WeftFile.isInstance(value)) {
-      // Its bytes as a file, then `{ file, mimeType, size, name }` as the object version.
-      return this.publish(await this.#files.saveFile(value, this.#barrier.current), {
-        name: options.name ?? 'File',
-      });
-    }
-    const isObject = WeftObject.isInstance(value);
-    const name = options.name ?? (isObject ? objectNameOf(value as object) : undefined);
-    if (name === undefined || !OBJECT_NAME.test(name)) {
-      throw new InvalidOptionsError(
-        'name',
-        `publish: \`name\` must be 1–256 letters, digits, ".", "_" or "-", starting with a letter or digit, got ${JSON.stringify(name)}.`,
-      );
-    }
-    const fields = isObject ? { ...(value as object) } : value;
-    // The ref is known once the digest is: the version travels like every
-    // other record (flush() waits for it; the outbox keeps it while the
-    // server is down), so publish never waits for the server.
-    const saved = this.#store.save(fields, name, this.#barrier.current);
-    const uri = await saved.ref.catch(() => undefined);
-    if (uri === undefined) throw new PublishFailedError(name);
-    const ref: ObjectRef = { uri, project: this.project, name, digest: digestOf(uri) };
-    this.#store.remember(value, ref.uri);
-    if (this.#store.hasPublished) this.#snapshot.keepPublished(this.#store.isPublished);
-    return ref;
+    return this.#parts.publisher.publish(value, options);
   }
 
   /**
    * Reads the value a ref points to: an object version's value (nested
    * objects stay as their ref URIs; call `get` on them to follow), a call,
-   * a file's bytes (`Uint8Array`), a table as a lazy {@link RemoteDataset}
+   * a file's bytes (`Uint8Array`), a table as a lazy `RemoteDataset`
    * (rows fetched page by page as you iterate), or one table row
    * (`…/table/<digest>/row/<row digest>`) as its value.
    */
-  async get(ref: string | ObjectRef): Promise<unknown> {
-    if (typeof ref === 'string' && !isRefUri(ref)) {
-      // `Name`, `Name:latest`, `Name:v3`, `Name:production`, `Name:<digest>` in this client's project.
-      const { name, version } = parseNameSelector(ref);
-      return (await this.#api.getJson(routes.objectRead(this.project, name, version), objectRead)).value;
-    }
-    const uri = typeof ref === 'string' ? ref : ref.uri;
-    const parsed = parseRef(uri);
-    let value: unknown;
-    let path = parsed.path;
-    switch (parsed.kind) {
-      case 'file':
-        if (path.length > 0)
-          throw new InvalidOptionsError('ref', `get: a file ref has no path into it, got ${uri}.`);
-        await this.#files.whenStored(parsed.digest);
-        return this.#fileApi.read(parsed.project, parsed.digest);
-      case 'table': {
-        const table = formatRef({ ...parsed, path: [] });
-        const view: RemoteDataset = await openDataset(table, { client: this });
-        if (path.length === 0) return view;
-        const [row, rowDigest, ...rest] = path;
-        if (row !== 'row' || rowDigest === undefined) {
-          throw new InvalidOptionsError(
-            'ref',
-            `get: a table ref's path must be /row/<row digest>, got ${uri}.`,
-          );
-        }
-        try {
-          const found = await view.rowByDigest(rowDigest);
-          if (found === undefined)
-            throw new InvalidOptionsError('ref', `get: table ${parsed.digest} has no row ${rowDigest}.`);
-          value = found.value;
-        } finally {
-          await view.close();
-        }
-        path = rest;
-        break;
-      }
-      case 'object':
-      case 'op':
-        // A version this client is still uploading is read once it is stored (or kept in the outbox).
-        await this.#store.whenStored(parsed.name, parsed.digest);
-        value = (
-          await this.#api.getJson(routes.objectRead(parsed.project, parsed.name, parsed.digest), objectRead)
-        ).value;
-        break;
-      case 'call':
-        value = await this.#api.getJson(routes.call(parsed.project, parsed.id), callSchema);
-        break;
-    }
-    for (const segment of path) {
-      value =
-        typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[segment] : undefined;
-    }
-    return value;
+  get(ref: string | ObjectRef): Promise<unknown> {
+    return this.#parts.reader.get(ref);
   }
 
   /**
@@ -540,32 +158,7 @@ export class WeftClient {
    */
   async setLabel(ref: string | ObjectRef, label: string): Promise<ObjectLabel> {
     if (this.#closed) throw new ClientClosedError('setLabel');
-    if (typeof label !== 'string' || !LABEL_NAME.test(label)) {
-      throw new InvalidOptionsError(
-        'label',
-        `setLabel: \`label\` must be 1–40 letters, digits, ".", "_" or "-", starting with a letter, and not "latest" or "v<N>", got ${JSON.stringify(label)}.`,
-      );
-    }
-    let project = this.project;
-    let name: string;
-    let digest: string;
-    const uri = typeof ref === 'string' ? ref : ref.uri;
-    if (isRefUri(uri)) {
-      const parsed = parseRef(uri);
-      if (parsed.kind !== 'object' && parsed.kind !== 'op') {
-        throw new InvalidOptionsError(
-          'ref',
-          `setLabel: only object and op versions carry labels, got ${uri}.`,
-        );
-      }
-      ({ project, name, digest } = parsed);
-    } else {
-      const selector = parseNameSelector(uri);
-      name = selector.name;
-      digest = (await this.#api.getJson(routes.objectRead(project, name, selector.version), objectRead))
-        .digest;
-    }
-    return this.#api.postJson(routes.objectLabelSet(), { project, name, label, digest }, objectLabel);
+    return this.#parts.reader.setLabel(ref, label);
   }
 
   /**
@@ -580,22 +173,17 @@ export class WeftClient {
    */
   feedback(callId: string | null | undefined, feedback: FeedbackInput): string | undefined {
     if (this.#closed) throw new ClientClosedError('feedback');
-    return this.#feedback.send(callId, feedback);
+    return this.#parts.feedback.send(callId, feedback);
   }
 
   /** The calls matching `options`, fetched page by page as they are iterated. */
   getCalls(options: GetCallsOptions = {}): CallPages {
-    return new CallQueryPages(this.#api, this.project, options);
+    return this.#parts.reader.getCalls(options);
   }
 
   /** One call by id with its inputs, output, summary, exception and timestamps; `undefined` when the server has none. */
-  async getCall(id: string): Promise<Call | undefined> {
-    try {
-      return await this.#api.getJson(routes.call(this.project, id), callSchema);
-    } catch (error) {
-      if (hasCode(error, 'WEFT_NOT_FOUND')) return undefined;
-      throw error;
-    }
+  getCall(id: string): Promise<Call | undefined> {
+    return this.#parts.reader.getCall(id);
   }
 
   /**
@@ -604,37 +192,6 @@ export class WeftClient {
    * pipeline and batcher gauges, objects, outbox, problems reported.
    */
   diagnostics(options: { resetLoopLag?: boolean } = {}): Diagnostics {
-    const batcher = this.#batcher?.stats;
-    return {
-      loopLag: this.#loopLag.read(options.resetLoopLag === true),
-      pool: { concurrency: this.#pool.concurrency, running: this.#pool.running, waiting: this.#pool.waiting },
-      inFlightCalls: this.#inFlight.size,
-      pendingUnits: this.#barrier.outstanding,
-      pipeline: this.#pipeline.stats,
-      queue: {
-        records: batcher?.queuedRecords ?? 0,
-        bytes: batcher?.queuedBytes ?? 0,
-        inFlightBatches: batcher?.inFlightBatches ?? 0,
-        circuit: batcher?.circuit ?? 'closed',
-      },
-      delivery: {
-        sent: batcher?.sent ?? 0,
-        spilled: batcher?.spilled ?? 0,
-        failed: batcher?.failed ?? 0,
-        retries: batcher?.retries ?? 0,
-      },
-      objects: this.#store.stats,
-      outbox: this.#keeper?.stats,
-      sampling: this.#sampler?.stats ?? { ...ALL_SAMPLED },
-      feedback: this.#feedback.stats,
-      dedup: this.#dedup?.stats,
-      problems: this.#warnings.total,
-    };
+    return readDiagnostics(this.#parts, options.resetLoopLag === true);
   }
-}
-
-/** The digest of an object ref URI (`…/object/<name>:<digest>`). */
-function digestOf(uri: string): string {
-  const parsed = parseRef(uri);
-  return parsed.kind === 'object' || parsed.kind === 'op' ? parsed.digest : '';
 }

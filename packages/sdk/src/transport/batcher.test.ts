@@ -685,6 +685,28 @@ describe('Batcher circuit', () => {
 });
 
 describe('Batcher lifecycle and options', () => {
+  it('close with a deadline resolves by it while a request is still out, and the flush goes on', async () => {
+    const hold = deferred<ScriptedResponse>();
+    server.script = () => hold.promise;
+    const outcomes = new Outcomes();
+    const batcher = makeBatcher();
+    batcher.add(record(1, outcomes));
+    let closed = false;
+    const closing = batcher.close({ timeoutMs: 100 }).then(() => {
+      closed = true;
+    });
+    await server.waitForRequests(1);
+    timers.advance(99);
+    await afterDeferredWork();
+    expect(closed).toBe(false);
+    timers.advance(1);
+    await closing;
+    expect(outcomes.size).toBe(0); // the request is still out
+    hold.resolve({ status: 200, body: {} });
+    await batcher.close(); // joins the first close, which ends once the record is delivered
+    expect(outcomes.get(id(1))).toEqual({ status: 'sent' });
+  });
+
   it('close() flushes, is idempotent, and fails records added afterwards', async () => {
     const outcomes = new Outcomes();
     const batcher = makeBatcher();

@@ -1,80 +1,23 @@
-import { routes, type WeftError } from '@weft/protocol';
-import { WarningLimiter } from '../diagnostics/index.js';
-import type { SendResult } from './api-client.js';
-import { backoffDelayMs } from './backoff.js';
-import { rejectionVerdict, type RetryPolicy, retryVerdict, splitInHalves } from './delivery-rules.js';
-import { ReusableBytes } from '../memory/index.js';
-import { batchBodyPrefix, batchOverheadBytes, encodeBatchBody } from './batch-body.js';
+import type { WeftError } from '@weft/protocol';
 import { BatchFill } from '../batching/index.js';
+import { WarningLimiter } from '../diagnostics/index.js';
+import { batchOverheadBytes } from './batch-body.js';
+import type { Batch, BatcherStats, CallRecord, Entry, FlushWaiter, RecordOutcome } from './batch-entry.js';
+import { BatchSender, CIRCUIT_OPEN_REASON, FALLBACK_REASON } from './batch-sender.js';
+import type { RetryPolicy } from './delivery-rules.js';
 import { type BatcherOptions, type BatcherOptionsParsed, batcherOptionsSchema } from './batcher-options.js';
 import type { CircuitBreaker, CircuitState } from './circuit-breaker.js';
 import { serverCircuit } from './server-circuit.js';
 import { outboxRecordPrefix } from './outbox-records.js';
 import { parseOptions } from './parse-options.js';
+import { SpillPath } from './spill-path.js';
 import { systemTimers, type Timers } from './timers.js';
-import {
-  BatcherClosedError,
-  DeliveryFailedError,
-  InvalidRecordError,
-  OutboxWriteError,
-  RecordRejectedError,
-  RecordTooLargeError,
-} from './transport-errors.js';
+import { BatcherClosedError, InvalidRecordError } from './transport-errors.js';
 import { publishTransportEvent } from './transport-events.js';
 
-/** Why records go to the outbox at {@link Batcher.spillHeld}. */
-const FALLBACK_REASON = "a flush's deadline came before the server took them";
-
-/** Most record bytes spilled to the outbox in one turn when the in-memory queue is full. */
-const SPILL_BYTES_PER_TURN = 2 * 1024 * 1024;
-
 export type { BatcherOptions, BatcherOutbox } from './batcher-options.js';
+export type { BatcherStats, CallRecord, RecordOutcome } from './batch-entry.js';
 import type { RecordPayload } from './batcher-options.js';
-
-/** One encoded call item handed to the batcher by the pipeline. */
-export interface CallRecord {
-  /** Call id (for reporting). */
-  callId: string;
-  /** msgpack bytes of ONE protocol call item (`{ type: 'start' | 'end' | 'complete', … }`); never re-encoded here. */
-  bytes: Uint8Array;
-  /** Called exactly once per record with its final outcome. */
-  done: (outcome: RecordOutcome) => void;
-}
-
-/**
- * `sent`: the server acknowledged it (`missingValues`: deduplicated values
- * the batch referred to that the server lacks, from its answer). `spilled`:
- * it is durably in the outbox. `failed`: it is lost, and `error` says why.
- */
-export type RecordOutcome =
-  | { status: 'sent'; missingValues?: readonly string[] }
-  | { status: 'spilled' }
-  | { status: 'failed'; error: WeftError };
-
-interface Entry {
-  record: CallRecord;
-  /** Position in add order; `flush()` waits for every entry below its mark. */
-  seq: number;
-  /** Counted in the in-memory bound (false for records spilled straight from `add`). */
-  held: boolean;
-  settled: boolean;
-}
-
-interface Batch {
-  entries: Entry[];
-  /** Requests made for these entries that failed retryably. */
-  attempts: number;
-}
-
-interface FlushWaiter {
-  /** Entries with `seq` below this count. */
-  mark: number;
-  remaining: number;
-  resolve: () => void;
-}
-
-const SENT: RecordOutcome = { status: 'sent' };
-const SPILLED: RecordOutcome = { status: 'spilled' };
 
 /**
  * Collects encoded call records into `callBatch` requests bounded by count,
@@ -92,34 +35,30 @@ const SPILLED: RecordOutcome = { status: 'spilled' };
  *   │                   └─ circuit open ───► outbox (or wait in memory without one)
  *   └─ over maxQueueBytes ─────────────────► outbox (or failed without one)
  * ```
+ *
+ * The parts: the queue, the pump and each record's one outcome are here;
+ * requests, retries and 4xx rules are the `BatchSender`'s
+ * (`batch-sender.ts`); spill, overflow and park are the `SpillPath`'s
+ * (`spill-path.ts`).
  */
 export class Batcher {
   #options: BatcherOptionsParsed;
   #timers: Timers;
   #random: () => number;
-  #prefix: Uint8Array;
   #batchBudgetBytes: number;
-  /** Body memory for each batch that may be in flight, and one more. */
-  readonly #bodyMemory: ReusableBytes;
-  /** What precedes an item in this project's outbox records. */
-  readonly #outboxPrefix: Uint8Array;
   #circuit: CircuitBreaker;
   /** Whether this batcher made its circuit (and disposes of it on close) or shares the client's. */
   readonly #ownsCircuit: boolean;
   readonly #unsubscribe: () => void;
   #warnings: WarningLimiter;
+  readonly #sender: BatchSender;
+  readonly #spill: SpillPath;
 
   /** Queued entries are `#queue[#head…]`; the consumed front is dropped in chunks, keeping `add` O(1). */
   #queue: Entry[] = [];
   #head = 0;
   #queuedBytes = 0;
   #heldBytes = 0;
-  #overflow: Entry[] = [];
-  /** Records the outbox refused (disk full) while they still fit in memory; retried after a backoff. */
-  #parked: Entry[] = [];
-  #unparkTimer: unknown;
-  #unparkAttempts = 0;
-  #overflowScheduled = false;
 
   #seq = 0;
   #outstanding = 0;
@@ -129,27 +68,16 @@ export class Batcher {
   #intervalTimer: unknown;
   #intervalDue = false;
   #pumpScheduled = false;
-  #activeBatches = 0;
-  #retrying = 0;
-  #sleepers = new Set<() => void>();
   #waiters: FlushWaiter[] = [];
-  /** Batches being delivered (a request out, or waiting to retry), with the parts they were split into. */
-  readonly #delivering = new Set<{ work: Batch[]; current: Batch | undefined }>();
-  /** Records handed to the outbox whose append has not settled. */
-  readonly #spilling = new Set<Entry[]>();
   #closed = false;
   #closing: Promise<void> | undefined;
-  #counts = { sent: 0, spilled: 0, failed: 0, retries: 0 };
+  #counts = { sent: 0, spilled: 0, failed: 0 };
 
   constructor(options: BatcherOptions) {
     this.#options = parseOptions('Batcher', batcherOptionsSchema, options);
     const { project, backoff, circuitFailureThreshold, client, onWarning } = this.#options;
     this.#timers = this.#options.timers ?? systemTimers;
     this.#random = (this.#options.random as (() => number) | undefined) ?? Math.random;
-    this.#prefix = batchBodyPrefix(project);
-    this.#batchBudgetBytes = this.#options.maxBatchBytes - batchOverheadBytes(this.#prefix);
-    this.#bodyMemory = new ReusableBytes(this.#options.maxConcurrentBatches + 1, this.#options.maxBatchBytes);
-    this.#outboxPrefix = outboxRecordPrefix(this.#options.project);
     const emit = (onWarning as BatcherOptions['onWarning']) ?? defaultWarning;
     this.#warnings = new WarningLimiter(60_000, emit);
     this.#ownsCircuit = this.#options.circuit === undefined;
@@ -161,6 +89,25 @@ export class Batcher {
         timers: this.#timers,
         random: this.#random,
       });
+    const host = {
+      options: this.#options,
+      circuit: this.#circuit,
+      timers: this.#timers,
+      random: this.#random,
+      outboxPrefix: outboxRecordPrefix(project),
+      fallbackMark: () => this.#fallbackMark,
+      settle: (entry: Entry, outcome: RecordOutcome) => this.#settle(entry, outcome),
+      fail: (entry: Entry, error: WeftError) => this.#fail(entry, error),
+      warn: (kind: string, message: string, counts: Record<string, number>) =>
+        this.#warn(kind, message, counts),
+      spill: (entries: Entry[], reason: string, cause?: unknown) => this.#spill.spill(entries, reason, cause),
+      schedulePump: () => this.#schedulePump(),
+      hold: (entry: Entry) => this.#hold(entry),
+      requeue: (entries: Entry[]) => this.#requeue(entries),
+    };
+    this.#sender = new BatchSender(host);
+    this.#spill = new SpillPath(host);
+    this.#batchBudgetBytes = this.#options.maxBatchBytes - batchOverheadBytes(this.#sender.prefix);
     this.#unsubscribe = this.#circuit.subscribe((state, previous) => this.#circuitChanged(state, previous));
   }
 
@@ -178,12 +125,7 @@ export class Batcher {
     }
     const size = record.bytes.byteLength;
     if (this.#heldBytes + size > this.#options.maxQueueBytes) {
-      // Over the memory bound: to disk, in one append per turn, never on the caller's turn.
-      this.#overflow.push(entry);
-      if (!this.#overflowScheduled) {
-        this.#overflowScheduled = true;
-        setImmediate(() => this.#spillOverflow());
-      }
+      this.#spill.overflow(entry); // over the memory bound: to disk, never on the caller's turn
       return;
     }
     entry.held = true;
@@ -227,74 +169,39 @@ export class Batcher {
     if (this.#options.outbox === undefined || this.#outstanding === 0) return;
     this.#fallbackMark = this.#seq;
     this.#urgentMark = this.#seq;
-    for (const wake of [...this.#sleepers]) wake();
-    this.#unpark();
+    this.#sender.wake();
+    this.#spill.unpark();
     this.#pump();
   }
 
   /**
-   * For a process `exit` only (no later turn will come): the records this
-   * batcher holds that are not in an outbox append already — queued, over
-   * the memory bound, parked, in a request or waiting to retry — as outbox
-   * records, and `settle`, which reports every record not yet settled (these,
-   * and those being appended) as spilled once the caller has written them.
+   * For a process `exit` only: every record held here and not in an outbox
+   * append already, as outbox records, and `settle` (see `SpillPath.heldOnExit`).
    */
   heldOnExit(): { records: RecordPayload[]; settle: () => number } {
-    const held = new Set<Entry>();
-    const hold = (entries: readonly Entry[]) => {
-      for (const entry of entries) if (!entry.settled) held.add(entry);
-    };
-    hold(this.#queue.slice(this.#head));
-    hold(this.#overflow);
-    hold(this.#parked);
-    for (const { work, current } of this.#delivering) {
-      if (current) hold(current.entries);
-      for (const batch of work) hold(batch.entries);
-    }
-    for (const entries of this.#spilling) for (const entry of entries) held.delete(entry);
-    return {
-      records: [...held].map((entry) => this.#outboxRecord(entry)),
-      settle: () => {
-        let settled = 0;
-        for (const entries of [...this.#spilling, [...held]]) {
-          for (const entry of entries) {
-            if (entry.settled) continue;
-            this.#settle(entry, SPILLED);
-            settled += 1;
-          }
-        }
-        return settled;
-      },
-    };
-  }
-
-  /** An entry as the outbox keeps it: [prefix, item bytes], parts the outbox frames without a concatenated copy. */
-  #outboxRecord(entry: Entry): Uint8Array[] {
-    return [this.#outboxPrefix, entry.record.bytes];
+    return this.#spill.heldOnExit([...this.#queue.slice(this.#head), ...this.#sender.entries()]);
   }
 
   /** Diagnostics gauges and counters. */
-  get stats(): {
-    queuedRecords: number;
-    queuedBytes: number;
-    inFlightBatches: number;
-    sent: number;
-    spilled: number;
-    failed: number;
-    retries: number;
-    circuit: CircuitState;
-  } {
+  get stats(): BatcherStats {
     return {
       queuedRecords: this.#queue.length - this.#head,
       queuedBytes: this.#queuedBytes,
-      inFlightBatches: this.#activeBatches + this.#retrying,
+      inFlightBatches: this.#sender.inFlight,
       ...this.#counts,
+      retries: this.#sender.retries,
       circuit: this.#circuit.state,
     };
   }
 
-  /** Refuses new records, flushes the ones it has, then stops its timers. Idempotent: a second call joins the first. */
-  close(): Promise<void> {
+  /**
+   * Refuses new records, flushes the ones it has, then stops its timers.
+   * Idempotent: a second call joins the first. With `timeoutMs`, resolves by
+   * then at the latest (the flush and the stop go on in the background), so
+   * a caller that has an outbox to close does not wait on a server that is
+   * down.
+   */
+  close(options: { timeoutMs?: number } = {}): Promise<void> {
     this.#closing ??= (async () => {
       this.#closed = true;
       await this.flush();
@@ -303,7 +210,12 @@ export class Batcher {
       if (this.#ownsCircuit) this.#circuit.dispose();
       this.#warnings.flush();
     })();
-    return this.#closing;
+    if (options.timeoutMs === undefined) return this.#closing;
+    let timer: unknown;
+    const deadline = new Promise<void>((resolve) => {
+      timer = this.#timers.setTimeout(resolve, options.timeoutMs ?? 0);
+    });
+    return Promise.race([this.#closing, deadline]).finally(() => this.#timers.clearTimeout(timer));
   }
 
   #armInterval(): void {
@@ -324,7 +236,7 @@ export class Batcher {
   /** Starts as many batches as the bounds, the circuit and the send slots allow. */
   #pump(): void {
     this.#pumpScheduled = false;
-    const { maxBatchItems, maxConcurrentBatches, outbox } = this.#options;
+    const { maxBatchItems, outbox } = this.#options;
     while (this.#head < this.#queue.length) {
       const head = this.#queue[this.#head]!;
       const ready =
@@ -335,16 +247,16 @@ export class Batcher {
         this.#queuedBytes >= this.#batchBudgetBytes;
       if (!ready) break;
       if (outbox !== undefined && head.seq < this.#fallbackMark) {
-        this.#spill(this.#take().entries, FALLBACK_REASON);
+        this.#spill.spill(this.#take().entries, FALLBACK_REASON);
         continue;
       }
       if (this.#circuit.state !== 'closed') {
         if (outbox === undefined) break; // held in memory; the circuit closing pumps again
-        this.#spill(this.#take().entries, 'the circuit is open (the server kept failing)');
+        this.#spill.spill(this.#take().entries, CIRCUIT_OPEN_REASON);
         continue;
       }
-      if (this.#activeBatches >= maxConcurrentBatches) break;
-      void this.#deliver(this.#take());
+      if (this.#sender.busy) break;
+      void this.#sender.deliver(this.#take());
     }
     if (this.#head === this.#queue.length) {
       this.#queue = [];
@@ -377,279 +289,24 @@ export class Batcher {
     return { entries, attempts: 0 };
   }
 
-  /**
-   * Sees one batch (and the parts it may be split into) to an outcome. Holds a
-   * send slot while a request is out; gives it up while waiting to retry so
-   * other batches keep flowing, within the retry budget.
-   */
-  async #deliver(first: Batch): Promise<void> {
-    const { client, outbox } = this.#options;
-    const work: Batch[] = [first];
-    let current: Batch | undefined;
-    const live = { work, current: undefined as Batch | undefined };
-    this.#delivering.add(live);
-    this.#activeBatches += 1;
-    let holdingSlot = true;
-    try {
-      while (work.length > 0) {
-        const batch = work.pop()!;
-        current = batch;
-        live.current = batch;
-        if (outbox !== undefined && batch.entries[0]!.seq < this.#fallbackMark) {
-          this.#spill(batch.entries, FALLBACK_REASON);
-          continue;
-        }
-        if (this.#circuit.state !== 'closed') {
-          if (outbox !== undefined) {
-            this.#spill(batch.entries, 'the circuit is open (the server kept failing)');
-            continue;
-          }
-          this.#activeBatches -= 1;
-          holdingSlot = false;
-          await this.#circuit.whenClosed();
-          this.#activeBatches += 1;
-          holdingSlot = true;
-        }
-        const body = encodeBatchBody(
-          this.#prefix,
-          batch.entries.map((entry) => entry.record.bytes),
-          this.#bodyMemory.take,
-        );
-        const result = await client.post(routes.callBatch(), body);
-        switch (result.status) {
-          case 'sent': {
-            this.#bodyMemory.release(body);
-            this.#circuit.recordSuccess();
-            const outcome = sentOutcome(result.body);
-            for (const entry of batch.entries) this.#settle(entry, outcome);
-            break;
-          }
-          case 'retryable': {
-            this.#circuit.recordFailure();
-            batch.attempts += 1;
-            const retry = this.#retryDecision(batch, result);
-            if (retry === undefined) break;
-            this.#counts.retries += 1;
-            this.#retrying += 1;
-            publishTransportEvent({
-              type: 'retry',
-              project: this.#options.project,
-              attempt: batch.attempts,
-              delayMs: retry,
-              records: batch.entries.length,
-              reason: result.error.message,
-            });
-            // Within the budget the slot is free while waiting; past it (no outbox) the slot is kept.
-            const keepSlot = this.#retrying > this.#options.maxRetriesInFlight;
-            if (!keepSlot) {
-              this.#activeBatches -= 1;
-              holdingSlot = false;
-              this.#schedulePump();
-            }
-            await this.#sleep(retry);
-            this.#retrying -= 1;
-            if (!holdingSlot) {
-              // May briefly exceed maxConcurrentBatches: retries are bounded by the retry budget instead.
-              this.#activeBatches += 1;
-              holdingSlot = true;
-            }
-            work.push(batch);
-            current = undefined;
-            break;
-          }
-          case 'rejected':
-            this.#circuit.recordSuccess(); // the server answered; it is up
-            this.#rejected(batch, result, work);
-            break;
-        }
-        current = undefined;
-      }
-    } catch (error) {
-      // Unreachable by design (post never throws); if it happens, keep the records rather than lose them.
-      const entries = [...(current?.entries ?? []), ...work.flatMap((batch) => batch.entries)];
-      this.#warn('bug', `Weft transport hit an unexpected error: ${String(error)}`, {});
-      this.#spill(entries, `an unexpected transport error (${String(error)})`);
-    } finally {
-      this.#delivering.delete(live);
-      if (holdingSlot) this.#activeBatches -= 1;
-      this.#schedulePump();
-    }
+  /** Counts `entry` into the memory bound (parking it after the outbox refused it); false when it does not fit. */
+  #hold(entry: Entry): boolean {
+    if (entry.held) return true;
+    const size = entry.record.bytes.byteLength;
+    if (this.#heldBytes + size > this.#options.maxQueueBytes) return false;
+    entry.held = true;
+    this.#heldBytes += size;
+    return true;
   }
 
-  /** The delay before retrying `batch`, or undefined when it went to the outbox (or failed) instead. */
-  #retryDecision(batch: Batch, result: Extract<SendResult, { status: 'retryable' }>): number | undefined {
-    const verdict = retryVerdict(
-      result,
-      {
-        attempts: batch.attempts,
-        hasOutbox: this.#options.outbox !== undefined,
-        serverDown: this.#circuit.state !== 'closed',
-        retrying: this.#retrying,
-      },
-      this.#options,
-      this.#random,
-    );
-    if (verdict.action === 'retry') return verdict.delayMs;
-    this.#spill(
-      batch.entries,
-      verdict.reason,
-      batch.attempts >= this.#options.maxAttempts ? result.error : undefined,
-    );
-    return undefined;
-  }
-
-  /** A 4xx: isolate invalid records, split oversized batches, keep the rest (see `rejectionVerdict`). */
-  #rejected(batch: Batch, result: Extract<SendResult, { status: 'rejected' }>, work: Batch[]): void {
-    const { statusCode, index, error } = result;
-    const verdict = rejectionVerdict(statusCode, index, batch.entries.length);
-    switch (verdict.action) {
-      case 'drop': {
-        const [bad] = batch.entries.splice(verdict.index, 1);
-        this.#fail(
-          bad!,
-          verdict.tooLarge
-            ? new RecordTooLargeError(bad!.record.callId, bad!.record.bytes.byteLength, error)
-            : new RecordRejectedError(bad!.record.callId, error),
-        );
-        if (batch.entries.length > 0) work.push(batch); // the rest, again at once
-        return;
-      }
-      case 'split':
-        for (const entries of splitInHalves(batch.entries)) work.push({ entries, attempts: batch.attempts });
-        return;
-      case 'keep':
-        if (verdict.auth) {
-          this.#warn(
-            'auth',
-            `The Weft server refused the credentials (${statusCode}); check WEFT_API_KEY (or init({ apiKey })). Records are kept in the outbox until it accepts them.`,
-            { records: batch.entries.length },
-          );
-          this.#spill(batch.entries, `the server refused the credentials (${statusCode})`, error);
-          return;
-        }
-        this.#warn('http', `The Weft server answered ${statusCode}: ${error.message}`, {
-          records: batch.entries.length,
-        });
-        this.#spill(batch.entries, `the server answered ${statusCode} (${error.message})`, error);
-    }
-  }
-
-  /** To the outbox; without one, failed with `reason`. Outcomes are reported when the append settles. */
-  #spill(entries: Entry[], reason: string, cause?: unknown): void {
-    if (entries.length === 0) return;
-    const { outbox, project } = this.#options;
-    if (outbox === undefined) {
-      const error = new DeliveryFailedError(`Could not send ${entries.length} record(s): ${reason}`, cause);
-      this.#warn('lost', error.message, { records: entries.length });
-      for (const entry of entries) this.#settle(entry, { status: 'failed', error });
-      return;
-    }
-    const records = entries.map((entry) => this.#outboxRecord(entry));
-    let appending: Promise<void>;
-    try {
-      appending = outbox.append(records);
-    } catch (error) {
-      appending = Promise.reject(error);
-    }
-    this.#spilling.add(entries);
-    appending
-      .finally(() => this.#spilling.delete(entries))
-      .then(
-        () => {
-          publishTransportEvent({ type: 'spill', project, records: entries.length, reason });
-          this.#warn('spilled', `Weft records kept in the outbox: ${reason}`, { records: entries.length });
-          for (const entry of entries) this.#settle(entry, SPILLED);
-        },
-        (error: unknown) => this.#outboxRefused(entries, error),
-      );
-  }
-
-  /**
-   * The outbox could not take `entries` (disk full, I/O error). The prefix it
-   * did write is spilled; the rest stay in memory while the memory bound
-   * allows and go round again after a backoff (or at once when the circuit
-   * closes), so a full disk while the server is down costs memory, not calls.
-   * Only what does not fit in memory is failed.
-   */
-  #outboxRefused(entries: Entry[], error: unknown): void {
-    const written = Math.min(entries.length, writtenPrefix(error));
-    for (const entry of entries.slice(0, written)) this.#settle(entry, SPILLED);
-    const lost: Entry[] = [];
-    for (const entry of entries.slice(written)) {
-      const size = entry.record.bytes.byteLength;
-      if (!entry.held && this.#heldBytes + size > this.#options.maxQueueBytes) {
-        lost.push(entry);
-        continue;
-      }
-      if (!entry.held) {
-        entry.held = true;
-        this.#heldBytes += size;
-      }
-      this.#parked.push(entry);
-    }
-    const parked = entries.length - written - lost.length;
-    this.#warn(
-      'outbox',
-      `The outbox could not take ${entries.length - written} record(s) (${String(error)}); ${parked} kept in memory and retried, ${lost.length} past the memory bound lost.`,
-      {
-        records: entries.length - written,
-      },
-    );
-    if (lost.length > 0) {
-      const failure = new OutboxWriteError(lost.length, error);
-      for (const entry of lost) this.#settle(entry, { status: 'failed', error: failure });
-    }
-    if (parked > 0) this.#armUnpark();
-  }
-
-  #armUnpark(): void {
-    if (this.#unparkTimer !== undefined) return;
-    const delay = backoffDelayMs(this.#unparkAttempts++, this.#options.backoff, this.#random);
-    this.#unparkTimer = this.#timers.setTimeout(() => {
-      this.#unparkTimer = undefined;
-      this.#unpark();
-    }, delay);
-  }
-
-  /** Parked records go back to the send queue: sent when the circuit is closed, offered to the outbox again when not. */
-  #unpark(): void {
-    if (this.#unparkTimer !== undefined) {
-      this.#timers.clearTimeout(this.#unparkTimer);
-      this.#unparkTimer = undefined;
-    }
-    const entries = this.#parked;
-    if (entries.length === 0) return;
-    this.#parked = [];
+  /** Parked entries back in the send queue, sent on the next pump. */
+  #requeue(entries: Entry[]): void {
     for (const entry of entries) {
       this.#queue.push(entry);
       this.#queuedBytes += entry.record.bytes.byteLength;
     }
     this.#intervalDue = true;
     this.#schedulePump();
-  }
-
-  /**
-   * Spills the records that did not fit in memory, at most
-   * {@link SPILL_BYTES_PER_TURN} per turn (copying and checksumming them for
-   * the outbox is main-thread work: a burst of large records spilled at once
-   * held the event loop for tens of milliseconds).
-   */
-  #spillOverflow(): void {
-    const overflow = this.#overflow;
-    let bytes = 0;
-    let n = 0;
-    while (
-      n < overflow.length &&
-      (n === 0 || bytes + overflow[n]!.record.bytes.byteLength <= SPILL_BYTES_PER_TURN)
-    ) {
-      bytes += overflow[n]!.record.bytes.byteLength;
-      n++;
-    }
-    const entries = n === overflow.length ? overflow : overflow.slice(0, n);
-    this.#overflow = n === overflow.length ? [] : overflow.slice(n);
-    if (this.#overflow.length > 0) setImmediate(() => this.#spillOverflow());
-    else this.#overflowScheduled = false;
-    this.#spill(entries, `the in-memory queue is full (maxQueueBytes = ${this.#options.maxQueueBytes})`);
   }
 
   #fail(entry: Entry, error: WeftError): void {
@@ -689,18 +346,6 @@ export class Batcher {
     if (resolved) this.#waiters = this.#waiters.filter((waiter) => waiter.remaining > 0);
   }
 
-  #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const wake = () => {
-        this.#timers.clearTimeout(handle);
-        this.#sleepers.delete(wake);
-        resolve();
-      };
-      const handle = this.#timers.setTimeout(wake, ms);
-      this.#sleepers.add(wake);
-    });
-  }
-
   #circuitChanged(state: CircuitState, previous: CircuitState): void {
     publishTransportEvent({ type: 'circuit', project: this.#options.project, state, previous });
     if (state === 'open' && previous === 'closed') {
@@ -710,17 +355,16 @@ export class Batcher {
         {},
       );
       // Batches waiting to retry would only fail again; with an outbox they go there now.
-      if (this.#options.outbox !== undefined) for (const wake of [...this.#sleepers]) wake();
+      if (this.#options.outbox !== undefined) this.#sender.wake();
     }
     if (state === 'closed') {
-      this.#unparkAttempts = 0;
-      this.#unpark();
+      this.#spill.recovered();
       this.#tell('onRecovered', () => this.#options.onRecovered?.());
       this.#schedulePump();
     }
   }
 
-  /** Runs a listener of a delivery event; one that throws is reported, never thrown. */
+  /** Runs a listener of a delivery event (named for the report); one that throws is reported, never thrown. */
   #tell(event: string, listener: () => void): void {
     try {
       listener();
@@ -735,11 +379,6 @@ export class Batcher {
     return { maxAttempts, backoff, maxRetryDelayMs, maxRetriesInFlight };
   }
 
-  /** The circuit breaker's state: uploads beside the batches go to the outbox at once while it is not `closed`. */
-  get circuit(): CircuitState {
-    return this.#circuit.state;
-  }
-
   /** One warning per kind per minute; `counts` are summed into the summary of the ones held back. */
   #warn(kind: string, message: string, counts: Record<string, number>): void {
     this.#warnings.report(kind, counts, (summed, occurrences) => ({
@@ -752,20 +391,4 @@ export class Batcher {
 
 function defaultWarning(message: string, details: Record<string, unknown>): void {
   process.emitWarning(message, { type: 'WeftWarning', detail: JSON.stringify(details) });
-}
-
-/** `sent`, with the `missingValues` of the server's answer when it names any. */
-function sentOutcome(body: unknown): RecordOutcome {
-  const missing = (body as { missingValues?: unknown } | null | undefined)?.missingValues;
-  if (!Array.isArray(missing) || missing.length === 0) return SENT;
-  return {
-    status: 'sent',
-    missingValues: missing.filter((digest): digest is string => typeof digest === 'string'),
-  };
-}
-
-/** How many leading records of a refused append the outbox did write (`OutboxWriteFailedError.recordsWritten`). */
-function writtenPrefix(error: unknown): number {
-  const written = (error as { recordsWritten?: unknown } | null)?.recordsWritten;
-  return typeof written === 'number' && Number.isInteger(written) && written > 0 ? written : 0;
 }
