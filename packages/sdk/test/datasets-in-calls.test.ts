@@ -165,6 +165,7 @@ it('publish of a Dataset through the client gives its object ref; a different na
   expect(await client.get(ref)).toEqual({
     rows: `weft:///dsc-publish/table/${await dataset.digest()}`,
     rowCount: 1,
+    columns: ['a'],
   });
   await expect(client.publish(dataset, { name: 'other' })).rejects.toMatchObject({
     code: 'WEFT_INVALID_OPTIONS',
