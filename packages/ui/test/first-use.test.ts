@@ -12,6 +12,10 @@ import { artifactsDir, builtUiDir, launchBrowser } from './support/browser.js';
 
 const PROJECT = 'first-use';
 const QUESTIONS = ['What is a lighthouse?', 'Who keeps it running?', 'Is it still lit?'];
+/** A 1×1 PNG, sent inline as a `data:` URL. */
+const TINY_PNG =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+const LONG_REPLY = `${'The keeper climbs the stairs at dusk. '.repeat(1_500)}The end.`;
 
 /** What a new user met first in the UI (issue 25, items 17–22), each in real chromium. */
 describe('web UI as a new user meets it', () => {
@@ -89,6 +93,57 @@ describe('web UI as a new user meets it', () => {
     });
     await seeder.calls([{ ...cheap, traceId: cheap.id, sessionId: 'cheap-thread' }]);
 
+    // A session whose turns are OpenAI requests: an image sent, a tool call
+    // in the reply, then a reply far past the text preview.
+    const toolTurn = completeCall({
+      traceId: randomUUID(),
+      parentId: null,
+      opName: 'chat',
+      startedAt: t0,
+      endedAt: t0 + 400,
+      inputs: {
+        request: {
+          model: 'gpt-4o-mini',
+          messages: [
+            {
+              role: 'user',
+              content: [
+                { type: 'text', text: 'What is the weather here?' },
+                { type: 'image_url', image_url: { url: TINY_PNG } },
+              ],
+            },
+          ],
+        },
+      },
+      output: {
+        choices: [
+          {
+            message: {
+              role: 'assistant',
+              content: null,
+              tool_calls: [
+                {
+                  id: 'call_1',
+                  type: 'function',
+                  function: { name: 'get_weather', arguments: '{"city":"Brest"}' },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    });
+    const longTurn = completeCall({
+      traceId: randomUUID(),
+      parentId: null,
+      opName: 'chat',
+      startedAt: t0 + 1_000,
+      endedAt: t0 + 1_400,
+      inputs: { message: 'Tell me everything.', history: [] },
+      output: LONG_REPLY,
+    });
+    await seeder.calls([toolTurn, longTurn].map((c) => ({ ...c, traceId: c.id, sessionId: 'tools-thread' })));
+
     // An evaluation whose process died (a running run call and the `start`
     // marker it left in its checkpoint), resumed by a second run with the SDK.
     interruptedRun = randomUUID();
@@ -143,11 +198,27 @@ describe('web UI as a new user meets it', () => {
     await expect.poll(() => turns.count()).toBe(3);
     for (const [i, question] of QUESTIONS.entries()) {
       const turn = turns.nth(i);
-      expect(await turn.locator('[data-role="user"] .chat-text').textContent()).toBe(question);
-      expect(await turn.locator('[data-role="assistant"] .chat-text').textContent()).toBe(
+      expect(await turn.locator('[data-role="user"] .part-text').textContent()).toBe(question);
+      expect(await turn.locator('[data-role="assistant"] .part-text').textContent()).toBe(
         `Answer ${i + 1}: ${question.toLowerCase()}`,
       );
     }
+  });
+
+  it('shows a session turn’s image, tool call and long reply as the call view does', async () => {
+    await page.goto(`${server.url}/#/${PROJECT}/sessions/tools-thread`);
+    const turns = page.locator('li.chat-turn');
+    await expect.poll(() => turns.count()).toBe(2);
+    const asked = turns.nth(0).locator('[data-role="user"]');
+    expect(await asked.locator('.part-text').textContent()).toBe('What is the weather here?');
+    expect(await asked.locator('img.part-image').getAttribute('src')).toBe(TINY_PNG);
+    const card = turns.nth(0).locator('[data-role="assistant"] .tool-call');
+    expect(await card.getAttribute('data-tool')).toBe('get_weather');
+    expect(await card.locator('.tool-args').textContent()).toContain('Brest');
+    const reply = turns.nth(1).locator('[data-role="assistant"] .part-text');
+    expect(await reply.textContent()).not.toContain('The end.');
+    await reply.locator('button.show-all').click();
+    expect(await reply.textContent()).toContain('The end.');
   });
 
   it('shows a session’s cost with three significant digits, as every cost', async () => {

@@ -145,10 +145,12 @@ describe('web UI: feedback, sessions, filters, search, datasets, compare with in
     await row.locator('a').click();
     await page.locator('.chat-turn').nth(1).waitFor();
     const roles = await page
-      .locator('.chat-message')
+      .locator('.chat-turn .message')
       .evaluateAll((els) => els.map((e) => e.getAttribute('data-role')));
     expect(roles).toEqual(['user', 'assistant', 'user', 'assistant']);
-    expect(await page.locator('.chat-user').nth(1).textContent()).toContain('Who keeps it running?');
+    expect(await page.locator('.chat-turn .message[data-role="user"]').nth(1).textContent()).toContain(
+      'Who keeps it running?',
+    );
     await shot('session-chat');
   });
 

@@ -7,7 +7,6 @@ export {
   parseAttributeChip,
 } from './attribute-filter.js';
 export { callLatencyMs, callTokens, costTitle, plainOpName } from './call-metrics.js';
-export { type ChatMessage, turnMessages } from './chat-messages.js';
 export {
   compareRows,
   expectedOf,
@@ -51,6 +50,7 @@ export {
   readMessage,
   readMessages,
   type ToolDefinition,
+  turnMessages,
 } from './messages/index.js';
 export { type LlmFacts, llmFacts, type TokenCounts } from './llm-facts.js';
 export {

@@ -1,16 +1,5 @@
 import type { Conversation } from '../../model/index.js';
-import { MessageList } from './message-list.js';
-
-/** Tool call ids to tool names, so a result shows which tool it answers. */
-function toolNamesOf(conversation: Conversation): Map<string, string> {
-  const names = new Map<string, string>();
-  for (const message of [...conversation.input, ...conversation.output]) {
-    for (const part of message.parts) {
-      if (part.kind === 'tool-call' && part.id !== undefined) names.set(part.id, part.name);
-    }
-  }
-  return names;
-}
+import { MessageList, toolNamesOf } from './message-list.js';
 
 /** A model call as the conversation it was: the messages sent, the tools offered, the reply. */
 export function ConversationView({
@@ -20,7 +9,7 @@ export function ConversationView({
   conversation: Conversation;
   running: boolean;
 }) {
-  const toolNames = toolNamesOf(conversation);
+  const toolNames = toolNamesOf([...conversation.input, ...conversation.output]);
   return (
     <div class="conversation" data-format={conversation.format}>
       <MessageList messages={conversation.input} toolNames={toolNames} label="Messages sent" />

@@ -14,7 +14,19 @@ const ROLE_LABEL: Record<string, string> = {
   assistant: 'Assistant',
   tool: 'Tool',
   function: 'Function',
+  error: 'Error',
 };
+
+/** Tool call ids to tool names, so a result shows which tool it answers. */
+export function toolNamesOf(messages: readonly Message[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const message of messages) {
+    for (const part of message.parts) {
+      if (part.kind === 'tool-call' && part.id !== undefined) names.set(part.id, part.name);
+    }
+  }
+  return names;
+}
 
 function MessageView({
   message,
@@ -50,12 +62,13 @@ function MessageView({
  */
 export function MessageList({
   messages,
-  toolNames,
+  toolNames = toolNamesOf(messages),
   output = false,
   label,
 }: {
   messages: readonly Message[];
-  toolNames: ReadonlyMap<string, string>;
+  /** Tool names by call id; by default, the calls in `messages`. */
+  toolNames?: ReadonlyMap<string, string>;
   output?: boolean;
   label: string;
 }) {

@@ -49,7 +49,7 @@ function inputMessages(inputs: Record<string, unknown>): Message[] | undefined {
  * Responses `output`, an Anthropic message, GenAI or OpenInference output
  * messages (one or several), the AI SDK's `{ text, toolCalls }`, or text.
  */
-function outputMessages(output: unknown): Message[] {
+export function outputMessages(output: unknown): Message[] {
   if (output === undefined || output === null) return [];
   if (typeof output === 'string') return [{ role: 'assistant', parts: partsOf(output) }];
   if (Array.isArray(output)) return readMessages(output) ?? [];

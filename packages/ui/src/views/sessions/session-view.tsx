@@ -1,9 +1,13 @@
 import { useApp, useLoad } from '../../hooks/index.js';
-import { ErrorBox } from '../../components/index.js';
+import { ErrorBox, MessageList } from '../../components/index.js';
 import { turnMessages, formatTime } from '../../model/index.js';
 import { href } from '../../router/index.js';
 
-/** One session as the conversation it was: its traces in order, each turn's messages as chat bubbles. */
+/**
+ * One session as the conversation it was: its traces in order, each turn's
+ * messages rendered as the call view renders messages (tool calls, images,
+ * long texts cut with _Show all_).
+ */
 export function SessionView({ sessionId }: { sessionId: string }) {
   const { api, project } = useApp();
   const turns = useLoad(
@@ -29,12 +33,8 @@ export function SessionView({ sessionId }: { sessionId: string }) {
               Turn {i + 1} · {formatTime(call.startedAt)} ·{' '}
               <a href={href(project, ['trace', call.traceId], { call: call.id })}>open trace</a>
             </div>
-            {turnMessages(call).map((m, j) => (
-              <div key={j} class={`chat-message chat-${m.role}`} data-role={m.role}>
-                <span class="chat-role">{m.role}</span>
-                <div class="chat-text">{m.text}</div>
-              </div>
-            ))}
+            <MessageList messages={turnMessages(call)} label={`Turn ${i + 1}`} />
+            {call.endedAt === null && <p class="muted">Waiting for the reply…</p>}
           </li>
         ))}
       </ol>

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Call } from '../api/index.js';
-import { turnMessages } from './chat-messages.js';
+import type { Call } from '../../api/index.js';
+import { turnMessages } from './turn-messages.js';
 
 type Turn = { question: string; answer: string };
 
@@ -97,8 +97,8 @@ describe('turnMessages', () => {
               call(inputsOf(conversation.slice(0, i), turn.question), turn.answer),
             );
             expect(messages).toEqual([
-              { role: 'user', text: turn.question },
-              { role: 'assistant', text: turn.answer },
+              { role: 'user', parts: [{ kind: 'text', text: turn.question }] },
+              { role: 'assistant', parts: [{ kind: 'text', text: turn.answer }] },
             ]);
           });
         }),
@@ -110,8 +110,64 @@ describe('turnMessages', () => {
     const failed = { ...call({ message: 'Hi?', history: [] }, null), status: 'error' as const };
     failed.exception = { name: 'RateLimitError', message: '429' };
     expect(turnMessages(failed)).toEqual([
-      { role: 'user', text: 'Hi?' },
-      { role: 'error', text: 'RateLimitError: 429' },
+      { role: 'user', parts: [{ kind: 'text', text: 'Hi?' }] },
+      { role: 'error', parts: [{ kind: 'text', text: 'RateLimitError: 429' }] },
     ]);
+  });
+
+  it('keeps a turn’s images and the tool calls of its reply as parts', () => {
+    const image = { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } };
+    const messages = turnMessages(
+      call(
+        {
+          request: {
+            model: 'gpt-4o',
+            messages: [{ role: 'user', content: [{ type: 'text', text: 'Here?' }, image] }],
+          },
+        },
+        {
+          choices: [
+            {
+              message: {
+                role: 'assistant',
+                content: null,
+                tool_calls: [
+                  { id: 'c1', type: 'function', function: { name: 'where', arguments: '{"x":1}' } },
+                ],
+              },
+            },
+          ],
+        },
+      ),
+    );
+    expect(messages).toEqual([
+      {
+        role: 'user',
+        parts: [
+          { kind: 'text', text: 'Here?' },
+          { kind: 'image', url: 'data:image/png;base64,AAAA' },
+        ],
+      },
+      { role: 'assistant', parts: [{ kind: 'tool-call', id: 'c1', name: 'where', arguments: { x: 1 } }] },
+    ]);
+  });
+
+  it('reads the text a handler’s own reply object keeps, and shows any other reply as a value', () => {
+    expect(turnMessages(call({ question: 'Q' }, { answer: 'A', sources: [1] }))).toEqual([
+      { role: 'user', parts: [{ kind: 'text', text: 'Q' }] },
+      { role: 'assistant', parts: [{ kind: 'text', text: 'A' }] },
+    ]);
+    expect(turnMessages(call({ k: 3 }, { score: 0.5 }))).toEqual([
+      { role: 'user', parts: [{ kind: 'data', value: { k: 3 } }] },
+      { role: 'assistant', parts: [{ kind: 'data', value: { score: 0.5 } }] },
+    ]);
+  });
+
+  it('never throws, whatever a turn’s inputs and output hold', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), fc.jsonValue(), (inputs, output) => {
+        turnMessages(call(inputs, output));
+      }),
+    );
   });
 });
