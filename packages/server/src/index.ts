@@ -21,6 +21,7 @@ export {
 export { bodyLimit, requireToken, validate } from './middleware/index.js';
 export {
   DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_BODY_NODES,
   isLoopbackHost,
   parseStorageUrl,
   redactStorageUrl,

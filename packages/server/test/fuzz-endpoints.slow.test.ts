@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { encodeMsgpack, routes } from '@weft/protocol';
+import { digestBytes, encodeMsgpack, routes } from '@weft/protocol';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/index.js';
@@ -173,6 +173,114 @@ describe('fuzz: every POST route, structured hostile bodies, in-process', () => 
       expect(msgpack.status).toBe(400);
       await expectAlive(send);
     }
+    expect(await snapshotVictim(send, seed)).toEqual(before);
+  });
+});
+
+// Bodies whose decoded cost is not their byte size: more values than the
+// server's limit in any shape (wide, deep and wide, many keys, inside a
+// value item's bytes), and bytes (msgpack bin) where none belong, in every
+// value field of every POST route. Each is refused with 413 or 400 before
+// anything is stored.
+
+const MAX_NODES = 5_000;
+
+/** A value of more than MAX_NODES values, built without recursion, in one of several shapes. */
+const bomb: fc.Arbitrary<unknown> = fc
+  .tuple(
+    fc.constantFrom('empty maps', 'empty arrays', 'keys', 'grid', 'numbers'),
+    fc.integer({ min: MAX_NODES + 1, max: 4 * MAX_NODES }),
+  )
+  .map(([shape, count]) => {
+    let value: unknown;
+    if (shape === 'empty maps') value = Array.from({ length: count }, () => ({}));
+    else if (shape === 'empty arrays') value = Array.from({ length: count }, () => []);
+    else if (shape === 'keys')
+      value = Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, i]));
+    else if (shape === 'numbers') value = Array.from({ length: count }, (_, i) => i);
+    else {
+      const side = Math.ceil(Math.sqrt(count));
+      value = Array.from({ length: side }, () => Array.from({ length: side }, () => ({ a: 1 })));
+    }
+    return Object.assign(value as object, { [fc.toStringMethod]: () => `bomb(${shape}, ${count})` });
+  });
+
+/** Bytes where a body may not carry them. */
+const bytes = fc
+  .integer({ min: 0, max: 100_000 })
+  .map((n) => Object.assign(new Uint8Array(n).fill(7), { [fc.toStringMethod]: () => `bytes(${n})` }));
+
+/** Where in a body of each route the payload goes. */
+const placements: [string, (payload: unknown) => unknown][] = [
+  [routes.callBatch(), (p) => ({ project: 'fuzz', items: [completeOf(7, { inputs: { a: p } })] })],
+  [routes.callBatch(), (p) => ({ project: 'fuzz', items: [completeOf(7, { output: [p] })] })],
+  [routes.callBatch(), (p) => ({ project: 'fuzz', items: [completeOf(7, { attributes: { p } })] })],
+  [routes.objectCreate(), (p) => ({ project: 'fuzz', name: 'bomb', value: { p }, digest: 'A'.repeat(43) })],
+  [routes.tableCreate(), (p) => ({ project: 'fuzz', rows: [p] })],
+  [routes.callQuery(), (p) => ({ project: 'fuzz', opName: p })],
+];
+
+describe('fuzz: bodies of too many values or misplaced bytes, every POST route, in-process', () => {
+  let send: Send;
+  let seed: VictimSeed;
+  let before: unknown;
+  const cleanup: (() => Promise<void>)[] = [];
+
+  beforeAll(async () => {
+    const dir = await tempDir();
+    const storage = await openTestStorage(dir);
+    const app = createApp({ storage, uiDir: false, maxBodyNodes: MAX_NODES });
+    cleanup.push(async () => {
+      await app.close();
+      await storage.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+    send = injectSender(app);
+    seed = await seedVictim(send);
+    before = await snapshotVictim(send, seed);
+  });
+  afterAll(async () => {
+    for (const fn of cleanup.reverse()) await fn();
+  });
+
+  it('refuses each with 413 WEFT_TOO_MANY_VALUES or 400 naming the bytes, and stores nothing', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...placements),
+        fc.oneof(bomb, bytes),
+        fc.constantFrom('json', 'msgpack') as fc.Arbitrary<'json' | 'msgpack'>,
+        async ([url, place], payload, format) => {
+          // JSON has no bytes: a Uint8Array prints as an object of numbered keys, a value like any other.
+          const isBytes = payload instanceof Uint8Array;
+          if (isBytes && format === 'json') return;
+          const reply = await send({ method: 'POST', url, ...encodeBody(place(payload), format) });
+          expectHandled(reply, `${url} ${String(payload)} ${format}`);
+          const error = JSON.parse(reply.text).error;
+          if (isBytes)
+            expect([reply.status, error.message]).toEqual([400, expect.stringContaining('msgpack bin')]);
+          else expect([reply.status, error.code]).toEqual([413, 'WEFT_TOO_MANY_VALUES']);
+          await expectAlive(send);
+        },
+      ),
+      { numRuns: 60, seed: Number(process.env.WEFT_FUZZ_SEED ?? Date.now() % 2 ** 31) },
+    );
+    // A value item whose own bytes hold the values: the body sees one bin.
+    const inner = Buffer.from(encodeMsgpack(Array.from({ length: MAX_NODES }, () => ({}))));
+    const item = await send({
+      method: 'POST',
+      url: routes.callBatch(),
+      ...encodeBody(
+        { project: 'fuzz', items: [{ type: 'value', digest: digestBytes(inner), bytes: inner }] },
+        'msgpack',
+      ),
+    });
+    expect([item.status, JSON.parse(item.text).error.code]).toEqual([413, 'WEFT_TOO_MANY_VALUES']);
+    const query = await send({
+      method: 'POST',
+      url: routes.callQuery(),
+      ...encodeBody({ project: 'fuzz' }, 'json'),
+    });
+    expect(JSON.parse(query.text).calls).toEqual([]);
     expect(await snapshotVictim(send, seed)).toEqual(before);
   });
 });

@@ -26,6 +26,7 @@ import {
   protobufBytes,
   requestWithAttributeBytes,
   deepAnyValueBytes,
+  emptyArrayAnyValueBytes,
   type SpanSpec,
   spanIdOf,
   traceIdOf,
@@ -215,6 +216,39 @@ describe('fuzz: OTLP /v1/traces', () => {
     );
     expect(pbBad.status).toBe(400);
     expect(pbBad.contentType).toContain('application/x-protobuf');
+  });
+
+  it('refuses a request of more values than the limit, gzipped or not, protobuf or JSON, with 413 (a node bomb)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1_000_001, max: 1_500_000 }),
+        fc.boolean(),
+        fc.boolean(),
+        async (count, protobuf, gzip) => {
+          const raw = protobuf
+            ? {
+                headers: { 'content-type': 'application/x-protobuf' },
+                body: requestWithAttributeBytes(traceIdOf(1), spanIdOf(1), emptyArrayAnyValueBytes(count)),
+              }
+            : otlpJson(
+                traceRequest([
+                  {
+                    ...good(4),
+                    attributes: [{ key: 'a', value: { arrayValue: { values: Array(count).fill({}) } } }],
+                  },
+                ]),
+              );
+          const body = gzip ? gzipSync(raw.body) : raw.body;
+          const headers = gzip ? { ...raw.headers, 'content-encoding': 'gzip' } : raw.headers;
+          const reply = await handled(
+            post({ headers, body }),
+            `${count} values, ${protobuf ? 'protobuf' : 'JSON'}`,
+          );
+          expect(reply.status).toBe(413);
+        },
+      ),
+      { numRuns: 6, seed },
+    );
   });
 
   it.each([

@@ -1,5 +1,6 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { routes } from '@weft/protocol';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { get, send } from './support/http.js';
 import { startTestServer, tempDir } from '@weft/test-server';
@@ -18,6 +19,39 @@ async function uiFolder(): Promise<string> {
 }
 
 describe('with a built UI', () => {
+  it('regression: sent no CSP, frame protection or nosniff; now every answer carries them', async () => {
+    const server = await startTestServer({ uiDir: await uiFolder() });
+    for (const [path, headers] of [
+      ['/', html],
+      ['/assets/app-1234.js', {}],
+      ['/traces/x', html],
+      [routes.health(), {}],
+      [routes.projectList(), {}],
+      ['/v1/unknown', {}],
+    ] as const) {
+      const reply = await get(server.url, path, { headers });
+      const csp = reply.headers.get('content-security-policy') ?? '';
+      expect([path, csp]).toEqual([path, expect.stringContaining("frame-ancestors 'none'")]);
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("object-src 'none'");
+      expect([path, reply.headers.get('x-frame-options')]).toEqual([path, 'DENY']);
+      expect([path, reply.headers.get('x-content-type-options')]).toEqual([path, 'nosniff']);
+    }
+  });
+
+  it('regression: sent authenticated file reads as Cache-Control public; now private', async () => {
+    const server = await startTestServer({ token: 'file-token-1' });
+    const stored = await send(server.url, routes.fileCreate('p'), {
+      method: 'POST',
+      body: 'file bytes',
+      headers: { 'content-type': 'application/octet-stream', authorization: 'Bearer file-token-1' },
+    });
+    expect(stored.status).toBe(200);
+    const read = await get(server.url, routes.fileRead('p', stored.body.digest), { token: 'file-token-1' });
+    expect(read.status).toBe(200);
+    expect(read.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
+  });
+
   it('serves index.html at / and assets with their types', async () => {
     const server = await startTestServer({ uiDir: await uiFolder() });
     const root = await get(server.url, '/', { headers: html });

@@ -2,3 +2,4 @@ export { decodeMsgpack, encodeMsgpack } from './msgpack-codec.js';
 export { msgpackArrayHeader, msgpackBinHeader, msgpackStrHeader } from './msgpack-headers.js';
 export { type MsgpackHeader, MsgpackKind, readMsgpackHeader, skipMsgpackValue } from './msgpack-layout.js';
 export { MsgpackWriter } from './msgpack-writer.js';
+export { countMsgpackNodes, type MsgpackNodeCount, type MsgpackNodeCountOptions } from './msgpack-nodes.js';

@@ -26,8 +26,23 @@ export const timestampMs = z
 /** Any JSON-like value; nested structure is validated by the canonical encoder where it matters. */
 export const anyValue = z.unknown();
 
-/** String-keyed record of arbitrary values (inputs, attributes). */
-export const valueRecord = z.record(z.string(), z.unknown());
+/**
+ * String-keyed record of arbitrary values (inputs, attributes): any plain
+ * object, passed on as it is, like `anyValue`. Not `z.record`, which copies
+ * the object by assignment and so silently dropped a `__proto__` key from
+ * inputs while `output` kept it: every key a client sends, `__proto__` and
+ * `constructor` included, stays an own data key (the decoders define such
+ * keys, never assign them), so it is stored and digested as sent.
+ */
+export const valueRecord = z.custom<Record<string, unknown>>(isPlainRecord, {
+  error: 'must be an object of named values',
+});
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
 
 /** Body of every error response. `path` names the offending field (`items.3.startedAt`). */
 export const errorResponse = z.object({

@@ -34,7 +34,8 @@ export function collectValueRefs(value: unknown, into: Set<string>): Set<string>
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const v = stack.pop();
-    if (typeof v !== 'object' || v === null) continue;
+    // Bytes are a leaf: `for…in` over a Uint8Array visits one key per byte.
+    if (typeof v !== 'object' || v === null || ArrayBuffer.isView(v)) continue;
     if (Array.isArray(v)) {
       for (const item of v) if (typeof item === 'object' && item !== null) stack.push(item);
       continue;
@@ -57,7 +58,7 @@ export function collectValueRefs(value: unknown, into: Set<string>): Set<string>
  * without markers are returned as they are (not copied).
  */
 export function expandValueRefs(value: unknown, resolved: ReadonlyMap<string, unknown>): unknown {
-  if (typeof value !== 'object' || value === null) return value;
+  if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value)) return value;
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {

@@ -8,5 +8,6 @@ export {
   PREDICT_AND_SCORE_OP,
   PROTOCOL_VERSION,
 } from './constants.js';
+export { countJsonNodes, type JsonNodeCount } from './json-nodes.js';
 export { routes } from './routes.js';
 export { type CallsViewLink, callsViewHash } from './ui-links.js';

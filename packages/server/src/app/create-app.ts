@@ -4,7 +4,16 @@ import { InvalidRequestError } from '../errors/index.js';
 // order TypeScript first meets its literals (pino's come with the middleware),
 // and the API snapshot (api/) holds that order.
 import { parseServerOptions, type ServerOptions } from '../options/index.js';
-import { bodyLimit, bodyShape, projectAccess, requireToken } from '../middleware/index.js';
+import {
+  admission,
+  bodyLimit,
+  bodyShape,
+  crossSiteGuard,
+  hostGuard,
+  projectAccess,
+  requireToken,
+  securityHeaders,
+} from '../middleware/index.js';
 import {
   registerAlertRoutes,
   registerDashboardRoutes,
@@ -30,6 +39,7 @@ import type { Storage } from '../storage/index.js';
 import { clientErrorHandler } from './client-error-handler.js';
 import { registerContentParsers } from './content-parsers.js';
 import { errorHandler } from '../http/index.js';
+import { connectionLimits } from './connection-limits.js';
 import { loggerOptions } from './logger-options.js';
 import { registerMonitoring } from './monitoring.js';
 import { type LifecycleOptions, registerLifecycle } from './register-lifecycle.js';
@@ -37,9 +47,19 @@ import { type LifecycleOptions, registerLifecycle } from './register-lifecycle.j
 /** Options of {@link createApp}: the server options that shape requests, plus the storage to serve. */
 export type AppOptions = Pick<
   ServerOptions,
+  | 'host'
   | 'token'
   | 'projectTokens'
   | 'maxBodyBytes'
+  | 'maxBodyNodes'
+  | 'allowedHosts'
+  | 'headersTimeoutMs'
+  | 'requestTimeoutMs'
+  | 'idleTimeoutMs'
+  | 'keepAliveTimeoutMs'
+  | 'maxConnections'
+  | 'maxRequestsInFlight'
+  | 'maxBodyBytesInFlight'
   | 'uiDir'
   | 'logStream'
   | 'logLevel'
@@ -54,20 +74,32 @@ export type AppOptions = Pick<
  * The caller owns `storage` and closes it after `app.close()`.
  *
  * ```
- * onRequest: bodyLimit ─► (/v1) requireToken ─► parse body ─► preValidation: bodyShape
+ * onRequest: hostGuard ─► crossSiteGuard ─► admission ─► bodyLimit ─► (/v1) requireToken
+ *   ─► parse body (values counted first) ─► preValidation: bodyShape
  *   ─► preHandler: projectAccess ─► route: validate ─► storage
  *                 every error ─► errorHandler ─► { error: { code, message, path, index } }
+ * onSend: securityHeaders (CSP, frame and sniffing protection) on every answer
  * ```
  */
 export function createApp(options: AppOptions): FastifyInstance {
   const { storage, ...rest } = options;
   const parsed = parseServerOptions(rest);
-  const { token, projectTokens, maxBodyBytes, uiDir, logStream, logLevel, playgroundProviders, monitoring } =
-    parsed;
+  const {
+    token,
+    projectTokens,
+    maxBodyBytes,
+    maxBodyNodes,
+    uiDir,
+    logStream,
+    logLevel,
+    playgroundProviders,
+    monitoring,
+  } = parsed;
   const providers = resolvePlaygroundProviders(playgroundProviders ?? providersFromEnv(process.env));
   const app = Fastify({
     logger: logStream === undefined ? false : loggerOptions({ stream: logStream, level: logLevel }),
     bodyLimit: maxBodyBytes,
+    ...connectionLimits(parsed),
     // Project names run to 128 characters and object names to 256; Fastify's
     // default limit of 100 would answer long ones with 404.
     routerOptions: { maxParamLength: 500 },
@@ -105,9 +137,21 @@ export function createApp(options: AppOptions): FastifyInstance {
 
   const { alerts, evaluators } = registerMonitoring(app, storage, monitoring);
 
-  registerContentParsers(app);
+  app.server.maxConnections = parsed.maxConnections;
+  registerContentParsers(app, { maxBodyNodes });
   app.setErrorHandler(errorHandler);
+  app.addHook('onRequest', hostGuard({ listenHost: parsed.host, allowedHosts: parsed.allowedHosts }));
+  app.addHook('onRequest', crossSiteGuard({ allowedHosts: parsed.allowedHosts }));
+  app.addHook(
+    'onRequest',
+    admission({
+      maxRequests: parsed.maxRequestsInFlight,
+      maxBodyBytes: parsed.maxBodyBytesInFlight,
+      bodyLimitBytes: maxBodyBytes,
+    }),
+  );
   app.addHook('onRequest', bodyLimit({ maxBytes: maxBodyBytes }));
+  app.addHook('onSend', securityHeaders());
   registerSystemRoutes(app);
 
   // The tokens guard the whole /v1 scope as an encapsulated plugin, so they
@@ -127,7 +171,7 @@ export function createApp(options: AppOptions): FastifyInstance {
     // OTLP/HTTP ingest in a scope of its own: its body parsers replace the
     // others, and its errors answer as `google.rpc.Status`.
     v1.register(async (otlp) => {
-      registerOtlpBodyParsers(otlp, { maxBytes: maxBodyBytes });
+      registerOtlpBodyParsers(otlp, { maxBytes: maxBodyBytes, maxNodes: maxBodyNodes });
       otlp.setErrorHandler(otlpErrorHandler);
       registerOtlpRoutes(otlp, { storage });
     });

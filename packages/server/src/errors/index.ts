@@ -9,3 +9,8 @@ export { StorageUnavailableError } from './storage-unavailable-error.js';
 export { TokenRequiredError } from './token-required-error.js';
 export { UnauthorizedError } from './unauthorized-error.js';
 export { UnsupportedMediaTypeError } from './unsupported-media-type-error.js';
+export { CrossSiteRequestError } from './cross-site-request-error.js';
+export { HostNotAllowedError } from './host-not-allowed-error.js';
+export { OverloadedError } from './overloaded-error.js';
+export { StorageFullError } from './storage-full-error.js';
+export { TooManyValuesError } from './too-many-values-error.js';

@@ -1,7 +1,7 @@
 import { debuglog } from 'node:util';
 import { type ErrorResponse, WeftError } from '@weft/protocol';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DigestMismatchError, InvalidRequestError, StorageUnavailableError } from '../errors/index.js';
+import { DigestMismatchError, InvalidRequestError, StorageFullError } from '../errors/index.js';
 import { codeForStatus, ERROR_STATUS } from './error-status.js';
 
 const log = debuglog('weft');
@@ -12,11 +12,21 @@ const log = debuglog('weft');
  * unsupported media type) under a Weft code, and anything else is a 500. The
  * body is always `errorResponse` JSON, with the offending field's `path`.
  */
-export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function errorHandler(raised: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const error = answerable(raised);
   const { status, body } = toErrorResponse(error);
   logError(error, request, status, body.error.code);
   setRetryAfter(error, reply);
   return reply.code(status).type('application/json').send(body);
+}
+
+/**
+ * The error a raised one is answered as: a full disk (`SQLITE_FULL`,
+ * `ENOSPC`, from whichever store) becomes `WEFT_STORAGE_FULL`; anything else
+ * is answered as it is. Used by every error handler.
+ */
+export function answerable(error: unknown): unknown {
+  return StorageFullError.of(error) ?? error;
 }
 
 /** Logs an answered error. Used by every error handler, so all log alike. */
@@ -32,13 +42,16 @@ export function logError(error: unknown, request: FastifyRequest, status: number
 }
 
 /**
- * Sets `Retry-After` on the answer to a storage outage, so clients back off
- * by it (the SDK and OTLP exporters honour it) instead of hammering a
- * storage that is down. Used by every error handler.
+ * Sets `Retry-After` on the answer to an error that says when to come back
+ * (a storage outage, a full disk, a busy server: each carries
+ * `retryAfterMs`), so clients back off by it (the SDK and OTLP exporters
+ * honour it) instead of hammering. Used by every error handler.
  */
 export function setRetryAfter(error: unknown, reply: FastifyReply): void {
-  if (StorageUnavailableError.isInstance(error))
-    reply.header('retry-after', String(Math.ceil(error.retryAfterMs / 1_000)));
+  const retryAfterMs = WeftError.isInstance(error)
+    ? (error as { retryAfterMs?: unknown }).retryAfterMs
+    : undefined;
+  if (typeof retryAfterMs === 'number') reply.header('retry-after', String(Math.ceil(retryAfterMs / 1_000)));
 }
 
 /** The status and body an error is answered with. */

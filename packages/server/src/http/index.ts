@@ -1,4 +1,4 @@
-export { errorHandler, logError, setRetryAfter, toErrorResponse } from './error-handler.js';
+export { answerable, errorHandler, logError, setRetryAfter, toErrorResponse } from './error-handler.js';
 export { codeForStatus, ERROR_STATUS } from './error-status.js';
 export {
   callParams,
@@ -11,3 +11,5 @@ export {
   ruleRef,
 } from './params.js';
 export { routePattern } from './route-pattern.js';
+export { type NodeBudget, nodeBudgetOf, setNodeBudget } from './node-budget.js';
+export { parseJsonBody, parseMsgpackBody } from './parse-body.js';

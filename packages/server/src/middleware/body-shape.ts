@@ -23,9 +23,10 @@ interface Frame {
  * Refuses, with 400 naming the field, a decoded body that validation,
  * digesting, storage or the JSON answer could not handle safely: nesting
  * deeper than `maxDepth` (every later step recurses, and a stack overflow
- * would be a 500) and msgpack 64-bit integers decoded as `bigint` (JSON has
- * no form for them; send a number or a string). The walk is iterative, so
- * the check itself cannot overflow the stack.
+ * would be a 500), msgpack 64-bit integers decoded as `bigint` (JSON has
+ * no form for them; send a number or a string) and msgpack `bin` anywhere
+ * but a value item's bytes. The walk is iterative, so the check itself
+ * cannot overflow the stack.
  */
 export function bodyShape({
   maxDepth = MAX_BODY_DEPTH,
@@ -74,7 +75,7 @@ function findProblem(body: object, maxDepth: number): InvalidRequestError | unde
   return undefined;
 }
 
-/** Checks a leaf in place, or queues a container; a bigint is the only bad leaf. */
+/** Checks a leaf in place, or queues a container; a bigint and misplaced bytes are the bad leaves. */
 function visit(
   child: unknown,
   key: string | number,
@@ -82,11 +83,31 @@ function visit(
   stack: Frame[],
 ): InvalidRequestError | undefined {
   if (typeof child === 'bigint') return bigintError({ value: child, depth: parent.depth + 1, key, parent });
-  if (child !== null && typeof child === 'object' && !ArrayBuffer.isView(child)) {
-    stack.push({ value: child, depth: parent.depth + 1, key, parent });
+  if (child === null || typeof child !== 'object') return undefined;
+  if (ArrayBuffer.isView(child)) {
+    const keys = keysOf({ value: child, depth: parent.depth + 1, key, parent });
+    return isBytesField(keys) ? undefined : issue(keys, BYTES_MESSAGE);
   }
+  stack.push({ value: child, depth: parent.depth + 1, key, parent });
   return undefined;
 }
+
+/**
+ * Where a body may carry bytes (msgpack `bin`): a batch's value items,
+ * `items.N.bytes` and `items.N.items.M`. Anywhere else bytes are refused:
+ * the SDK sends them as files or as `{ _weft: 'binary', base64 }`, and
+ * readers would walk a stored byte array one key per byte (a 16 MiB `bin`
+ * once took 11 s to ingest and 11 s for every read of its call).
+ */
+function isBytesField(keys: readonly (string | number)[]): boolean {
+  if (keys[0] !== 'items' || typeof keys[1] !== 'number') return false;
+  return keys.length === 3
+    ? keys[2] === 'bytes'
+    : keys.length === 4 && keys[2] === 'items' && typeof keys[3] === 'number';
+}
+
+const BYTES_MESSAGE =
+  'binary data (msgpack bin) is not accepted here; upload bytes as a file (POST /v1/files/<project>) and refer to it, or send them as base64 text';
 
 function bigintError(frame: Frame | undefined): InvalidRequestError {
   const message =

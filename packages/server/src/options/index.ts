@@ -2,6 +2,7 @@ export { isLoopbackHost } from './is-loopback.js';
 export {
   bearerToken,
   DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_BODY_NODES,
   type LogStream,
   logLevel,
   parseServerOptions,

@@ -8,6 +8,14 @@ import { redactedIssuePath } from './redacted-issue-path.js';
 /** 64 MiB: large enough for a batch of big records or a sizeable file, small enough to bound memory. */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 
+/**
+ * 1,000,000 values per request (map keys and a batch's value items
+ * included). Ingesting a call whose inputs hold a million empty maps took
+ * 1.7 s and 220 MB here, and every read of it 1.5 s; an 8 MiB table chunk
+ * of float embeddings holds about 930,000. The SDK caps one value at 20,000.
+ */
+export const DEFAULT_MAX_BODY_NODES = 1_000_000;
+
 /** Tokens travel in an HTTP header: visible ASCII, no spaces. */
 export const bearerToken = z
   .string()
@@ -83,6 +91,68 @@ export const serverOptions = z.object({
    * @default 64 MiB
    */
   maxBodyBytes: z.number().int().positive().default(DEFAULT_MAX_BODY_BYTES),
+  /**
+   * Most values one request body may hold (every value and map key,
+   * containers once each, and the values inside a batch's value items),
+   * counted before anything is decoded; more get 413.
+   * @default 1,000,000
+   */
+  maxBodyNodes: z.number().int().positive().default(DEFAULT_MAX_BODY_NODES),
+  /**
+   * Host names (as in the `Host` header, without port) the server answers
+   * besides loopback names and the address it listens on. A server on a
+   * loopback address answers no other `Host` (a page whose name resolves
+   * to 127.0.0.1 is refused: DNS rebinding); one listening beyond loopback
+   * answers any `Host` unless this is set.
+   * @default none
+   */
+  allowedHosts: z.array(z.string().min(1).max(253)).optional(),
+  /**
+   * Time to receive a request's headers; a client still sending them is cut.
+   * @default 10 s
+   */
+  headersTimeoutMs: z.number().int().positive().default(10_000),
+  /**
+   * Time to receive a whole request, headers and body; a slower upload is
+   * cut (408 when an answer can still be written).
+   * @default 60 s
+   */
+  requestTimeoutMs: z.number().int().positive().default(60_000),
+  /**
+   * A connection on which nothing is read or written for this long is
+   * closed: a client that stops reading its answer, a stalled upload.
+   * @default 30 s
+   */
+  idleTimeoutMs: z.number().int().positive().default(30_000),
+  /**
+   * How long an idle keep-alive connection is kept for the client's next request.
+   * @default 5 s
+   */
+  keepAliveTimeoutMs: z.number().int().positive().default(5_000),
+  /**
+   * Most open connections; further ones are closed as they arrive. Keep it
+   * well under the process's descriptor limit (`ulimit -n`), which the
+   * database and its files share.
+   * @default 512
+   */
+  maxConnections: z.number().int().positive().default(512),
+  /**
+   * Most requests in progress (`/health` and `/version` aside); past it a
+   * request is answered 503 `WEFT_OVERLOADED` with `Retry-After` before its
+   * body is read.
+   * @default 32
+   */
+  maxRequestsInFlight: z.number().int().positive().default(32),
+  /**
+   * Most body bytes of the requests in progress (by `Content-Length`; a
+   * chunked body counts as `maxBodyBytes`); past it, 503 as above.
+   * @default 256 MiB
+   */
+  maxBodyBytesInFlight: z
+    .number()
+    .int()
+    .positive()
+    .default(256 * 1024 * 1024),
   /**
    * Folder holding the built web UI (with index.html); `false` serves none.
    * @default the `ui` folder next to the built server

@@ -1,8 +1,15 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { InvalidRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors/index.js';
+import {
+  InvalidRequestError,
+  PayloadTooLargeError,
+  TooManyValuesError,
+  UnsupportedMediaTypeError,
+} from '../errors/index.js';
+import { parseJsonBody } from '../http/index.js';
 import { CONTENT_TYPE_PROTOBUF, decodeTraceRequest } from './otlp-codec.js';
+import { countTraceRequestNodes } from './otlp-nodes.js';
 import { spansOfOtlp } from './otlp-spans.js';
 
 const gunzipAsync = promisify(gunzip);
@@ -12,21 +19,29 @@ const gunzipAsync = promisify(gunzip);
  * parsers are removed, so msgpack or raw bytes get 415 like any other type):
  * OTLP protobuf and OTLP JSON, each plain or gzip-compressed. Both end as
  * the same neutral spans (`spansOfOtlp`), so the route never sees a format.
- * `maxBytes` bounds the body after decompression too (a gzip bomb is a 413).
+ * `maxBytes` bounds the body after decompression too (a gzip bomb is a 413),
+ * and `maxNodes` the fields or values it holds, counted before decoding
+ * (413 `WEFT_TOO_MANY_VALUES`).
  */
-export function registerOtlpBodyParsers(app: FastifyInstance, { maxBytes }: { maxBytes: number }): void {
+export function registerOtlpBodyParsers(
+  app: FastifyInstance,
+  { maxBytes, maxNodes }: { maxBytes: number; maxNodes: number },
+): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     CONTENT_TYPE_PROTOBUF,
     { parseAs: 'buffer' },
-    async (request: FastifyRequest, body: Buffer) =>
-      spansOfOtlp(decodeTraceRequest(await decoded(request, body, maxBytes))),
+    async (request: FastifyRequest, body: Buffer) => {
+      const bytes = await decoded(request, body, maxBytes);
+      if (countTraceRequestNodes(bytes, maxNodes).status === 'over') throw new TooManyValuesError(maxNodes);
+      return spansOfOtlp(decodeTraceRequest(bytes));
+    },
   );
   app.addContentTypeParser(
     'application/json',
     { parseAs: 'buffer' },
     async (request: FastifyRequest, body: Buffer) =>
-      spansOfOtlp(parseJson(await decoded(request, body, maxBytes))),
+      spansOfOtlp(parseJsonBody(request, await decoded(request, body, maxBytes), maxNodes)),
   );
 }
 
@@ -53,17 +68,6 @@ async function decoded(request: FastifyRequest, body: Buffer, maxBytes: number):
           message: `Content-Encoding is gzip but the body is not valid gzip (${(error as Error).message})`,
         },
       ],
-      'body',
-    );
-  }
-}
-
-function parseJson(bytes: Buffer): unknown {
-  try {
-    return JSON.parse(bytes.toString('utf8'));
-  } catch (error) {
-    throw new InvalidRequestError(
-      [{ path: '', message: `malformed JSON (${(error as Error).message.slice(0, 200)})` }],
       'body',
     );
   }

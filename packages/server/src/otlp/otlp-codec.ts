@@ -2,8 +2,11 @@ import protobuf from 'protobufjs';
 import { InvalidRequestError } from '../errors/index.js';
 import { OTLP_DESCRIPTOR } from './otlp-descriptor.js';
 
-const root = protobuf.Root.fromJSON(OTLP_DESCRIPTOR);
-const ExportRequest = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');
+const root = protobuf.Root.fromJSON(OTLP_DESCRIPTOR).resolveAll();
+/** The request message type (resolved: each message field knows its type). */
+export const ExportTraceRequest = root.lookupType(
+  'opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest',
+);
 const ExportResponse = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse');
 const RpcStatus = root.lookupType('google.rpc.Status');
 
@@ -19,7 +22,7 @@ export const CONTENT_TYPE_PROTOBUF = 'application/x-protobuf';
  */
 export function decodeTraceRequest(bytes: Uint8Array): unknown {
   try {
-    return ExportRequest.decode(bytes);
+    return ExportTraceRequest.decode(bytes);
   } catch (error) {
     // The decoder recurses per nested message and stops at protobufjs'
     // `recursionLimit` ("max depth exceeded"); each array or kvlist level of

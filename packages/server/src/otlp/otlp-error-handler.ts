@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { logError, setRetryAfter, toErrorResponse } from '../http/index.js';
+import { answerable, logError, setRetryAfter, toErrorResponse } from '../http/index.js';
 import { CONTENT_TYPE_PROTOBUF, encodeRpcStatus } from './otlp-codec.js';
 
 /** gRPC status codes for HTTP statuses, as OTLP/HTTP's `google.rpc.Status` carries them. */
@@ -29,7 +29,12 @@ export function isProtobufRequest(request: FastifyRequest): boolean {
  * every route's JSON errors read alike. Statuses and logging are the shared
  * error handler's.
  */
-export function otlpErrorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function otlpErrorHandler(
+  raised: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  const error = answerable(raised);
   const { status, body } = toErrorResponse(error);
   logError(error, request, status, body.error.code);
   setRetryAfter(error, reply);

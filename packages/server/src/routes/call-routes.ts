@@ -8,7 +8,7 @@ import {
   type ValueItem,
 } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
-import { callParams, routePattern } from '../http/index.js';
+import { callParams, nodeBudgetOf, routePattern } from '../http/index.js';
 import { InvalidRequestError, NotFoundError } from '../errors/index.js';
 import { validate } from '../middleware/index.js';
 import type { Storage, StoredValue } from '../storage/index.js';
@@ -28,8 +28,9 @@ export function registerCallRoutes(app: FastifyInstance, { storage }: { storage:
     // the rest, which is an idempotent upsert).
     const verified: StoredValue[] = [];
     const rejected = [];
+    const budget = nodeBudgetOf(request);
     for (const { item, index } of values) {
-      const result = verifyValueItem(item, index);
+      const result = verifyValueItem(item, index, budget);
       if (result instanceof Error) rejected.push(result);
       else verified.push(result);
     }

@@ -27,10 +27,12 @@ export function registerFileRoutes(app: FastifyInstance, { storage }: { storage:
     const { project, digest } = parseDigestParams(request.params);
     const bytes = await storage.readFile(project, digest);
     if (bytes === undefined) throw new NotFoundError(`No file ${digest} in project ${project}.`);
-    // Content-addressed: the bytes under a digest never change.
+    // Content-addressed: the bytes under a digest never change. `private`:
+    // a file is a project's data, which a shared cache (a proxy in front of
+    // a server with tokens) must not hand to someone else.
     return reply
       .type(CONTENT_TYPE_OCTET_STREAM)
-      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('cache-control', 'private, max-age=31536000, immutable')
       .header('etag', `"${digest}"`)
       .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   });

@@ -164,3 +164,14 @@ export function requestWithAttributeBytes(traceId: string, spanId: string, value
   const resourceSpans = lengthDelimited(2, scopeSpans); // ResourceSpans.scope_spans
   return lengthDelimited(1, resourceSpans); // ExportTraceServiceRequest.resource_spans
 }
+
+/**
+ * The bytes of an `AnyValue` holding an array of `count` empty `AnyValue`s:
+ * two bytes each on the wire, one object each once decoded. Assembled on
+ * the wire, so the test never holds the objects.
+ */
+export function emptyArrayAnyValueBytes(count: number): Buffer {
+  const arrayValue = Buffer.alloc(2 * count);
+  for (let i = 0; i < count; i++) arrayValue[2 * i] = (1 << 3) | 2; // ArrayValue.values, length 0
+  return lengthDelimited(5, arrayValue); // AnyValue.array_value
+}

@@ -4,8 +4,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
-/** Debian's chromium, headless, with everything that would reach the network turned off. */
-export function launchBrowser(): Promise<Browser> {
+/**
+ * Debian's chromium, headless, with everything that would reach the network
+ * turned off; `args` adds switches (e.g. `--host-resolver-rules=MAP name 127.0.0.1`).
+ */
+export function launchBrowser({ args = [] }: { args?: string[] } = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: [
@@ -17,6 +20,7 @@ export function launchBrowser(): Promise<Browser> {
       '--no-first-run',
       '--disable-component-update',
       '--disable-sync',
+      ...args,
     ],
   });
 }

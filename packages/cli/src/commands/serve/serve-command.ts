@@ -1,4 +1,5 @@
 import { DEFAULT_PORT } from '@weft/protocol';
+import { InvalidArgumentError } from 'commander';
 import { defineCommand } from '../define-command.js';
 import { flagOrEnv } from '../env-value.js';
 import { parseNonEmpty, parsePort, parsePositiveInt } from '../flag-values.js';
@@ -12,6 +13,7 @@ interface ServeFlags {
   token: string;
   tokensFile: string;
   retentionDays: number;
+  allowedHosts: string[];
 }
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -44,6 +46,11 @@ export const serveCommand = defineCommand<ServeOptions, ServeFlags>({
         '--retention-days <days>',
         'delete traces older than this in projects that set no retention of their own (env: WEFT_RETENTION_DAYS; default: keep)',
         parsePositiveInt,
+      )
+      .option(
+        '--allowed-hosts <names>',
+        'comma-separated host names to answer besides loopback names and the listen address, e.g. the name a reverse proxy forwards (env: WEFT_ALLOWED_HOSTS)',
+        parseHostNames,
       );
   },
   resolve(_args, flags, env) {
@@ -61,9 +68,27 @@ export const serveCommand = defineCommand<ServeOptions, ServeFlags>({
       tokenOnCommandLine: flags.token !== undefined,
       tokensFile: flagOrEnv(flags.tokensFile, env, 'WEFT_TOKENS_FILE', parseNonEmpty),
       retentionDays: flagOrEnv(flags.retentionDays, env, 'WEFT_RETENTION_DAYS', parsePositiveInt),
+      allowedHosts: flagOrEnv(flags.allowedHosts, env, 'WEFT_ALLOWED_HOSTS', parseHostNames),
     };
   },
   load: async () => (await import('./serve.js')).serve,
 });
+
+/** `a.example,b.example` → the names, lower-case, without ports. */
+function parseHostNames(value: string): string[] {
+  const names = value
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '');
+  if (
+    names.length === 0 ||
+    names.some((name) => !/^[a-z0-9.\-_:[\]]+$/.test(name) || /^[^:]*:\d+$|\]:\d+$/.test(name))
+  ) {
+    throw new InvalidArgumentError(
+      'Expected comma-separated host names without ports, e.g. traces.example.com,10.0.0.5.',
+    );
+  }
+  return names;
+}
 
 export type { ServeOptions } from './serve-options.js';

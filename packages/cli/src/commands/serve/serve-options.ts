@@ -31,4 +31,9 @@ export interface ServeOptions {
    * `WEFT_RETENTION_DAYS`. Absent: calls are kept until deleted.
    */
   retentionDays?: number | undefined;
+  /**
+   * Host names answered besides loopback names and the listen address;
+   * from `--allowed-hosts`, else `WEFT_ALLOWED_HOSTS` (comma-separated).
+   */
+  allowedHosts?: string[] | undefined;
 }

@@ -27,6 +27,23 @@ describe('serve --tokens-file', () => {
     expect(tokensFile({}, {})).toBeUndefined();
   });
 
+  it('takes --allowed-hosts, else WEFT_ALLOWED_HOSTS, as lower-case names, and refuses a name with a port', () => {
+    const allowedHosts = (flags: Record<string, unknown>, env: Record<string, string>) =>
+      (serveCommand.resolve([], flags, env).options as ServeOptions).allowedHosts;
+    expect(allowedHosts({}, { WEFT_ALLOWED_HOSTS: 'Traces.Example.com, 10.0.0.5,::1' })).toEqual([
+      'traces.example.com',
+      '10.0.0.5',
+      '::1',
+    ]);
+    expect(allowedHosts({ allowedHosts: ['a.example'] }, { WEFT_ALLOWED_HOSTS: 'b.example' })).toEqual([
+      'a.example',
+    ]);
+    expect(allowedHosts({}, {})).toBeUndefined();
+    expect(() => allowedHosts({}, { WEFT_ALLOWED_HOSTS: 'traces.example.com:7420' })).toThrow(
+      /WEFT_ALLOWED_HOSTS/,
+    );
+  });
+
   it('serves each project token its own projects only, and never prints a token', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'weft-cli-serve-tokens-'));
     onTestFinished(() => rm(dir, { recursive: true, force: true }));

@@ -37,6 +37,7 @@ export async function serve(options: ServeOptions, io: CliIo): Promise<number> {
       token: options.token,
       ...(options.tokensFile === undefined ? {} : { tokensFile: resolve(options.tokensFile) }),
       ...(options.retentionDays === undefined ? {} : { retentionDays: options.retentionDays }),
+      ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
     });
     io.stdout.write(
       `Weft server listening on ${server.url}\n` +

@@ -1,0 +1,74 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { ServerOptions } from '@weft/server';
+import type { RegisterCleanup } from '@weft/test-server';
+import { onTestFinished } from 'vitest';
+
+const SCRIPT = fileURLToPath(new URL('./serve-with-options.mjs', import.meta.url));
+const BUILD = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
+
+/** A real server in a process of its own, whose memory and descriptors the test can bound and read. */
+export interface ServerChild {
+  readonly url: string;
+  readonly port: number;
+  readonly child: ChildProcess;
+  stderr(): string;
+  /** Peak resident memory of the server process so far (`VmHWM`), in MiB. */
+  peakRssMib(): Promise<number>;
+}
+
+/**
+ * Starts @weft/server's build in a child process with `options` (JSON: no
+ * streams or functions), optionally under `wrap`, a command that ends by
+ * running the arguments after it (`sh -c 'ulimit -n 256 && exec "$@"' sh`,
+ * `unshare … sh -c 'mount … && exec "$@"' sh`), so the wrapped process is
+ * the server itself. Killed by the cleanup `register` takes (the test's end
+ * by default). Build first (`npm run build`).
+ */
+export async function startServerChild({
+  options = {},
+  wrap = [],
+  register = onTestFinished,
+}: {
+  options?: Omit<ServerOptions, 'logStream' | 'uiDir'>;
+  wrap?: string[];
+  register?: Exclude<RegisterCleanup, false>;
+} = {}): Promise<ServerChild> {
+  if (!existsSync(BUILD)) throw new Error(`${BUILD} is missing: build @weft/server first (npm run build).`);
+  const [command, ...args] = [...wrap, process.execPath, SCRIPT];
+  const child = spawn(command as string, args, {
+    env: { ...process.env, WEFT_TEST_SERVER_OPTIONS: JSON.stringify(options) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  register(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+    }
+  });
+  let err = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening: ${err}`)));
+  });
+  return {
+    url,
+    port: Number(new URL(url).port),
+    child,
+    stderr: () => err,
+    async peakRssMib() {
+      const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
+      const kib = Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1]);
+      return kib / 1024;
+    },
+  };
+}
