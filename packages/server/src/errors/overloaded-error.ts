@@ -2,7 +2,7 @@ import { WeftError } from '@weft/protocol';
 
 /**
  * The server is at its limit of work in flight (requests, or bytes of their
- * bodies). Answered with 503 and `Retry-After` before the body is read, so a
+ * bodies). Answered with 503 and `Retry-After` before the body is parsed, so a
  * client backs off instead of queueing behind the work already admitted.
  */
 export class OverloadedError extends WeftError {

@@ -19,8 +19,8 @@ const EXEMPT = new Set([routes.health(), routes.version()]);
  * Admission control: a request starts only while fewer than `maxRequests`
  * are in progress and their declared bodies total at most `maxBodyBytes`
  * (one request is always admitted); otherwise it is answered at once, before
- * its body is read, with 503 `WEFT_OVERLOADED`, `Retry-After: 1` and
- * `Connection: close`. A request stays counted until its answer is written
+ * its body is parsed (Node reads and drops it), with 503 `WEFT_OVERLOADED`
+ * and `Retry-After: 1`. A request stays counted until its answer is written
  * or its connection closes. `/health` and `/version` are never counted nor
  * refused, so a liveness probe answers while the server is busy: with 200
  * clients sending 1 MB batches at once, `/health` took 11 s without this.
@@ -44,7 +44,8 @@ export function admission({
         ? 0
         : bodyLimitBytes;
     if (requests >= maxRequests || (requests > 0 && bytes + body > maxBodyBytes)) {
-      reply.header('connection', 'close');
+      // The connection stays open: Node reads the unread body and drops it,
+      // so a client still uploading gets this answer, not a reset socket.
       done(
         new OverloadedError(
           requests >= maxRequests

@@ -72,3 +72,21 @@ export async function startServerChild({
     },
   };
 }
+
+/**
+ * Connections the server has established on `port` (its side, from
+ * /proc/net/tcp and tcp6): what a test reads when the client side cannot
+ * see its connection go (a client that never reads gets no event).
+ */
+export async function establishedConnections(port: number): Promise<number> {
+  const local = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  let count = 0;
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    const text = await readFile(table, 'utf8').catch(() => '');
+    for (const line of text.split('\n').slice(1)) {
+      const [, localAddress, , state] = line.trim().split(/\s+/);
+      if (localAddress?.endsWith(local) && state === '01') count++;
+    }
+  }
+  return count;
+}
