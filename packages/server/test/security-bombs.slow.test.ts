@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeOf } from './support/calls.js';
 import { type Reply, send } from './support/http.js';
 import { emptyArrayAnyValueBytes, requestWithAttributeBytes } from './support/otlp-bodies.js';
-import { type ServerChild, startServerChild } from './support/server-child.js';
+import { probeHealth, type ServerChild, startServerChild } from './support/server-child.js';
 
 // Bodies whose decoded cost is not their byte size, against a real server in
 // a process of its own (its peak memory is read from /proc): each is refused
@@ -43,23 +43,15 @@ function jsonObjects(count: number): Buffer {
   return Buffer.concat([Buffer.from(head as string), objects, Buffer.from(tail as string)]);
 }
 
-/** Sends `body` while probing `/health` back to back; the answer and the slowest probe. */
+/** Sends `body` while `/health` is probed from another process; the answer and the slowest probe. */
 async function underProbe(
   server: ServerChild,
   path: string,
   init: RequestInit,
 ): Promise<{ reply: Reply; slowestHealthMs: number }> {
-  let done = false;
-  const answer = send(server.url, path, init).finally(() => (done = true));
-  let slowest = 0;
-  while (!done) {
-    const started = performance.now();
-    const health = await fetch(`${server.url}${routes.health()}`);
-    await health.arrayBuffer();
-    expect(health.status).toBe(200);
-    slowest = Math.max(slowest, performance.now() - started);
-  }
-  return { reply: await answer, slowestHealthMs: slowest };
+  const { result: reply, health } = await probeHealth(server, () => send(server.url, path, init));
+  expect(health.failures).toBe(0);
+  return { reply, slowestHealthMs: health.slowestMs };
 }
 
 const msgpack = { 'content-type': 'application/msgpack' };

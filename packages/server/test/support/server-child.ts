@@ -7,6 +7,7 @@ import type { RegisterCleanup } from '@weft/test-server';
 import { onTestFinished } from 'vitest';
 
 const SCRIPT = fileURLToPath(new URL('./serve-with-options.mjs', import.meta.url));
+const PROBER = fileURLToPath(new URL('./health-prober.mjs', import.meta.url));
 const BUILD = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
 
 /** A real server in a process of its own, whose memory and descriptors the test can bound and read. */
@@ -89,4 +90,40 @@ export async function establishedConnections(port: number): Promise<number> {
     }
   }
   return count;
+}
+
+/** What {@link probeHealth} saw: how many probes, the slowest, and how many were not 200. */
+export interface HealthProbes {
+  probes: number;
+  slowestMs: number;
+  failures: number;
+}
+
+/**
+ * Probes `server`'s `/health` back to back from a process of its own (so the
+ * load the test itself sends does not delay the probe) while `load` runs;
+ * resolves with `load`'s result and what the probes saw.
+ */
+export async function probeHealth<T>(
+  server: ServerChild,
+  load: () => Promise<T>,
+): Promise<{ result: T; health: HealthProbes }> {
+  const prober = spawn(process.execPath, [PROBER, server.url], { stdio: ['pipe', 'pipe', 'inherit'] });
+  onTestFinished(() => {
+    if (prober.exitCode === null) prober.kill('SIGKILL');
+  });
+  let out = '';
+  prober.stdout.setEncoding('utf8');
+  const exited = new Promise<void>((resolve) => prober.once('exit', () => resolve()));
+  await new Promise<void>((resolve) =>
+    prober.stdout.on('data', (chunk: string) => {
+      out += chunk;
+      if (out.startsWith('probing\n')) resolve();
+    }),
+  );
+  const result = await load();
+  prober.stdin.end();
+  await exited;
+  const health = JSON.parse(out.slice('probing\n'.length)) as HealthProbes;
+  return { result, health };
 }
