@@ -181,6 +181,21 @@ describe('weft serve (built binary, child process)', () => {
     }
   });
 
+  it('regression: with ClickHouse not running, exits 1 saying where it looked and what to check (it said "retry in 2 s" and did not)', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as { port: number };
+    await new Promise((resolve) => closed.close(resolve));
+    const w = weft(['serve', '--port', '0', '--storage', `clickhouse://127.0.0.1:${port}/weft`], {
+      cwd: await tempDir(),
+    });
+    expect((await w.exited).code).toBe(ExitCode.failure);
+    expect(w.stderr()).toContain(
+      `Could not reach ClickHouse at http://127.0.0.1:${port} (ECONNREFUSED); is it running, and is --storage right?`,
+    );
+    expect(w.stderr()).not.toContain('retry in');
+  });
+
   it('exits 2 on a bad flag value without starting anything', async () => {
     const cwd = await tempDir();
     const w = weft(['serve', '--port', 'seventy'], { cwd });

@@ -9,10 +9,22 @@ export class StorageUnavailableError extends WeftError {
   /** How long a client should wait before retrying. */
   readonly retryAfterMs: number;
 
-  constructor({ retryAfterMs = 1_000, cause }: { retryAfterMs?: number; cause?: unknown } = {}) {
+  /**
+   * @param where - the storage the server was starting on (e.g. `ClickHouse
+   *   at http://127.0.0.1:8123`): a server that cannot open its storage does not
+   *   start, so the message says what to check instead of when to retry.
+   */
+  constructor({
+    retryAfterMs = 1_000,
+    cause,
+    where,
+  }: { retryAfterMs?: number; cause?: unknown; where?: string } = {}) {
     super({
       code: 'WEFT_STORAGE_UNAVAILABLE',
-      message: `The storage is unavailable (${describe(cause)}); retry in ${Math.ceil(retryAfterMs / 1_000)} s.`,
+      message:
+        where === undefined
+          ? `The storage is unavailable (${describe(cause)}); retry in ${Math.ceil(retryAfterMs / 1_000)} s.`
+          : `Could not reach ${where} (${describe(cause)}); is it running, and is --storage right?`,
       cause,
     });
     this.retryAfterMs = retryAfterMs;

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../app/index.js';
-import { ListenError, TokenRequiredError } from '../errors/index.js';
+import { ListenError, StorageUnavailableError, TokenRequiredError } from '../errors/index.js';
 import {
   isLoopbackHost,
   mergeProjectTokens,
@@ -47,7 +47,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     parsed.storage === undefined
       ? ({ kind: 'sqlite', path: parsed.dbPath } as const)
       : parseStorageUrl(parsed.storage, parsed.storageCredentials);
-  const storage = await openStorage(target);
+  const storage = await openStorage(target).catch((error: unknown) => {
+    throw StorageUnavailableError.isInstance(error) && target.kind === 'clickhouse'
+      ? new StorageUnavailableError({ cause: error.cause, where: clickHouseAt(target.options.hosts) })
+      : error;
+  });
   const app = createApp({ ...options, projectTokens, storage });
   try {
     await app.listen({ host: parsed.host, port: parsed.port });
@@ -71,4 +75,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return closing;
     },
   };
+}
+
+/** Where ClickHouse was looked for, for the message of a server that could not start on it. */
+function clickHouseAt(hosts: readonly string[] | undefined): string {
+  return hosts === undefined ? 'ClickHouse' : `ClickHouse at ${hosts.join(', ')}`;
 }

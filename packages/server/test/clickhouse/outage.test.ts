@@ -69,7 +69,10 @@ describe('ClickHouse down or stuck', () => {
     try {
       await expect(
         startTestServer({ storage: `clickhouse://127.0.0.1:${port}/${freshDatabaseName()}` }),
-      ).rejects.toMatchObject({ code: 'WEFT_STORAGE_UNAVAILABLE' });
+      ).rejects.toMatchObject({
+        code: 'WEFT_STORAGE_UNAVAILABLE',
+        message: `Could not reach ClickHouse at http://127.0.0.1:${port} (ECONNREFUSED); is it running, and is --storage right?`,
+      });
     } finally {
       await clickhouse.start();
     }
