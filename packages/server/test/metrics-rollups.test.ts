@@ -33,8 +33,16 @@ const FEEDBACK_MEASURES = [
   { feedback: 'thumbs', stat: 'distribution' },
 ] as const;
 
+/** A query's shape: its split, filter and buckets, and its range when not the scenario's. */
+type Shape = Pick<MetricsQuery, 'groupBy' | 'filter' | 'bucket' | 'timeZone'> &
+  Partial<Pick<MetricsQuery, 'from' | 'to'>>;
+
+const MINUTE = 60_000;
+/** A range whose ends fall inside hours: read from minute rows at either end, hour rows between (as a dashboard's). */
+const OFF_THE_HOUR = { from: SCENARIO_START + 7 * MINUTE, to: SCENARIO_START + SCENARIO_MS - 7 * MINUTE };
+
 /** Splits and filters rollups keep (each query below must be answered from them). */
-const SHAPES: Pick<MetricsQuery, 'groupBy' | 'filter' | 'bucket' | 'timeZone'>[] = [
+const SHAPES: Shape[] = [
   { bucket: '15m' },
   { bucket: 'hour', timeZone: 'Asia/Kolkata' },
   { bucket: 'hour', groupBy: 'op', filter: { parentId: null } },
@@ -45,10 +53,12 @@ const SHAPES: Pick<MetricsQuery, 'groupBy' | 'filter' | 'bucket' | 'timeZone'>[]
   { bucket: 'total', groupBy: 'session' },
   { bucket: 'hour', filter: { userId: 'ana' } },
   { bucket: 'hour', groupBy: 'op', filter: { tag: 'b' } },
+  { bucket: 'total', ...OFF_THE_HOUR },
+  { bucket: 'total', groupBy: 'op', ...OFF_THE_HOUR },
 ];
 
 /** Queries rollups cannot answer: read from the raw calls, with the same answer. */
-const RAW_SHAPES: Pick<MetricsQuery, 'groupBy' | 'filter' | 'bucket' | 'timeZone'>[] = [
+const RAW_SHAPES: Shape[] = [
   // Users are kept per hour only.
   { bucket: '15m', filter: { userId: 'ana' } },
   { bucket: 'hour', groupBy: 'model', filter: { tag: 'a' } },

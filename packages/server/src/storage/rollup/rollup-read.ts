@@ -6,7 +6,7 @@ export type RollupOps = { all: true } | { names: readonly string[] } | { each: t
 
 /**
  * A read of rollup rows at one level: the buckets starting in `ranges`
- * (each `[from, to)`), of one cut (optionally one of its values), added up
+ * (each `[from, to)`, disjoint, in order), of one cut (optionally one of its values), added up
  * per bucket, status and group — the op when `ops` is `each`, the cut's
  * value when `byValue`, none otherwise.
  */

@@ -37,13 +37,13 @@ export class SqliteRollupReader {
   }
 
   calls(read: RollupRead): CallRollupRow[] {
-    const { where, params, group } = conditions(read);
+    const { where, params, group } = conditions('call_rollups', read);
     const bins = read.histograms
       ? `, '[' || group_concat(latency_bins, ',') || ']' AS latency_bins, '[' || group_concat(ttft_bins, ',') || ']' AS ttft_bins`
       : '';
     const sql = `SELECT t, status, ${group} AS g, ${CALL_SUMS}${bins} FROM call_rollups
       WHERE ${where.join(' AND ')} GROUP BY t, status, g`;
-    return (this.#statement(sql).all(params) as Record<string, unknown>[]).map((row) => {
+    return this.#allPerRange(sql, params, read.ranges).map((row) => {
       const values = callValuesOfRow(row, false);
       if (read.histograms) {
         values.latency = mergedHistograms(row.latency_bins as string | null);
@@ -54,13 +54,13 @@ export class SqliteRollupReader {
   }
 
   feedback(read: FeedbackRollupRead): FeedbackRollupRow[] {
-    const { where, params, group } = conditions(read);
+    const { where, params, group } = conditions('feedback_rollups', read);
     where.push('name IN (SELECT value FROM json_each(@names))');
     params.names = JSON.stringify(read.names);
     const sql = `SELECT t, name, ${group} AS g, SUM(n) AS n, SUM(numeric_n) AS numeric_n, SUM(sum) AS sum,
       SUM(sum_squares) AS sum_squares, json_group_array(distribution) FILTER (WHERE distribution IS NOT NULL) AS distributions
       FROM feedback_rollups WHERE ${where.join(' AND ')} GROUP BY t, name, g`;
-    return (this.#statement(sql).all(params) as Record<string, unknown>[]).map((row) => {
+    return this.#allPerRange(sql, params, read.ranges).map((row) => {
       const values = feedbackValuesOfRow({ ...row, distribution: null });
       for (const text of JSON.parse(row.distributions as string) as string[]) {
         for (const [key, count] of Object.entries(JSON.parse(text) as Record<string, number>)) {
@@ -84,6 +84,25 @@ export class SqliteRollupReader {
     return { ids: rows.map((row) => row.id), cursor: last === undefined ? null : String(last.seq) };
   }
 
+  /**
+   * The rows of `sql` for each range in turn, each one a seek on the primary
+   * key: ranges are disjoint and in order and rows are grouped by bucket, so
+   * this is what one read of them all would answer. (One read from the first
+   * start to the last end with a test per row walked every row in between:
+   * the minute rows of a whole month for the few minutes at either end of a
+   * 30-day dashboard, a walk that grew with the calls stored.)
+   */
+  #allPerRange(
+    sql: string,
+    params: Record<string, unknown>,
+    ranges: RollupRead['ranges'],
+  ): Record<string, unknown>[] {
+    const statement = this.#statement(sql);
+    return ranges.flatMap(
+      ([from, to]) => statement.all({ ...params, from, to }) as Record<string, unknown>[],
+    );
+  }
+
   #statement(sql: string): Statement {
     let statement = this.#statements.get(sql);
     if (statement === undefined) {
@@ -95,27 +114,18 @@ export class SqliteRollupReader {
   }
 }
 
-/** WHERE terms, named parameters and the group column of a read. */
-function conditions(read: Omit<RollupRead, 'histograms'>): {
+/** WHERE terms, named parameters (all but `from` and `to`) and the group column of a read of `table`. */
+function conditions(
+  table: 'call_rollups' | 'feedback_rollups',
+  read: Omit<RollupRead, 'histograms'>,
+): {
   where: string[];
   params: Record<string, unknown>;
   group: string;
 } {
+  // `from` and `to` are bound per range (#allPerRange).
   const where = ['project = @project', 'cut = @cut', 'level = @level', 't >= @from', 't < @to'];
-  const starts = read.ranges.map(([from]) => from);
-  const ends = read.ranges.map(([, to]) => to);
-  const params: Record<string, unknown> = {
-    project: read.project,
-    cut: read.cut,
-    level: read.level,
-    from: starts.length === 0 ? 0 : Math.min(...starts),
-    to: ends.length === 0 ? 0 : Math.max(...ends),
-  };
-  // One range is the whole [from, to); several leave gaps (hours read per minute instead).
-  if (read.ranges.length > 1) {
-    where.push('EXISTS (SELECT 1 FROM json_each(@ranges) r WHERE t >= r.value ->> 0 AND t < r.value ->> 1)');
-    params.ranges = JSON.stringify(read.ranges);
-  }
+  const params: Record<string, unknown> = { project: read.project, cut: read.cut, level: read.level };
   if ('all' in read.ops) {
     where.push('op = @allOps');
     params.allOps = ALL_OPS;
@@ -123,7 +133,7 @@ function conditions(read: Omit<RollupRead, 'histograms'>): {
     where.push('op IN (SELECT value FROM json_each(@ops))');
     params.ops = JSON.stringify(read.ops.names);
   } else {
-    where.push('op <> @allOps');
+    where.push(`op IN (${eachOp(table)})`);
     params.allOps = ALL_OPS;
   }
   if (read.value !== undefined) {
@@ -136,6 +146,21 @@ function conditions(read: Omit<RollupRead, 'histograms'>): {
   }
   const group = 'each' in read.ops ? 'op' : read.byValue ? 'value' : 'NULL';
   return { where, params, group };
+}
+
+/**
+ * The ops of the cut in `table` but `*`, one primary-key seek each (a loose
+ * index scan): with them, a split by op seeks each op's level and time
+ * range. `op <> '*'` instead walked every row of the cut, the minute rows
+ * of every op all along the retention, a walk that grew with the calls.
+ */
+function eachOp(table: 'call_rollups' | 'feedback_rollups'): string {
+  return `WITH RECURSIVE ops(op) AS (
+      SELECT MIN(op) FROM ${table} WHERE project = @project AND cut = @cut
+      UNION ALL
+      SELECT (SELECT MIN(next.op) FROM ${table} next WHERE next.project = @project AND next.cut = @cut AND next.op > ops.op)
+      FROM ops WHERE ops.op IS NOT NULL
+    ) SELECT op FROM ops WHERE op IS NOT NULL AND op <> @allOps`;
 }
 
 /** Adds up the bin lists `[[[bin, count], …], …]` of several rows. */
