@@ -40,6 +40,7 @@ import { clientErrorHandler } from './client-error-handler.js';
 import { registerContentParsers } from './content-parsers.js';
 import { errorHandler } from '../http/index.js';
 import { connectionLimits } from './connection-limits.js';
+import { idleTimeoutWhileHandling } from './idle-timeout-while-handling.js';
 import { loggerOptions } from './logger-options.js';
 import { registerMonitoring } from './monitoring.js';
 import { type LifecycleOptions, registerLifecycle } from './register-lifecycle.js';
@@ -152,6 +153,7 @@ export function createApp(options: AppOptions): FastifyInstance {
   );
   app.addHook('onRequest', bodyLimit({ maxBytes: maxBodyBytes }));
   app.addHook('onSend', securityHeaders());
+  idleTimeoutWhileHandling(app, parsed.idleTimeoutMs);
   registerSystemRoutes(app);
 
   // The tokens guard the whole /v1 scope as an encapsulated plugin, so they

@@ -120,7 +120,8 @@ export const serverOptions = z.object({
   requestTimeoutMs: z.number().int().positive().default(60_000),
   /**
    * A connection on which nothing is read or written for this long is
-   * closed: a client that stops reading its answer, a stalled upload.
+   * closed: a client that stops reading its answer, a stalled upload. The
+   * time the server itself works on a request does not count.
    * @default 30 s
    */
   idleTimeoutMs: z.number().int().positive().default(30_000),

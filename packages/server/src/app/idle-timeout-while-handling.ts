@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Pauses the socket's idle timeout while the server itself works on a
+ * request, and arms it again when the answer starts. The idle timeout
+ * (`idleTimeoutMs`) is there to cut clients that stop sending or stop
+ * reading; a request the server is still handling (a batch waiting for a
+ * busy database, a long query) is neither, and Node counts that wait as
+ * idleness too — a loaded server cut its own slow ingests with "other side
+ * closed". The request's own receipt stays bounded by `requestTimeoutMs`.
+ */
+export function idleTimeoutWhileHandling(app: FastifyInstance, idleTimeoutMs: number): void {
+  // preHandler: the body has been read (its receipt is bounded by requestTimeoutMs).
+  app.addHook('preHandler', (request, _reply, done) => {
+    request.raw.socket?.setTimeout(0);
+    done();
+  });
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    request.raw.socket?.setTimeout(idleTimeoutMs);
+    done(null, payload);
+  });
+}
