@@ -12,11 +12,17 @@ import type { FastifyInstance } from 'fastify';
 export function idleTimeoutWhileHandling(app: FastifyInstance, idleTimeoutMs: number): void {
   // preHandler: the body has been read (its receipt is bounded by requestTimeoutMs).
   app.addHook('preHandler', (request, _reply, done) => {
-    request.raw.socket?.setTimeout(0);
+    setIdleTimeout(request.raw.socket, 0);
     done();
   });
   app.addHook('onSend', (request, _reply, payload, done) => {
-    request.raw.socket?.setTimeout(idleTimeoutMs);
+    setIdleTimeout(request.raw.socket, idleTimeoutMs);
     done(null, payload);
   });
+}
+
+/** `app.inject()` requests have a stand-in socket without timers: nothing to pause there. */
+function setIdleTimeout(socket: { setTimeout?: unknown } | null | undefined, ms: number): void {
+  if (typeof socket?.setTimeout === 'function')
+    (socket as { setTimeout(ms: number): unknown }).setTimeout(ms);
 }
