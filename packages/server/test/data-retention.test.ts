@@ -33,10 +33,24 @@ afterAll(() => server.close());
 
 const asAdmin = { token: admin };
 
+/** Every call matching `text`, page by page (a loaded machine ingests more than one page of fresh calls). */
 async function search(project: string, text: string): Promise<{ id: string }[]> {
-  const reply = await post(server.url, routes.callQuery(), { project, text, limit: 1_000 }, asAdmin);
-  expect(reply.status).toBe(200);
-  return reply.body.calls;
+  const calls: { id: string }[] = [];
+  let cursor: string | null = null;
+  do {
+    const query: Record<string, unknown> = {
+      project,
+      text,
+      limit: 1_000,
+      ...(cursor === null ? {} : { cursor }),
+    };
+    const reply: { status: number; body: { calls: { id: string }[]; nextCursor: string | null } } =
+      await post(server.url, routes.callQuery(), query, asAdmin);
+    expect(reply.status).toBe(200);
+    calls.push(...reply.body.calls);
+    cursor = reply.body.nextCursor;
+  } while (cursor !== null);
+  return calls;
 }
 
 /** Waits for the background passes to record a retention deletion in the project's audit log. */
