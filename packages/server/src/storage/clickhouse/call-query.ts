@@ -209,14 +209,22 @@ export class ClickHouseCallQuery {
         ) AS current USING id
         ORDER BY ${orderBy}`);
       if (rows.length === 0) break;
-      for (const row of rows) {
+      const full = rows.length === size;
+      // Copies of one call share its sort key (a call sent twice), and the
+      // next read starts strictly after (key, id): a full read that ends
+      // between the copies of its last id leaves that id to the next read,
+      // or its current copy would be skipped after a stale one was dropped.
+      const lastId = (rows.at(-1) as KeyRow).id;
+      const whole = full ? rows.findLastIndex((r) => r.id !== lastId) + 1 : rows.length;
+      const taken = whole > 0 ? rows.slice(0, whole) : rows;
+      for (const row of taken) {
         if (seen.has(row.id) || Number(row.newest) !== Number(row.version)) continue;
         seen.add(row.id);
         found.push(row);
         if (found.length === count) break;
       }
-      if (rows.length < size) break;
-      const last = rows.at(-1) as KeyRow;
+      if (!full) break;
+      const last = taken.at(-1) as KeyRow;
       after = this.#after(field, direction, { key: this.#cursorKey(last, field), id: last.id });
     }
     return found;
