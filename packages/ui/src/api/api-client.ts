@@ -135,6 +135,11 @@ export class ApiClient {
     return this.#request('GET', routes.alertList(project), undefined, signal);
   }
 
+  /** Mutes an alert until `until` (epoch ms), or unmutes it (`null`): states are still tracked, nothing is delivered. */
+  muteAlert(project: string, name: string, until: number | null): Promise<AlertStatus> {
+    return this.#request('POST', routes.alertMute(), { project, name, until });
+  }
+
   alertHistory(project: string, name: string, signal?: AbortSignal): Promise<AlertHistoryResponse> {
     return this.#request('GET', routes.alertHistory(project, name), undefined, signal);
   }

@@ -1,16 +1,15 @@
 import { ErrorBox, Page, TableState, TimeAgo } from '../../components/index.js';
-import { useApp, useIntervalRefresh, useLoad } from '../../hooks/index.js';
+import { useApp, useLiveLoad } from '../../hooks/index.js';
 import { formatTime } from '../../model/index.js';
 import { href } from '../../router/index.js';
+import { AlertMute } from './alert-mute.js';
 import { AlertStateBadge } from './alert-state-badge.js';
-import { metricText, modeText, mutedNow } from './alert-text.js';
-
-const REFRESH_MS = 5_000;
+import { metricText, modeText } from './alert-text.js';
 
 /** One alert: its rule and state, its history of state changes (each with its calls) and webhook deliveries. */
 export function AlertView({ name }: { name: string }) {
   const { api, project } = useApp();
-  const load = useLoad(
+  const load = useLiveLoad(
     async (signal) => {
       const [{ alerts }, history] = await Promise.all([
         api.listAlerts(project, signal),
@@ -20,7 +19,6 @@ export function AlertView({ name }: { name: string }) {
     },
     [project, name],
   );
-  useIntervalRefresh(true, REFRESH_MS, load.reload, load.settled);
   const status = load.data?.status;
   const events = load.data?.history.events ?? [];
   const deliveries = load.data?.history.deliveries ?? [];
@@ -42,12 +40,10 @@ export function AlertView({ name }: { name: string }) {
           <dd>{modeText(status.rule.mode)}</dd>
           <dt>Webhooks</dt>
           <dd>{(status.rule.channels ?? []).map((c) => `${c.format ?? 'json'}`).join(', ') || 'none'}</dd>
-          {mutedNow(status.rule, Date.now()) && (
-            <>
-              <dt>Muted</dt>
-              <dd>until {formatTime(status.rule.mutedUntil as number)}</dd>
-            </>
-          )}
+          <dt>Mute</dt>
+          <dd>
+            <AlertMute rule={status.rule} onChange={load.reload} />
+          </dd>
           {status.error !== null && (
             <>
               <dt>Error</dt>
@@ -68,11 +64,7 @@ export function AlertView({ name }: { name: string }) {
             </tr>
           </thead>
           <tbody>
-            <TableState
-              loading={load.data === undefined && !load.error}
-              empty={events.length === 0}
-              columns={4}
-            >
+            <TableState loading={load.pending} empty={events.length === 0} columns={4}>
               No state changes yet.
             </TableState>
             {events.map((event) => (

@@ -1,23 +1,19 @@
 import { ErrorBox, Page, TableState, TimeAgo } from '../../components/index.js';
-import { useApp, useIntervalRefresh, useLoad, useRowKeys } from '../../hooks/index.js';
-import { href, navigate } from '../../router/index.js';
+import { useApp, useLiveList } from '../../hooks/index.js';
+import { AlertMute } from './alert-mute.js';
 import { AlertStateBadge } from './alert-state-badge.js';
-import { metricText, modeText, mutedNow } from './alert-text.js';
+import { metricText, modeText } from './alert-text.js';
 
-const REFRESH_MS = 5_000;
-
-/** The project's alerts: what each watches, its state and since when, and whether it is muted. */
+/** The project's alerts: what each watches, its state and since when; each muted or unmuted in place. */
 export function AlertsView() {
   const { api, project } = useApp();
-  const list = useLoad((signal) => api.listAlerts(project, signal), [project]);
-  useIntervalRefresh(true, REFRESH_MS, list.reload, list.settled);
-  const rows = list.data?.alerts ?? [];
-  const open = (index: number) => {
-    const row = rows[index];
-    if (row) navigate(href(project, ['alerts', row.rule.name]));
-  };
-  const { rowProps } = useRowKeys(rows.length, open);
-  const now = Date.now();
+  const { list, rows, rowHref, open, rowProps } = useLiveList({
+    project,
+    section: 'alerts',
+    load: (signal) => api.listAlerts(project, signal),
+    rows: (data) => data.alerts,
+    name: (row) => row.rule.name,
+  });
   return (
     <Page name="alerts" title="Alerts">
       {list.error && <ErrorBox error={list.error} retry={list.reload} />}
@@ -32,15 +28,12 @@ export function AlertsView() {
               <th>State</th>
               <th class="col-time">Since</th>
               <th class="col-num">Last value</th>
+              <th>Mute</th>
               <th>Notes</th>
             </tr>
           </thead>
           <tbody>
-            <TableState
-              loading={list.data === undefined && !list.error}
-              empty={rows.length === 0}
-              columns={8}
-            >
+            <TableState loading={list.pending} empty={rows.length === 0} columns={9}>
               No alerts in this project yet: add one with <code>POST /v1/alerts</code> (see
               docs/monitoring.md).
             </TableState>
@@ -54,7 +47,7 @@ export function AlertsView() {
                 {...rowProps(i)}
               >
                 <td>
-                  <a href={href(project, ['alerts', row.rule.name])}>{row.rule.name}</a>
+                  <a href={rowHref(row)}>{row.rule.name}</a>
                 </td>
                 <td>{metricText(row.rule.metric)}</td>
                 <td>{modeText(row.rule.mode)}</td>
@@ -65,11 +58,10 @@ export function AlertsView() {
                 <td class="col-time">{row.since === null ? '—' : <TimeAgo ms={row.since} />}</td>
                 <td class="col-num">{row.lastValue === null ? '—' : row.lastValue.toPrecision(4)}</td>
                 <td>
-                  {[
-                    mutedNow(row.rule, now) ? 'muted' : undefined,
-                    row.rule.enabled === false ? 'disabled' : undefined,
-                    row.error ?? undefined,
-                  ]
+                  <AlertMute rule={row.rule} onChange={list.reload} />
+                </td>
+                <td>
+                  {[row.rule.enabled === false ? 'disabled' : undefined, row.error ?? undefined]
                     .filter((x) => x !== undefined)
                     .join(' · ')}
                 </td>

@@ -1,16 +1,14 @@
 import { formatUsd } from '../../api/index.js';
 import { ErrorBox, Page, TableState, TimeAgo } from '../../components/index.js';
-import { useApp, useIntervalRefresh, useLoad } from '../../hooks/index.js';
+import { useApp, useLiveLoad } from '../../hooks/index.js';
 import { formatCount } from '../../model/index.js';
 import { href } from '../../router/index.js';
 import { filterText, scorerText } from './rule-text.js';
 
-const REFRESH_MS = 5_000;
-
 /** One online evaluator: its rule, totals and cost, its recent results (each linking to its call) and errors. */
 export function EvaluatorView({ name }: { name: string }) {
   const { api, project } = useApp();
-  const load = useLoad(
+  const load = useLiveLoad(
     async (signal) => {
       const [{ evaluators }, activity] = await Promise.all([
         api.listEvaluators(project, signal),
@@ -20,7 +18,6 @@ export function EvaluatorView({ name }: { name: string }) {
     },
     [project, name],
   );
-  useIntervalRefresh(true, REFRESH_MS, load.reload, load.settled);
   const status = load.data?.status;
   const results = load.data?.activity.results ?? [];
   const errors = load.data?.activity.errors ?? [];
@@ -81,11 +78,7 @@ export function EvaluatorView({ name }: { name: string }) {
             </tr>
           </thead>
           <tbody>
-            <TableState
-              loading={load.data === undefined && !load.error}
-              empty={results.length === 0}
-              columns={5}
-            >
+            <TableState loading={load.pending} empty={results.length === 0} columns={5}>
               No results yet: the evaluator scores calls that complete after it was created (or a backfill's).
             </TableState>
             {results.map((result) => (

@@ -1,23 +1,19 @@
 import { formatUsd } from '../../api/index.js';
 import { ErrorBox, Page, TableState, TimeAgo } from '../../components/index.js';
-import { useApp, useIntervalRefresh, useLoad, useRowKeys } from '../../hooks/index.js';
+import { useApp, useLiveList } from '../../hooks/index.js';
 import { formatCount } from '../../model/index.js';
-import { href, navigate } from '../../router/index.js';
 import { filterText, scorerText } from './rule-text.js';
-
-const REFRESH_MS = 5_000;
 
 /** The project's online evaluators: what each scores, how much it has scored, failed and spent. */
 export function EvaluatorsView() {
   const { api, project } = useApp();
-  const list = useLoad((signal) => api.listEvaluators(project, signal), [project]);
-  useIntervalRefresh(true, REFRESH_MS, list.reload, list.settled);
-  const rows = list.data?.evaluators ?? [];
-  const open = (index: number) => {
-    const row = rows[index];
-    if (row) navigate(href(project, ['evaluators', row.rule.name]));
-  };
-  const { rowProps } = useRowKeys(rows.length, open);
+  const { list, rows, rowHref, open, rowProps } = useLiveList({
+    project,
+    section: 'evaluators',
+    load: (signal) => api.listEvaluators(project, signal),
+    rows: (data) => data.evaluators,
+    name: (row) => row.rule.name,
+  });
   return (
     <Page name="evaluators" title="Online evaluators">
       {list.error && <ErrorBox error={list.error} retry={list.reload} />}
@@ -38,11 +34,7 @@ export function EvaluatorsView() {
             </tr>
           </thead>
           <tbody>
-            <TableState
-              loading={list.data === undefined && !list.error}
-              empty={rows.length === 0}
-              columns={10}
-            >
+            <TableState loading={list.pending} empty={rows.length === 0} columns={10}>
               No online evaluators in this project yet: add one with <code>monitor()</code> from{' '}
               <code>@weft/sdk/monitor</code> or <code>POST /v1/evaluators</code> (see docs/monitoring.md).
             </TableState>
@@ -55,7 +47,7 @@ export function EvaluatorsView() {
                 {...rowProps(i)}
               >
                 <td>
-                  <a href={href(project, ['evaluators', row.rule.name])}>{row.rule.name}</a>
+                  <a href={rowHref(row)}>{row.rule.name}</a>
                 </td>
                 <td>{scorerText(row.rule.scorer)}</td>
                 <td>{filterText(row.rule.filter)}</td>
