@@ -40,6 +40,7 @@ import { clientErrorHandler } from './client-error-handler.js';
 import { registerContentParsers } from './content-parsers.js';
 import { errorHandler } from '../http/index.js';
 import { connectionLimits } from './connection-limits.js';
+import { cutStreamsOnClose } from './cut-streams-on-close.js';
 import { idleTimeoutWhileHandling } from './idle-timeout-while-handling.js';
 import { loggerOptions } from './logger-options.js';
 import { registerMonitoring } from './monitoring.js';
@@ -58,6 +59,7 @@ export type AppOptions = Pick<
   | 'requestTimeoutMs'
   | 'idleTimeoutMs'
   | 'keepAliveTimeoutMs'
+  | 'closeTimeoutMs'
   | 'maxConnections'
   | 'maxRequestsInFlight'
   | 'maxBodyBytesInFlight'
@@ -135,6 +137,7 @@ export function createApp(options: AppOptions): FastifyInstance {
     if (closing) reply.header('connection', 'close');
     done(null, payload);
   });
+  cutStreamsOnClose(app, parsed.closeTimeoutMs);
 
   const { alerts, evaluators } = registerMonitoring(app, storage, monitoring);
 

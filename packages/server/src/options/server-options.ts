@@ -131,6 +131,13 @@ export const serverOptions = z.object({
    */
   keepAliveTimeoutMs: z.number().int().positive().default(5_000),
   /**
+   * How long closing the server lets answers already streaming run on (an
+   * export to a client that reads slowly or not at all); those still
+   * running then are cut, so close() ends.
+   * @default 10 s
+   */
+  closeTimeoutMs: z.number().int().positive().default(10_000),
+  /**
    * Most open connections; further ones are closed as they arrive. Keep it
    * well under the process's descriptor limit (`ulimit -n`), which the
    * database and its files share.
