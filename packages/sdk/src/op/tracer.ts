@@ -1,4 +1,4 @@
-import { type ModelUsage, type PriceOverrides, priceUsage } from '@weft/protocol';
+import { type ModelUsage, priceUsage } from '@weft/protocol';
 import {
   callContext,
   type ContextFrame,
@@ -7,54 +7,30 @@ import {
   otelContextManager,
   SPAN_KEY,
 } from '../context/index.js';
-import type { Warnings } from '../diagnostics/index.js';
 import {
   addUsage,
   type CallRecord,
   ChunkList,
-  namedInputs,
   newCallId,
-  newChildCallId,
   newTraceBits,
   type OpSpec,
   type PromiseSettlers,
   type StreamAccumulator,
 } from '../calls/index.js';
 import { isStreamLike, type StreamEnd, traceStream } from './traced-stream.js';
-import type { InFlight, RecordKind } from '../pipeline/index.js';
 import type { HeldTrace, Sampler } from '../sampling/index.js';
-import { snapshot, type SnapshotLimits, snapshotTape } from '../values/index.js';
+import { snapshotTape } from '../values/index.js';
 import type { EndedSpan } from './ended-span.js';
-import { placeCall } from './otel-parent.js';
 import { rollUpInto } from './roll-up.js';
 import { SpanCall } from './span-call.js';
 import { SpanRollUp } from './span-roll-up.js';
 import { WeftCallSpan } from './weft-call-span.js';
 import { finishedSummary, finishedView, ownUsage } from './finished-call.js';
-import { MethodNames } from './method-names.js';
+import { CallStarter } from './call-starter.js';
+import type { TracerOptions } from './tracer-options.js';
 import { type OrphanCall, orphanEnd } from './orphan-end.js';
 import { activeOtelContext, runInOtelContext } from './otel-run.js';
 import type { CallInterceptor, Interception } from './call-interceptor.js';
-
-/** What the tracer hands calls to: the client's `Pipeline`. */
-export interface CallSubmitter {
-  submit(call: CallRecord, kind: RecordKind): void;
-}
-
-export interface TracerOptions {
-  /** Identity of the owning client: a running call of another client is not a parent. */
-  owner: object;
-  inFlight: InFlight;
-  /** Where a started or finished call goes: the client's `Pipeline` (O(1) on the caller's turn). */
-  pipeline: CallSubmitter;
-  warnings: Warnings;
-  /** The snapshot limits in force (they gain `keep` once the client has published a value). */
-  snapshot: { readonly limits: SnapshotLimits };
-  /** `weft.init({ prices })`: added to or overriding the built-in price table. */
-  prices: PriceOverrides | undefined;
-  /** `weft.init({ sampleRate, keep })`; `undefined` at rate 1, where nothing is sampled out. */
-  sampler?: Sampler | undefined;
-}
 
 /**
  * The caller's half of tracing: `startCall` and `finishCall`, constant work
@@ -63,7 +39,7 @@ export interface TracerOptions {
  */
 export class Tracer {
   readonly #o: TracerOptions;
-  readonly #methodNames = new MethodNames();
+  readonly #starter: CallStarter;
   /** The frame of a sampled-out trace when no attributes are set: one object, not one per call. */
   readonly #unsampled: ContextFrame;
   /** Spans recorded in-process, as parents of what runs under them. */
@@ -78,6 +54,7 @@ export class Tracer {
     this.#o = options;
     this.#unsampled = { call: undefined, attributes: undefined, unsampledBy: options.owner };
     this.#spans = new SpanRollUp(options.owner, options.prices);
+    this.#starter = new CallStarter(options, this.#spans);
   }
 
   /** Runs `fn` as a traced call and returns exactly what it returns (or throws what it throws). */
@@ -110,7 +87,7 @@ export class Tracer {
         if (held?.state === 'dropped') return this.#runUnsampled(sampler, frame, fn, thisArg, args);
       }
     }
-    const call = this.#start(spec, thisArg, args, frame, active, rootId, held);
+    const call = this.#starter.start(spec, thisArg, args, frame, active, rootId, held);
     if (call === undefined) return Reflect.apply(fn, thisArg, args);
     const intercepted = this.interceptor?.intercept(call, spec, args);
     if (intercepted !== undefined) {
@@ -288,83 +265,6 @@ export class Tracer {
         ? this.#unsampled
         : { call: frame.call, attributes: frame.attributes, unsampledBy: this.#o.owner };
     return callContext.run(inner, Reflect.apply, fn, thisArg, args);
-  }
-
-  /**
-   * startCall: ids, parent from the context, timestamps, snapshot of the inputs. `undefined` when tracing itself failed.
-   * `rootId`: the id already drawn for the sampling decision; `held`: the held trace it joins (not sent until its root ends).
-   */
-  #start(
-    spec: OpSpec,
-    thisArg: unknown,
-    args: unknown[],
-    frame: ContextFrame | undefined,
-    active: OtelContext | undefined,
-    rootId?: string,
-    held?: HeldTrace,
-  ): CallRecord | undefined {
-    const { options } = spec;
-    let inputs: Record<string, unknown>;
-    try {
-      inputs = namedInputs(spec.params, args);
-    } catch (error) {
-      this.#o.warnings.report(
-        'start',
-        'reading the arguments of a call failed; the call is not traced',
-        error,
-      );
-      return undefined;
-    }
-    // User hooks: their errors are the user's.
-    if (options.postprocessInputs) inputs = options.postprocessInputs(inputs);
-    const displayName =
-      typeof options.displayName === 'function' ? options.displayName(inputs) : options.displayName;
-    try {
-      const { parent, traceId, parentId } = placeCall(frame, active, this.#o.owner, this.#spans);
-      // A root's id is its trace id (drawn early when sampling decided on it); a child's id starts with its trace id's head (see newChildCallId).
-      const id = traceId === undefined ? (rootId ?? newCallId()) : newChildCallId(traceId);
-      const perf = performance.now();
-      const limits = this.#o.snapshot.limits;
-      const attributes =
-        frame?.attributes === undefined && options.attributes === undefined
-          ? undefined
-          : (snapshot({ ...frame?.attributes, ...options.attributes }, limits) as Record<string, unknown>);
-      const call: CallRecord = {
-        id,
-        traceId: traceId ?? id,
-        parentId,
-        parent,
-        owner: this.#o.owner,
-        opName: spec.name ?? this.#methodNames.of(spec, thisArg),
-        displayName: typeof displayName === 'string' ? displayName : undefined,
-        startedAt: performance.timeOrigin + perf,
-        startedAtPerf: perf,
-        inputs: snapshotTape(inputs, limits),
-        attributes,
-        sessionId: frame?.sessionId,
-        endedAt: undefined,
-        output: undefined,
-        error: undefined,
-        failed: false,
-        summary: undefined,
-        childUsage: undefined,
-        childCounts: undefined,
-        startSubmitted: false,
-      };
-      // A held call sends no early start record: its trace may yet be dropped.
-      if (held !== undefined) this.#o.sampler?.started(held, call);
-      else {
-        this.#o.inFlight.add(call);
-        if (options.sendStartAtOnce === true) {
-          call.startSubmitted = true;
-          this.#o.pipeline.submit(call, 'start');
-        }
-      }
-      return call;
-    } catch (error) {
-      this.#o.warnings.report('start', 'starting a call failed; the call is not traced', error);
-      return undefined;
-    }
   }
 
   /**

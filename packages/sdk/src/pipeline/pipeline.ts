@@ -1,17 +1,12 @@
-import { encodeMsgpack, type ExceptionInfo } from '@weft/protocol';
-import { type CallRecord, exceptionInfo } from '../calls/index.js';
+import { encodeMsgpack } from '@weft/protocol';
+import type { CallRecord } from '../calls/index.js';
 import { outsideCalls } from '../context/index.js';
 import type { RecordValues, ValueDedup } from '../dedup/index.js';
 import type { Warnings } from '../diagnostics/index.js';
 import type { RecordOutcome } from '../transport/index.js';
 import {
   encodeIfSafe,
-  freeTextRedaction,
-  isNoRedaction,
   materialize,
-  redactedStringsOf,
-  redactException,
-  redactText,
   releaseEncoded,
   type SanitizeOptions,
   Sanitizer,
@@ -22,6 +17,7 @@ import { callItem, failureMarker, type RecordKind, type RecordText, type WalkedP
 import type { Backlog } from './backlog.js';
 import type { Epoch, FlushBarrier } from './flush-barrier.js';
 import { type Pool, yieldTurn } from './pool.js';
+import { NO_SECRETS, recordText, releaseValues, type TextSource } from './record-text.js';
 
 /**
  * Where finished records go: the transport's Batcher (or, in tests, any sink
@@ -51,39 +47,12 @@ export interface PipelineOptions {
   backlog?: Backlog | undefined;
 }
 
-interface Job {
-  readonly call: CallRecord;
-  readonly kind: RecordKind;
+interface Job extends TextSource {
   readonly epoch: Epoch;
   /** What its snapshot keeps alive while it waits for the pool (see `Backlog`). */
   readonly bytes: number;
-  exception?: ExceptionInfo;
-  /** For a failed call's end record: strings redaction removes from its inputs, which its exception may quote. */
-  inputSecrets?: readonly string[];
 }
 
-const NO_SECRETS: readonly string[] = [];
-
-/**
- * Drops a call's values once its last record is encoded (a start record
- * leaves them: the end record reads them, and a failed call's exception is
- * redacted by its inputs' secrets).
- *
- * Why: a call that ran across many turns (an agent step over its model
- * calls, 64 of them at once in a burst) has been promoted to the old
- * generation by the time it ends, and the output snapshot it then points to
- * is young. That old-to-new reference keeps the snapshot and its strings
- * alive through every minor GC until the next full GC, even once the call
- * itself is garbage, so each of them is copied and then promoted. In a burst
- * of 80 KB agent steps, dropping them took what the minor GCs promoted from
- * about 506 MB to about 370 MB (untraced: about 170 MB), with the backlog held
- * small (bench/RESULTS.md, "80 KB: what the GC promotes").
- */
-function releaseValues(call: CallRecord, kind: RecordKind): void {
-  if (kind === 'start') return;
-  call.inputs = undefined;
-  call.output = undefined;
-}
 /** A record whose large values are still in it (the Sanitizer's encoder does not deduplicate). */
 const NOT_DEDUPLICATED = Symbol('not deduplicated');
 
@@ -264,46 +233,9 @@ export class Pipeline {
     return undefined;
   }
 
-  /** The exception a finished, failed call records (computed once per record: the fast path and the walk share it). */
-  #exception(job: Job): ExceptionInfo | undefined {
-    if (job.kind === 'start' || !job.call.failed) return undefined;
-    if (job.exception === undefined) job.exception = exceptionInfo(job.call.error);
-    return job.exception;
-  }
-
-  /**
-   * The record's display name and exception, redacted by the same keys and
-   * function as its values: the secrets its walk removed (plus, for an end
-   * record of a failed call, those of its inputs) are scrubbed from them.
-   */
+  /** The record's free text, redacted like its values (see `recordText`). */
   #text(job: Job, walkSecrets: readonly string[]): RecordText & { secrets: readonly string[] } {
-    const { call, kind } = job;
-    const exception = this.#exception(job);
-    const options = this.#o.sanitizeOptions(job.epoch);
-    // The common case (nothing redacted, no function): no work, no allocation beyond the result.
-    if (
-      walkSecrets.length === 0 &&
-      options.redact === undefined &&
-      (kind !== 'end' || exception === undefined)
-    ) {
-      return { displayName: call.displayName, exception, secrets: NO_SECRETS };
-    }
-    let secrets = walkSecrets;
-    if (kind === 'end' && exception !== undefined) {
-      job.inputSecrets ??= redactedStringsOf(materialize(call.inputs), options);
-      if (job.inputSecrets.length > 0) secrets = [...walkSecrets, ...job.inputSecrets];
-    }
-    const r = freeTextRedaction(secrets, options);
-    if (isNoRedaction(r)) return { displayName: call.displayName, exception, secrets: r.secrets };
-    const displayName =
-      call.displayName === undefined
-        ? undefined
-        : redactText(r, 'displayName', call.displayName, ['displayName']);
-    return {
-      displayName,
-      exception: exception === undefined ? undefined : redactException(r, exception),
-      secrets: r.secrets,
-    };
+    return recordText(job, this.#o.sanitizeOptions(job.epoch), walkSecrets);
   }
 
   #finalize(job: Job, parts: WalkedParts, walkSecrets: readonly string[]): void {

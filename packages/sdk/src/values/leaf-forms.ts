@@ -1,6 +1,7 @@
 import { types } from 'node:util';
 import { functionName } from './class-name.js';
-import { MARKER_KEY, type Marker } from './markers.js';
+import { MARKER_KEY, type Marker, truncatedString } from './markers.js';
+import { head, wellFormed } from './well-formed.js';
 
 // Leaves whose safe form is a marker with no children to walk. Each reads
 // internal slots through intrinsic methods, never through the value's own
@@ -51,4 +52,18 @@ export function unbox(value: object): string | number | boolean | bigint | symbo
   if (types.isBooleanObject(value)) return Boolean.prototype.valueOf.call(value);
   if (types.isBigIntObject(value)) return BigInt.prototype.valueOf.call(value);
   return Symbol.prototype.valueOf.call(value);
+}
+
+/** A string within `max` characters (longer: a truncation marker with its head), made well-formed. */
+export function limitedString(value: string, max: number): unknown {
+  return value.length > max ? truncatedString(value.length, head(value, max)) : wellFormed(value);
+}
+
+/** Strings inside leaf markers (a symbol's description, a huge bigint) obey the string limit too. */
+export function limitedLeaf(marker: Marker, max: number): Marker {
+  for (const key of Object.keys(marker)) {
+    const member = marker[key];
+    if (key !== MARKER_KEY && typeof member === 'string') marker[key] = limitedString(member, max);
+  }
+  return marker;
 }

@@ -1,7 +1,8 @@
 import { describeThrown } from './describe-thrown.js';
 import { InvalidHookResultError } from './invalid-hook-result-error.js';
-import { type Marker, unreadableMarker } from './markers.js';
+import { type Marker, pendingMarker, unreadableMarker } from './markers.js';
 import type { HookResult } from './sanitize-options.js';
+import { assign, type Container, type Entry, type Key } from './walk-frame.js';
 import { wellFormed } from './well-formed.js';
 
 /** What an `onObject`/`onBlob` hook made of a value. */
@@ -50,6 +51,29 @@ export function runRefHook<T>(
     failed,
   );
   return { kind: 'pending', settled };
+}
+
+/**
+ * The identity entry of a value a hook replaced: its ref, or, while the ref
+ * is pending, a stand-in marker (first written at `container[key]`) and
+ * `written`, which writes the ref into every place the stand-in was written
+ * to once it settles. `written` never rejects.
+ */
+export function hookEntry(
+  outcome: Exclude<HookOutcome, { kind: 'none' }>,
+  container: Container,
+  key: Key,
+): { entry: Entry; written?: Promise<void> } {
+  if (outcome.kind === 'ref')
+    return { entry: { out: outcome.ref, open: null, size: 1, height: 0, waiting: null } };
+  const entry: Entry = { out: pendingMarker(), open: null, size: 1, height: 0, waiting: [[container, key]] };
+  const written = outcome.settled.then((out) => {
+    for (const [place, at] of entry.waiting ?? []) assign(place, at, out);
+    entry.out = out;
+    entry.waiting = null;
+  });
+  // Writing cannot throw, but a pending promise that never rejects is part of the contract.
+  return { entry, written: written.catch(() => undefined) };
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

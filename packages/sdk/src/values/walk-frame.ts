@@ -97,3 +97,18 @@ function assign(container: Container, key: Key, value: unknown): void {
     (container as Record<Key, unknown>)[key] = value;
   }
 }
+
+/** Where `frame`'s value sits in the result (worked out once, when an error or a cycle needs it). */
+export function framePath(frame: Frame): readonly Key[] {
+  if (frame.path === null) frame.path = frame.parent === null ? [] : childPath(frame.parent, frame.key);
+  return frame.path;
+}
+
+/** Where the entry `key` of `frame` sits in the result. */
+export function childPath(frame: Frame, key: Key): readonly Key[] {
+  if (frame.parent === null) return []; // the root frame's only entry is the root value
+  const path = [...framePath(frame)];
+  if (frame.suffix !== null) path.push(frame.suffix);
+  path.push(key);
+  return path;
+}
