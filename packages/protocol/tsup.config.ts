@@ -10,6 +10,7 @@ export default defineConfig({
     'msgpack/index': 'src/msgpack/index.ts',
     'pricing/index': 'src/pricing/index.ts',
     'errors/index': 'src/errors/index.ts',
+    'trace/index': 'src/trace/index.ts',
   },
   format: ['esm'],
   // tsconfig.json is composite (for the root `tsc -b`); declaration bundling needs it off.

@@ -66,5 +66,7 @@ export {
   type TraceDiffQuery,
   type TraceDiffResponse,
   tryParseRef,
+  type ValueDifference,
+  valueDifferences,
 } from './protocol.js';
 export { TokenStore } from './token-store.js';

@@ -7,6 +7,8 @@ export { isWeftErrorCode, WeftError } from '@weft/protocol/errors';
 // The same cost text as `weft calls` prints.
 export { formatUsd } from '@weft/protocol/pricing';
 export { isRefUri, type Ref, tryParseRef } from '@weft/protocol/refs';
+// The same value differences as the replay's divergence and the trace diff API report.
+export { type ValueDifference, valueDifferences } from '@weft/protocol/trace';
 // The calls view's address for a set of filters, as alert messages write it.
 export {
   type CallsViewLink,

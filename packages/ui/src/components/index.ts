@@ -6,7 +6,7 @@ export { CopyButton } from './copy-button.js';
 export { ErrorBox } from './error-box.js';
 export { ExceptionView } from './exception-view.js';
 export { FeedbackPanel } from './feedback-panel.js';
-export { DiffTable, type DiffRow, JsonDiffView } from './json-diff-view.js';
+export { DiffTable, type DiffRow, diffRows, JsonDiffView } from './json-diff-view.js';
 export { JsonViewer } from './json-viewer.js';
 export { LabelEditor } from './label-editor.js';
 export { Pager } from './pager.js';

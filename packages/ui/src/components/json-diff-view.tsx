@@ -1,5 +1,8 @@
 import { useMemo } from 'preact/hooks';
-import { formatPath, jsonDiff } from '../model/index.js';
+import { type ValueDifference, valueDifferences } from '../api/index.js';
+
+/** Most differences listed between two versions (the rest would not be read). */
+const MAX_ROWS = 500;
 
 function preview(value: unknown): string {
   const text = JSON.stringify(value) ?? 'undefined';
@@ -12,6 +15,11 @@ export interface DiffRow {
   kind: 'added' | 'removed' | 'changed';
   before?: unknown;
   after?: unknown;
+}
+
+/** Rows for a {@link DiffTable} from value differences (as `valueDifferences` and the trace diff API give them). */
+export function diffRows(differences: readonly ValueDifference[]): DiffRow[] {
+  return differences.map((d) => ({ path: d.path || '(root)', kind: d.kind, before: d.left, after: d.right }));
 }
 
 /** Differences as a table, one line per changed path, with the two sides' values. */
@@ -52,7 +60,7 @@ export function DiffTable({
 
 /** The differences between two values, one line per changed path. */
 export function JsonDiffView({ before, after }: { before: unknown; after: unknown }) {
-  const entries = useMemo(() => jsonDiff(before, after), [before, after]);
-  if (entries.length === 0) return <p class="muted">The two versions have equal values.</p>;
-  return <DiffTable rows={entries.map((e) => ({ ...e, path: formatPath(e.path) }))} />;
+  const rows = useMemo(() => diffRows(valueDifferences(before, after, MAX_ROWS)), [before, after]);
+  if (rows.length === 0) return <p class="muted">The two versions have equal values.</p>;
+  return <DiffTable rows={rows} />;
 }

@@ -27,7 +27,6 @@ export {
   formatTime,
   shortId,
 } from './format.js';
-export { type DiffEntry, formatPath, jsonDiff } from './json-diff.js';
 export { type ScoreComparison, scoreIntervals, verdict } from './score-intervals.js';
 export {
   ancestorIds,

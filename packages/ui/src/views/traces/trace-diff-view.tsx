@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { TraceDiffResponse } from '../../api/index.js';
-import { DiffTable, ErrorBox, Page } from '../../components/index.js';
+import { DiffTable, diffRows, ErrorBox, Page } from '../../components/index.js';
 import { useApp, useLoad, useRowKeys } from '../../hooks/index.js';
 import { href, navigate, type Route } from '../../router/index.js';
 
@@ -24,16 +24,7 @@ function Differences({ title, differences }: { title: string; differences: reado
   return (
     <section class="diff-section">
       <h3>{title}</h3>
-      <DiffTable
-        rows={differences.map((d) => ({
-          path: d.path || '(root)',
-          kind: d.kind,
-          before: d.left,
-          after: d.right,
-        }))}
-        beforeLabel="Left"
-        afterLabel="Right"
-      />
+      <DiffTable rows={diffRows(differences)} beforeLabel="Left" afterLabel="Right" />
     </section>
   );
 }
