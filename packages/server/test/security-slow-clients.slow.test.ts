@@ -136,7 +136,8 @@ describe('clients that are slow, never read, or many', () => {
     expect(new Set(statuses)).toEqual(new Set([200, 503]));
     for (const reply of replies.filter((r) => r.status === 503)) {
       expect(reply.body.error.code).toBe('WEFT_OVERLOADED');
-      expect(reply.headers.get('retry-after')).toBe('1');
+      // Whole seconds from the measured drain rate (the batches refused wait their turn), 1 to 30.
+      expect(reply.headers.get('retry-after')).toMatch(/^([1-9]|[12]\d|30)$/);
     }
     expect(health.failures).toBe(0);
     // Generous: on 2 shared cores at a load average of 21, probed from a process of

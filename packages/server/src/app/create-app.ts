@@ -146,14 +146,11 @@ export function createApp(options: AppOptions): FastifyInstance {
   app.setErrorHandler(errorHandler);
   app.addHook('onRequest', hostGuard({ listenHost: parsed.host, allowedHosts: parsed.allowedHosts }));
   app.addHook('onRequest', crossSiteGuard({ allowedHosts: parsed.allowedHosts }));
-  app.addHook(
-    'onRequest',
-    admission({
-      maxRequests: parsed.maxRequestsInFlight,
-      maxBodyBytes: parsed.maxBodyBytesInFlight,
-      bodyLimitBytes: maxBodyBytes,
-    }),
-  );
+  admission(app, {
+    maxRequests: parsed.maxRequestsInFlight,
+    maxBodyBytes: parsed.maxBodyBytesInFlight,
+    bodyLimitBytes: maxBodyBytes,
+  });
   app.addHook('onRequest', bodyLimit({ maxBytes: maxBodyBytes }));
   app.addHook('onSend', securityHeaders());
   idleTimeoutWhileHandling(app, parsed.idleTimeoutMs);

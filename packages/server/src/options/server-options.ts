@@ -145,9 +145,13 @@ export const serverOptions = z.object({
    */
   maxConnections: z.number().int().positive().default(512),
   /**
-   * Most requests in progress (`/health` and `/version` aside); past it a
-   * request is answered 503 `WEFT_OVERLOADED` with `Retry-After` before its
-   * body is parsed. The server works on one thread: more requests at once
+   * Most requests in progress of each kind — ingest (call batches, OTLP
+   * traces) and the rest (reads) — `/health` and `/version` aside; past it
+   * a request is answered 503 `WEFT_OVERLOADED` before its body is parsed,
+   * with a `Retry-After` (1–30 s) from the rate the server has been
+   * finishing that kind of request. A request counts until its handler
+   * (its storage write) has finished, even when its client left sooner.
+   * The server works on one thread: more requests at once
    * add latency, not throughput (with 100 clients sending 1 MB batches at
    * once, `/health` took 6.9 s without a cap, 1.4–1.6 s with a cap of 2).
    * @default 8
