@@ -17,7 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,14 +44,24 @@ const { values: args } = parseArgs({
      */
     generate: { type: 'boolean', default: false },
     seed: { type: 'string', default: '60000' },
+    /**
+     * chDB: keep the loaded calls in this folder (database `bench_keep_<calls>`) and, when a
+     * later run finds them there, query them without loading again (to iterate on read paths).
+     */
+    keep: { type: 'string' },
   },
 });
 const total = Number(args.calls);
 const seedCalls = Number(args.seed);
 const here = fileURLToPath(new URL('.', import.meta.url));
 const dir = await mkdtemp(join(tmpdir(), 'weft-bench-query-'));
-const target = await storageTarget(args.storage);
-const where = target.fresh(dir);
+const target = await storageTarget(args.storage, args.keep === undefined ? {} : { keep: args.keep });
+const keptName = args.keep === undefined ? undefined : `bench_keep_${args.calls}`;
+const where = target.fresh(dir, keptName);
+/** `--keep`: what the kept load was made with (its start time and trace), if it is there already. */
+const keptFile = keptName === undefined ? undefined : join(args.keep, `${keptName}.json`);
+const kept =
+  keptFile === undefined ? undefined : await readFile(keptFile, 'utf8').then(JSON.parse, () => undefined);
 // The whole-project folds (sort by latency) of a large project outlast the default 15 s request
 // timeout on a loaded machine; the bench measures how long they take rather than a 503.
 if (where.storage?.startsWith('clickhouse')) where.storage += '?timeoutMs=120000';
@@ -72,7 +82,7 @@ const load = [loadavg()[0]];
 /** The trace the last case loads whole: a root and TRACE_CHILDREN children, starting at the middle call. */
 const TRACE_CHILDREN = 25_000;
 const traceAt = Math.floor(total / 2);
-const traceRoot = randomUUID();
+const traceRoot = kept?.traceRoot ?? randomUUID();
 
 // Root calls of four common ops and one rare op (1 in 1,000), 200-byte inputs, 300-byte outputs.
 const ops = ['agent.step', 'llm.chat', 'tool.search', 'retrieve'];
@@ -87,7 +97,7 @@ const random = () => {
 };
 const word = () => `w${Math.floor(5_000 ** random()).toString(36)}`;
 const sentence = (count) => Array.from({ length: count }, word).join(' ');
-const t0 = Date.now();
+const t0 = kept?.t0 ?? Date.now();
 // Batches of 2,000 with 3 in flight: the load is setup, not what is measured,
 // and one batch at a time left the server (and ClickHouse) idle between batches.
 const BATCH = 2_000;
@@ -177,8 +187,9 @@ const loadDirect = async (storageUrl, until) => {
   await storage.close();
 };
 /** What `--generate` did: seconds per step and the check of copies against real ingest. */
-const generated = {};
-if (target.kind === 'sqlite') await Promise.all(Array.from({ length: IN_FLIGHT }, loader));
+const generated = kept?.generated ?? {};
+if (kept !== undefined) process.stderr.write(`reusing the calls kept in ${args.keep}\n`);
+else if (target.kind === 'sqlite') await Promise.all(Array.from({ length: IN_FLIGHT }, loader));
 else if (!args.generate) await loadDirect(where.storage, total);
 else {
   let started = performance.now();
@@ -227,6 +238,8 @@ else {
       throw new Error(`generated ${table} rows differ from ingested ones: ${JSON.stringify(check)}`);
 }
 
+if (keptFile !== undefined && kept === undefined)
+  await writeFile(keptFile, JSON.stringify({ t0, traceRoot, generated }));
 const ingestSeconds = (performance.now() - ingestStarted) / 1000;
 const cases = [
   ['newest root calls (the calls table)', { parentId: null }],

@@ -27,7 +27,12 @@ export function numberedId(n) {
 const idSql = (n) =>
   `concat(leftPad(lower(hex(toUInt32((${n} * 2654435761) % 4294967296))), 8, '0'), '-0000-4000-8000-', leftPad(toString(${n}), 12, '0'))`;
 
-/** A seed row: an id `numberedId` made (the trace's calls have random ids and are not copied). */
+/**
+ * A row `numberedId` made (the trace's calls have random ids and are not
+ * copied); copies made by an earlier INSERT match too, so the copy also
+ * bounds the number to the seed's (without it every later INSERT copied the
+ * earlier copies again: duplicate rows, and a load that grew with the square).
+ */
 const SEED_ROW = "match(id, '^[0-9a-f]{8}-0000-4000-8000-[0-9]{12}$')";
 
 /**
@@ -84,7 +89,7 @@ export async function copySeedCalls(engine, options) {
         SELECT ${list.values} FROM (
           SELECT *, toUInt64(substring(id, 25)) + k * ${seedCalls} AS nn, k * ${seedCalls} AS shift
           FROM ${database}.${table} ARRAY JOIN range(${k}, ${until}) AS k
-          WHERE project = '${project}' AND ${SEED_ROW} AND nn < ${total}
+          WHERE project = '${project}' AND ${SEED_ROW} AND toUInt64(substring(id, 25)) < ${seedCalls} AND nn < ${total}
         )`);
     }
     options.onProgress?.(Math.min(until * seedCalls, total));

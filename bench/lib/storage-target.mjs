@@ -13,9 +13,11 @@ const testing = new URL('../../packages/server/dist/testing/index.js', import.me
 
 /**
  * @param {string} spec `sqlite`, `clickhouse`, `chdb` or a clickhouse:// URL
+ * @param {{ keep?: string }} [options] chDB: a folder kept after the run (and reused by the next), with one
+ *   database per `keep.database` name, instead of a temporary folder
  * @returns {Promise<{ kind: 'sqlite' | 'clickhouse' | 'chdb', label: string, chdbPath?: string, fresh(dir: string): { storage?: string, dbPath?: string, database?: string }, httpUrl?: string, dispose(): Promise<void> }>}
  */
-export async function storageTarget(spec = 'sqlite') {
+export async function storageTarget(spec = 'sqlite', options = {}) {
   if (spec === 'sqlite') {
     return {
       kind: 'sqlite',
@@ -25,18 +27,19 @@ export async function storageTarget(spec = 'sqlite') {
     };
   }
   if (spec === 'chdb') {
-    const root = await mkdtemp(join(tmpdir(), 'weft-bench-chdb-'));
+    const root = options.keep ?? (await mkdtemp(join(tmpdir(), 'weft-bench-chdb-')));
     const require = createRequire(new URL('../../packages/server/package.json', import.meta.url));
     const version = require('chdb/package.json').version;
     return {
       kind: 'chdb',
       label: `chDB ${version}`,
       chdbPath: root,
-      fresh: () => {
-        const database = `bench_${randomUUID().replaceAll('-', '')}`;
+      fresh: (_dir, name) => {
+        const database = name ?? `bench_${randomUUID().replaceAll('-', '')}`;
         return { storage: `chdb:${root}?database=${database}`, database };
       },
-      dispose: () => rm(root, { recursive: true, force: true }),
+      dispose: () =>
+        options.keep === undefined ? rm(root, { recursive: true, force: true }) : Promise.resolve(),
     };
   }
   let base;

@@ -1,10 +1,17 @@
-import { type CallQueryParsed, type CallQueryResponse, type CallSortField, isRefUri } from '@weft/protocol';
+import {
+  type CallQueryParsed,
+  type CallQueryResponse,
+  type CallSortField,
+  type Feedback,
+  isRefUri,
+} from '@weft/protocol';
 import { attributeTerm } from '../attribute-terms.js';
 import { type CursorPosition, callSortKey, decodeCursor, encodeCursor } from '../cursor.js';
 import { searchWords } from '../search-text.js';
 import { callSearchText, textSnippet } from '../text-snippet.js';
 import { attributeTermKey } from './attribute-term-key.js';
-import { type FoldedCall, FULL_COLUMNS, callFromFolded } from './call-columns.js';
+import { type FoldedCall, callFromFolded } from './call-columns.js';
+import { readFullCalls } from './call-page-read.js';
 import type { ClickHouseConnection } from './clickhouse-connection.js';
 import type { ClickHouseFeedbackStore } from './feedback-store.js';
 import { type ListTimeSql, microsOf } from './list-schema.js';
@@ -19,14 +26,20 @@ export interface ListWalk {
 /** The calls still wanted, and room for a few stale copies. */
 const WALK: ListWalk = { rows: (wanted) => wanted + 8 };
 
-/** A list row as a page's walk reads it: its id, version (and its call's highest) and sort key. */
+/** A list row as a page's walk reads it: its id, version and sort key. */
 interface KeyRow {
   id: string;
   version: number | string;
-  newest: number | string;
   k_time: number | string;
   k_latency: number;
   k_op: string;
+}
+
+/** A current list row of a page, with its full call and the feedback read with it. */
+interface PageRow {
+  key: KeyRow;
+  call: FoldedCall;
+  feedback: Map<string, Feedback[]>;
 }
 
 /** The ORDER BY of each sort, before the direction; every one ends with `id`, the tie-break. */
@@ -45,14 +58,17 @@ const ORDER: Record<CallSortField, readonly string[]> = {
  *      order of the primary key or of a projection, so a page reads a few
  *      granules, not the project;
  *   2. drop stale copies: a row whose `version` is not its call's highest
- *      (joined in the same query, by id, over the candidates' ids)
+ *      (read by id, with the candidates' full calls from `calls` by primary
+ *      key and their feedback: three small reads at once, after the walk)
  *      (a start stored alone before its end, a half since sent again) is an
  *      old state of the call; the current row is in the table too, at its
  *      own place in the order, and is kept there if it passes. Copies of
  *      the same version (two replicas wrote the same row) count once;
  *   3. too few left? read on after the last row read.
  *
- * Then the page's full calls are read from `calls` by primary key.
+ * A page is so two round trips: the walk, then the three reads at once.
+ * (Joining the newest versions into the walk's query read the walk twice
+ * and cost more than the walk itself on ClickHouse 26.)
  */
 export class ClickHouseCallQuery {
   readonly #connection: ClickHouseConnection;
@@ -99,24 +115,17 @@ export class ClickHouseCallQuery {
       const position = decodeCursor(query.cursor, sortName);
       cursor = { key: callSortKey(field, position.key), id: position.id };
     }
-    const keys = await this.#walkList(query.project, where, field, direction, query.limit + 1, cursor);
-    const more = keys.length > query.limit;
-    const shown = more ? keys.slice(0, query.limit) : keys;
-    const pageIds = shown.map((k) => k.id);
-    const [calls, feedback] = await Promise.all([
-      this.#read(query.project, pageIds),
-      this.#feedback.forCalls(query.project, pageIds),
-    ]);
-    const last = shown.at(-1);
+    const found = await this.#walkList(query.project, where, field, direction, query.limit + 1, cursor);
+    const more = found.length > query.limit;
+    const shown = more ? found.slice(0, query.limit) : found;
+    const last = shown.at(-1)?.key;
     return {
-      calls: shown.flatMap((k) => {
-        const row = calls.get(k.id);
-        if (row === undefined) return [];
+      calls: shown.map(({ key, call: row, feedback }) => {
         const call = callFromFolded(query.project, row);
-        call.feedback = feedback.get(k.id) ?? [];
+        call.feedback = feedback.get(key.id) ?? [];
         const snippet = words.length === 0 ? undefined : textSnippet(callSearchText(call), words);
         if (snippet !== undefined) call.snippet = snippet;
-        return [call];
+        return call;
       }),
       nextCursor:
         more && last ? encodeCursor(sortName, { key: this.#cursorKey(last, field), id: last.id }) : null,
@@ -125,7 +134,7 @@ export class ClickHouseCallQuery {
 
   /** One call, or undefined when unknown or its start has not arrived. */
   async readOne(project: string, id: string): Promise<FoldedCall | undefined> {
-    return (await this.#read(project, [id])).get(id);
+    return (await readFullCalls(this.#connection, this.#calls, project, [id])).get(id);
   }
 
   /** The filters of `query` as conditions on list rows (see `Storage.queryCalls`). */
@@ -178,7 +187,10 @@ export class ClickHouseCallQuery {
     return where;
   }
 
-  /** The first `count` current list rows passing `where` after `cursor` (steps 1–3 in the class comment). */
+  /**
+   * The first `count` current list rows passing `where` after `cursor`, with
+   * their full calls and feedback (steps 1–3 in the class comment).
+   */
   async #walkList(
     project: string,
     where: readonly string[],
@@ -186,28 +198,19 @@ export class ClickHouseCallQuery {
     direction: 'asc' | 'desc',
     count: number,
     cursor: CursorPosition | undefined,
-  ): Promise<KeyRow[]> {
+  ): Promise<PageRow[]> {
     const order = direction === 'asc' ? 'ASC' : 'DESC';
-    const found: KeyRow[] = [];
+    const orderBy = ORDER[field].map((c) => `${c} ${order}`).join(', ');
+    const found: PageRow[] = [];
     const seen = new Set<string>();
     let after = cursor === undefined ? undefined : this.#after(field, direction, cursor);
     while (found.length < count) {
       const size = this.#walk.rows(count - found.length);
-      const orderBy = ORDER[field].map((c) => `${c} ${order}`).join(', ');
-      const candidates = `SELECT id, version, ${this.#time.micros('started_at')} AS k_time, latency_key AS k_latency,
-          op_plain AS k_op, started_at, latency_key, op_plain
-        FROM ${this.#list} WHERE ${[...where, ...(after === undefined ? [] : [after])].join(' AND ')}
-        ORDER BY ${orderBy} LIMIT ${sqlLiteral(size)}`;
-      // One round trip: the candidates, and each one's highest version (by
-      // the id index); the candidate subquery is read twice, in key order.
+      // Read in the order of the primary key or of a projection, stopping at LIMIT.
       const rows = await this.#connection.rows<KeyRow>(`
-        SELECT id, version, newest, k_time, k_latency, k_op FROM (${candidates}) AS candidate
-        ALL LEFT JOIN (
-          SELECT id, max(version) AS newest FROM ${this.#list}
-          WHERE project = ${sqlLiteral(project)} AND id IN (SELECT id FROM (${candidates}))
-          GROUP BY id
-        ) AS current USING id
-        ORDER BY ${orderBy}`);
+        SELECT id, version, ${this.#time.micros('started_at')} AS k_time, latency_key AS k_latency, op_plain AS k_op
+        FROM ${this.#list} WHERE ${[...where, ...(after === undefined ? [] : [after])].join(' AND ')}
+        ORDER BY ${orderBy} LIMIT ${sqlLiteral(size)}`);
       if (rows.length === 0) break;
       const full = rows.length === size;
       // Copies of one call share its sort key (a call sent twice), and the
@@ -217,10 +220,20 @@ export class ClickHouseCallQuery {
       const lastId = (rows.at(-1) as KeyRow).id;
       const whole = full ? rows.findLastIndex((r) => r.id !== lastId) + 1 : rows.length;
       const taken = whole > 0 ? rows.slice(0, whole) : rows;
-      for (const row of taken) {
-        if (seen.has(row.id) || Number(row.newest) !== Number(row.version)) continue;
-        seen.add(row.id);
-        found.push(row);
+      // Each candidate's highest version (by the id index), its full call and
+      // its feedback, at once: a page's ids are known after the walk, and a
+      // stale candidate (rare: before merges) only costs reading one call.
+      const ids = [...new Set(taken.map((r) => r.id))].filter((id) => !seen.has(id));
+      const [newest, calls, feedback] = await Promise.all([
+        this.#newestVersions(project, ids),
+        readFullCalls(this.#connection, this.#calls, project, ids),
+        this.#feedback.forCalls(project, ids),
+      ]);
+      for (const key of taken) {
+        const call = calls.get(key.id);
+        if (seen.has(key.id) || newest.get(key.id) !== Number(key.version) || call === undefined) continue;
+        seen.add(key.id);
+        found.push({ key, call, feedback });
         if (found.length === count) break;
       }
       if (!full) break;
@@ -228,6 +241,15 @@ export class ClickHouseCallQuery {
       after = this.#after(field, direction, { key: this.#cursorKey(last, field), id: last.id });
     }
     return found;
+  }
+
+  /** The highest `version` of each of `ids` in `call_list`: a list row of a lower one is a stale copy. */
+  async #newestVersions(project: string, ids: readonly string[]): Promise<Map<string, number>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.#connection.rows<{ id: string; newest: number | string }>(`
+      SELECT id, max(version) AS newest FROM ${this.#list}
+      WHERE project = ${sqlLiteral(project)} AND id IN ${inList(ids)} GROUP BY id`);
+    return new Map(rows.map((r) => [r.id, Number(r.newest)]));
   }
 
   /** `(key, id)` strictly after `position` in the sort's direction. */
@@ -250,16 +272,6 @@ export class ClickHouseCallQuery {
     if (field === 'startedAt') return startedAt;
     if (field === 'latencyMs') return Number(row.k_latency);
     return [String(row.k_op), startedAt];
-  }
-
-  /** Full calls of `ids` from their halves in `calls` (primary key reads), by id; only those whose start arrived. */
-  async #read(project: string, ids: readonly string[]): Promise<Map<string, FoldedCall>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.#connection.rows<FoldedCall>(`
-      SELECT ${FULL_COLUMNS} FROM ${this.#calls}
-      WHERE project = ${sqlLiteral(project)} AND id IN ${inList(ids)}
-      GROUP BY id HAVING f_has_start = 1`);
-    return new Map(rows.map((r) => [r.id, r]));
   }
 }
 

@@ -12,6 +12,8 @@ export interface TableSpec {
   version?: string;
   partitionBy?: string;
   orderBy: string;
+  /** MergeTree settings of a table created from now on (`SETTINGS …`), if any. */
+  settings?: string;
   /** With a cluster: which shard a row goes to. Rows that merge must share a shard. */
   shardBy: string;
 }
@@ -41,6 +43,11 @@ export const TABLES: readonly TableSpec[] = [
     version: 'seq',
     partitionBy: monthOf('event_ms'),
     orderBy: '(project, id, half)',
+    // A page reads its calls by id, one granule each (ids of a filtered page
+    // are far apart): granules of 256 half-rows (~300 KB of values a column)
+    // rather than 8,192 (~8 MB, decompressed per id). Databases created
+    // before keep 8,192 (a granularity is fixed when a table is created).
+    settings: 'index_granularity = 256',
     shardBy: 'cityHash64(project, id)',
   },
   {
@@ -147,8 +154,9 @@ export function createTableStatements(
   const local = cluster === undefined ? table.name : `${table.name}_local`;
   const engine = `ReplacingMergeTree(${table.version ?? ''})`;
   const partition = table.partitionBy ? ` PARTITION BY ${table.partitionBy}` : '';
+  const settings = table.settings ? ` SETTINGS ${table.settings}` : '';
   const statements = [
-    `CREATE TABLE IF NOT EXISTS ${database}.${local} (${table.columns}) ENGINE = ${engine}${partition} ORDER BY ${table.orderBy}`,
+    `CREATE TABLE IF NOT EXISTS ${database}.${local} (${table.columns}) ENGINE = ${engine}${partition} ORDER BY ${table.orderBy}${settings}`,
   ];
   if (cluster !== undefined) {
     statements.push(
