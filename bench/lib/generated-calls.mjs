@@ -89,7 +89,7 @@ export async function copySeedCalls(engine, options) {
         SELECT ${list.values} FROM (
           SELECT *, toUInt64(substring(id, 25)) + k * ${seedCalls} AS nn, k * ${seedCalls} AS shift
           FROM ${database}.${table} ARRAY JOIN range(${k}, ${until}) AS k
-          WHERE project = '${project}' AND ${SEED_ROW} AND toUInt64(substring(id, 25)) < ${seedCalls} AND nn < ${total}
+          WHERE project = '${project}' AND ${SEED_ROW} AND toUInt64OrZero(substring(id, 25)) < ${seedCalls} AND nn < ${total}
         )`);
     }
     options.onProgress?.(Math.min(until * seedCalls, total));
