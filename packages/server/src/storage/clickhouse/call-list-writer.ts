@@ -42,8 +42,8 @@ export class ClickHouseCallListWriter {
     this.#insertSettings = insertSettings;
   }
 
-  /** Writes the list rows of a batch whose half-rows `rows` are stored in `calls`. */
-  async afterHalves(project: string, rows: readonly CallHalfRow[]): Promise<void> {
+  /** The list rows of a batch whose half-rows `rows` are stored in `calls` (the caller inserts them). */
+  async rowsAfterHalves(project: string, rows: readonly CallHalfRow[]): Promise<CallListRow[]> {
     const listRows: CallListRow[] = [];
     const partial: string[] = [];
     for (const [id, halves] of halvesInBatch(rows)) {
@@ -52,7 +52,12 @@ export class ClickHouseCallListWriter {
       else partial.push(id);
     }
     listRows.push(...(await this.#rebuilt(project, partial)));
-    await this.#connection.insert(this.#list, listRows, this.#insertSettings);
+    return listRows;
+  }
+
+  /** The table's qualified name. */
+  get table(): string {
+    return this.#list;
   }
 
   /** Rewrites the list rows of `ids` from what `calls` holds now (after a roll-up changed their ends). */

@@ -17,14 +17,13 @@ import type {
   TableCreateResponse,
   TableRowsResponse,
 } from '@weft/protocol';
-import { encodeMsgpack } from '@weft/protocol';
-import { InvalidOptionsError, InvalidRequestError, StorageClosedError } from '../../errors/index.js';
+import { InvalidOptionsError, StorageClosedError } from '../../errors/index.js';
 import type { SpanCallPut } from '../span-usage.js';
 import type { ObjectPut, Storage, TablePut, VersionSelector } from '../storage.js';
-import { type CallHalfRow, callHalfRows } from './call-halves.js';
 import { callFromFolded } from './call-columns.js';
 import { ClickHouseCallQuery } from './call-query.js';
 import { ClickHouseCallListWriter } from './call-list-writer.js';
+import { ClickHouseCallIngest } from './call-ingest.js';
 import { listTimeSql } from './list-schema.js';
 import { type SchemaProfile, storedProfile } from './schema-profile.js';
 import { loadChdb } from './chdb-connection.js';
@@ -42,10 +41,8 @@ import { ClickHouseObjectStore } from './object-store.js';
 import { ClickHouseSessionQuery } from './session-query.js';
 import { ClickHouseSpanUsageStore } from './span-usage-store.js';
 import { ClickHouseTableStore } from './table-store.js';
-import { nextSeq } from './write-sequence.js';
 import { ClickHouseValueStore } from './value-store.js';
 import type { StoredValue } from '../stored-value.js';
-import { contentRefsOf } from '../content-refs.js';
 
 /**
  * The scale-out storage engine: ClickHouse over HTTP, same contract as
@@ -66,8 +63,7 @@ export class ClickHouseStorage implements Storage {
   readonly #feedback: ClickHouseFeedbackStore;
   readonly #labels: ClickHouseLabelStore;
   readonly #sessions: ClickHouseSessionQuery;
-  readonly #spanUsage: ClickHouseSpanUsageStore;
-  readonly #listWriter: ClickHouseCallListWriter;
+  readonly #ingest: ClickHouseCallIngest;
   readonly #schemaVersion: number;
   /** Metrics rollups and monitoring state (kept by ingest, read by the monitoring routes). */
   readonly monitoring: ClickHouseMonitorStorage;
@@ -103,12 +99,6 @@ export class ClickHouseStorage implements Storage {
       time,
       profile,
     });
-    this.#listWriter = new ClickHouseCallListWriter({
-      connection,
-      calls: this.#callsTable,
-      list,
-      insertSettings,
-    });
     this.#objects = new ClickHouseObjectStore({ connection, table: name('objects'), insertSettings });
     this.#labels = new ClickHouseLabelStore({
       connection,
@@ -129,7 +119,6 @@ export class ClickHouseStorage implements Storage {
       insertSettings,
     });
     this.#files = new ClickHouseFileStore({ connection, table: name('files'), insertSettings });
-    this.#spanUsage = new ClickHouseSpanUsageStore({ connection, table: this.#callsTable, insertSettings });
     this.#values = new ClickHouseValueStore({ connection, table: name('call_values'), insertSettings });
     this.monitoring = new ClickHouseMonitorStorage({
       connection,
@@ -141,6 +130,15 @@ export class ClickHouseStorage implements Storage {
       open: () => this.#open(),
     });
     this.#refs = new ClickHouseContentRefStore({ connection, table: name('content_refs'), insertSettings });
+    this.#ingest = new ClickHouseCallIngest({
+      connection,
+      calls: this.#callsTable,
+      refsTable: this.#refs.table,
+      insertSettings,
+      listWriter: new ClickHouseCallListWriter({ connection, calls: this.#callsTable, list, insertSettings }),
+      rollups: this.monitoring.rollups,
+      spanUsage: new ClickHouseSpanUsageStore({ connection, table: this.#callsTable, insertSettings }),
+    });
     this.lifecycle = new ClickHouseLifecycle({
       connection,
       tables: {
@@ -212,65 +210,14 @@ export class ClickHouseStorage implements Storage {
 
   async ingestCalls(project: string, items: readonly CallItem[]): Promise<{ accepted: number }> {
     this.#open();
-    await this.#insertCalls(project, items, (_, rows) => rows);
-    await this.monitoring.rollups.applyCalls(project, items);
+    await this.#ingest.calls(project, items);
     return { accepted: items.length };
   }
 
   async ingestSpanCalls(project: string, spans: readonly SpanCallPut[]): Promise<{ accepted: number }> {
     this.#open();
-    await this.#insertCalls(
-      project,
-      spans.map((span) => span.call),
-      (index, rows) => ClickHouseSpanUsageStore.markStartRows(rows, spans[index] as SpanCallPut),
-    );
-    const summaries = await this.#spanUsage.rollUp(project, spans);
-    await this.#listWriter.refresh(project, [...summaries.keys()]);
-    await this.monitoring.rollups.applyCalls(
-      project,
-      spans.map((span) => span.call),
-      summaries,
-    );
+    await this.#ingest.spans(project, spans);
     return { accepted: spans.length };
-  }
-
-  /**
-   * Encoding happens before anything is written: a record that cannot be
-   * encoded fails the batch, naming the item, and nothing is inserted.
-   * `finish` adjusts the half-rows of the item at an index.
-   */
-  async #insertCalls(
-    project: string,
-    items: readonly CallItem[],
-    finish: (index: number, rows: CallHalfRow[]) => CallHalfRow[],
-  ): Promise<void> {
-    const rows: CallHalfRow[] = [];
-    for (const [index, item] of items.entries()) {
-      try {
-        rows.push(...finish(index, callHalfRows(project, item, nextSeq(), encodeMsgpack)));
-      } catch (error) {
-        throw new InvalidRequestError(
-          [{ path: `items.${index}`, index, message: `cannot be stored: ${(error as Error).message}` }],
-          'body',
-        );
-      }
-    }
-    // What the calls refer to (values, files), for deletion and retention:
-    // before the calls, so a collection never sees a call without its refs.
-    const refs = items.flatMap((item) => {
-      const keys = contentRefsOf(
-        item.type === 'end' ? undefined : item.inputs,
-        item.type === 'end' ? undefined : item.attributes,
-        item.type === 'start' ? undefined : item.output,
-      );
-      return keys === null ? [] : [{ source: `c:${item.id}`, keys }];
-    });
-    await this.#refs.put(project, refs);
-    // One INSERT per batch and table: ClickHouse wants few large inserts (each
-    // makes a part). The halves first: the list rows of a partial record are
-    // rebuilt from what `calls` holds (see ClickHouseCallListWriter).
-    await this.#connection.insert(this.#callsTable, rows, this.#insertSettings);
-    await this.#listWriter.afterHalves(project, rows);
   }
 
   async queryCalls(query: CallQueryParsed): Promise<CallQueryResponse> {
@@ -423,7 +370,8 @@ export class ClickHouseStorage implements Storage {
 
   /** Closes the HTTP clients once requests in flight have settled. Idempotent. */
   close(): Promise<void> {
-    this.#closing ??= this.#connection.close();
+    // Requests already taken in are written and answered before the clients close.
+    this.#closing ??= this.#ingest.idle().then(() => this.#connection.close());
     return this.#closing;
   }
 

@@ -43,13 +43,24 @@ export class ClickHouseContentRefStore {
     project: string,
     refs: readonly { source: string; keys: readonly ContentRefKey[] }[],
   ): Promise<void> {
+    await this.#connection.insert(
+      this.#table,
+      ClickHouseContentRefStore.rows(project, refs),
+      this.#insertSettings,
+    );
+  }
+
+  /** The rows `put` inserts (for a caller that inserts several projects' rows at once). */
+  static rows(
+    project: string,
+    refs: readonly { source: string; keys: readonly ContentRefKey[] }[],
+  ): Record<string, string | number>[] {
     const now = Date.now();
-    const rows = refs.flatMap(({ source, keys }) =>
+    return refs.flatMap(({ source, keys }) =>
       keys
         .filter((key) => source === 'p' || !key.startsWith('c:'))
         .map((key) => ({ project, kind: key.slice(0, 1), target: key.slice(2), source, created_at: now })),
     );
-    await this.#connection.insert(this.#table, rows, this.#insertSettings);
   }
 
   /** What new values refer to (their prev, nested markers, files). */

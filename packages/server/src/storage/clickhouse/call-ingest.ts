@@ -1,0 +1,184 @@
+import type { ClickHouseSettings } from '@clickhouse/client';
+import type { CallItem } from '@weft/protocol';
+import { encodeMsgpack } from '@weft/protocol';
+import { InvalidRequestError } from '../../errors/index.js';
+import { contentRefsOf } from '../content-refs.js';
+import type { SpanCallPut } from '../span-usage.js';
+import { type CallHalfRow, callHalfRows } from './call-halves.js';
+import type { ClickHouseCallListWriter } from './call-list-writer.js';
+import type { CallListRow } from './call-list-rows.js';
+import type { ClickHouseConnection } from './clickhouse-connection.js';
+import { ClickHouseContentRefStore } from './content-ref-store.js';
+import { type FlushOutcome, GroupCommit } from '../group-commit.js';
+import type { ClickHouseRollupStore } from './rollup-store.js';
+import { ClickHouseSpanUsageStore } from './span-usage-store.js';
+import { nextSeq } from './write-sequence.js';
+
+/** Half-rows a flush carries at most: a few MB of JSON per INSERT under the heaviest load. */
+const MAX_ROWS_PER_FLUSH = 50_000;
+
+/** One ingest request, encoded, waiting for its flush. */
+interface CallBatch {
+  project: string;
+  items: readonly CallItem[];
+  rows: CallHalfRow[];
+  refs: Record<string, string | number>[];
+  /** OTLP spans: their usage rolls up their traces after the flush's inserts. */
+  spans: readonly SpanCallPut[] | undefined;
+}
+
+/** What the ingest writes to, lent by `ClickHouseStorage`. */
+export interface ClickHouseCallIngestOptions {
+  connection: ClickHouseConnection;
+  calls: string;
+  refsTable: string;
+  insertSettings: ClickHouseSettings;
+  listWriter: ClickHouseCallListWriter;
+  rollups: ClickHouseRollupStore;
+  spanUsage: ClickHouseSpanUsageStore;
+}
+
+/**
+ * The insert path of calls (native records and OTLP spans). Requests are
+ * encoded as they arrive (a record that cannot be encoded fails its own
+ * request, naming the item, and nothing of it is written), then join a
+ * group commit (`GroupCommit`): every request waiting when a flush starts
+ * is written by it with ONE INSERT per table — content refs, call halves,
+ * list rows, then the rollups (one update per project) — and each request
+ * is answered after that flush has committed. Under load, a replica sends
+ * a handful of INSERTs per flush whatever the number of requests, each
+ * carrying thousands of rows.
+ *
+ * Durability: a request is acknowledged only after ClickHouse answered
+ * every INSERT of its flush (synchronous inserts: the rows are in parts on
+ * disk); a replica killed before that never acknowledged the request, and
+ * the client's retry writes it again (writes are idempotent).
+ */
+export class ClickHouseCallIngest {
+  readonly #o: ClickHouseCallIngestOptions;
+  readonly #commit: GroupCommit<CallBatch>;
+
+  constructor(options: ClickHouseCallIngestOptions) {
+    this.#o = options;
+    this.#commit = new GroupCommit((batches) => this.#flush(batches), MAX_ROWS_PER_FLUSH);
+  }
+
+  /** Stores native call records (see `Storage.ingestCalls`). */
+  async calls(project: string, items: readonly CallItem[]): Promise<void> {
+    const rows = encodeBatch(project, items, (_, half) => half);
+    await this.#commit.submit(
+      { project, items, rows, refs: refRows(project, items), spans: undefined },
+      rows.length,
+    );
+  }
+
+  /** Stores calls made from OTLP spans, then rolls their usage up (see `Storage.ingestSpanCalls`). */
+  async spans(project: string, spans: readonly SpanCallPut[]): Promise<void> {
+    const items = spans.map((span) => span.call);
+    const rows = encodeBatch(project, items, (index, half) =>
+      ClickHouseSpanUsageStore.markStartRows(half, spans[index] as SpanCallPut),
+    );
+    await this.#commit.submit({ project, items, rows, refs: refRows(project, items), spans }, rows.length);
+  }
+
+  /** Settles once every submitted request has been flushed (closing). */
+  idle(): Promise<void> {
+    return this.#commit.idle();
+  }
+
+  async #flush(batches: readonly CallBatch[]): Promise<FlushOutcome> {
+    const { connection, insertSettings, listWriter } = this.#o;
+    // What the calls refer to (values, files), for deletion and retention:
+    // before the calls, so a collection never sees a call without its refs.
+    await connection.insert(
+      this.#o.refsTable,
+      batches.flatMap((b) => b.refs),
+      insertSettings,
+    );
+    await connection.insert(
+      this.#o.calls,
+      batches.flatMap((b) => b.rows),
+      insertSettings,
+    );
+    // The halves first: the list rows of a partial record are rebuilt from
+    // what `calls` holds (see ClickHouseCallListWriter).
+    const listRows: CallListRow[] = [];
+    for (const [project, rows] of byProject(batches, (b) => b.rows)) {
+      listRows.push(...(await listWriter.rowsAfterHalves(project, rows)));
+    }
+    await connection.insert(listWriter.table, listRows, insertSettings);
+    // Rollups: one update per project for the native records; OTLP batches
+    // roll their usage up first, each in turn (it reads what the one before wrote).
+    for (const [project, items] of byProject(
+      batches.filter((b) => b.spans === undefined),
+      (b) => b.items,
+    )) {
+      await this.#o.rollups.applyCalls(project, items);
+    }
+    const outcome: unknown[] = batches.map(() => undefined);
+    for (const [index, batch] of batches.entries()) {
+      if (batch.spans === undefined) continue;
+      try {
+        const summaries = await this.#o.spanUsage.rollUp(batch.project, batch.spans);
+        await listWriter.refresh(batch.project, [...summaries.keys()]);
+        await this.#o.rollups.applyCalls(batch.project, batch.items, summaries);
+      } catch (error) {
+        outcome[index] = error;
+      }
+    }
+    return outcome;
+  }
+}
+
+/**
+ * The half-rows of a request's records, each with its own `seq` (taken as
+ * the request arrives: a later request's copy of a half wins). `finish`
+ * adjusts the half-rows of the item at an index.
+ */
+function encodeBatch(
+  project: string,
+  items: readonly CallItem[],
+  finish: (index: number, rows: CallHalfRow[]) => CallHalfRow[],
+): CallHalfRow[] {
+  const rows: CallHalfRow[] = [];
+  for (const [index, item] of items.entries()) {
+    try {
+      rows.push(...finish(index, callHalfRows(project, item, nextSeq(), encodeMsgpack)));
+    } catch (error) {
+      throw new InvalidRequestError(
+        [{ path: `items.${index}`, index, message: `cannot be stored: ${(error as Error).message}` }],
+        'body',
+      );
+    }
+  }
+  return rows;
+}
+
+/** The `content_refs` rows of a request's records. */
+function refRows(project: string, items: readonly CallItem[]): Record<string, string | number>[] {
+  return ClickHouseContentRefStore.rows(
+    project,
+    items.flatMap((item) => {
+      const keys = contentRefsOf(
+        item.type === 'end' ? undefined : item.inputs,
+        item.type === 'end' ? undefined : item.attributes,
+        item.type === 'start' ? undefined : item.output,
+      );
+      return keys === null ? [] : [{ source: `c:${item.id}`, keys }];
+    }),
+  );
+}
+
+/** `pick` of each batch, concatenated per project (in submission order). */
+function byProject<T>(
+  batches: readonly CallBatch[],
+  pick: (batch: CallBatch) => readonly T[],
+): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const batch of batches) {
+    const list = out.get(batch.project) ?? [];
+    for (const value of pick(batch)) list.push(value);
+    out.set(batch.project, list);
+  }
+  return out;
+}

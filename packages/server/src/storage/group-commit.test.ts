@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { type FlushOutcome, GroupCommit } from './group-commit.js';
+
+/** A flush that records what each call carried and finishes when the test says. */
+function controlledFlush() {
+  const groups: string[][] = [];
+  const finishers: ((outcome: FlushOutcome | Error) => void)[] = [];
+  const flush = (entries: readonly string[]) =>
+    new Promise<FlushOutcome>((resolve, reject) => {
+      groups.push([...entries]);
+      finishers.push((outcome) => (outcome instanceof Error ? reject(outcome) : resolve(outcome)));
+    });
+  const flushed = async (count: number) => {
+    while (groups.length < count) await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { groups, finishers, flush, flushed };
+}
+
+/** Whether a promise has settled, without waiting for it. */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  const marker = Symbol('pending');
+  return (
+    (await Promise.race([
+      promise.then(
+        () => true,
+        () => true,
+      ),
+      Promise.resolve(marker),
+    ])) !== marker
+  );
+}
+
+describe('GroupCommit', () => {
+  it('acknowledges a request only once the flush carrying it has finished, and carries the requests that waited meanwhile in one flush', async () => {
+    const f = controlledFlush();
+    const commit = new GroupCommit(f.flush, 100);
+    const first = commit.submit('a', 1);
+    await f.flushed(1);
+    const second = commit.submit('b', 1);
+    const third = commit.submit('c', 1);
+    expect(await settled(first)).toBe(false);
+    f.finishers[0]?.([undefined]);
+    await first;
+    await f.flushed(2);
+    expect(await settled(second)).toBe(false);
+    expect(f.groups).toEqual([['a'], ['b', 'c']]);
+    f.finishers[1]?.([undefined, undefined]);
+    await Promise.all([second, third]);
+    await commit.idle();
+  });
+
+  it('rejects every request of a failed flush with its error, and flushes later requests anew', async () => {
+    const f = controlledFlush();
+    const commit = new GroupCommit(f.flush, 100);
+    const first = commit.submit('a', 1);
+    const second = commit.submit('b', 1);
+    await f.flushed(1);
+    const later = commit.submit('c', 1);
+    f.finishers[0]?.(new Error('ClickHouse down'));
+    await expect(first).rejects.toThrow('ClickHouse down');
+    await expect(second).rejects.toThrow('ClickHouse down');
+    await f.flushed(2);
+    f.finishers[1]?.([undefined]);
+    await later;
+    expect(f.groups).toEqual([['a', 'b'], ['c']]);
+  });
+
+  it('fails only the request the flush names an error for', async () => {
+    const f = controlledFlush();
+    const commit = new GroupCommit(f.flush, 100);
+    const good = commit.submit('a', 1);
+    const bad = commit.submit('b', 1);
+    await f.flushed(1);
+    f.finishers[0]?.([undefined, new Error('roll-up of b failed')]);
+    await good;
+    await expect(bad).rejects.toThrow('roll-up of b failed');
+  });
+
+  it('carries at most maxSize per flush, and a larger request alone', async () => {
+    const f = controlledFlush();
+    const commit = new GroupCommit(f.flush, 10);
+    const all = [
+      commit.submit('a', 4),
+      commit.submit('b', 4),
+      commit.submit('c', 4),
+      commit.submit('big', 30),
+    ];
+    for (let i = 1; i <= 3; i++) {
+      await f.flushed(i);
+      f.finishers[i - 1]?.(f.groups[i - 1]?.map(() => undefined) ?? []);
+    }
+    await Promise.all(all);
+    expect(f.groups).toEqual([['a', 'b'], ['c'], ['big']]);
+  });
+});
