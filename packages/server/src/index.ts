@@ -38,10 +38,12 @@ export {
   PROJECT_HEADER,
 } from './otlp/index.js';
 export { type RunningServer, startServer } from './server/index.js';
+export { type MigrateOptions, type MigrationProgress, migrateStorage } from './lifecycle/index.js';
 export {
   ClickHouseStorage,
   type ClickHouseStorageOptions,
   type ObjectPut,
+  openStorage,
   SqliteStorage,
   type SqliteStorageOptions,
   type Storage,

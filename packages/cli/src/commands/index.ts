@@ -7,6 +7,7 @@ import type { CommandEntry } from './define-command.js';
 import { evalCompareCommand } from './eval/eval-compare-command.js';
 import { evalsCommand } from './evals/evals-command.js';
 import { mcpCommand } from './mcp/mcp-command.js';
+import { migrateCommand } from './migrate/migrate-command.js';
 import { outboxReplayCommand, outboxStatusCommand } from './outbox/outbox-command.js';
 import { projectsCommand } from './projects/projects-command.js';
 import { retentionCommand } from './projects/retention-command.js';
@@ -19,6 +20,7 @@ import { sessionsCommand } from './sessions/sessions-command.js';
  */
 export const commands: readonly CommandEntry[] = [
   serveCommand,
+  migrateCommand,
   projectsCommand,
   retentionCommand,
   callsCommand,
@@ -45,6 +47,7 @@ export type { CallsOptions } from './calls/calls-command.js';
 export type { DatasetsOptions } from './datasets/datasets-command.js';
 export type { EvalsOptions } from './evals/evals-command.js';
 export type { McpOptions } from './mcp/mcp-command.js';
+export type { MigrateOptions } from './migrate/migrate-command.js';
 export type { ProjectsOptions } from './projects/projects-command.js';
 export type { SessionsOptions } from './sessions/sessions-command.js';
 export type { CommandEntry, CommandRun, CommandSpec, ResolvedCommand } from './define-command.js';

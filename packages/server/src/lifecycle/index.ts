@@ -15,3 +15,10 @@ export {
   RetentionSweeper,
   type RetentionSweeperOptions,
 } from './retention-sweeper.js';
+export {
+  MIGRATED_DOCUMENT_KINDS,
+  MIGRATION_KIND,
+  type MigrateOptions,
+  type MigrationProgress,
+  migrateStorage,
+} from './migrate/migrate-storage.js';

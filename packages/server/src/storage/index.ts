@@ -13,7 +13,7 @@ export {
 export { SqliteStorage, type SqliteStorageOptions } from './sqlite/sqlite-storage.js';
 export type { MonitorStorage, ObjectPut, Storage, TablePut, VersionSelector } from './storage.js';
 export type { ExpiredTraces, GarbageCollected, LifecycleStorage } from './lifecycle-storage.js';
-export { type ContentRefKey, collectContentRefs } from './content-refs.js';
+export { type ContentRefKey, collectContentRefs, valueRefsOf } from './content-refs.js';
 export type { LogEntry, MonitorStateStorage, RollupStorage, StateDocument } from './monitor-storage.js';
 export * from './rollup/index.js';
 export { rollUpUsage, summaryWithUsage, type UsageNode, type UsageTree } from './usage-rollup.js';
