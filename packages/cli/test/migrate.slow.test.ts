@@ -231,6 +231,15 @@ describe.each(TARGETS)('weft migrate from SQLite into $name', (target) => {
     await source.start();
     const expected = await answers(source.url, file);
     await source.stop();
+    // The reads compared hold what was seeded (equal 404s would prove nothing).
+    expect(expected).toMatchObject({
+      withValue: { status: 200 },
+      running: { status: 200, body: { status: 'running' } },
+      file: { status: 200 },
+      datasetRows: { status: 200, body: { rowCount: 2 } },
+      feedback: { status: 200, body: { feedback: [{ name: 'thumbs' }, { name: 'note' }] } },
+    });
+    expect(expected.alpha).toHaveLength(2404);
     const copy = await startTestServer({ storage: engine.url, register: false });
     try {
       const actual = await answers(copy.url, file);
