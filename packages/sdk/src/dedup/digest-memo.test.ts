@@ -1,6 +1,6 @@
 import { arrayDigest, digestBytes, encodeMsgpack } from '@weft/protocol';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DigestMemo } from './digest-memo.js';
 
 const bytesOf = (value: unknown) => encodeMsgpack(value);
@@ -49,5 +49,23 @@ describe('DigestMemo', () => {
     histories.forEach((items, c) => {
       expect(memo.chain(items.map((item) => Uint8Array.from(item)))).toBe(first[c]);
     });
+  });
+
+  it('compares a new value with a few remembered values of its shape, not with every one of its length', () => {
+    const memo = new DigestMemo();
+    // LLM replies of one shape: the same length, ids that differ (as in a burst of agent steps).
+    const reply = (n: number) =>
+      bytesOf({ id: `chatcmpl-${String(n).padStart(6, '0')}`, content: 'x'.repeat(1_000) });
+    for (let n = 0; n < 2_000; n++) memo.plain([reply(n)]);
+    const compare = vi.spyOn(Buffer.prototype, 'compare');
+    try {
+      const fresh = memo.plain([reply(2_000)]);
+      expect(fresh.digest).toBe(digestBytes(reply(2_000)));
+      expect(compare.mock.calls.length).toBeLessThanOrEqual(4);
+      // A recent one is still found by comparison (the same entry, not hashed again).
+      expect(memo.plain([reply(1_999)])).toBe(memo.plain([reply(1_999)]));
+    } finally {
+      compare.mockRestore();
+    }
   });
 });

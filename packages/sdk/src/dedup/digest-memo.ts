@@ -35,6 +35,19 @@ export interface ChainEntry {
   readonly marker: Uint8Array;
 }
 
+/**
+ * Remembered values of one fingerprint (see {@link bytesFingerprint}) kept
+ * for comparison, at most: the newest. Values of one shape (an LLM reply of
+ * a fixed-size text, whose ids differ) share a length and often a
+ * fingerprint; without a bound every new one was compared with each of them
+ * (thousands, 60 % of a 1 KB agent step's CPU once the memo was full).
+ */
+const MAX_SAME_FINGERPRINT = 4;
+
+/** Bytes at each end of a value, and spread over it, that its fingerprint reads. */
+const FINGERPRINT_EDGE = 32;
+const FINGERPRINT_SAMPLES = 32;
+
 /** Characters of strings remembered by identity (see {@link DigestMemo.string}), at most. */
 const MAX_STRING_CHARS = 8 * 1024 * 1024;
 
@@ -61,9 +74,9 @@ export function chainItems(entry: ChainEntry, count = entry.ends.length): Uint8A
  */
 export class DigestMemo {
   readonly #maxBytes: number;
-  /** Plain values by byte length (a cheap first test), oldest first in `#order`. */
+  /** Plain values by fingerprint (a cheap first test), oldest first in `#order`. */
   readonly #plain = new Map<number, PlainEntry[]>();
-  readonly #order: { length: number; bytes: Buffer }[] = [];
+  readonly #order: { key: number; bytes: Buffer }[] = [];
   #plainBytes = 0;
   /** Arrays, least recently used first (a Set keeps insertion order; a use re-inserts). */
   readonly #chains = new Set<ChainEntry>();
@@ -81,9 +94,11 @@ export class DigestMemo {
   plain(parts: readonly Uint8Array[]): PlainEntry {
     let length = 0;
     for (const part of parts) length += part.byteLength;
-    const candidates = this.#plain.get(length);
+    const key = bytesFingerprint(parts, length);
+    const candidates = this.#plain.get(key);
     if (candidates !== undefined) {
-      for (const candidate of candidates) if (equalParts(candidate.bytes, parts)) return candidate;
+      for (const candidate of candidates)
+        if (candidate.bytes.byteLength === length && equalParts(candidate.bytes, parts)) return candidate;
     }
     const bytes = Buffer.allocUnsafe(length);
     let offset = 0;
@@ -96,8 +111,10 @@ export class DigestMemo {
     if (length * 4 <= this.#maxBytes) {
       const list = candidates ?? [];
       list.push(entry);
-      if (candidates === undefined) this.#plain.set(length, list);
-      this.#order.push({ length, bytes });
+      // The oldest of the fingerprint leaves the comparisons (its bytes stay counted until `#order` drops them).
+      if (list.length > MAX_SAME_FINGERPRINT) list.shift();
+      if (candidates === undefined) this.#plain.set(key, list);
+      this.#order.push({ key, bytes });
       this.#plainBytes += length;
       while (this.#plainBytes > this.#maxBytes) this.#dropOldest();
     }
@@ -182,13 +199,39 @@ export class DigestMemo {
   #dropOldest(): void {
     const oldest = this.#order.shift();
     if (oldest === undefined) return;
-    this.#plainBytes -= oldest.length;
-    const list = this.#plain.get(oldest.length);
+    this.#plainBytes -= oldest.bytes.byteLength;
+    const list = this.#plain.get(oldest.key);
     if (list === undefined) return;
     const rest = list.filter((entry) => entry.bytes !== oldest.bytes);
-    if (rest.length === 0) this.#plain.delete(oldest.length);
-    else this.#plain.set(oldest.length, rest);
+    if (rest.length === 0) this.#plain.delete(oldest.key);
+    else if (rest.length < list.length) this.#plain.set(oldest.key, rest);
   }
+}
+
+/**
+ * The length of `parts` concatenated (`length` bytes) mixed with its first
+ * and last {@link FINGERPRINT_EDGE} bytes (where a record's ids and a
+ * template's variable tail sit) and {@link FINGERPRINT_SAMPLES} spread over
+ * it: equal bytes have equal fingerprints, and values of one shape mostly
+ * differ.
+ */
+function bytesFingerprint(parts: readonly Uint8Array[], length: number): number {
+  let h = length | 0;
+  const edge = Math.min(FINGERPRINT_EDGE, length);
+  for (let i = 0; i < edge; i++) h = (Math.imul(h, 31) + byteAt(parts, i)) | 0;
+  for (let i = 1; i <= edge; i++) h = (Math.imul(h, 31) + byteAt(parts, length - i)) | 0;
+  for (let i = 1; i <= FINGERPRINT_SAMPLES && length > 0; i++)
+    h = (Math.imul(h, 31) + byteAt(parts, Math.floor((i * length) / (FINGERPRINT_SAMPLES + 1)))) | 0;
+  return h;
+}
+
+/** Byte `i` of `parts` concatenated (a value comes as one part, or a header and a payload). */
+function byteAt(parts: readonly Uint8Array[], i: number): number {
+  for (const part of parts) {
+    if (i < part.byteLength) return part[i] as number;
+    i -= part.byteLength;
+  }
+  return 0;
 }
 
 /** Whether `bytes` equals `parts` concatenated (same total length is known). */
