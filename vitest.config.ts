@@ -112,6 +112,7 @@ const project = (name: string, timeouts: Timeouts, extra: { exclude?: string[] }
 const API_SUITE = [
   'alerts',
   'auth',
+  'backpressure-soak.slow',
   'calls-cost',
   'calls-ingest',
   'calls-query',

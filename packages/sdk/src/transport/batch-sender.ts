@@ -45,6 +45,13 @@ export class BatchSender {
   /** Body memory for each batch that may be in flight, and one more. */
   readonly #bodyMemory: ReusableBytes;
   #active = 0;
+  /**
+   * Send slots open now: every one normally; one after the server said it is
+   * overloaded (429/503 with `Retry-After`), one more back with each batch it
+   * then takes. A busy server sees fewer requests at once, instead of each
+   * slot a refused batch frees going to the next batch and being refused too.
+   */
+  #slots: number;
   #retrying = 0;
   #retries = 0;
   readonly #sleepers = new Set<() => void>();
@@ -56,6 +63,7 @@ export class BatchSender {
     const { project, maxConcurrentBatches, maxBatchBytes } = host.options;
     this.#prefix = batchBodyPrefix(project);
     this.#bodyMemory = new ReusableBytes(maxConcurrentBatches + 1, maxBatchBytes);
+    this.#slots = maxConcurrentBatches;
   }
 
   /** The body's prefix (`{ project, items: [` …): its size is what a batch's budget leaves out. */
@@ -63,9 +71,9 @@ export class BatchSender {
     return this.#prefix;
   }
 
-  /** True while every send slot holds a request. */
+  /** True while every open send slot holds a request. */
   get busy(): boolean {
-    return this.#active >= this.#host.options.maxConcurrentBatches;
+    return this.#active >= this.#slots;
   }
 
   /** Batches with a request out or waiting to retry. */
@@ -130,6 +138,7 @@ export class BatchSender {
         switch (result.status) {
           case 'sent': {
             this.#bodyMemory.release(body);
+            this.#slots = Math.min(host.options.maxConcurrentBatches, this.#slots + 1);
             host.circuit.recordSuccess();
             const outcome = sentOutcome(result.body);
             for (const entry of batch.entries) host.settle(entry, outcome);
@@ -137,6 +146,7 @@ export class BatchSender {
           }
           case 'retryable': {
             host.circuit.recordFailure();
+            if (result.retryAfterMs !== undefined) this.#slots = 1;
             batch.attempts += 1;
             const retry = this.#retryDecision(batch, result);
             if (retry === undefined) break;

@@ -1,25 +1,53 @@
 // A liveness probe in a process of its own, so the load a test generates in
 // its own process does not slow the probe's event loop: GETs `<url>/health`
 // back to back from start until its stdin ends, then prints
-// {"probes","slowestMs","failures"} as one JSON line and exits.
-const url = `${process.argv[2]}/health`;
+// {"probes","slowestMs","p99Ms","failures"} as one JSON line and exits. Given
+// a project as second argument it also reads that project's newest calls
+// (POST /v1/calls/query, limit 10) between probes, reported as "read" with
+// the same fields.
+const [base, project] = process.argv.slice(2);
 let stopped = false;
 process.stdin.on('data', () => {});
 process.stdin.once('end', () => (stopped = true));
-let probes = 0;
-let failures = 0;
-let slowestMs = 0;
-process.stdout.write('probing\n');
-while (!stopped) {
+
+/** Times one request; a status other than 200 or a network error is a failure. */
+async function timed(stats, request) {
   const started = performance.now();
   try {
-    const answer = await fetch(url);
+    const answer = await request();
     await answer.arrayBuffer();
-    if (answer.status !== 200) failures++;
+    if (answer.status !== 200) stats.failures++;
   } catch {
-    failures++;
+    stats.failures++;
   }
-  slowestMs = Math.max(slowestMs, performance.now() - started);
-  probes++;
+  stats.times.push(performance.now() - started);
 }
-process.stdout.write(`${JSON.stringify({ probes, slowestMs, failures })}\n`);
+
+function summary({ times, failures }) {
+  const sorted = times.toSorted((a, b) => a - b);
+  return {
+    probes: sorted.length,
+    slowestMs: sorted.at(-1) ?? 0,
+    p99Ms: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0,
+    failures,
+  };
+}
+
+const health = { times: [], failures: 0 };
+const read = { times: [], failures: 0 };
+const query = JSON.stringify({ project, limit: 10 });
+process.stdout.write('probing\n');
+while (!stopped) {
+  await timed(health, () => fetch(`${base}/health`));
+  if (project !== undefined)
+    await timed(read, () =>
+      fetch(`${base}/v1/calls/query`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: query,
+      }),
+    );
+}
+const result = summary(health);
+if (project !== undefined) result.read = summary(read);
+process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -92,23 +92,29 @@ export async function establishedConnections(port: number): Promise<number> {
   return count;
 }
 
-/** What {@link probeHealth} saw: how many probes, the slowest, and how many were not 200. */
+/** What {@link probeHealth} saw: how many probes, the slowest, the 99th percentile, and how many were not 200. */
 export interface HealthProbes {
   probes: number;
   slowestMs: number;
+  p99Ms: number;
   failures: number;
+  /** The reads of `readProject`'s newest calls between probes, when asked for. */
+  read?: Omit<HealthProbes, 'read'>;
 }
 
 /**
  * Probes `server`'s `/health` back to back from a process of its own (so the
- * load the test itself sends does not delay the probe) while `load` runs;
+ * load the test itself sends does not delay the probe) while `load` runs,
+ * and, with `readProject`, reads that project's newest calls between probes;
  * resolves with `load`'s result and what the probes saw.
  */
 export async function probeHealth<T>(
-  server: ServerChild,
+  server: Pick<ServerChild, 'url'>,
   load: () => Promise<T>,
+  { readProject }: { readProject?: string } = {},
 ): Promise<{ result: T; health: HealthProbes }> {
-  const prober = spawn(process.execPath, [PROBER, server.url], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const args = readProject === undefined ? [PROBER, server.url] : [PROBER, server.url, readProject];
+  const prober = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
   onTestFinished(() => {
     if (prober.exitCode === null) prober.kill('SIGKILL');
   });
