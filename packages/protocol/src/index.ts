@@ -103,10 +103,12 @@ export {
 export {
   collectValueRefs,
   DIGEST_LENGTH,
+  expandStoredValues,
   expandValueRefs,
   fixstr,
   isValueRef,
   setOwnKey,
+  type StoredValueNode,
   VALUE_REF_BYTES,
   type ValueRef,
   valueRef,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { callId, projectName } from './names.js';
 import { timestampMs } from './common.js';
-import { attributeFilterValue, callQuery } from './query.js';
+import { attributeFilterValue, callQuery, callValuesForm } from './query.js';
 import { sessionId } from './sessions.js';
 
 /** The longest retention a project may set: 100 years (a larger figure is a typo, not a policy). */
@@ -168,11 +168,11 @@ export const exportFormat = z.enum(['jsonl', 'parquet']);
 export type ExportFormat = z.infer<typeof exportFormat>;
 
 /** How an export writes inputs, output and attributes: with deduplicated values expanded, or their digests left as markers. */
-export const exportValues = z.enum(['resolved', 'digests']);
+export const exportValues = callValuesForm;
 export type ExportValues = z.infer<typeof exportValues>;
 
 /** The filters and order of a calls query, as an export takes them (no page size, no cursor). */
-export const exportQuery = callQuery.omit({ project: true, limit: true, cursor: true });
+export const exportQuery = callQuery.omit({ project: true, limit: true, cursor: true, values: true });
 
 /**
  * `GET /v1/calls/export` parameters: the project, the format, how values are

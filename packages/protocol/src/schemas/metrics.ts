@@ -8,7 +8,13 @@ import { callQuery } from './query.js';
  * paging): what metrics, evaluator rules and alerts select calls by. Strict,
  * like the calls query: a misspelled filter is refused, never ignored.
  */
-export const callFilter = callQuery.omit({ project: true, sort: true, limit: true, cursor: true });
+export const callFilter = callQuery.omit({
+  project: true,
+  sort: true,
+  limit: true,
+  cursor: true,
+  values: true,
+});
 export type CallFilter = z.input<typeof callFilter>;
 export type CallFilterParsed = z.output<typeof callFilter>;
 

@@ -15,6 +15,10 @@ export const attributeFilterValue = z.union([z.string().max(1_000), z.number().f
 export const callSortField = z.enum(['startedAt', 'latencyMs', 'opName']);
 export type CallSortField = z.infer<typeof callSortField>;
 
+/** How a read gives inputs, output and attributes: with deduplicated values expanded, or their digests left as markers (`{ _weft: 'value', digest }`, read with `valueRead`). */
+export const callValuesForm = z.enum(['resolved', 'digests']);
+export type CallValuesForm = z.infer<typeof callValuesForm>;
+
 /**
  * A page request over one project's calls. Calls whose start has not arrived
  * yet are not listed. Paging is by opaque cursor: pass `nextCursor` back with
@@ -72,6 +76,12 @@ export const callQuery = z.strictObject({
     .default({ field: 'startedAt', direction: 'desc' }),
   limit: z.number().int().min(1).max(1_000).default(100),
   cursor: z.string().max(1_000).optional(),
+  /**
+   * `digests`: deduplicated values are left as their markers (a reader that
+   * caches values by digest, such as a replay, reads each once with
+   * `valueRead`). @default 'resolved'
+   */
+  values: callValuesForm.optional(),
 });
 export type CallQuery = z.input<typeof callQuery>;
 export type CallQueryParsed = z.output<typeof callQuery>;

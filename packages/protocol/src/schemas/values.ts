@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { digest } from './names.js';
+import { digest, projectName } from './names.js';
 
 /** Bytes as msgpack `bin` (a JSON body cannot carry them: value items are sent as msgpack). */
 const binary = z.instanceof(Uint8Array, {
@@ -29,3 +29,35 @@ export const valueItem = z.object({
   items: z.array(binary).optional(),
 });
 export type ValueItem = z.infer<typeof valueItem>;
+
+/** Most digests one {@link valueRead} may ask for. */
+export const MAX_VALUES_PER_READ = 1_000;
+
+/**
+ * Reads deduplicated values by digest (the markers a `callQuery` with
+ * `values: 'digests'` leaves): each as it is stored, so a reader that caches
+ * by digest fetches every value once, however many calls and values share it.
+ */
+export const valueRead = z.strictObject({
+  project: projectName,
+  digests: z.array(digest).min(1).max(MAX_VALUES_PER_READ),
+});
+export type ValueRead = z.infer<typeof valueRead>;
+
+/**
+ * One stored value: `value` (which may hold markers of other values), or an
+ * array as its `items` after the array `prev` (its whole value is the items
+ * of the `prev` chain, oldest first, then these).
+ */
+export const valueReadItem = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('value'), digest, value: z.unknown() }),
+  z.strictObject({ kind: z.literal('items'), digest, items: z.array(z.unknown()), prev: digest.optional() }),
+]);
+export type ValueReadItem = z.infer<typeof valueReadItem>;
+
+/** The values asked for that the project stores, in the order asked, and the digests it does not store. */
+export const valueReadResponse = z.object({
+  values: z.array(valueReadItem),
+  missing: z.array(digest),
+});
+export type ValueReadResponse = z.infer<typeof valueReadResponse>;

@@ -13,6 +13,8 @@ export const routes = {
   callBatch: () => '/v1/calls/batch',
   /** POST `callQuery` → `callQueryResponse` */
   callQuery: () => '/v1/calls/query',
+  /** POST `valueRead` → `valueReadResponse`: deduplicated values by digest, as stored */
+  valueRead: () => '/v1/values/read',
   /** DELETE `callDeleteRequest` → `callDeleteResponse` (admin token only) */
   callDelete: () => '/v1/calls',
   /** GET `callExportParams` as query parameters → JSON Lines or Parquet, streamed */

@@ -23,6 +23,12 @@ export interface GetCallsOptions {
   /** Calls with feedback: `{}` any, `{ name }`, or `{ name, value }`. */
   feedback?: CallQuery['feedback'];
   sort?: CallQuery['sort'];
+  /**
+   * `digests`: deduplicated values stay as their markers (`{ _weft: 'value',
+   * digest }`), for a reader that fetches each value once by digest (as a
+   * replay does). @default 'resolved' (every value expanded)
+   */
+  values?: CallQuery['values'];
   /** Calls per request. @default 100 (at most 1,000) */
   pageSize?: number;
   /** Stop after this many calls in total. @default no limit */

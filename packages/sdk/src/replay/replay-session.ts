@@ -2,7 +2,7 @@ import { type Call, plainOpName, type TraceNode, valueDifferences } from '@weft/
 import type { CallRecord, OpSpec } from '../calls/index.js';
 import type { CallInterceptor, Interception } from '../op/index.js';
 import { argsOfInputs, liveInputs, setCallInputs } from './call-inputs.js';
-import type { RecordedTrace } from './recorded-trace.js';
+import { NOT_LOADED, type RecordedTrace } from './recorded-trace.js';
 import { type Divergence, RecordedError, ReplayDivergenceError } from './replay-errors.js';
 import { REPLAY_ATTRIBUTES } from './replay-attributes.js';
 
@@ -24,13 +24,34 @@ export interface SessionPlan {
   readonly fork: ForkPlan | undefined;
 }
 
-/** A recorded call's result, as its served call gives it. */
-function servedResult(call: Call): Interception {
+/**
+ * The recorded calls a replay may serve, whose outputs it reads: leaves of
+ * the record (a call with children runs again), except ops run live and,
+ * for a fork, the fork step and what the record started after it (from
+ * there on everything runs live).
+ */
+export function servableCalls(plan: Omit<SessionPlan, 'mode'>): TraceNode<Call>[] {
+  const { trace, live, fork } = plan;
+  const forkStart = fork?.node.call.startedAt;
+  return trace.tree.nodes.filter(
+    (node) =>
+      node.children.length === 0 &&
+      node !== trace.root &&
+      !live.has(plainOpName(node.call.opName)) &&
+      (fork === undefined || (node !== fork.node && node.call.startedAt <= (forkStart as number))),
+  );
+}
+
+/** A recorded call's result, as its served call gives it (`undefined` when its output was not read). */
+function servedResult(trace: RecordedTrace, node: TraceNode<Call>): Interception | undefined {
+  const { call } = node;
   if (call.exception !== null) {
     return { kind: 'serve', output: undefined, error: new RecordedError(call.exception), failed: true };
   }
+  const output = trace.outputOf(node);
+  if (output === NOT_LOADED) return undefined;
   // A copy: the app may change what it is given (push onto a returned array).
-  return { kind: 'serve', output: structuredClone(call.output), error: undefined, failed: false };
+  return { kind: 'serve', output: structuredClone(output), error: undefined, failed: false };
 }
 
 /**
@@ -86,13 +107,18 @@ export class ReplaySession implements CallInterceptor {
     // An op with recorded children runs again, so its children are matched
     // in turn (the app's own code between them runs; what it asked of models
     // and tools is served): only leaves of the record are served.
-    if (match.children.length > 0 || this.#plan.live.has(name)) {
+    // A call the record started after the fork step, reached first here, has no output read: it runs live.
+    const served =
+      match.children.length > 0 || this.#plan.live.has(name)
+        ? undefined
+        : servedResult(this.#plan.trace, match);
+    if (served === undefined) {
       this.live++;
       return undefined;
     }
     this.served++;
     call.attributes = { ...call.attributes, [REPLAY_ATTRIBUTES.served]: match.call.id };
-    return servedResult(match.call);
+    return served;
   }
 
   /** The entry op's call: it runs with the recorded root's arguments (or the fork's, when the fork is at the root). */
@@ -106,7 +132,7 @@ export class ReplaySession implements CallInterceptor {
       call.attributes[REPLAY_ATTRIBUTES.forkAt] = fork.node.call.id;
       call.attributes[REPLAY_ATTRIBUTES.forkPath] = fork.node.path;
     }
-    const args = argsOfInputs(spec.params, trace.root.call.inputs);
+    const args = argsOfInputs(spec.params, trace.inputsOf(trace.root));
     if (fork !== undefined && fork.node === trace.root) return this.#fork(call, spec, args, fork);
     setCallInputs(call, spec, args);
     return { kind: 'run', args };
@@ -138,7 +164,10 @@ export class ReplaySession implements CallInterceptor {
     const unmatched = parent.children.filter(
       (child) => !this.#consumed.has(child) && plainOpName(child.call.opName) === name,
     ).length;
-    const first = expected === undefined ? undefined : valueDifferences(expected.call.inputs, actual, 1)[0];
+    const first =
+      expected === undefined
+        ? undefined
+        : valueDifferences(this.#plan.trace.inputsOf(expected), actual, 1)[0];
     const divergence: Divergence = {
       opName: name,
       path: expected?.path ?? `${parent.path}/${name}[${sameOp - unmatched}]`,

@@ -1,9 +1,10 @@
 import { getDefaultClient, type WeftClient } from '../client/index.js';
 import { ClientClosedError, InvalidOptionsError, NotInitializedError } from '../errors/index.js';
 import { loadRecordedTrace } from './recorded-trace.js';
+import { recordedValuesOf } from './recorded-values.js';
 import type { Divergence } from './replay-errors.js';
 import { runInSession } from './replay-scope.js';
-import { type ForkPlan, type ReplayMode, ReplaySession } from './replay-session.js';
+import { type ForkPlan, type ReplayMode, ReplaySession, servableCalls } from './replay-session.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the entry op is called with the recorded arguments, whatever its signature.
 type EntryOp = (...args: any[]) => unknown;
@@ -94,7 +95,10 @@ async function run<F extends EntryOp>(
   const mode = parseMode(options?.mode);
   const live = new Set(options?.live ?? []);
   const trace = await loadRecordedTrace(client, traceId);
-  const session = new ReplaySession({ trace, mode, live, fork: fork?.(trace) });
+  const plan = { trace, mode, live, fork: fork?.(trace) };
+  // Values are read before the entry runs: an op is served synchronously (a sync op returns its value).
+  await trace.load(recordedValuesOf(client), servableCalls(plan));
+  const session = new ReplaySession(plan);
   let output: Awaited<ReturnType<F>> | undefined;
   let error: unknown;
   let failed = false;

@@ -5,7 +5,7 @@ import * as weft from '@weft/sdk';
 import { hasCode } from '@weft/sdk';
 import { wrapOpenAI } from '@weft/sdk/openai';
 import { fork, now, RecordedError, ReplayDivergenceError, replay, seededRandom } from '@weft/sdk/replay';
-import { makeAgent } from '../fixtures/replay-agent.js';
+import { type AgentOptions, makeAgent } from '../fixtures/replay-agent.js';
 import { setup } from '../integrations/setup.js';
 import { runChild } from '../support/index.js';
 
@@ -24,9 +24,9 @@ function enqueueReplies(provider: Awaited<ReturnType<typeof setup>>['provider'],
 }
 
 /** Records a 3-step run of the agent; returns its trace id. */
-async function record(project: string, steps = 3) {
+async function record(project: string, steps = 3, options: AgentOptions = {}) {
   const env = await setup(project);
-  const app = makeAgent(openaiAt(env.provider.url));
+  const app = makeAgent(openaiAt(env.provider.url), options);
   enqueueReplies(env.provider, steps);
   const output = await app.agent('find the answer', steps);
   const calls = await env.calls();
@@ -251,7 +251,13 @@ describe('replay', () => {
 
 describe('replay in a fresh process', () => {
   it('reads the recorded values from the server and serves them: same output, 0 provider requests', async () => {
-    const { provider, output, traceId, client, calls } = await record('replay-fresh-process');
+    // Context and tool results of ~2 KB: the values are stored once by digest and read back by digest.
+    const agentOptions = { growth: 2_000, hitBytes: 2_000 };
+    const { provider, output, traceId, client, calls } = await record(
+      'replay-fresh-process',
+      3,
+      agentOptions,
+    );
     const requestsBefore = provider.requests.length;
 
     const child = await runChild(fileURLToPath(new URL('../fixtures/replay-child.ts', import.meta.url)), {
@@ -260,6 +266,7 @@ describe('replay in a fresh process', () => {
         WEFT_PROJECT: client.project,
         TRACE_ID: traceId,
         PROVIDER_URL: provider.url,
+        AGENT_OPTIONS: JSON.stringify(agentOptions),
       },
     });
     const line = await child.waitForLine(/^result /);

@@ -46,6 +46,15 @@ export interface FaultProxyOptions {
   upstream: string;
   /** Which requests faults apply to (all by default); others always pass through. */
   match?: (request: { method: string; path: string }) => boolean;
+  /** Keeps every request (method, path, body) in `received`, for tests that count what a client asked. @default false */
+  record?: boolean;
+}
+
+/** A request the proxy received, as kept with `record`. */
+export interface ReceivedRequest {
+  method: string;
+  path: string;
+  body: Buffer;
 }
 
 type Mode =
@@ -106,8 +115,13 @@ export class FaultProxy {
     upstreamErrors: 0,
   };
 
+  /** Every request received, once its body is in (only with `record`). */
+  readonly received: ReceivedRequest[] = [];
+  readonly #record: boolean;
+
   private constructor(server: Server, options: FaultProxyOptions) {
     this.#server = server;
+    this.#record = options.record ?? false;
     this.#upstream = new URL(options.upstream);
     this.#match = options.match ?? (() => true);
     this.#events.setMaxListeners(0);
@@ -239,6 +253,8 @@ export class FaultProxy {
     req.on('error', () => {});
     req.on('end', () => {
       const pending = { req, res, body: Buffer.concat(chunks) };
+      if (this.#record)
+        this.received.push({ method: req.method ?? 'GET', path: req.url ?? '/', body: pending.body });
       if (faulty && this.#paused) {
         this.#held.push(pending);
         this.counters.held += 1;

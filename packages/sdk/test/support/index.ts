@@ -5,6 +5,7 @@ export {
   INJECTED_ERROR_CODE,
   type InjectedResponse,
   type ProxyCounters,
+  type ReceivedRequest,
 } from './fault-proxy.js';
 export { nextMessage } from './next-message.js';
 export { duplicateIds, listServerCalls } from './server-calls.js';

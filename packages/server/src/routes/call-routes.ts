@@ -6,19 +6,21 @@ import {
   type FeedbackItem,
   routes,
   type ValueItem,
+  valueRead,
 } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
 import { callParams, nodeBudgetOf, routePattern } from '../http/index.js';
 import { InvalidRequestError, NotFoundError } from '../errors/index.js';
 import { validate } from '../middleware/index.js';
 import type { Storage, StoredValue } from '../storage/index.js';
-import { expandCallValues, missingValues, verifyValueItem } from '../values/index.js';
+import { expandCallValues, missingValues, readStoredValues, verifyValueItem } from '../values/index.js';
 
 const parseBatch = validate(callBatch, 'body');
 const parseQuery = validate(callQuery, 'body');
 const parseCallParams = validate(callParams, 'params');
+const parseValueRead = validate(valueRead, 'body');
 
-/** Call ingest (idempotent upsert), paged queries and point reads. */
+/** Call ingest (idempotent upsert), paged queries, point reads, and their deduplicated values by digest. */
 export function registerCallRoutes(app: FastifyInstance, { storage }: { storage: Storage }): void {
   app.post(routes.callBatch(), async (request) => {
     const batch = parseBatch(request.body);
@@ -51,8 +53,15 @@ export function registerCallRoutes(app: FastifyInstance, { storage }: { storage:
   });
 
   app.post(routes.callQuery(), async (request) => {
-    const page = await storage.queryCalls(parseQuery(request.body));
+    const query = parseQuery(request.body);
+    const page = await storage.queryCalls(query);
+    if (query.values === 'digests') return page;
     return { ...page, calls: await expandCallValues(storage, page.calls) };
+  });
+
+  app.post(routes.valueRead(), async (request) => {
+    const { project, digests } = parseValueRead(request.body);
+    return readStoredValues(storage, project, digests);
   });
 
   app.get(routePattern(routes.call, 'project', 'id'), async (request) => {
