@@ -37,7 +37,6 @@ export type { KeepRules, SamplingStats } from './sampling/index.js';
 export type { CallPages, GetCallsOptions } from './read/index.js';
 export {
   Dataset,
-  type DatasetHost,
   type DatasetOptions,
   type FromCallsOptions,
   openDataset,

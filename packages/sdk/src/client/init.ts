@@ -18,7 +18,7 @@ export function init(options: WeftOptions = {}): WeftClient {
 export function createClient(options: WeftOptions & TestOnlyOptions, sink?: SinkFactory): WeftClient {
   const { awaitPendingInSlot, ...rest } = options;
   const resolved = resolveOptions(rest);
-  const client = new WeftClient({ ...resolved, awaitPendingInSlot }, sink);
+  const client = WeftClient.create({ ...resolved, awaitPendingInSlot }, sink);
   if (resolved.setDefault) setDefaultClient(client);
   return client;
 }

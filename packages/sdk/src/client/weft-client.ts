@@ -44,8 +44,12 @@ export class WeftClient {
   #shutdown: Promise<FlushResult> | undefined;
   readonly #leaveExit: () => void;
 
-  /** @internal Use `weft.init`. */
-  constructor(options: ResolvedOptions, sinkFactory?: SinkFactory) {
+  /** @internal Use `weft.init` (a stripped public constructor would read as `new WeftClient()`). */
+  static create(options: ResolvedOptions, sinkFactory?: SinkFactory): WeftClient {
+    return new WeftClient(options, sinkFactory);
+  }
+
+  private constructor(options: ResolvedOptions, sinkFactory?: SinkFactory) {
     this.#options = options;
     this.project = options.project;
     const parts = wireClient(options, this, sinkFactory && (() => sinkFactory(this)));

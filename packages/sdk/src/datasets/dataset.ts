@@ -19,7 +19,7 @@ export interface FromCallsOptions {
    * @default the call's inputs as columns plus `expected: call.output`
    */
   map?: (call: Call) => Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
-  /** @default the default client (`weft.init`) */
+  /** The `WeftClient` to use (what `weft.init` returns). @default the default client */
   client?: DatasetHost;
 }
 
@@ -33,7 +33,7 @@ export interface DatasetOptions {
 
 /** Options of {@link Dataset.publish}. */
 export interface PublishDatasetOptions {
-  /** @default the default client (`weft.init`) */
+  /** The `WeftClient` to use (what `weft.init` returns). @default the default client */
   client?: DatasetHost;
   /** Most rows per upload request. @default 5_000 */
   chunkRows?: number;

@@ -19,10 +19,20 @@ type RowReader = TableDestination['api'];
 
 /** Options of {@link openDataset}. */
 export interface OpenDatasetOptions {
-  /** @default the default client */
+  /** The `WeftClient` to use (what `weft.init` returns). @default the default client */
   client?: DatasetHost;
   /** Rows fetched per request while iterating. @default 1_000 */
   pageRows?: number;
+}
+
+/** What a view is made of: how it reads, its table, row count, name, page size and the ref it was opened as. */
+interface RemoteDatasetParts {
+  api: RowReader;
+  table: string;
+  length: number;
+  name: string | undefined;
+  pageRows: number;
+  version: string;
 }
 
 /** One row of a stored table, with its stable ref. */
@@ -55,15 +65,16 @@ export class RemoteDataset implements AsyncIterable<RemoteRow> {
   readonly #digest: string;
   readonly #pageRows: number;
 
-  /** @internal Use {@link openDataset}. */
-  constructor(
-    api: RowReader,
-    table: string,
-    length: number,
-    name: string | undefined,
-    pageRows: number,
-    version: string = table,
-  ) {
+  /**
+   * @internal Use {@link openDataset}. A factory, so the published
+   * declarations show a private constructor rather than a stripped one
+   * (which would read as a public `new RemoteDataset()`).
+   */
+  static fromTable(parts: RemoteDatasetParts): RemoteDataset {
+    return new RemoteDataset(parts);
+  }
+
+  private constructor({ api, table, length, name, pageRows, version }: RemoteDatasetParts) {
     const ref = parseRef(table);
     if (ref.kind !== 'table')
       throw new InvalidDatasetOptionsError('ref', `expected a table ref, got ${table}`);
@@ -180,7 +191,14 @@ export async function openDataset(ref: string, options: OpenDatasetOptions = {})
     `${routes.tableRows(tableRef.project, tableRef.digest)}?offset=0&limit=1`,
     tableRowsResponse,
   );
-  return new RemoteDataset(api, table as string, first.rowCount, name, pageRows, version);
+  return RemoteDataset.fromTable({
+    api,
+    table: table as string,
+    length: first.rowCount,
+    name,
+    pageRows,
+    version,
+  });
 }
 
 /**
