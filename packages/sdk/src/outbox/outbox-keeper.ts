@@ -1,20 +1,18 @@
-import { randomUUID } from 'node:crypto';
-import { readdir, rm } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { hasCode } from '@weft/protocol';
-import {
-  type ApiClient,
-  backoffDelayMs,
-  type BackoffOptions,
-  HURRIED_PROBE_MS,
-  type RecordPayload,
-  type ServerHealth,
-  type SendResult,
+import type {
+  ApiClient,
+  BackoffOptions,
+  RecordPayload,
+  ServerHealth,
+  SendResult,
 } from '../transport/index.js';
+import { type DeliveryMark, DeliveryWaiters, deliveryMarkOf, isMarkDelivered } from './delivery-waiters.js';
 import { OutboxUnavailableError } from './errors/index.js';
-import { LOCK_FILE_NAME } from './lock-file.js';
-import { Outbox, type OutboxStats } from './outbox.js';
-import { parseSegmentFileName } from './segment-file.js';
+import { Outbox } from './outbox.js';
+import { outboxFoldersIn, processFolder, removeFolderIfEmpty } from './outbox-folders.js';
+import { type OutboxStats, sumOutboxStats } from './outbox-stats.js';
+import { ReplaySchedule } from './replay-schedule.js';
 import { writeFolderSync } from './write-on-exit.js';
 import { acquireOutbox, releaseOutbox } from './shared-outbox.js';
 import { createReplaySender } from './replay-sender.js';
@@ -42,17 +40,6 @@ export interface OutboxKeeperOptions {
   health?: ServerHealth | undefined;
 }
 
-/** Where each outbox stood when a flush asked: see {@link OutboxKeeper.deliveryMark}. */
-export type DeliveryMark = readonly { readonly outbox: Outbox; readonly written: number }[];
-
-interface DeliveryWaiter {
-  readonly mark: DeliveryMark;
-  readonly resolve: () => void;
-}
-
-/** Prefix of the folder a process writes to when another live process holds the project's folder. */
-export const PROCESS_FOLDER_PREFIX = 'proc-';
-
 /**
  * The one owner of spill and replay for a client: where records the server
  * cannot take go, and when they come back.
@@ -77,6 +64,10 @@ export const PROCESS_FOLDER_PREFIX = 'proc-';
  * Several processes of one project each get their own folder, so each has a
  * durable outbox; a later process adopts folders whose lock is stale (their
  * process died), replays them and removes the per-process ones once empty.
+ *
+ * Its parts: `ReplaySchedule` (when rounds run, replay-schedule.ts),
+ * `DeliveryWaiters` (the flushes waiting, delivery-waiters.ts), the folder
+ * helpers (outbox-folders.ts).
  */
 export class OutboxKeeper {
   readonly #o: OutboxKeeperOptions;
@@ -85,22 +76,14 @@ export class OutboxKeeper {
   #own: Promise<Outbox | undefined> | undefined;
   #ownDir: string | undefined;
   readonly #adopted = new Map<string, Outbox>();
-  /** The last replay round, started or queued; rounds run one at a time. */
-  #rounds: Promise<void>;
-  #roundQueued = false;
-  #retryTimer: NodeJS.Timeout | undefined;
-  #refusedRounds = 0;
+  readonly #schedule: ReplaySchedule;
   #replayed = 0;
   #unreported = 0;
   #closed = false;
   /** The folders found at startup are open (adopted, or our own): a flush's mark covers them. */
   readonly #discovered: Promise<void>;
   #discoveryDone = false;
-  readonly #deliveryWaiters = new Set<DeliveryWaiter>();
-  /** Whether the last round stopped because the server did not take a batch (rather than refusing it on purpose). */
-  #serverFailed = false;
-  /** The longest `Retry-After` the server asked for in the last round. */
-  #retryAfterMs = 0;
+  readonly #waiters = new DeliveryWaiters();
   readonly #unsubscribe: () => void;
   /** Appends waiting for the own outbox to open (written at exit by {@link keepOnExit}). */
   readonly #awaitingOpen = new Set<readonly RecordPayload[]>();
@@ -119,28 +102,27 @@ export class OutboxKeeper {
     );
     this.#unsubscribe =
       health?.subscribe((state) => {
-        if (state === 'closed') this.#queueRound();
+        if (state === 'closed') this.#schedule.queue();
       }) ?? (() => undefined);
     // The startup round is queued now (flush() called right after init waits
     // for it) and runs on a later turn, off the caller's.
-    this.#roundQueued = true;
     const startup = new Promise<void>((r) => setImmediate(r)).then(() => this.#discover());
     this.#discovered = startup
       .catch(() => undefined)
       .then(() => {
         this.#discoveryDone = true;
       });
-    this.#rounds = startup.then(
+    this.#schedule = new ReplaySchedule(
+      startup,
       () => this.#round(),
-      () => this.#round(),
+      options.backoff ?? { baseMs: 1_000, maxMs: 30_000 },
     );
   }
 
   #observe(result: SendResult): SendResult {
     const health = this.#o.health;
     if (result.status === 'retryable') {
-      this.#serverFailed = true;
-      this.#retryAfterMs = Math.max(this.#retryAfterMs, result.retryAfterMs ?? 0);
+      this.#schedule.serverFailed(result.retryAfterMs);
       health?.recordFailure();
     } else health?.recordSuccess();
     return result;
@@ -160,23 +142,7 @@ export class OutboxKeeper {
 
   /** The outboxes' counts summed (own and adopted); undefined while none is open. */
   get stats(): OutboxStats | undefined {
-    let sum: OutboxStats | undefined;
-    for (const outbox of this.#open()) {
-      const s = outbox.stats;
-      sum =
-        sum === undefined
-          ? { ...s }
-          : {
-              segments: sum.segments + s.segments,
-              bytes: sum.bytes + s.bytes,
-              records: sum.records + s.records,
-              pendingRecords: sum.pendingRecords + s.pendingRecords,
-              pendingBytes: sum.pendingBytes + s.pendingBytes,
-              droppedRecords: sum.droppedRecords + s.droppedRecords,
-              writeFailures: sum.writeFailures + s.writeFailures,
-            };
-    }
-    return sum;
+    return sumOutboxStats([...this.#open()].map((outbox) => outbox.stats));
   }
 
   /** The folder this process writes to, once it has written. */
@@ -198,7 +164,7 @@ export class OutboxKeeper {
     // Records kept while the server is up (a transient failure, the retry
     // budget) come back without waiting for an outage to end: a replay after
     // a backoff, unless an event starts one first.
-    this.#retryLater();
+    this.#schedule.retryLater();
   }
 
   /**
@@ -220,12 +186,12 @@ export class OutboxKeeper {
 
   /** Event: the batcher's queue is empty and the server took its last batch; replay if anything waits. */
   queueDrained(): void {
-    if ((this.stats?.records ?? 0) > 0) this.#queueRound();
+    if ((this.stats?.records ?? 0) > 0) this.#schedule.queue();
   }
 
   /** Resolves when every replay round started or queued before this call has ended (whatever its outcome). */
   whenReplayed(): Promise<void> {
-    return this.#rounds;
+    return this.#schedule.settled;
   }
 
   /** True when no outbox holds a record to deliver, none is being written, and the startup look for outboxes is done. */
@@ -242,12 +208,12 @@ export class OutboxKeeper {
    */
   async deliveryMark(): Promise<DeliveryMark> {
     await this.#discovered;
-    return [...this.#open()].map((outbox) => ({ outbox, written: outbox.progress.written }));
+    return deliveryMarkOf(this.#open());
   }
 
   /** True when every record `mark` covers is acknowledged (or dropped, or its outbox is gone). */
   isDelivered(mark: DeliveryMark): boolean {
-    return mark.every(({ outbox, written }) => outbox.progress.settled >= written || !this.#holds(outbox));
+    return isMarkDelivered(mark, this.#open());
   }
 
   /**
@@ -258,26 +224,14 @@ export class OutboxKeeper {
    */
   whenDelivered(mark: DeliveryMark): Promise<void> {
     if (this.#closed || this.isDelivered(mark)) return Promise.resolve();
-    return new Promise<void>((resolveWaiter) => {
-      this.#deliveryWaiters.add({ mark, resolve: resolveWaiter });
-      if ((this.#o.health?.state ?? 'closed') === 'closed') this.#queueRound();
-    });
-  }
-
-  #holds(outbox: Outbox): boolean {
-    for (const held of this.#open()) if (held === outbox) return true;
-    return false;
+    const delivered = this.#waiters.wait(mark);
+    if ((this.#o.health?.state ?? 'closed') === 'closed') this.#schedule.queue();
+    return delivered;
   }
 
   /** Resolves the delivery waiters whose mark is reached; true when some still wait. */
   #settleWaiters(): boolean {
-    for (const waiter of this.#deliveryWaiters) {
-      if (this.#closed || this.isDelivered(waiter.mark)) {
-        this.#deliveryWaiters.delete(waiter);
-        waiter.resolve();
-      }
-    }
-    return this.#deliveryWaiters.size > 0;
+    return this.#waiters.settle((mark) => this.isDelivered(mark), this.#closed);
   }
 
   /** Stops replaying and closes every outbox it holds (a per-process folder left empty is removed). */
@@ -285,8 +239,8 @@ export class OutboxKeeper {
     if (this.#closed) return;
     this.#closed = true;
     this.#unsubscribe();
+    this.#schedule.close();
     this.#settleWaiters();
-    clearTimeout(this.#retryTimer);
     for (const outbox of this.#adopted.values()) await outbox.close().catch(() => undefined);
     this.#adopted.clear();
     const own = await this.#own?.catch(() => undefined);
@@ -350,14 +304,6 @@ export class OutboxKeeper {
     return opening;
   }
 
-  #queueRound(): void {
-    if (this.#closed || this.#roundQueued) return;
-    clearTimeout(this.#retryTimer);
-    this.#retryTimer = undefined;
-    this.#roundQueued = true;
-    this.#rounds = this.#rounds.then(() => this.#round());
-  }
-
   /** Opens what the folder holds: this process's own outbox when the project's folder is free, and the folders dead processes left. */
   async #discover(): Promise<void> {
     const present = await outboxFoldersIn(this.#dir);
@@ -372,12 +318,10 @@ export class OutboxKeeper {
 
   /** One replay round: adopt what dead processes left, then replay every open outbox oldest-first. */
   async #round(): Promise<void> {
-    this.#roundQueued = false;
     if (this.#closed) return;
     let refused = false;
     let sent = 0;
-    this.#serverFailed = false;
-    this.#retryAfterMs = 0;
+    this.#schedule.roundStarted();
     try {
       await this.#discover();
       for (const [dir, outbox] of [
@@ -410,37 +354,10 @@ export class OutboxKeeper {
       refused = true;
       this.#o.warnings.report('outbox', 'replaying the outbox failed; it is kept for the next replay', error);
     }
-    if (!refused) this.#refusedRounds = 0;
-    if (this.#settleWaiters()) this.#hurryOn(refused, sent);
-    else if (refused) this.#retryLater();
-  }
-
-  /**
-   * A flush still waits after a round: the next round at once when this one
-   * made progress, else after {@link HURRIED_PROBE_MS} (or the server's
-   * `Retry-After`, up to a minute) while the circuit is closed (its failures
-   * open it), else when the circuit closes.
-   */
-  #hurryOn(refused: boolean, sent: number): void {
-    if (this.#closed) return;
-    if (refused && !this.#serverFailed) {
-      // The server refused on purpose (credentials): no faster than without a flush.
-      this.#retryLater();
-      return;
-    }
-    if (refused && (this.#o.health?.state ?? 'closed') !== 'closed') return;
-    if (!refused && sent > 0) {
-      this.#queueRound();
-      return;
-    }
-    clearTimeout(this.#retryTimer);
-    this.#retryTimer = setTimeout(
-      () => {
-        this.#retryTimer = undefined;
-        this.#queueRound();
-      },
-      Math.max(HURRIED_PROBE_MS, Math.min(this.#retryAfterMs, 60_000)),
-    ).unref();
+    if (!refused) this.#schedule.succeeded();
+    if (this.#settleWaiters())
+      this.#schedule.hurryOn(refused, sent, (this.#o.health?.state ?? 'closed') === 'closed');
+    else if (refused) this.#schedule.retryLater();
   }
 
   /** Takes over a folder left by a process that is gone (its lock is stale); a live owner's folder is left alone. */
@@ -462,47 +379,4 @@ export class OutboxKeeper {
       );
     }
   }
-
-  /** After a round the server refused, another one after a growing backoff (unref'd: it never keeps the process alive). */
-  #retryLater(): void {
-    if (this.#closed || this.#retryTimer !== undefined) return;
-    const delay = backoffDelayMs(++this.#refusedRounds, this.#o.backoff ?? { baseMs: 1_000, maxMs: 30_000 });
-    this.#retryTimer = setTimeout(
-      () => {
-        this.#retryTimer = undefined;
-        this.#queueRound();
-      },
-      Math.max(delay, 250),
-    ).unref();
-  }
-}
-
-/** Removes a per-process folder that holds nothing any more (a damaged segment set aside keeps it). */
-async function removeFolderIfEmpty(dir: string): Promise<void> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  if (names.every((name) => name === LOCK_FILE_NAME)) await rm(dir, { recursive: true, force: true });
-}
-
-/** A new folder of this process beside the project's: `<dir>/proc-<pid>-<id>`. */
-function processFolder(dir: string): string {
-  return join(dir, `${PROCESS_FOLDER_PREFIX}${process.pid}-${randomUUID().slice(0, 8)}`);
-}
-
-/** The folders under `dir` (itself and its `proc-*` children) that hold segment files. No folder is created. */
-async function outboxFoldersIn(dir: string): Promise<string[]> {
-  const found: string[] = [];
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  if (
-    entries.some(
-      (e) => e.isFile() && (parseSegmentFileName(e.name) !== undefined || e.name === LOCK_FILE_NAME),
-    )
-  )
-    found.push(dir);
-  for (const entry of entries) {
-    if (!entry.isDirectory() || !entry.name.startsWith(PROCESS_FOLDER_PREFIX)) continue;
-    const child = join(dir, entry.name);
-    const files = await readdir(child).catch(() => []);
-    if (files.some((name) => parseSegmentFileName(name) !== undefined)) found.push(child);
-  }
-  return found;
 }

@@ -1,15 +1,10 @@
-import { ReusableBytes } from '../memory/index.js';
 import { AsyncResource } from 'node:async_hooks';
 import { realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { debuglog } from 'node:util';
 import { WeftError } from '@weft/protocol';
-import {
-  OutboxClosedError,
-  OutboxInvalidRecordError,
-  OutboxOpenFailedError,
-  OutboxWriteFailedError,
-} from './errors/index.js';
+import { AppendWriter, type PendingAppend } from './append-writer.js';
+import { OutboxClosedError, OutboxOpenFailedError } from './errors/index.js';
 import { acquireOutboxLock, type OutboxLock } from './lock-file.js';
 import {
   type OutboxOptions,
@@ -18,51 +13,20 @@ import {
   resolveOutboxOptions,
   resolveReplayOptions,
 } from './outbox-options.js';
-import {
-  encodeFrames,
-  FRAME_HEADER_BYTES,
-  frameBytes,
-  isRecordPayload,
-  MAX_FRAME_PAYLOAD_BYTES,
-  payloadBytes,
-} from './record-frame.js';
-import { recoverSegments, setSegmentAside } from './recover-segments.js';
-import { type DamagedRange, damagedBytes } from './read-frames.js';
+import type { OutboxStats } from './outbox-stats.js';
+import { isRecordPayload, payloadBytes } from './record-frame.js';
+import { recoverSegments } from './recover-segments.js';
 import { replaySegment } from './replay-segment.js';
 import { reportRecoveryProblem } from './report-recovery-problem.js';
 import { SegmentAppender } from './segment-appender.js';
-import { SEGMENT_HEADER_BYTES, type SegmentInfo, segmentFileName } from './segment-file.js';
+import { SegmentBooks } from './segment-books.js';
+import { type SegmentInfo, segmentFileName } from './segment-file.js';
 import { writeSegmentSync } from './write-on-exit.js';
 import { WarningLimiter } from '../diagnostics/index.js';
 import type { RecordPayload } from '../transport/index.js';
 
 const debug = debuglog('weft');
 const noop = () => undefined;
-
-/** Counts for diagnostics. */
-
-/** Largest frames buffer kept for reuse; a bigger write (a whole queue spilled at once) gets its own. */
-const FRAME_MEMORY_MAX_BYTES = 8 * 1024 * 1024;
-export interface OutboxStats {
-  /** Segment files, including the one being written. */
-  segments: number;
-  /** Bytes of valid data in those files. */
-  bytes: number;
-  /** Records in the files not yet acknowledged by a replay of this process. */
-  records: number;
-  /** Records accepted by `append()` and not written yet (not counting a round being written). */
-  pendingRecords: number;
-  /** Payload bytes of `pendingRecords`: memory the outbox holds for the caller. */
-  pendingBytes: number;
-  /**
-   * Records deleted unacknowledged since open: the oldest segments, to keep
-   * `maxBytes` (a batch in flight when its segment went counts too: the count
-   * errs towards reporting a loss), and records lost to a corrupt segment.
-   */
-  droppedRecords: number;
-  /** Appends rejected because the disk write (or its fsync) failed, since open. */
-  writeFailures: number;
-}
 
 /** What one `replay()` did. */
 export interface ReplayResult {
@@ -77,17 +41,6 @@ export interface ReplayResult {
 /** Sends one batch; resolves `true` only when the server acknowledged every record of it. */
 export type ReplaySend = (records: Uint8Array[]) => Promise<boolean>;
 
-interface PendingAppend {
-  readonly records: readonly RecordPayload[];
-  /** Indexes of the caller's array refused as invalid. */
-  readonly invalid: readonly number[];
-  /** Records written so far (a prefix of `records`). */
-  written: number;
-  failure: OutboxWriteFailedError | undefined;
-  resolve(): void;
-  reject(error: unknown): void;
-}
-
 /**
  * A durable, bounded, append-only queue of opaque records on disk: where the
  * SDK keeps records the server has not acknowledged, and replays them from
@@ -98,6 +51,10 @@ interface PendingAppend {
  *                               │ full? rotate            over maxBytes? drop oldest ◄─┘
  *  replay() ─► rotate, then read closed segments oldest-first ─► send() ─► delete acked segment
  * ```
+ *
+ * The parts: `AppendWriter` writes the rounds (append-writer.ts),
+ * `SegmentBooks` keeps the files and what became of their records
+ * (segment-books.ts), `replaySegment` reads one segment back (replay-segment.ts).
  */
 export class Outbox {
   readonly #options: ResolvedOutboxOptions;
@@ -106,12 +63,9 @@ export class Outbox {
   readonly #warnings: WarningLimiter;
   /** Work runs in the context `open()` was called in, never in a caller's traced context. */
   readonly #resource = new AsyncResource('WeftOutbox');
-  readonly #maxRecordBytes: number;
-  /** Frame memory, reused from one write to the next (writes are serialized). */
-  readonly #frameMemory = new ReusableBytes(1, FRAME_MEMORY_MAX_BYTES);
-  /** Oldest first; the segment being written, when there is one, is the last. */
-  readonly #segments: SegmentInfo[];
+  readonly #books: SegmentBooks;
   readonly #appender: SegmentAppender;
+  readonly #writer: AppendWriter;
   #pending: PendingAppend[] = [];
   /** The appends the write round in progress is writing (taken out of `#pending`). */
   #writing: PendingAppend[] = [];
@@ -120,12 +74,6 @@ export class Outbox {
   #chain: Promise<unknown> = Promise.resolve();
   #replaying: Promise<ReplayResult> | undefined;
   #closing: Promise<void> | undefined;
-  #droppedRecords = 0;
-  #writeFailures = 0;
-  /** Records written to (or found in) the files, ever: see {@link progress}. */
-  #written = 0;
-  /** Of those, records acknowledged by a replay or dropped: see {@link progress}. */
-  #settled = 0;
 
   private constructor(
     options: ResolvedOutboxOptions,
@@ -138,7 +86,7 @@ export class Outbox {
     this.#dir = dir;
     this.#lock = lock;
     this.#warnings = warnings;
-    this.#segments = recovered.segments;
+    this.#books = new SegmentBooks(options.fileSystem, dir, options.maxBytes, warnings, recovered.segments);
     this.#appender = new SegmentAppender(
       options.fileSystem,
       dir,
@@ -146,11 +94,7 @@ export class Outbox {
       recovered.nextSequence,
       recovered.tail,
     );
-    this.#maxRecordBytes = Math.min(
-      MAX_FRAME_PAYLOAD_BYTES,
-      options.maxBytes - SEGMENT_HEADER_BYTES - FRAME_HEADER_BYTES,
-    );
-    for (const segment of recovered.segments) this.#written += segment.records;
+    this.#writer = new AppendWriter(options, dir, this.#books, this.#appender, warnings);
   }
 
   /**
@@ -188,7 +132,8 @@ export class Outbox {
         recovered.segments.length,
         outbox.stats.records,
       );
-      if (recovered.tail && recovered.tail.info.bytes >= resolved.segmentBytes) await outbox.#closeSegment();
+      if (recovered.tail && recovered.tail.info.bytes >= resolved.segmentBytes)
+        await outbox.#writer.closeSegment();
       return outbox;
     } catch (error) {
       await lock.release();
@@ -220,7 +165,7 @@ export class Outbox {
     const valid: RecordPayload[] = [];
     const invalid: number[] = [];
     for (const [index, record] of records.entries()) {
-      if (isRecordPayload(record) && payloadBytes(record) <= this.#maxRecordBytes) valid.push(record);
+      if (isRecordPayload(record) && payloadBytes(record) <= this.#writer.maxRecordBytes) valid.push(record);
       else invalid.push(index);
     }
     return new Promise<void>((resolvePromise, rejectPromise) => {
@@ -279,7 +224,7 @@ export class Outbox {
    * `settled` reaches `n`: what a flush waits for.
    */
   get progress(): { written: number; settled: number } {
-    return { written: this.#written, settled: this.#settled };
+    return { written: this.#books.written, settled: this.#books.settled };
   }
 
   /**
@@ -305,12 +250,6 @@ export class Outbox {
 
   /** Counts for diagnostics; cheap (no I/O). */
   get stats(): OutboxStats {
-    let bytes = 0;
-    let records = 0;
-    for (const segment of this.#segments) {
-      bytes += segment.bytes;
-      records += segment.records - segment.ackedRecords;
-    }
     let pendingRecords = 0;
     let pendingBytes = 0;
     for (const pending of this.#pending) {
@@ -318,13 +257,11 @@ export class Outbox {
       for (const record of pending.records) pendingBytes += payloadBytes(record);
     }
     return {
-      segments: this.#segments.length,
-      bytes,
-      records,
+      ...this.#books.counts(),
       pendingRecords,
       pendingBytes,
-      droppedRecords: this.#droppedRecords,
-      writeFailures: this.#writeFailures,
+      droppedRecords: this.#books.droppedRecords,
+      writeFailures: this.#writer.writeFailures,
     };
   }
 
@@ -342,8 +279,8 @@ export class Outbox {
     await this.#replaying?.catch(noop);
     try {
       await this.#serial(async () => {
-        const error = await this.#closeSegment();
-        if (error !== undefined) this.#reportWriteFailure(error, 0);
+        const error = await this.#writer.closeSegment();
+        if (error !== undefined) this.#writer.reportWriteFailure(error, 0);
       });
     } finally {
       this.#warnings.flush();
@@ -368,7 +305,7 @@ export class Outbox {
         const round = this.#pending.splice(0);
         this.#writing = round;
         try {
-          await this.#writeRound(round);
+          await this.#writer.writeRound(round);
         } catch (error) {
           // A bug, not an I/O failure (those are handled per append): still settle every promise.
           for (const pending of round) pending.reject(error);
@@ -379,218 +316,25 @@ export class Outbox {
     );
   }
 
-  /**
-   * Writes every append queued since the last round, then fsyncs once for all
-   * of them (group commit), then settles their promises in order.
-   */
-  async #writeRound(round: PendingAppend[]): Promise<void> {
-    let syncError: unknown;
-    for (const pending of round) {
-      const error = await this.#writeAppend(pending);
-      syncError ??= error;
-    }
-    if (syncError === undefined && this.#options.fsync === 'batch') {
-      try {
-        await this.#appender.sync();
-      } catch (error) {
-        syncError = error;
-      }
-    }
-    for (const pending of round) {
-      if (pending.failure === undefined && syncError !== undefined && pending.records.length > 0) {
-        // Written but not known durable. The caller keeps them; a copy may also be replayed (upserts are idempotent).
-        pending.failure = this.#writeFailed(syncError, 0, pending.records.length);
-      }
-      if (pending.failure) pending.reject(pending.failure);
-      else if (pending.invalid.length > 0) {
-        pending.reject(
-          new OutboxInvalidRecordError(
-            pending.invalid,
-            `each record must be a Uint8Array (or an array of them) of at most ${this.#maxRecordBytes} bytes (maxBytes minus framing)`,
-          ),
-        );
-      } else pending.resolve();
-    }
-  }
-
-  /**
-   * Writes one append's records into as many segments as they need. Returns an
-   * fsync error from closing a full segment, if any; write errors are recorded
-   * on `pending.failure`.
-   */
-  async #writeAppend(pending: PendingAppend): Promise<unknown> {
-    const { records } = pending;
-    const { segmentBytes } = this.#options;
-    let syncError: unknown;
-    while (pending.written < records.length) {
-      const start = pending.written;
-      let segment: SegmentInfo;
-      try {
-        segment = await this.#ensureSegment();
-      } catch (error) {
-        pending.failure = this.#writeFailed(error, start, records.length - start);
-        return syncError;
-      }
-      if (segment.records > 0 && segment.bytes + frameBytes(payloadBytes(records[start]!)) > segmentBytes) {
-        syncError ??= await this.#closeSegment();
-        continue;
-      }
-      // As many records as fit the segment; always at least one (an oversized record gets a segment of its own).
-      let end = start + 1;
-      let chunkBytes = frameBytes(payloadBytes(records[start]!));
-      while (
-        end < records.length &&
-        segment.bytes + chunkBytes + frameBytes(payloadBytes(records[end]!)) <= segmentBytes
-      ) {
-        chunkBytes += frameBytes(payloadBytes(records[end]!));
-        end++;
-      }
-      await this.#makeRoom(chunkBytes);
-      try {
-        const frames = encodeFrames(records, start, end, this.#frameMemory.take);
-        await this.#appender.append(frames, end - start);
-        this.#written += end - start;
-        // Written (or cut off again after a failed write): nothing reads the frames any more.
-        this.#frameMemory.release(frames);
-      } catch (error) {
-        pending.failure = this.#writeFailed(error, start, records.length - start);
-        return syncError;
-      }
-      pending.written = end;
-      if (segment.bytes >= segmentBytes) syncError ??= await this.#closeSegment();
-    }
-    return syncError;
-  }
-
-  /** The segment being written, started when there is none. */
-  async #ensureSegment(): Promise<SegmentInfo> {
-    const open = this.#appender.segment;
-    if (open) return open;
-    const started = await this.#appender.start();
-    this.#segments.push(started);
-    return started;
-  }
-
-  /** Closes the segment being written (fsync per policy); returns the fsync error. A segment with no record is deleted. */
-  async #closeSegment(): Promise<unknown> {
-    const closed = await this.#appender.close();
-    if (closed === undefined) return undefined;
-    if (closed.segment.records === 0) await this.#forget(closed.segment);
-    return closed.syncError;
-  }
-
-  /** Deletes the oldest closed segments until `incomingBytes` more fit under `maxBytes`. */
-  async #makeRoom(incomingBytes: number): Promise<void> {
-    const { maxBytes } = this.#options;
-    let droppedRecords = 0;
-    let droppedSegments = 0;
-    while (this.#segments.reduce((total, segment) => total + segment.bytes, 0) + incomingBytes > maxBytes) {
-      const oldest = this.#segments[0];
-      if (oldest === undefined || oldest === this.#appender.segment) break;
-      droppedRecords += oldest.records - oldest.ackedRecords;
-      droppedSegments++;
-      await this.#forget(oldest);
-    }
-    if (droppedSegments === 0) return;
-    this.#droppedRecords += droppedRecords;
-    this.#settled += droppedRecords;
-    this.#warnings.report('disk-bound', { droppedRecords, droppedSegments }, (counts, occurrences) => ({
-      message:
-        `Weft outbox ${this.#dir} reached maxBytes (${maxBytes} bytes): deleted the ${counts.droppedSegments} oldest ` +
-        `segment(s) with ${counts.droppedRecords} unsent record(s)` +
-        (occurrences > 1 ? ` over ${occurrences} writes since the last warning` : '') +
-        '. Is the server reachable? Raise maxBytes to keep more.',
-      details: { dir: this.#dir, maxBytes, totalDroppedRecords: this.#droppedRecords },
-    }));
-  }
-
-  /** Drops a segment from the books and deletes its file (a replay reading it notices and moves on). */
-  async #forget(segment: SegmentInfo): Promise<void> {
-    const index = this.#segments.indexOf(segment);
-    if (index === -1) return;
-    this.#segments.splice(index, 1);
-    try {
-      await this.#options.fileSystem.unlink(segment.path);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-        debug('outbox: could not delete %s: %s', segment.path, (error as Error).message);
-      }
-    }
-  }
-
-  #writeFailed(error: unknown, recordsWritten: number, recordsNotWritten: number): OutboxWriteFailedError {
-    this.#reportWriteFailure(error, recordsNotWritten);
-    return new OutboxWriteFailedError({ dir: this.#dir, recordsWritten, recordsNotWritten, cause: error });
-  }
-
-  #reportWriteFailure(error: unknown, recordsNotWritten: number): void {
-    this.#writeFailures++;
-    const code = (error as NodeJS.ErrnoException | null)?.code ?? 'unknown error';
-    this.#warnings.report('write-failed', { recordsNotWritten }, (counts, occurrences) => ({
-      message:
-        `Weft outbox ${this.#dir}: write failed (${code}); ${counts.recordsNotWritten} record(s) not written` +
-        (occurrences > 1 ? ` over ${occurrences} failures since the last warning` : '') +
-        '. Records already in the outbox are intact; free disk space or check the folder.',
-      details: { dir: this.#dir, code, writeFailures: this.#writeFailures },
-    }));
-  }
-
-  /**
-   * A segment replayed to its end: deleted, or, when damaged bytes were
-   * skipped in it (found at open, or now), renamed aside and reported.
-   * Records open() counted that this replay did not find were damaged since
-   * (bit rot, an edit): they are counted as dropped.
-   */
-  async #replayed(segment: SegmentInfo, damaged: readonly DamagedRange[]): Promise<void> {
-    const lost = segment.records - segment.ackedRecords;
-    if (lost > 0) {
-      this.#droppedRecords += lost;
-      this.#settled += lost;
-    }
-    const found = damagedBytes(damaged);
-    if (found > segment.skippedBytes) {
-      reportRecoveryProblem(this.#warnings, {
-        kind: 'corrupt-segment',
-        path: segment.path,
-        offset: damaged[0]!.from,
-        bytesSkipped: found,
-        ranges: damaged.length,
-      });
-      segment.skippedBytes = found;
-    }
-    if (segment.skippedBytes === 0) {
-      await this.#forget(segment);
-      return;
-    }
-    this.#segments.splice(this.#segments.indexOf(segment), 1);
-    try {
-      await setSegmentAside(this.#options.fileSystem, segment, (problem) =>
-        reportRecoveryProblem(this.#warnings, problem),
-      );
-    } catch (error) {
-      debug('outbox: could not set %s aside: %s', segment.path, (error as Error).message);
-    }
-  }
-
   async #replay(send: ReplaySend, options: Required<ReplayOptions>): Promise<ReplayResult> {
     // Replay reads only closed segments: close the one being written so its records are included.
     await this.#serial(async () => {
       if ((this.#appender.segment?.records ?? 0) > 0) {
-        const error = await this.#closeSegment();
-        if (error !== undefined) this.#reportWriteFailure(error, 0);
+        const error = await this.#writer.closeSegment();
+        if (error !== undefined) this.#writer.reportWriteFailure(error, 0);
       }
     });
     let sent = 0;
     const hooks = {
       fileSystem: this.#options.fileSystem,
-      isKept: (segment: SegmentInfo) => this.#segments.includes(segment),
+      isKept: (segment: SegmentInfo) => this.#books.holds(segment),
       shouldStop: () => this.#closing !== undefined,
       acknowledged: (records: number) => {
-        this.#settled += records;
+        this.#books.settled += records;
       },
     };
     for (;;) {
-      const segment = this.#segments[0];
+      const segment = this.#books.oldest;
       if (this.#closing || segment === undefined || segment === this.#appender.segment) break;
       const outcome = await replaySegment(segment, send, options, hooks);
       sent += outcome.sent;
@@ -600,7 +344,7 @@ export class Outbox {
         return result;
       }
       if (outcome.kind === 'interrupted') continue; // dropped for the disk bound meanwhile, or closing
-      await this.#replayed(segment, outcome.end.damaged);
+      await this.#books.replayed(segment, outcome.end.damaged);
     }
     return { sent, remaining: this.stats.records };
   }
