@@ -1,6 +1,7 @@
 import type { ClickHouseSettings } from '@clickhouse/client';
 import type { DeletionCounts } from '@weft/protocol';
 import type { ContentRefKey } from '../content-refs.js';
+import { deletionCounts, nextGarbageCursor, noDeletion, readGarbageCursor } from '../lifecycle/index.js';
 import type { ExpiredTraces, GarbageCollected, LifecycleStorage } from '../lifecycle-storage.js';
 import { decodeScanCursor, encodeScanCursor } from '../scan-cursor.js';
 import type { ClickHouseConnection } from './clickhouse-connection.js';
@@ -109,18 +110,13 @@ export class ClickHouseLifecycle implements LifecycleStorage {
       project,
       calls.map((c) => c.id),
     );
-    return {
-      traces: new Set(calls.map((c) => c.trace_id)).size,
-      calls: calls.length,
-      values: plan.values.size,
-      files: plan.files.size,
-    };
+    return deletionCounts(calls, plan);
   }
 
   async deleteTraces(project: string, traceIds: readonly string[]): Promise<DeletionCounts> {
     this.#o.open();
     const calls = await this.#callsOf(project, traceIds);
-    if (calls.length === 0) return { traces: 0, calls: 0, values: 0, files: 0 };
+    if (calls.length === 0) return noDeletion();
     const ids = calls.map((c) => c.id);
     const plan = await this.#plan(project, ids);
     await this.#o.forgetCalls(project, ids);
@@ -138,12 +134,7 @@ export class ClickHouseLifecycle implements LifecycleStorage {
       plan,
       ids.map((id) => `c:${id}`),
     );
-    return {
-      traces: new Set(calls.map((c) => c.trace_id)).size,
-      calls: calls.length,
-      values: plan.values.size,
-      files: plan.files.size,
-    };
+    return deletionCounts(calls, plan);
   }
 
   async collectGarbage(
@@ -153,8 +144,7 @@ export class ClickHouseLifecycle implements LifecycleStorage {
     limit: number,
   ): Promise<GarbageCollected> {
     this.#o.open();
-    const phase = cursor?.startsWith('f:') ? 'f' : 'v';
-    const after = cursor === undefined ? '' : cursor.slice(2);
+    const { phase, after } = readGarbageCursor(cursor);
     const table = phase === 'v' ? this.#o.tables.values : this.#o.tables.files;
     const rows = await this.#o.connection.rows<{ digest: string; created: number }>(
       `SELECT digest, min(created_at) AS created FROM ${table}
@@ -166,13 +156,7 @@ export class ClickHouseLifecycle implements LifecycleStorage {
       .map((row) => `${phase}:${row.digest}` as ContentRefKey);
     const plan = await this.#planner.plan(project, [], candidates);
     await this.#removeContent(project, plan, []);
-    const last = rows.at(-1);
-    const next =
-      rows.length === limit && last !== undefined
-        ? `${phase}:${last.digest}`
-        : phase === 'v'
-          ? 'f:'
-          : undefined;
+    const next = nextGarbageCursor(phase, rows, limit);
     return { values: plan.values.size, files: plan.files.size, cursor: next };
   }
 

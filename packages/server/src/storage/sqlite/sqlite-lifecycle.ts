@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { DeletionCounts } from '@weft/protocol';
 import type { ContentRefKey } from '../content-refs.js';
+import { nextGarbageCursor, noDeletion, readGarbageCursor } from '../lifecycle/index.js';
 import type { ExpiredTraces, GarbageCollected, LifecycleStorage } from '../lifecycle-storage.js';
 import { decodeScanCursor, encodeScanCursor } from '../scan-cursor.js';
 import { ContentCollector } from './content-collector.js';
@@ -111,7 +112,7 @@ export class SqliteLifecycle implements LifecycleStorage {
     { secure }: { secure: boolean },
   ): Promise<DeletionCounts> {
     this.#options.open();
-    if (traceIds.length === 0) return { traces: 0, calls: 0, values: 0, files: 0 };
+    if (traceIds.length === 0) return noDeletion();
     // secure_delete overwrites what the deletion frees with zeros, so the
     // deleted text is not left in free pages of the file; it costs writes,
     // so only deletions on request ask for it.
@@ -132,9 +133,7 @@ export class SqliteLifecycle implements LifecycleStorage {
     limit: number,
   ): Promise<GarbageCollected> {
     this.#options.open();
-    // The cursor names the table (`v:` values, then `f:` files) and the last digest examined.
-    const phase = cursor?.startsWith('f:') ? 'f' : 'v';
-    const after = cursor === undefined ? '' : cursor.slice(2);
+    const { phase, after } = readGarbageCursor(cursor);
     const rows = (phase === 'v' ? this.#values : this.#files).all(project, after, limit) as {
       digest: string;
       created_at: number;
@@ -146,13 +145,6 @@ export class SqliteLifecycle implements LifecycleStorage {
       .transaction(() => this.#collector.run(project, candidates, 'collect'))
       .immediate();
     this.#options.committed();
-    const last = rows.at(-1);
-    const next =
-      rows.length === limit && last !== undefined
-        ? `${phase}:${last.digest}`
-        : phase === 'v'
-          ? 'f:'
-          : undefined;
-    return { ...removed, cursor: next };
+    return { ...removed, cursor: nextGarbageCursor(phase, rows, limit) };
   }
 }

@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { DeletionCounts } from '@weft/protocol';
 import type { ContentRefKey } from '../content-refs.js';
+import { deletionCounts } from '../lifecycle/index.js';
 import type { ContentCollector } from './content-collector.js';
 import { callRefsOf, splitRef } from './lifecycle-schema.js';
 
@@ -76,7 +77,7 @@ export class TraceDeleter {
   delete(project: string, traceIds: readonly string[]): DeletionCounts {
     const params = { project, traces: JSON.stringify(traceIds) };
     const counts = this.#count.get(params) as { calls: number; traces: number };
-    if (counts.calls === 0) return { ...counts, values: 0, files: 0 };
+    if (counts.calls === 0) return deletionCounts(counts, { values: 0, files: 0 });
     const rows = this.#rows.all(params) as DeletedRow[];
     const ids = rows.map((row) => row.id);
     this.#rollups.forgetCalls(project, ids);
@@ -90,7 +91,7 @@ export class TraceDeleter {
     }
     this.#deleteFeedback.run(project, JSON.stringify(ids));
     this.#deleteCalls.run(params);
-    return { ...counts, ...this.#collector.run(project, candidates, 'collect') };
+    return deletionCounts(counts, this.#collector.run(project, candidates, 'collect'));
   }
 
   /**
@@ -119,7 +120,7 @@ export class TraceDeleter {
     });
     try {
       const content = run();
-      return { traces, calls, ...content };
+      return deletionCounts({ traces, calls }, content);
     } finally {
       this.#db.exec('DELETE FROM temp.lifecycle_selection; DELETE FROM temp.lifecycle_gone;');
     }

@@ -1,0 +1,2 @@
+export { deletionCounts, noDeletion } from './deletion-counts.js';
+export { type GarbagePhase, nextGarbageCursor, readGarbageCursor } from './garbage-cursor.js';
