@@ -1,14 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { init } from '@weft/sdk';
-import { startTestServer, type TestServer } from '@weft/test-server';
+import type { TestServer } from '@weft/test-server';
 import { ApiSeeder, type SeededRun } from './support/api-seed.js';
 import { seriousViolations } from './support/axe.js';
-import { builtUiDir, docsShot, launchBrowser } from './support/browser.js';
+import { docsShot } from './support/browser.js';
 import { type FakeProvider, startFakeProvider } from './support/fake-provider.js';
 import { type RecordedCalls, recordLlmCalls } from './support/record-llm-calls.js';
 import { seedEvaluations } from './support/seed-evaluations.js';
 import { type SeededProgram, seedProgram } from './support/seed-program.js';
+import { startUiTestBed, type UiTestBed } from './support/ui-test-bed.js';
 
 const PROJECT = 'a11y';
 
@@ -25,34 +25,23 @@ describe('every view is accessible', () => {
   let runA: SeededRun;
   let runB: SeededRun;
   let recorded: RecordedCalls;
-  const cleanups: (() => Promise<void>)[] = [];
+  let bed: UiTestBed;
 
   beforeAll(async () => {
     provider = await startFakeProvider();
-    cleanups.push(() => provider.close());
-    server = await startTestServer({
-      uiDir: builtUiDir(),
-      register: (c) => cleanups.push(c),
+    bed = await startUiTestBed({
       playgroundProviders: [
         { id: 'openai', kind: 'openai', baseUrl: `${provider.url}/v1`, apiKey: 'sk-a11y' },
       ],
     });
+    server = bed.server;
+    bed.defer(() => provider.close());
     const seeder = new ApiSeeder(server.url, PROJECT);
-    const client = init({
-      project: PROJECT,
-      url: server.url,
-      outbox: false,
-      handleExit: false,
-      startDelayMs: 0,
-    });
-    cleanups.push(async () => {
-      await client.shutdown();
-    });
+    bed.client(PROJECT);
     program = await seedProgram();
     ({ runA, runB } = await seedEvaluations(seeder));
     recorded = await recordLlmCalls(provider, seeder, server.url);
-    browser = await launchBrowser();
-    cleanups.push(() => browser.close());
+    browser = await bed.browser();
   });
   beforeEach(async () => {
     page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
@@ -60,9 +49,7 @@ describe('every view is accessible', () => {
   afterEach(async () => {
     await page.close();
   });
-  afterAll(async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  });
+  afterAll(() => bed?.close());
 
   const views: [name: string, path: () => string, ready: string][] = [
     ['projects', () => '#/', 'table.project-list td[data-stat="calls-week"]:not(:empty)'],

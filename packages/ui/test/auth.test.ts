@@ -1,18 +1,19 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '@weft/test-server';
+import type { TestServer } from '@weft/test-server';
 import { ApiSeeder, completeCall } from './support/api-seed.js';
-import { builtUiDir, launchBrowser } from './support/browser.js';
+import { startUiTestBed, type UiTestBed } from './support/ui-test-bed.js';
 
 const TOKEN = 's3cret-token-for-the-ui';
 
 describe('web UI with auth on', () => {
   let server: TestServer;
   let browser: Browser;
-  const cleanups: (() => Promise<void>)[] = [];
+  let bed: UiTestBed;
 
   beforeAll(async () => {
-    server = await startTestServer({ uiDir: builtUiDir(), token: TOKEN, register: (c) => cleanups.push(c) });
+    bed = await startUiTestBed({ token: TOKEN });
+    server = bed.server;
     const seeder = new ApiSeeder(server.url, 'secured', TOKEN);
     const id = crypto.randomUUID();
     await seeder.calls([
@@ -26,13 +27,10 @@ describe('web UI with auth on', () => {
         endedAt: Date.now(),
       }),
     ]);
-    browser = await launchBrowser();
-    cleanups.push(() => browser.close());
+    browser = await bed.browser();
   });
 
-  afterAll(async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  });
+  afterAll(() => bed?.close());
 
   it('asks for the token, shows the data once given, and keeps it for the session', async () => {
     const context = await browser.newContext();

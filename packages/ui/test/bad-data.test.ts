@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '@weft/test-server';
+import type { TestServer } from '@weft/test-server';
 import { ApiSeeder, completeCall } from './support/api-seed.js';
-import { builtUiDir, launchBrowser } from './support/browser.js';
+import { startUiTestBed, type UiTestBed } from './support/ui-test-bed.js';
 
 /**
  * Rows an older server accepted before timestamps were range-checked at
@@ -22,10 +22,11 @@ describe('web UI over out-of-range timestamps', () => {
     startedAt: Date.now() - 2_000,
     endedAt: Date.now() - 1_000,
   });
-  const cleanups: (() => Promise<void>)[] = [];
+  let bed: UiTestBed;
 
   beforeAll(async () => {
-    server = await startTestServer({ uiDir: builtUiDir(), register: (c) => cleanups.push(c) });
+    bed = await startUiTestBed();
+    server = bed.server;
     await new ApiSeeder(server.url, 'poisoned').calls([bad]);
     const t0 = Date.now() - 5_000;
     await new ApiSeeder(server.url, 'healthy').calls([
@@ -43,8 +44,7 @@ describe('web UI over out-of-range timestamps', () => {
     db.prepare('UPDATE calls SET started_at = 1e300, ended_at = 1e300 WHERE project = ?').run('poisoned');
     db.close();
     await server.start();
-    browser = await launchBrowser();
-    cleanups.push(() => browser.close());
+    browser = await bed.browser();
   });
   beforeEach(async () => {
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -52,9 +52,7 @@ describe('web UI over out-of-range timestamps', () => {
   afterEach(async () => {
     await page.close();
   });
-  afterAll(async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  });
+  afterAll(() => bed?.close());
 
   it('lists every project, the poisoned one with a dash for its last call', async () => {
     await page.goto(`${server.url}/#/`);

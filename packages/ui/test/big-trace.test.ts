@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import type { CallItem } from '@weft/protocol';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '@weft/test-server';
+import type { TestServer } from '@weft/test-server';
 import { ApiSeeder, completeCall } from './support/api-seed.js';
-import { artifactsDir, builtUiDir, launchBrowser } from './support/browser.js';
+import { artifactsDir } from './support/browser.js';
+import { startUiTestBed, type UiTestBed } from './support/ui-test-bed.js';
 
 const CALLS = 5_000;
 
@@ -15,10 +16,11 @@ describe('a 5,000-call trace', () => {
   let traceId: string;
   let lastId: string;
   let lastStepId: string;
-  const cleanups: (() => Promise<void>)[] = [];
+  let bed: UiTestBed;
 
   beforeAll(async () => {
-    server = await startTestServer({ uiDir: builtUiDir(), register: (c) => cleanups.push(c) });
+    bed = await startUiTestBed();
+    server = bed.server;
     const seeder = new ApiSeeder(server.url, 'big');
     // One root, 50 agent steps (49 with 101 tool calls below, the last with none): 5,000 calls.
     traceId = randomUUID();
@@ -60,13 +62,10 @@ describe('a 5,000-call trace', () => {
     }
     expect(items).toHaveLength(CALLS);
     await seeder.calls(items);
-    browser = await launchBrowser();
-    cleanups.push(() => browser.close());
+    browser = await bed.browser();
   });
 
-  afterAll(async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  });
+  afterAll(() => bed?.close());
 
   it('renders only the visible rows and scrolls to the last call', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });

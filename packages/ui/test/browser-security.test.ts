@@ -2,11 +2,11 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { digestValue, routes } from '@weft/protocol';
-import { startTestServer, type TestServer } from '@weft/test-server';
+import type { TestServer } from '@weft/test-server';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSeeder, completeCall } from './support/api-seed.js';
-import { builtUiDir, launchBrowser } from './support/browser.js';
+import { startUiTestBed, type UiTestBed } from './support/ui-test-bed.js';
 
 // A token-less `weft serve` on loopback, attacked from a real chromium:
 // a page of another site, and a page whose name resolves to 127.0.0.1
@@ -76,10 +76,11 @@ describe('a token-less loopback server under attack from a browser', () => {
   let attackerSite: Server;
   let attackerPort: number;
   let browser: Browser;
-  const cleanups: (() => Promise<unknown>)[] = [];
+  let bed: UiTestBed;
 
   beforeAll(async () => {
-    server = await startTestServer({ uiDir: builtUiDir(), register: (c) => cleanups.push(c) });
+    bed = await startUiTestBed();
+    server = bed.server;
     const seeder = new ApiSeeder(server.url, PROJECT);
     const id = crypto.randomUUID();
     await seeder.calls([
@@ -115,17 +116,14 @@ describe('a token-less loopback server under attack from a browser', () => {
     attackerSite.listen(0, '127.0.0.1');
     await once(attackerSite, 'listening');
     attackerPort = (attackerSite.address() as AddressInfo).port;
-    cleanups.push(() => new Promise((resolve) => attackerSite.close(resolve)));
+    bed.defer(() => new Promise((resolve) => attackerSite.close(resolve)));
 
-    browser = await launchBrowser({
+    browser = await bed.browser({
       args: [`--host-resolver-rules=MAP ${ATTACKER} 127.0.0.1, MAP ${REBIND} 127.0.0.1`],
     });
-    cleanups.push(() => browser.close());
   });
 
-  afterAll(async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  });
+  afterAll(() => bed?.close());
 
   /** Where `prod` points and how many versions `Prompt` has, read by a program (not a browser). */
   async function promptState() {

@@ -2,26 +2,24 @@ import { randomUUID } from 'node:crypto';
 import { routes } from '@weft/protocol';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '@weft/test-server';
+import type { TestServer } from '@weft/test-server';
 import { ApiSeeder } from './support/api-seed.js';
-import { builtUiDir, launchBrowser } from './support/browser.js';
+import { startUiTestBed, type UiTestBed } from './support/ui-test-bed.js';
 
 describe('live updates and paging', () => {
   let server: TestServer;
   let browser: Browser;
   let seeder: ApiSeeder;
-  const cleanups: (() => Promise<void>)[] = [];
+  let bed: UiTestBed;
 
   beforeAll(async () => {
-    server = await startTestServer({ uiDir: builtUiDir(), register: (c) => cleanups.push(c) });
+    bed = await startUiTestBed();
+    server = bed.server;
     seeder = new ApiSeeder(server.url, 'live');
-    browser = await launchBrowser();
-    cleanups.push(() => browser.close());
+    browser = await bed.browser();
   });
 
-  afterAll(async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  });
+  afterAll(() => bed?.close());
 
   it('shows a running call finish, and a new call appear, without a reload', async () => {
     const id = randomUUID();

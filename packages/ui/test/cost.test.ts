@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { init, op } from '@weft/sdk';
-import { startTestServer, type TestServer } from '@weft/test-server';
-import { artifactsDir, builtUiDir, launchBrowser } from './support/browser.js';
+import { op } from '@weft/sdk';
+import type { TestServer } from '@weft/test-server';
+import { artifactsDir } from './support/browser.js';
+import { startUiTestBed, type UiTestBed } from './support/ui-test-bed.js';
 
 const PROJECT = 'costs';
 
@@ -13,21 +14,13 @@ describe('cost in the web UI', () => {
   let page: Page;
   let pricedTrace = '';
   let unpricedTrace = '';
-  const cleanups: (() => Promise<void>)[] = [];
+  let bed: UiTestBed;
 
   beforeAll(async () => {
-    server = await startTestServer({ uiDir: builtUiDir(), register: (c) => cleanups.push(c) });
+    bed = await startUiTestBed();
+    server = bed.server;
     // Recorded by the SDK, which prices each call from the built-in table.
-    const client = init({
-      project: PROJECT,
-      url: server.url,
-      outbox: false,
-      handleExit: false,
-      startDelayMs: 0,
-    });
-    cleanups.push(async () => {
-      await client.shutdown();
-    });
+    const client = bed.client(PROJECT);
     const llm = op(
       async (model: string, input: number, output: number) => ({
         model,
@@ -53,14 +46,11 @@ describe('cost in the web UI', () => {
     await local();
     const flushed = await client.flush();
     expect(flushed).toMatchObject({ sent: 5, failed: 0, pending: 0 });
-    browser = await launchBrowser();
-    cleanups.push(() => browser.close());
+    browser = await bed.browser();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   });
 
-  afterAll(async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  });
+  afterAll(() => bed?.close());
 
   it('shows each root call’s cost in the calls table, blank for an unpriced model', async () => {
     await page.goto(`${server.url}/#/${PROJECT}/traces`);

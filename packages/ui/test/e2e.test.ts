@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { init } from '@weft/sdk';
-import { startTestServer, type TestServer } from '@weft/test-server';
+import type { TestServer } from '@weft/test-server';
 import { ApiSeeder, type SeededRun } from './support/api-seed.js';
-import { artifactsDir, builtUiDir, launchBrowser } from './support/browser.js';
+import { artifactsDir } from './support/browser.js';
 import { seedEvaluations } from './support/seed-evaluations.js';
 import { QUESTIONS, type SeededProgram, SYSTEM_PROMPT_V2, seedProgram } from './support/seed-program.js';
+import { startUiTestBed, type UiTestBed } from './support/ui-test-bed.js';
 
 const PROJECT = 'demo';
 
@@ -17,28 +17,19 @@ describe('web UI end to end', () => {
   let program: SeededProgram;
   let runA: SeededRun;
   let runB: SeededRun;
-  const cleanups: (() => Promise<void>)[] = [];
+  let bed: UiTestBed;
   const shot = (name: string) => page.screenshot({ path: join(artifactsDir(), `${name}.png`) });
 
   beforeAll(async () => {
-    server = await startTestServer({ uiDir: builtUiDir(), register: (c) => cleanups.push(c) });
+    bed = await startUiTestBed();
+    server = bed.server;
     const seeder = new ApiSeeder(server.url, PROJECT);
     // Everything is recorded by the weft SDK: a traced program, then two
     // evaluation runs with the SDK's runner.
-    const client = init({
-      project: PROJECT,
-      url: server.url,
-      outbox: false,
-      handleExit: false,
-      startDelayMs: 0,
-    });
-    cleanups.push(async () => {
-      await client.shutdown();
-    });
+    bed.client(PROJECT);
     program = await seedProgram();
     ({ runA, runB } = await seedEvaluations(seeder));
-    browser = await launchBrowser();
-    cleanups.push(() => browser.close());
+    browser = await bed.browser();
   });
 
   // A fresh page per test: a hash-only goto would keep the last test's view mounted.
@@ -49,9 +40,7 @@ describe('web UI end to end', () => {
     await page.close();
   });
 
-  afterAll(async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  });
+  afterAll(() => bed?.close());
 
   it('lists root calls and filters them by op and status', async () => {
     // `/?project=` (what a CLI can print) opens that project's calls.

@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { EVALUATE_OP } from '@weft/protocol';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { flush, init, op, withAttributes, withSession } from '@weft/sdk';
+import { flush, op, withAttributes, withSession } from '@weft/sdk';
 import { Evaluation } from '@weft/sdk/eval';
-import { startTestServer, type TestServer } from '@weft/test-server';
+import type { TestServer } from '@weft/test-server';
 import { ApiSeeder, completeCall } from './support/api-seed.js';
-import { artifactsDir, builtUiDir, launchBrowser } from './support/browser.js';
+import { artifactsDir } from './support/browser.js';
+import { startUiTestBed, type UiTestBed } from './support/ui-test-bed.js';
 
 const PROJECT = 'first-use';
 const QUESTIONS = ['What is a lighthouse?', 'Who keeps it running?', 'Is it still lit?'];
@@ -27,21 +28,13 @@ describe('web UI as a new user meets it', () => {
   let agentTrace = '';
   let interruptedRun = '';
   let resumingRun = '';
-  const cleanups: (() => Promise<void>)[] = [];
+  let bed: UiTestBed;
 
   beforeAll(async () => {
-    server = await startTestServer({ uiDir: builtUiDir(), register: (c) => cleanups.push(c) });
+    bed = await startUiTestBed();
+    server = bed.server;
     seeder = new ApiSeeder(server.url, PROJECT);
-    const client = init({
-      project: PROJECT,
-      url: server.url,
-      outbox: false,
-      handleExit: false,
-      startDelayMs: 0,
-    });
-    cleanups.push(async () => {
-      await client.shutdown();
-    });
+    bed.client(PROJECT);
 
     // The standard chat handler, `(message, history)`, three turns of one session.
     type Message = { role: string; content: string };
@@ -178,8 +171,7 @@ describe('web UI as a new user meets it', () => {
     resumingRun = evaluation.lastRun?.callId ?? '';
     await flush();
 
-    browser = await launchBrowser();
-    cleanups.push(() => browser.close());
+    browser = await bed.browser();
   });
 
   beforeEach(async () => {
@@ -188,9 +180,7 @@ describe('web UI as a new user meets it', () => {
   afterEach(async () => {
     await page.close();
   });
-  afterAll(async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  });
+  afterAll(() => bed?.close());
 
   it('shows each session turn’s own question above its answer for a (message, history) handler', async () => {
     await page.goto(`${server.url}/#/${PROJECT}/sessions/thread-A`);

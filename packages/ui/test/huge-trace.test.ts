@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { CallItem } from '@weft/protocol';
 import type { Browser, Route as NetworkRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '@weft/test-server';
+import type { TestServer } from '@weft/test-server';
 import { ApiSeeder, completeCall } from './support/api-seed.js';
-import { builtUiDir, launchBrowser } from './support/browser.js';
+import { startUiTestBed, type UiTestBed } from './support/ui-test-bed.js';
 
 const CALLS = 25_001;
 
@@ -12,10 +12,11 @@ describe('a 25,001-call trace', () => {
   let server: TestServer;
   let browser: Browser;
   let traceId: string;
-  const cleanups: (() => Promise<void>)[] = [];
+  let bed: UiTestBed;
 
   beforeAll(async () => {
-    server = await startTestServer({ uiDir: builtUiDir(), register: (c) => cleanups.push(c) });
+    bed = await startUiTestBed();
+    server = bed.server;
     // One agent root with 25,000 tool calls under it, a second apart.
     traceId = randomUUID();
     const t0 = Date.now() - 30_000_000;
@@ -36,13 +37,10 @@ describe('a 25,001-call trace', () => {
       );
     }
     await new ApiSeeder(server.url, 'huge').calls(items);
-    browser = await launchBrowser();
-    cleanups.push(() => browser.close());
+    browser = await bed.browser();
   }, 120_000);
 
-  afterAll(async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  });
+  afterAll(() => bed?.close());
 
   it('shows its first rows from the first page, before the rest has loaded', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });

@@ -3,11 +3,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { currentCall, feedback, flush, init, op, publish, withAttributes, withSession } from '@weft/sdk';
-import { startTestServer, type TestServer } from '@weft/test-server';
+import { currentCall, feedback, flush, op, publish, withAttributes, withSession } from '@weft/sdk';
+import type { TestServer } from '@weft/test-server';
 import { ApiSeeder, type SeededRun } from './support/api-seed.js';
-import { artifactsDir, builtUiDir, launchBrowser } from './support/browser.js';
+import { artifactsDir } from './support/browser.js';
 import { seedEvaluations } from './support/seed-evaluations.js';
+import { startUiTestBed, type UiTestBed } from './support/ui-test-bed.js';
 
 const PROJECT = 'loop';
 /** Screenshots for docs/ui.md: written as test artifacts, then copied next to the docs. */
@@ -20,7 +21,7 @@ describe('web UI: feedback, sessions, filters, search, datasets, compare with in
   let runA: SeededRun;
   let runB: SeededRun;
   const turnIds: string[] = [];
-  const cleanups: (() => Promise<void>)[] = [];
+  let bed: UiTestBed;
   const shot = async (name: string) => {
     const path = join(artifactsDir(), `${name}.png`);
     await page.screenshot({ path });
@@ -28,17 +29,9 @@ describe('web UI: feedback, sessions, filters, search, datasets, compare with in
   };
 
   beforeAll(async () => {
-    server = await startTestServer({ uiDir: builtUiDir(), register: (c) => cleanups.push(c) });
-    const client = init({
-      project: PROJECT,
-      url: server.url,
-      outbox: false,
-      handleExit: false,
-      startDelayMs: 0,
-    });
-    cleanups.push(async () => {
-      await client.shutdown();
-    });
+    bed = await startUiTestBed();
+    server = bed.server;
+    const client = bed.client(PROJECT);
     // A traced chat: two sessions, attributes per user, feedback from the SDK.
     const chatOp = op(async function chat(messages: { role: string; content: string }[]) {
       turnIds.push(currentCall()?.id ?? '');
@@ -65,8 +58,7 @@ describe('web UI: feedback, sessions, filters, search, datasets, compare with in
     await client.setLabel(v1, 'production');
     ({ runA, runB } = await seedEvaluations(new ApiSeeder(server.url, PROJECT)));
     await flush();
-    browser = await launchBrowser();
-    cleanups.push(() => browser.close());
+    browser = await bed.browser();
   });
 
   beforeEach(async () => {
@@ -75,9 +67,7 @@ describe('web UI: feedback, sessions, filters, search, datasets, compare with in
   afterEach(async () => {
     await page.close();
   });
-  afterAll(async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  });
+  afterAll(() => bed?.close());
 
   it('lists the projects to click, no typing', async () => {
     await page.goto(`${server.url}/`);

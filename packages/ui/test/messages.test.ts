@@ -2,13 +2,14 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
-import { flush, init, op } from '@weft/sdk';
+import { flush, op } from '@weft/sdk';
 import { wrapOpenAI } from '@weft/sdk/openai';
-import { startTestServer, type TestServer } from '@weft/test-server';
+import type { TestServer } from '@weft/test-server';
 import { ApiSeeder } from './support/api-seed.js';
-import { artifactsDir, builtUiDir, launchBrowser } from './support/browser.js';
+import { artifactsDir } from './support/browser.js';
 import { type FakeProvider, startFakeProvider } from './support/fake-provider.js';
 import { PIXEL_PNG, type RecordedCalls, recordLlmCalls } from './support/record-llm-calls.js';
+import { startUiTestBed, type UiTestBed } from './support/ui-test-bed.js';
 
 const PROJECT = 'messages';
 
@@ -20,22 +21,14 @@ describe('model calls rendered as conversations', () => {
   let page: Page;
   let recorded: RecordedCalls;
   let longChat = '';
-  const cleanups: (() => Promise<void>)[] = [];
+  let bed: UiTestBed;
 
   beforeAll(async () => {
-    server = await startTestServer({ uiDir: builtUiDir(), register: (c) => cleanups.push(c) });
+    bed = await startUiTestBed();
+    server = bed.server;
     provider = await startFakeProvider();
-    cleanups.push(() => provider.close());
-    const client = init({
-      project: PROJECT,
-      url: server.url,
-      outbox: false,
-      handleExit: false,
-      startDelayMs: 0,
-    });
-    cleanups.push(async () => {
-      await client.shutdown();
-    });
+    bed.defer(() => provider.close());
+    bed.client(PROJECT);
     recorded = await recordLlmCalls(provider, new ApiSeeder(server.url, PROJECT), server.url);
     // An agent 200 turns in, whose last tool returned 1 MB of text (the SDK's largest string).
     const openai = wrapOpenAI(
@@ -63,8 +56,7 @@ describe('model calls rendered as conversations', () => {
       onFinish: (c) => (longChat = c.id),
     })();
     await flush();
-    browser = await launchBrowser();
-    cleanups.push(() => browser.close());
+    browser = await bed.browser();
   });
   beforeEach(async () => {
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -72,9 +64,7 @@ describe('model calls rendered as conversations', () => {
   afterEach(async () => {
     await page.close();
   });
-  afterAll(async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  });
+  afterAll(() => bed?.close());
 
   const open = async (shape: keyof RecordedCalls) => {
     await page.goto(`${server.url}/#/${PROJECT}/calls/${recorded[shape].id}`);

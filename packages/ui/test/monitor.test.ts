@@ -1,10 +1,11 @@
 import { routes } from '@weft/protocol';
-import { startTestServer, type TestServer } from '@weft/test-server';
+import type { TestServer } from '@weft/test-server';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSeeder, completeCall } from './support/api-seed.js';
 import { seriousViolations } from './support/axe.js';
-import { builtUiDir, docsShot, launchBrowser } from './support/browser.js';
+import { docsShot } from './support/browser.js';
+import { startUiTestBed, type UiTestBed } from './support/ui-test-bed.js';
 
 const PROJECT = 'monitor';
 const MINUTE = 60_000;
@@ -16,14 +17,13 @@ describe('monitoring pages in the web UI (no serious axe violation on any)', () 
   let seeder: ApiSeeder;
   /** Start times of the seeded root calls. */
   const starts: number[] = [];
-  const cleanups: (() => Promise<void>)[] = [];
+  let bed: UiTestBed;
 
   beforeAll(async () => {
-    server = await startTestServer({
-      uiDir: builtUiDir(),
-      register: (c) => cleanups.push(c),
+    bed = await startUiTestBed({
       monitoring: { tickMs: 50, alertEveryMs: 100 },
     });
+    server = bed.server;
     seeder = new ApiSeeder(server.url, PROJECT);
     // The rules first: a new evaluator scores calls completed from its creation on.
     await seeder.post(routes.evaluatorPut(), {
@@ -88,14 +88,11 @@ describe('monitoring pages in the web UI (no serious axe violation on any)', () 
       });
       if (pulled.idle && pulled.calls.length === 0) break;
     }
-    browser = await launchBrowser();
-    cleanups.push(() => browser.close());
+    browser = await bed.browser();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   });
 
-  afterAll(async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  });
+  afterAll(() => bed?.close());
 
   it('draws the default dashboard, and a click on a point opens exactly the calls behind it', async () => {
     await page.goto(`${server.url}/#/${PROJECT}/dashboards?range=1h`);

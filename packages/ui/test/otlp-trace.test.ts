@@ -1,8 +1,8 @@
 import { callIdOfSpan, routes, traceIdOfOtel } from '@weft/protocol';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '@weft/test-server';
-import { builtUiDir, launchBrowser } from './support/browser.js';
+import type { TestServer } from '@weft/test-server';
+import { startUiTestBed, type UiTestBed } from './support/ui-test-bed.js';
 
 // A 10,000-span trace sent over OTLP/HTTP (JSON), children in earlier
 // requests than their parents, renders in the virtualized trace tree.
@@ -31,10 +31,11 @@ function span(n: number) {
 describe('a 10,000-span OTLP trace', () => {
   let server: TestServer;
   let browser: Browser;
-  const cleanups: (() => Promise<void>)[] = [];
+  let bed: UiTestBed;
 
   beforeAll(async () => {
-    server = await startTestServer({ uiDir: builtUiDir(), register: (c) => cleanups.push(c) });
+    bed = await startUiTestBed();
+    server = bed.server;
     // Last spans first: every child arrives before its parent.
     for (let end = SPANS; end > 0; end -= PER_REQUEST) {
       const spans = Array.from({ length: PER_REQUEST }, (_, i) => span(end - PER_REQUEST + i));
@@ -47,13 +48,10 @@ describe('a 10,000-span OTLP trace', () => {
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({});
     }
-    browser = await launchBrowser();
-    cleanups.push(() => browser.close());
+    browser = await bed.browser();
   });
 
-  afterAll(async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  });
+  afterAll(() => bed?.close());
 
   it('opens at its last span and renders all 10,000 rows virtualized', async () => {
     const last = callIdOfSpan(TRACE, spanIdOf(SPANS - 1));

@@ -1,12 +1,13 @@
 import type { Browser, Page, Response } from 'playwright-core';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { flush, init, op, publish } from '@weft/sdk';
+import { flush, op, publish } from '@weft/sdk';
 import { wrapOpenAI } from '@weft/sdk/openai';
-import { startTestServer, type TestServer } from '@weft/test-server';
+import type { TestServer } from '@weft/test-server';
 import { ApiSeeder } from './support/api-seed.js';
-import { builtUiDir, docsShot, launchBrowser } from './support/browser.js';
+import { docsShot } from './support/browser.js';
 import { type FakeProvider, openaiError, rateLimited, startFakeProvider } from './support/fake-provider.js';
+import { startUiTestBed, type UiTestBed } from './support/ui-test-bed.js';
 
 const PROJECT = 'play';
 const RUNS = 'play-runs';
@@ -31,30 +32,20 @@ describe('the playground', () => {
   let tracedCall = '';
   let seen: { url: string; text: string }[] = [];
   let bodies: Promise<unknown>[] = [];
-  const cleanups: (() => Promise<void>)[] = [];
+  let bed: UiTestBed;
 
   beforeAll(async () => {
     provider = await startFakeProvider();
-    cleanups.push(() => provider.close());
-    server = await startTestServer({
-      uiDir: builtUiDir(),
-      register: (c) => cleanups.push(c),
+    bed = await startUiTestBed({
       playgroundProviders: [
         { id: 'openai', kind: 'openai', baseUrl: `${provider.url}/v1`, apiKey: OPENAI_KEY },
         { id: 'anthropic', kind: 'anthropic', baseUrl: provider.url, apiKey: ANTHROPIC_KEY },
       ],
     });
+    server = bed.server;
+    bed.defer(() => provider.close());
     seeder = new ApiSeeder(server.url, PROJECT);
-    const client = init({
-      project: PROJECT,
-      url: server.url,
-      outbox: false,
-      handleExit: false,
-      startDelayMs: 0,
-    });
-    cleanups.push(async () => {
-      await client.shutdown();
-    });
+    const client = bed.client(PROJECT);
     // A model call traced by the SDK's OpenAI wrapper, to take into the playground.
     const openai = wrapOpenAI(
       new OpenAI({ apiKey: 'sk-test', baseURL: `${provider.url}/v1`, maxRetries: 0 }),
@@ -96,8 +87,7 @@ describe('the playground', () => {
       digest: (await import('@weft/protocol')).digestValue({ a: 1 }),
       value: { a: 1 },
     });
-    browser = await launchBrowser();
-    cleanups.push(() => browser.close());
+    browser = await bed.browser();
   });
 
   // Every response the page receives, headers and body, to look for the keys in.
@@ -125,9 +115,7 @@ describe('the playground', () => {
       expect(text, url).not.toContain(ANTHROPIC_KEY);
     }
   });
-  afterAll(async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  });
+  afterAll(() => bed?.close());
 
   const callsIn = async (project: string) =>
     (

@@ -1,9 +1,9 @@
 import { routes } from '@weft/protocol';
-import { startTestServer, type TestServer } from '@weft/test-server';
+import type { TestServer } from '@weft/test-server';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSeeder, completeCall } from './support/api-seed.js';
-import { builtUiDir, launchBrowser } from './support/browser.js';
+import { startUiTestBed, type UiTestBed } from './support/ui-test-bed.js';
 
 /*
  * The project settings page's retention section (issue 28): it says what is
@@ -12,14 +12,13 @@ import { builtUiDir, launchBrowser } from './support/browser.js';
 describe('project settings: retention', () => {
   let server: TestServer;
   let browser: Browser;
-  const cleanups: (() => Promise<void>)[] = [];
+  let bed: UiTestBed;
 
   beforeAll(async () => {
-    server = await startTestServer({
-      uiDir: builtUiDir(),
+    bed = await startUiTestBed({
       retentionDays: 30,
-      register: (c) => cleanups.push(c),
     });
+    server = bed.server;
     const id = crypto.randomUUID();
     await new ApiSeeder(server.url, 'kept').calls([
       completeCall({
@@ -31,13 +30,10 @@ describe('project settings: retention', () => {
         endedAt: Date.now(),
       }),
     ]);
-    browser = await launchBrowser();
-    cleanups.push(() => browser.close());
+    browser = await bed.browser();
   });
 
-  afterAll(async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  });
+  afterAll(() => bed?.close());
 
   async function stored(): Promise<unknown> {
     return (await fetch(new URL(routes.projectSettings('kept'), server.url))).json();

@@ -1,11 +1,12 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { init, op } from '@weft/sdk';
+import { op } from '@weft/sdk';
 import { replay } from '@weft/sdk/replay';
-import { startTestServer, type TestServer } from '@weft/test-server';
+import type { TestServer } from '@weft/test-server';
 import { seriousViolations } from './support/axe.js';
-import { artifactsDir, builtUiDir, launchBrowser } from './support/browser.js';
+import { artifactsDir } from './support/browser.js';
+import { startUiTestBed, type UiTestBed } from './support/ui-test-bed.js';
 
 const PROJECT = 'trace-diff';
 
@@ -15,20 +16,12 @@ describe('the divergence diff in the web UI', () => {
   let page: Page;
   let original = '';
   let replayed = '';
-  const cleanups: (() => Promise<void>)[] = [];
+  let bed: UiTestBed;
 
   beforeAll(async () => {
-    server = await startTestServer({ uiDir: builtUiDir(), register: (c) => cleanups.push(c) });
-    const client = init({
-      project: PROJECT,
-      url: server.url,
-      outbox: false,
-      handleExit: false,
-      startDelayMs: 0,
-    });
-    cleanups.push(async () => {
-      await client.shutdown();
-    });
+    bed = await startUiTestBed();
+    server = bed.server;
+    const client = bed.client(PROJECT);
     // The tool's index changed between the runs: step 1 finds something else.
     let index: Record<string, string> = {
       'question 0': 'page A',
@@ -56,14 +49,11 @@ describe('the divergence diff in the web UI', () => {
     const result = await replay(original, agent, { mode: 'live-after-divergence', live: ['search'] });
     replayed = result.traceId;
     await client.flush();
-    browser = await launchBrowser();
-    cleanups.push(() => browser.close());
+    browser = await bed.browser();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   });
 
-  afterAll(async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  });
+  afterAll(() => bed?.close());
 
   it('from a replay’s trace page, compares it with its original: the first divergence is marked and its differences shown', async () => {
     await page.goto(`${server.url}/#/${PROJECT}/trace/${replayed}`);
