@@ -30,7 +30,8 @@ const m = await bundleSources(
    export { wrapOpenAI } from ${src('packages/sdk/src/integrations/openai/index.ts')};
    export { replay, fork } from ${src('packages/sdk/src/replay/index.ts')};
    export { startFakeProvider } from ${src('packages/sdk/test/fixtures/fake-provider/index.ts')};
-   export { FaultProxy } from ${src('packages/sdk/test/support/fault-proxy.ts')};`,
+   export { FaultProxy } from ${src('packages/sdk/test/support/fault-proxy.ts')};
+   export { collectValueRefs } from ${src('packages/protocol/src/values/index.ts')};`,
 );
 
 const dir = await mkdtemp(join(os.tmpdir(), 'weft-bench-replay-'));
@@ -168,18 +169,10 @@ const traceQuery = {
 };
 const resolvedRead = await post('/v1/calls/query', traceQuery);
 const digestsRead = await post('/v1/calls/query', { ...traceQuery, values: 'digests' });
-const refsIn = (value, into) => {
-  if (typeof value !== 'object' || value === null) return;
-  if (value._weft === 'value' && typeof value.digest === 'string' && Object.keys(value).length === 2) {
-    into.add(value.digest);
-    return;
-  }
-  for (const member of Object.values(value)) refsIn(member, into);
-};
 let frontier = new Set();
 for (const call of digestsRead.json.calls) {
-  refsIn(call.inputs, frontier);
-  refsIn(call.output, frontier);
+  m.collectValueRefs(call.inputs, frontier);
+  m.collectValueRefs(call.output, frontier);
 }
 let valueBytes = 0;
 const seen = new Set();
@@ -190,7 +183,7 @@ while (frontier.size > 0) {
   const next = new Set();
   for (const value of json.values) {
     if (value.prev !== undefined) next.add(value.prev);
-    refsIn(value.kind === 'items' ? value.items : value.value, next);
+    m.collectValueRefs(value.kind === 'items' ? value.items : value.value, next);
   }
   frontier = new Set([...next].filter((digest) => !seen.has(digest)));
 }
