@@ -6,9 +6,6 @@ interface Waiting<T> {
   reject: (error: unknown) => void;
 }
 
-/** What a flush reports per entry: `undefined` when it is stored, else the error its submitter gets. */
-export type FlushOutcome = readonly (unknown | undefined)[];
-
 /**
  * Group commit: entries submitted while a flush runs wait, and the next
  * flush takes all of them (up to `maxSize`) at once. At low load a flush
@@ -22,18 +19,17 @@ export type FlushOutcome = readonly (unknown | undefined)[];
  * it), and one whose flush failed gets that flush's error, never a success.
  */
 export class GroupCommit<T> {
-  readonly #flush: (entries: readonly T[]) => Promise<FlushOutcome>;
+  readonly #flush: (entries: readonly T[]) => Promise<void>;
   readonly #maxSize: number;
   #waiting: Waiting<T>[] = [];
   #running: Promise<void> | undefined;
 
   /**
-   * @param flush stores entries together; rejects to fail all of them, or
-   *   answers per entry (an error for one fails that submitter only).
+   * @param flush stores entries together; its rejection fails all of them.
    * @param maxSize the most a flush takes (sizes as submitted); a single
    *   larger entry still goes, alone.
    */
-  constructor(flush: (entries: readonly T[]) => Promise<FlushOutcome>, maxSize: number) {
+  constructor(flush: (entries: readonly T[]) => Promise<void>, maxSize: number) {
     this.#flush = flush;
     this.#maxSize = maxSize;
   }
@@ -58,12 +54,8 @@ export class GroupCommit<T> {
     while (this.#waiting.length > 0) {
       const group = this.#take();
       try {
-        const outcome = await this.#flush(group.map((w) => w.entry));
-        group.forEach((w, i) => {
-          const error = outcome[i];
-          if (error === undefined) w.resolve();
-          else w.reject(error);
-        });
+        await this.#flush(group.map((w) => w.entry));
+        for (const w of group) w.resolve();
       } catch (error) {
         for (const w of group) w.reject(error);
       }

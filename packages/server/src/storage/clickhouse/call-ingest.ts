@@ -9,7 +9,7 @@ import type { ClickHouseCallListWriter } from './call-list-writer.js';
 import type { CallListRow } from './call-list-rows.js';
 import type { ClickHouseConnection } from './clickhouse-connection.js';
 import { ClickHouseContentRefStore } from './content-ref-store.js';
-import { type FlushOutcome, GroupCommit } from '../group-commit.js';
+import { GroupCommit } from '../group-commit.js';
 import type { ClickHouseRollupStore } from './rollup-store.js';
 import { ClickHouseSpanUsageStore } from './span-usage-store.js';
 import { nextSeq } from './write-sequence.js';
@@ -44,7 +44,7 @@ export interface ClickHouseCallIngestOptions {
  * request, naming the item, and nothing of it is written), then join a
  * group commit (`GroupCommit`): every request waiting when a flush starts
  * is written by it with ONE INSERT per table — content refs, call halves,
- * list rows, then the rollups (one update per project) — and each request
+ * list rows, then per project the OTLP usage roll-up and the rollups — and each request
  * is answered after that flush has committed. Under load, a replica sends
  * a handful of INSERTs per flush whatever the number of requests, each
  * carrying thousands of rows.
@@ -86,7 +86,7 @@ export class ClickHouseCallIngest {
     return this.#commit.idle();
   }
 
-  async #flush(batches: readonly CallBatch[]): Promise<FlushOutcome> {
+  async #flush(batches: readonly CallBatch[]): Promise<void> {
     const { connection, insertSettings, listWriter } = this.#o;
     // What the calls refer to (values, files), for deletion and retention:
     // before the calls, so a collection never sees a call without its refs.
@@ -107,26 +107,19 @@ export class ClickHouseCallIngest {
       listRows.push(...(await listWriter.rowsAfterHalves(project, rows)));
     }
     await connection.insert(listWriter.table, listRows, insertSettings);
-    // Rollups: one update per project for the native records; OTLP batches
-    // roll their usage up first, each in turn (it reads what the one before wrote).
-    for (const [project, items] of byProject(
-      batches.filter((b) => b.spans === undefined),
-      (b) => b.items,
-    )) {
-      await this.#o.rollups.applyCalls(project, items);
+    // Per project: OTLP spans roll usage up their traces (one read of the
+    // touched traces for every span batch of the flush), then one rollup
+    // update takes every record and the summaries the roll-up rewrote.
+    for (const [project, group] of byProject(batches, (b) => [b])) {
+      const spans = group.flatMap((b) => b.spans ?? []);
+      const summaries = await this.#o.spanUsage.rollUp(project, spans);
+      if (summaries.size > 0) await listWriter.refresh(project, [...summaries.keys()]);
+      await this.#o.rollups.applyCalls(
+        project,
+        group.flatMap((b) => b.items),
+        summaries,
+      );
     }
-    const outcome: unknown[] = batches.map(() => undefined);
-    for (const [index, batch] of batches.entries()) {
-      if (batch.spans === undefined) continue;
-      try {
-        const summaries = await this.#o.spanUsage.rollUp(batch.project, batch.spans);
-        await listWriter.refresh(batch.project, [...summaries.keys()]);
-        await this.#o.rollups.applyCalls(batch.project, batch.items, summaries);
-      } catch (error) {
-        outcome[index] = error;
-      }
-    }
-    return outcome;
   }
 }
 
