@@ -120,7 +120,8 @@ export function planMetrics(query: MetricsQueryParsed, buckets: TimeBuckets): Ro
 /**
  * Reads covering consecutive buckets (`edges`: their boundaries) exactly:
  * each hour that lies inside one bucket is read from hour rows, the rest
- * from minute rows. Adjacent ranges of one level merge.
+ * from minute rows. Ranges stay within their bucket (the reads add a range
+ * up into one row per group), so they never merge across a bucket edge.
  */
 export function coverEdges(edges: readonly number[], levels: readonly RollupLevel[]): LevelRanges[] {
   const hourly = levels.includes('h');
@@ -128,10 +129,7 @@ export function coverEdges(edges: readonly number[], levels: readonly RollupLeve
   const hours: [number, number][] = [];
   const minutes: [number, number][] = [];
   const push = (list: [number, number][], from: number, to: number) => {
-    if (from >= to) return;
-    const last = list.at(-1);
-    if (last !== undefined && last[1] === from) last[1] = to;
-    else list.push([from, to]);
+    if (from < to) list.push([from, to]);
   };
   const hour = LEVEL_MS.h;
   for (let i = 0; i + 1 < edges.length; i++) {

@@ -68,10 +68,12 @@ export function foldSeries(
     const data = group(row.group);
     if (data === undefined) continue;
     const slot = data.calls[bucketIndex(starts, row.t)] as StatusValues;
-    const values = slot[row.status] ?? emptyCallValues();
-    slot[row.status] = values;
-    addCallValues(values, row.values);
     data.weight += row.values.n;
+    // The first row of a slot is taken as it is (the fold owns the rows): a
+    // read adds up each range, so a slot rarely gets more than one per status.
+    const values = slot[row.status];
+    if (values === undefined) slot[row.status] = row.values;
+    else addCallValues(values, row.values);
   }
   const onlyFeedback = query.measures.every((m) => typeof m === 'object');
   for (const row of feedback) {
@@ -91,11 +93,14 @@ export function foldSeries(
   );
   const kept = ranked.slice(0, query.maxGroups);
   const series: MetricSeries[] = [];
+  // Each slot's statuses added up once for all the measures (histograms are the costly part).
+  const totals = new Map(kept.map(([name, data]) => [name, data.calls.map(slotTotals)]));
   for (const measure of query.measures) {
     for (const [name, data] of kept) {
+      const slots = totals.get(name) as SlotTotals[];
       series.push(
         typeof measure === 'string'
-          ? { measure, group: name, values: data.calls.map((slot) => callMeasureValue(measure, slot)) }
+          ? { measure, group: name, values: slots.map((slot) => callMeasureValue(measure, slot)) }
           : feedbackSeries(
               measure,
               name,
@@ -107,14 +112,36 @@ export function foldSeries(
   return { series, groupsOmitted: ranked.length - kept.length };
 }
 
-function callMeasureValue(measure: CallMeasure, slot: StatusValues): number | null {
-  const all = emptyCallValues();
-  const ended = emptyCallValues();
-  for (const [status, values] of Object.entries(slot) as [RollupStatus, CallRollupValues][]) {
-    addCallValues(all, values);
-    if (status !== 'running') addCallValues(ended, values);
-  }
+/** A slot's values over every status (`all`), over ended calls, and its errors. */
+interface SlotTotals {
+  all: CallRollupValues;
+  ended: CallRollupValues;
+  errors: number;
+}
+
+/** Adds the statuses of `slot` up, reusing its values (read once, by this, after the fold). */
+function slotTotals(slot: StatusValues): SlotTotals {
   const errors = slot.error?.n ?? 0;
+  const ended = sumInto([slot.success, slot.error]);
+  const all = slot.running === undefined ? ended : sumInto([clone(ended), slot.running]);
+  return { all, ended, errors };
+}
+
+/** The first of `list` with the others added into it; an empty value when none. */
+function sumInto(list: readonly (CallRollupValues | undefined)[]): CallRollupValues {
+  const present = list.filter((values) => values !== undefined);
+  const into = present[0] ?? emptyCallValues();
+  for (const values of present.slice(1)) addCallValues(into, values);
+  return into;
+}
+
+function clone(values: CallRollupValues): CallRollupValues {
+  const copy = emptyCallValues();
+  addCallValues(copy, values);
+  return copy;
+}
+
+function callMeasureValue(measure: CallMeasure, { all, ended, errors }: SlotTotals): number | null {
   switch (measure) {
     case 'count':
       return all.n;

@@ -9,6 +9,7 @@ import {
   type FeedbackRollupRow,
   isZeroCallValues,
   isZeroFeedbackValues,
+  joinedRanges,
   type RollupRead,
   type RollupStatus,
 } from '../rollup/index.js';
@@ -133,8 +134,10 @@ export class ClickHouseRollupReader {
 }
 
 function conditions(read: Omit<RollupRead, 'histograms'>): string {
-  const starts = read.ranges.map(([from]) => from);
-  const ends = read.ranges.map(([, to]) => to);
+  // Rows come back per rollup bucket (t), so ranges that touch need no edge between them.
+  const ranges = joinedRanges(read.ranges);
+  const starts = ranges.map(([from]) => from);
+  const ends = ranges.map(([, to]) => to);
   const terms = [
     `project = ${sqlLiteral(read.project)}`,
     `cut = ${sqlLiteral(read.cut)}`,
@@ -142,9 +145,9 @@ function conditions(read: Omit<RollupRead, 'histograms'>): string {
     `t >= ${sqlLiteral(starts.length === 0 ? 0 : Math.min(...starts))}`,
     `t < ${sqlLiteral(ends.length === 0 ? 0 : Math.max(...ends))}`,
   ];
-  if (read.ranges.length > 1) {
+  if (ranges.length > 1) {
     terms.push(
-      `(${read.ranges.map(([from, to]) => `(t >= ${sqlLiteral(from)} AND t < ${sqlLiteral(to)})`).join(' OR ')})`,
+      `(${ranges.map(([from, to]) => `(t >= ${sqlLiteral(from)} AND t < ${sqlLiteral(to)})`).join(' OR ')})`,
     );
   }
   if ('all' in read.ops) terms.push(`op = ${sqlLiteral(ALL_OPS)}`);

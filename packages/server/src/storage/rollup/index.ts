@@ -12,9 +12,8 @@ export {
 } from './call-facts.js';
 export {
   addHistogram,
+  addToBin,
   binOf,
-  histogramFromJson,
-  histogramPairs,
   type LogHistogram,
   QUANTILE_RELATIVE_ERROR,
   quantileOf,
@@ -42,13 +41,14 @@ export {
   type RollupLevel,
   type RollupStatus,
 } from './rollup-keys.js';
-export type {
-  CallRollupRow,
-  CompletedCalls,
-  FeedbackRollupRead,
-  FeedbackRollupRow,
-  RollupOps,
-  RollupRead,
+export {
+  type CallRollupRow,
+  type CompletedCalls,
+  type FeedbackRollupRead,
+  type FeedbackRollupRow,
+  joinedRanges,
+  type RollupOps,
+  type RollupRead,
 } from './rollup-read.js';
 export {
   addCallValues,

@@ -71,16 +71,3 @@ export function quantileOf(histogram: ReadonlyMap<number, number>, q: number): n
   }
   return valueOfBin(bins.at(-1) as number);
 }
-
-/** The stored form: `[[bin, count], …]` by bin, as JSON text (SQLite) or two arrays (ClickHouse `sumMap`). */
-export function histogramPairs(histogram: ReadonlyMap<number, number>): [number, number][] {
-  return [...histogram].sort((a, b) => a[0] - b[0]);
-}
-
-/** Reads {@link histogramPairs}' JSON text back; `null` or empty text is an empty histogram. */
-export function histogramFromJson(text: string | null): LogHistogram {
-  const histogram: LogHistogram = new Map();
-  if (text === null || text === '') return histogram;
-  for (const [bin, count] of JSON.parse(text) as [number, number][]) addToBin(histogram, bin, count);
-  return histogram;
-}

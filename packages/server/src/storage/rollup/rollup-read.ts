@@ -5,10 +5,12 @@ import type { CallRollupValues, FeedbackRollupValues } from './rollup-values.js'
 export type RollupOps = { all: true } | { names: readonly string[] } | { each: true };
 
 /**
- * A read of rollup rows at one level: the buckets starting in `ranges`
- * (each `[from, to)`, disjoint, in order), of one cut (optionally one of its values), added up
- * per bucket, status and group — the op when `ops` is `each`, the cut's
- * value when `byValue`, none otherwise.
+ * A read of rollup rows at one level: the rollup buckets starting in
+ * `ranges` (each `[from, to)`, disjoint, in order, and each within one
+ * bucket of the query), of one cut (optionally one of its values), added up
+ * per range — or finer, per rollup bucket — status and group (the op when
+ * `ops` is `each`, the cut's value when `byValue`, none otherwise). A row's
+ * `t` lies within its range.
  */
 export interface RollupRead {
   project: string;
@@ -20,11 +22,11 @@ export interface RollupRead {
   byValue: boolean;
   /** Only root calls (true) or only children (false); both when absent. */
   root?: boolean | undefined;
-  /** Whether the latency and TTFT histograms are wanted (reading them costs a parse per row). */
+  /** Whether the latency and TTFT histograms are wanted (reading them costs more). */
   histograms: boolean;
 }
 
-/** Call rollups added up for one bucket, status and group. */
+/** Call rollups added up for one range (or rollup bucket), status and group. */
 export interface CallRollupRow {
   t: number;
   status: RollupStatus;
@@ -50,4 +52,15 @@ export interface CompletedCalls {
   ids: string[];
   /** Pass back to continue after the last id (`null`: nothing after it yet; keep the cursor you had). */
   cursor: string | null;
+}
+
+/** `ranges` (disjoint, in order) with those that touch joined: for an engine that adds rows up per rollup bucket. */
+export function joinedRanges(ranges: RollupRead['ranges']): [number, number][] {
+  const joined: [number, number][] = [];
+  for (const [from, to] of ranges) {
+    const last = joined.at(-1);
+    if (last !== undefined && last[1] === from) last[1] = to;
+    else joined.push([from, to]);
+  }
+  return joined;
 }

@@ -353,3 +353,42 @@ describe('a database made at migration 7 (the op-name sort index keyed by id)', 
     expect(columns).toEqual(['project', 'op_plain', 'started_at', 'id']);
   });
 });
+
+describe('a database made at migration 10 (rollup histograms as JSON bin lists)', () => {
+  it('migrates the bins to their binary form: the same counts read back', async () => {
+    const path = await dbPath();
+    const db = databaseAtMigration(path, 10);
+    // Two hour rows as migration 10 wrote them: latency bins 100 (×3) and 120, TTFT bin 50 (×2).
+    const insert = db.prepare(`INSERT INTO call_rollups VALUES
+      ('p', '', '*', 'h', ?, 1, 'success', '', ?, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ?, ?)`);
+    insert.run(0, 3, '[[100,2],[120,1]]', '[[50,2]]');
+    insert.run(3_600_000, 1, '[[100,1]]', null);
+    db.close();
+    const storage = new SqliteStorage({ path });
+    onTestFinished(() => storage.close());
+    const [row, ...more] = await storage.monitoring.readCallRollups({
+      ...{ project: 'p', level: 'h', ranges: [[0, 7_200_000]], cut: '', ops: { all: true } },
+      ...{ byValue: false, histograms: true },
+    });
+    expect(more).toEqual([]);
+    expect(row?.values.n).toBe(4);
+    expect([...(row?.values.latency ?? [])].sort((a, b) => a[0] - b[0])).toEqual([
+      [100, 3],
+      [120, 1],
+    ]);
+    expect([...(row?.values.ttft ?? [])]).toEqual([[50, 2]]);
+    await storage.close();
+    const raw = new Database(path, { readonly: true });
+    onTestFinished(() => {
+      raw.close();
+    });
+    expect(
+      raw
+        .prepare('SELECT typeof(latency_bins) AS l, typeof(ttft_bins) AS t FROM call_rollups ORDER BY t')
+        .all(),
+    ).toEqual([
+      { l: 'blob', t: 'blob' },
+      { l: 'blob', t: 'null' },
+    ]);
+  });
+});

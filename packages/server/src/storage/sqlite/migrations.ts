@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { bigintValuesToSafeForm } from './bigint-values.js';
 import { backfillContentRefs, LIFECYCLE_SCHEMA } from './lifecycle-schema.js';
-import { MONITOR_STATE_SCHEMA, ROLLUP_SCHEMA } from './rollup-schema.js';
+import { MONITOR_STATE_SCHEMA, ROLLUP_SCHEMA, rollupBinsToBlobs } from './rollup-schema.js';
 
 /**
  * One schema step: SQL, or a data rewrite (`run`) where SQL cannot do it.
@@ -290,6 +290,13 @@ export const migrations: readonly Migration[] = [
     // decoded); kept up to date by every write from here on.
     sql: LIFECYCLE_SCHEMA,
     run: backfillContentRefs,
+  },
+  {
+    version: 11,
+    name: 'rollup histograms stored as binary counts',
+    // JSON bin lists were parsed per row on every read: most of a 30-day
+    // dashboard's time. See histogram-blob.ts.
+    run: rollupBinsToBlobs,
   },
 ];
 

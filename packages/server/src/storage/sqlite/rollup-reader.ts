@@ -8,6 +8,7 @@ import {
   type RollupRead,
   type RollupStatus,
 } from '../rollup/index.js';
+import { HistogramBlobSum } from './histogram-blob.js';
 import { callValuesOfRow, feedbackValuesOfRow } from './rollup-rows.js';
 
 /** Most distinct statement shapes kept prepared (shapes depend on which conditions a read has). */
@@ -19,8 +20,9 @@ const CALL_SUMS = `SUM(n) AS n, SUM(latency_sum_us) AS latency_sum_us, SUM(ttft_
 
 /**
  * Reads of the metrics rollups (rollup-schema.ts), added up in SQL per
- * bucket, status (or feedback name) and group; histograms are gathered per
- * group as one JSON array of the rows' bin lists and merged here.
+ * range (each within one bucket of the query), status (or feedback name)
+ * and group; histograms are added up by the `weft_bins` aggregate, on
+ * their stored binary form (histogram-blob.ts), and decoded once per group.
  */
 export class SqliteRollupReader {
   readonly #db: Database;
@@ -34,41 +36,51 @@ export class SqliteRollupReader {
       'SELECT seq, id FROM call_completions WHERE project = ? AND seq > ? ORDER BY seq LIMIT ?',
     );
     this.#end = db.prepare('SELECT MAX(seq) FROM call_completions WHERE project = ?').pluck();
+    db.aggregate<HistogramBlobSum>('weft_bins', {
+      start: () => new HistogramBlobSum(),
+      // The column's value (a BLOB or NULL), whatever the typings make of it.
+      step: (sum, blob) => sum.add(blob as unknown as Uint8Array | null),
+      result: (sum) => sum.blob(),
+    });
   }
 
   calls(read: RollupRead): CallRollupRow[] {
-    const { where, params, group } = conditions('call_rollups', read);
-    const bins = read.histograms
-      ? `, '[' || group_concat(latency_bins, ',') || ']' AS latency_bins, '[' || group_concat(ttft_bins, ',') || ']' AS ttft_bins`
-      : '';
-    const sql = `SELECT t, status, ${group} AS g, ${CALL_SUMS}${bins} FROM call_rollups
-      WHERE ${where.join(' AND ')} GROUP BY t, status, g`;
-    return this.#allPerRange(sql, params, read.ranges).map((row) => {
-      const values = callValuesOfRow(row, false);
-      if (read.histograms) {
-        values.latency = mergedHistograms(row.latency_bins as string | null);
-        values.ttft = mergedHistograms(row.ttft_bins as string | null);
-      }
-      return { t: Number(row.t), status: row.status as RollupStatus, group: row.g as string | null, values };
+    const { sql, params } = rangeRead('call_rollups', read, {
+      columns: `c.status AS status, ${CALL_SUMS}${
+        read.histograms ? ', weft_bins(latency_bins) AS latency_bins, weft_bins(ttft_bins) AS ttft_bins' : ''
+      }`,
+      groupBy: 'c.status',
     });
+    return this.#statement(sql)
+      .all(params)
+      .map((row) => {
+        const r = row as Record<string, unknown>;
+        const values = callValuesOfRow(r, read.histograms);
+        return { t: Number(r.t), status: r.status as RollupStatus, group: r.g as string | null, values };
+      });
   }
 
   feedback(read: FeedbackRollupRead): FeedbackRollupRow[] {
-    const { where, params, group } = conditions('feedback_rollups', read);
-    where.push('name IN (SELECT value FROM json_each(@names))');
-    params.names = JSON.stringify(read.names);
-    const sql = `SELECT t, name, ${group} AS g, SUM(n) AS n, SUM(numeric_n) AS numeric_n, SUM(sum) AS sum,
-      SUM(sum_squares) AS sum_squares, json_group_array(distribution) FILTER (WHERE distribution IS NOT NULL) AS distributions
-      FROM feedback_rollups WHERE ${where.join(' AND ')} GROUP BY t, name, g`;
-    return this.#allPerRange(sql, params, read.ranges).map((row) => {
-      const values = feedbackValuesOfRow({ ...row, distribution: null });
-      for (const text of JSON.parse(row.distributions as string) as string[]) {
-        for (const [key, count] of Object.entries(JSON.parse(text) as Record<string, number>)) {
-          values.distribution.set(key, (values.distribution.get(key) ?? 0) + count);
-        }
-      }
-      return { t: Number(row.t), name: row.name as string, group: row.g as string | null, values };
+    const { sql, params } = rangeRead('feedback_rollups', read, {
+      columns: `c.name AS name, SUM(n) AS n, SUM(numeric_n) AS numeric_n, SUM(sum) AS sum,
+        SUM(sum_squares) AS sum_squares,
+        json_group_array(distribution) FILTER (WHERE distribution IS NOT NULL) AS distributions`,
+      groupBy: 'c.name',
+      where: 'c.name IN (SELECT value FROM json_each(@names))',
     });
+    params.names = JSON.stringify(read.names);
+    return this.#statement(sql)
+      .all(params)
+      .map((row) => {
+        const r = row as Record<string, unknown>;
+        const values = feedbackValuesOfRow({ ...r, distribution: null });
+        for (const text of JSON.parse(r.distributions as string) as string[]) {
+          for (const [key, count] of Object.entries(JSON.parse(text) as Record<string, number>)) {
+            values.distribution.set(key, (values.distribution.get(key) ?? 0) + count);
+          }
+        }
+        return { t: Number(r.t), name: r.name as string, group: r.g as string | null, values };
+      });
   }
 
   /** The last completion's position, `undefined` when none. */
@@ -84,25 +96,6 @@ export class SqliteRollupReader {
     return { ids: rows.map((row) => row.id), cursor: last === undefined ? null : String(last.seq) };
   }
 
-  /**
-   * The rows of `sql` for each range in turn, each one a seek on the primary
-   * key: ranges are disjoint and in order and rows are grouped by bucket, so
-   * this is what one read of them all would answer. (One read from the first
-   * start to the last end with a test per row walked every row in between:
-   * the minute rows of a whole month for the few minutes at either end of a
-   * 30-day dashboard, a walk that grew with the calls stored.)
-   */
-  #allPerRange(
-    sql: string,
-    params: Record<string, unknown>,
-    ranges: RollupRead['ranges'],
-  ): Record<string, unknown>[] {
-    const statement = this.#statement(sql);
-    return ranges.flatMap(
-      ([from, to]) => statement.all({ ...params, from, to }) as Record<string, unknown>[],
-    );
-  }
-
   #statement(sql: string): Statement {
     let statement = this.#statements.get(sql);
     if (statement === undefined) {
@@ -114,38 +107,61 @@ export class SqliteRollupReader {
   }
 }
 
-/** WHERE terms, named parameters (all but `from` and `to`) and the group column of a read of `table`. */
-function conditions(
+/**
+ * One statement for a whole read: the ranges (a JSON parameter, as a
+ * table `r`) drive the loop, each one primary-key seek into the rollups
+ * (per op `o` when the read names or splits ops), and the rows add up per
+ * range (`t`, its start: a range lies within one bucket of the query),
+ * `groupBy` and group (`g`). A statement per range cost more in calls
+ * than in rows (121 ranges of a 30-day dashboard); one scan from the first
+ * start to the last end walked every row in between (the minute rows of a
+ * whole month, for the few minutes at either end). CROSS JOIN keeps the
+ * planner from turning the loop inside out (scanning the rollups, then
+ * testing each row against every range).
+ */
+function rangeRead(
   table: 'call_rollups' | 'feedback_rollups',
   read: Omit<RollupRead, 'histograms'>,
-): {
-  where: string[];
-  params: Record<string, unknown>;
-  group: string;
-} {
-  // `from` and `to` are bound per range (#allPerRange).
-  const where = ['project = @project', 'cut = @cut', 'level = @level', 't >= @from', 't < @to'];
-  const params: Record<string, unknown> = { project: read.project, cut: read.cut, level: read.level };
+  parts: { columns: string; groupBy: string; where?: string },
+): { sql: string; params: Record<string, unknown> } {
+  const params: Record<string, unknown> = {
+    project: read.project,
+    cut: read.cut,
+    level: read.level,
+    ranges: JSON.stringify(read.ranges),
+    allOps: ALL_OPS,
+  };
+  const ctes = ['r(f, e) AS MATERIALIZED (SELECT value ->> 0, value ->> 1 FROM json_each(@ranges))'];
+  const on = ['c.project = @project', 'c.cut = @cut', 'c.level = @level', 'c.t >= r.f', 'c.t < r.e'];
+  let tables = 'r CROSS JOIN';
   if ('all' in read.ops) {
-    where.push('op = @allOps');
-    params.allOps = ALL_OPS;
-  } else if ('names' in read.ops) {
-    where.push('op IN (SELECT value FROM json_each(@ops))');
-    params.ops = JSON.stringify(read.ops.names);
+    on.push('c.op = @allOps');
   } else {
-    where.push(`op IN (${eachOp(table)})`);
-    params.allOps = ALL_OPS;
+    if ('names' in read.ops) {
+      ctes.push('o(op) AS MATERIALIZED (SELECT value FROM json_each(@ops))');
+      params.ops = JSON.stringify(read.ops.names);
+    } else {
+      ctes.unshift(eachOp(table));
+      ctes.push('o(op) AS MATERIALIZED (SELECT op FROM ops WHERE op IS NOT NULL AND op <> @allOps)');
+    }
+    tables += ' o CROSS JOIN';
+    on.push('c.op = o.op');
   }
   if (read.value !== undefined) {
-    where.push('value = @value');
+    on.push('c.value = @value');
     params.value = read.value;
   }
   if (read.root !== undefined) {
-    where.push('root = @root');
+    on.push('c.root = @root');
     params.root = read.root ? 1 : 0;
   }
-  const group = 'each' in read.ops ? 'op' : read.byValue ? 'value' : 'NULL';
-  return { where, params, group };
+  if (parts.where !== undefined) on.push(parts.where);
+  const group = 'each' in read.ops ? 'c.op' : read.byValue ? 'c.value' : 'NULL';
+  const sql = `WITH RECURSIVE ${ctes.join(', ')}
+    SELECT r.f AS t, ${group} AS g, ${parts.columns}
+    FROM ${tables} ${table} c ON ${on.join(' AND ')}
+    GROUP BY r.f, ${parts.groupBy}, g`;
+  return { sql, params };
 }
 
 /**
@@ -155,22 +171,10 @@ function conditions(
  * of every op all along the retention, a walk that grew with the calls.
  */
 function eachOp(table: 'call_rollups' | 'feedback_rollups'): string {
-  return `WITH RECURSIVE ops(op) AS (
+  return `ops(op) AS (
       SELECT MIN(op) FROM ${table} WHERE project = @project AND cut = @cut
       UNION ALL
       SELECT (SELECT MIN(next.op) FROM ${table} next WHERE next.project = @project AND next.cut = @cut AND next.op > ops.op)
       FROM ops WHERE ops.op IS NOT NULL
-    ) SELECT op FROM ops WHERE op IS NOT NULL AND op <> @allOps`;
-}
-
-/** Adds up the bin lists `[[[bin, count], …], …]` of several rows. */
-function mergedHistograms(text: string | null): Map<number, number> {
-  const merged = new Map<number, number>();
-  if (text === null) return merged;
-  for (const pairs of JSON.parse(text) as [number, number][][]) {
-    for (const [bin, count] of pairs) merged.set(bin, (merged.get(bin) ?? 0) + count);
-  }
-  // Rows hold no zero counts, but their sum may cancel out.
-  for (const [bin, count] of merged) if (count === 0) merged.delete(bin);
-  return merged;
+    )`;
 }

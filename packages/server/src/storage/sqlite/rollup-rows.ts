@@ -7,11 +7,10 @@ import {
   emptyFeedbackValues,
   type FeedbackRollupKey,
   type FeedbackRollupValues,
-  histogramFromJson,
-  histogramPairs,
   isZeroCallValues,
   isZeroFeedbackValues,
 } from '../rollup/index.js';
+import { histogramBlob, histogramOfBlob } from './histogram-blob.js';
 
 /** A stored rollup row's values, and what adding a change to them gives (`undefined`: nothing left, delete the row). */
 interface StoredRow<V> {
@@ -44,8 +43,8 @@ export function callValuesOfRow(row: Record<string, unknown>, histograms: boolea
   values.costN = Number(row.cost_n);
   values.costNano = Number(row.cost_nano);
   if (histograms) {
-    values.latency = histogramFromJson(row.latency_bins as string | null);
-    values.ttft = histogramFromJson(row.ttft_bins as string | null);
+    values.latency = histogramOfBlob(row.latency_bins as Uint8Array | null);
+    values.ttft = histogramOfBlob(row.ttft_bins as Uint8Array | null);
   }
   return values;
 }
@@ -72,8 +71,8 @@ export function callRollupRow(project: string, key: CallRollupKey, values: CallR
     values.totalTokens,
     values.costN,
     values.costNano,
-    values.latency.size === 0 ? null : JSON.stringify(histogramPairs(values.latency)),
-    values.ttft.size === 0 ? null : JSON.stringify(histogramPairs(values.ttft)),
+    histogramBlob(values.latency),
+    histogramBlob(values.ttft),
   ];
 }
 

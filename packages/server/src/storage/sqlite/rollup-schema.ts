@@ -1,3 +1,6 @@
+import type { Database } from 'better-sqlite3';
+import { histogramBlobOfJson } from './histogram-blob.js';
+
 /**
  * The tables of metrics rollups (migration 9, see rollup-store.ts):
  *
@@ -8,9 +11,10 @@
  * - `call_completions`: calls in the order their start and end were both
  *   stored (what online evaluators walk with a durable cursor).
  * - `call_rollups`, `feedback_rollups`: sums per (cut, op, level, bucket,
- *   root, status / feedback name, cut value); histograms as JSON
- *   `[[bin, count], …]` (`log-histogram.ts`). The second index serves a
- *   filter by one value of a cut (one user, one tag).
+ *   root, status / feedback name, cut value); histograms (`log-histogram.ts`)
+ *   as binary counts (`histogram-blob.ts`; JSON `[[bin, count], …]` before
+ *   migration 11, in the TEXT columns SQLite lets hold a BLOB). The second
+ *   index serves a filter by one value of a cut (one user, one tag).
  *
  * Calls stored before this migration have no facts and are not in the
  * rollups (see docs/monitoring.md: rebuilding them).
@@ -77,6 +81,15 @@ export const ROLLUP_SCHEMA = `
   ) WITHOUT ROWID;
   CREATE INDEX feedback_rollups_value ON feedback_rollups (project, cut, value, level, t);
 `;
+
+/** Migration 11: the JSON histograms of stored rollup rows rewritten in their binary form. */
+export function rollupBinsToBlobs(db: Database): void {
+  db.function('weft_bins_of_json', (text: unknown) =>
+    typeof text === 'string' ? histogramBlobOfJson(text) : (text as Uint8Array | null),
+  );
+  db.exec(`UPDATE call_rollups SET latency_bins = weft_bins_of_json(latency_bins),
+    ttft_bins = weft_bins_of_json(ttft_bins) WHERE latency_bins IS NOT NULL OR ttft_bins IS NOT NULL`);
+}
 
 /**
  * The tables of monitoring state (migration 9 too): small JSON documents
