@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { bareSqliteReference } from './lib/bare-sqlite-reference.mjs';
 import { writeResultsSection } from './lib/results-file.mjs';
 import { clickHouseRow, storageTarget } from './lib/storage-target.mjs';
 import { ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
@@ -409,10 +410,24 @@ async function main() {
       })),
     });
   }
+  // The bare better-sqlite3 reference, in the same run, on the native 1 KB records.
+  const bareRecords = [];
+  let bareTrace = uuidv7();
+  for (let j = 0; j < Number(args['records-1k']); j++) {
+    if (j % 10 === 0) bareTrace = uuidv7();
+    bareRecords.push(makeRecord(j, 1024, bareTrace));
+  }
+  const bare =
+    bareRecords.length === 0
+      ? []
+      : await bareSqliteReference({ serverEntry, records: bareRecords, batchSize });
+  for (const b of bare)
+    process.stdout.write(`bare better-sqlite3, ${b.label}: ${b.rowsPerSec.toLocaleString('en-US')} rows/s\n`);
   const meta = {
     date: new Date().toISOString(),
     node: process.version,
     cpus: os.cpus().length,
+    bare,
     // Other work on the machine competes for the same cores; the 1-minute
     // load average before and after says how much.
     loadAverage: [Math.round(loadBefore * 10) / 10, Math.round(os.loadavg()[0] * 10) / 10],
@@ -433,7 +448,7 @@ async function writeSection(results, meta) {
   const section = [
     '## Server ingest',
     '',
-    `\`node bench/ingest.mjs\` — ${meta.date}, Node ${meta.node}, ${meta.cpus} CPUs, 1-minute load average ${meta.loadAverage[0]} before / ${meta.loadAverage[1]} after (other work on the machine). Batches of ${results[0].batchSize} 'complete'`,
+    `\`node bench/ingest.mjs${process.argv.length > 2 ? ` ${process.argv.slice(2).join(' ')}` : ''}\` — ${meta.date}, Node ${meta.node}, ${meta.cpus} CPUs, 1-minute load average ${meta.loadAverage[0]} before / ${meta.loadAverage[1]} after (other work on the machine). Batches of ${results[0].batchSize} 'complete'`,
     `call records as msgpack (traces of a root and 9 children, latencies spread over 50–2,000 ms), ${results[0].connections} concurrent keep-alive connections (undici Pool), built server in a`,
     'child process with a fresh SQLite file (WAL, synchronous=NORMAL). "Accepted" counts until the last 200; "stored"',
     'also includes closing the server (drain, final checkpoint), after which the rows are counted in the database file.',
@@ -449,6 +464,7 @@ async function writeSection(results, meta) {
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows,
     '',
+    ...bareSection(results, meta.bare),
     `Raw figures: \`bench/out/ingest.json\`. ${meta.note}.`,
     '',
     'Runs vary with the other work on the machine: on 2026-11-25, single runs at load ≈3–5 gave 18k–28k',
@@ -461,6 +477,50 @@ async function writeSection(results, meta) {
     'CPU-s), 20 KB 5,234 records/s (4,246 per CPU-s).',
   ].join('\n');
   await saveSection('Server ingest', section);
+}
+
+/**
+ * The bare better-sqlite3 reference of the same run (bench/lib/bare-sqlite-reference.mjs)
+ * and the issue's targets read from it: native ≥ 80% of the bare loop with
+ * Weft's indexes (and its FTS5 index), OTLP protobuf and JSON ≥ 80% of native.
+ */
+function bareSection(results, bare) {
+  if (bare.length === 0) return [];
+  const n = (x) => x.toLocaleString('en-US');
+  const native = results.find((r) => r.format === 'native' && r.label === '1 KB');
+  const share = (a, b) => `${Math.round((a / b) * 100)}%`;
+  const lines = [
+    `Bare reference, same run: better-sqlite3 alone inserting the native 1 KB rows (${n(bare[0].rows)}, time-ordered ids, pre-encoded) into`,
+    "Weft's own `calls` table in transactions of one batch, with Weft's pragmas, in the bench process; native 1 KB",
+    'as a share of each, by rows/s and by rows per CPU-s:',
+    '',
+    '| Bare better-sqlite3 | Rows/s | CPU ms | Rows per CPU-s | Weft native 1 KB as a share |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...bare.map(
+      (b) =>
+        `| ${b.label} | ${n(b.rowsPerSec)} | ${n(b.cpuMs)} | ${n(b.rowsPerCpuSec)} | ${native ? `${share(native.acceptedPerSec, b.rowsPerSec)} / ${share(native.recordsPerCpuSec, b.rowsPerCpuSec)}` : '—'} |`,
+    ),
+    '',
+  ];
+  const withFts = bare.at(-1);
+  const otlp = (format) => results.find((r) => r.format === format);
+  if (native) {
+    const verdict = (value, target) =>
+      `${Math.round(value * 100)}% (target ${target}%: ${value * 100 >= target ? 'met' : 'missed'})`;
+    lines.push(
+      `Targets: native 1 KB vs the bare loop with the same indexes and FTS5 ${verdict(native.acceptedPerSec / withFts.rowsPerSec, 80)};` +
+        ['otlp-proto', 'otlp-json']
+          .filter((f) => otlp(f))
+          .map(
+            (f) =>
+              ` ${f === 'otlp-proto' ? 'OTLP protobuf' : 'OTLP JSON'} vs native ${verdict(otlp(f).acceptedPerSec / native.acceptedPerSec, 80)}`,
+          )
+          .join(';') +
+        '.',
+      '',
+    );
+  }
+  return lines;
 }
 
 /**
