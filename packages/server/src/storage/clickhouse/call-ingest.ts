@@ -14,8 +14,12 @@ import type { ClickHouseRollupStore } from './rollup-store.js';
 import { ClickHouseSpanUsageStore } from './span-usage-store.js';
 import { nextSeq } from './write-sequence.js';
 
-/** Half-rows a flush carries at most: a few MB of JSON per INSERT under the heaviest load. */
-const MAX_ROWS_PER_FLUSH = 50_000;
+/**
+ * Bytes of stored values a flush carries at most (the INSERT of `calls` is
+ * one JSON string: 20 KB records by the ten thousand would pass what a
+ * string can hold). A request larger than this still goes, alone.
+ */
+const MAX_BYTES_PER_FLUSH = 32 * 1024 * 1024;
 
 /** One ingest request, encoded, waiting for its flush. */
 interface CallBatch {
@@ -60,7 +64,7 @@ export class ClickHouseCallIngest {
 
   constructor(options: ClickHouseCallIngestOptions) {
     this.#o = options;
-    this.#commit = new GroupCommit((batches) => this.#flush(batches), MAX_ROWS_PER_FLUSH);
+    this.#commit = new GroupCommit((batches) => this.#flush(batches), MAX_BYTES_PER_FLUSH);
   }
 
   /** Stores native call records (see `Storage.ingestCalls`). */
@@ -68,7 +72,7 @@ export class ClickHouseCallIngest {
     const rows = encodeBatch(project, items, (_, half) => half);
     await this.#commit.submit(
       { project, items, rows, refs: refRows(project, items), spans: undefined },
-      rows.length,
+      sizeOf(rows),
     );
   }
 
@@ -78,7 +82,7 @@ export class ClickHouseCallIngest {
     const rows = encodeBatch(project, items, (index, half) =>
       ClickHouseSpanUsageStore.markStartRows(half, spans[index] as SpanCallPut),
     );
-    await this.#commit.submit({ project, items, rows, refs: refRows(project, items), spans }, rows.length);
+    await this.#commit.submit({ project, items, rows, refs: refRows(project, items), spans }, sizeOf(rows));
   }
 
   /** Settles once every submitted request has been flushed (closing). */
@@ -146,6 +150,30 @@ function encodeBatch(
   }
   return rows;
 }
+
+/** About the bytes `rows` take as JSON: their stored values (the rest is a few hundred bytes a row). */
+function sizeOf(rows: readonly CallHalfRow[]): number {
+  let bytes = 0;
+  for (const row of rows) {
+    bytes += 256;
+    for (const column of VALUE_COLUMNS) {
+      const value = row[column];
+      if (typeof value === 'string') bytes += value.length;
+    }
+  }
+  return bytes;
+}
+
+/** The columns of a half-row that hold encoded values or their text. */
+const VALUE_COLUMNS = [
+  'inputs',
+  'attributes',
+  'output',
+  'exception',
+  'summary',
+  'search_start',
+  'search_end',
+] as const;
 
 /** The `content_refs` rows of a request's records. */
 function refRows(project: string, items: readonly CallItem[]): Record<string, string | number>[] {
