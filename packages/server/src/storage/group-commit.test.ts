@@ -16,18 +16,19 @@ function controlledFlush() {
   return { groups, finishers, flush, flushed };
 }
 
-/** Whether a promise has settled, without waiting for it. */
+/** Whether a promise has settled once every callback already queued has run. */
 async function settled(promise: Promise<unknown>): Promise<boolean> {
-  const marker = Symbol('pending');
-  return (
-    (await Promise.race([
-      promise.then(
-        () => true,
-        () => true,
-      ),
-      Promise.resolve(marker),
-    ])) !== marker
+  let done = false;
+  promise.then(
+    () => {
+      done = true;
+    },
+    () => {
+      done = true;
+    },
   );
+  await new Promise((resolve) => setImmediate(resolve));
+  return done;
 }
 
 describe('GroupCommit', () => {
