@@ -507,18 +507,16 @@ function bareSection(results, bare) {
   if (native) {
     const verdict = (value, target) =>
       `${Math.round(value * 100)}% (target ${target}%: ${value * 100 >= target ? 'met' : 'missed'})`;
-    lines.push(
-      `Targets: native 1 KB vs the bare loop with the same indexes and FTS5 ${verdict(native.acceptedPerSec / withFts.rowsPerSec, 80)};` +
-        ['otlp-proto', 'otlp-json']
-          .filter((f) => otlp(f))
-          .map(
-            (f) =>
-              ` ${f === 'otlp-proto' ? 'OTLP protobuf' : 'OTLP JSON'} vs native ${verdict(otlp(f).acceptedPerSec / native.acceptedPerSec, 80)}`,
-          )
-          .join(';') +
-        '.',
-      '',
-    );
+    const targets = [
+      `native 1 KB vs the bare loop with the same indexes and FTS5 ${verdict(native.acceptedPerSec / withFts.rowsPerSec, 80)}`,
+      ...['otlp-proto', 'otlp-json']
+        .filter((f) => otlp(f))
+        .map(
+          (f) =>
+            `${f === 'otlp-proto' ? 'OTLP protobuf' : 'OTLP JSON'} vs native ${verdict(otlp(f).acceptedPerSec / native.acceptedPerSec, 80)}`,
+        ),
+    ];
+    lines.push(`Targets: ${targets.join('; ')}.`, '');
   }
   return lines;
 }
