@@ -238,9 +238,10 @@ else {
       throw new Error(`generated ${table} rows differ from ingested ones: ${JSON.stringify(check)}`);
 }
 
+/** The load's seconds: this run's, or (`--keep`, reused) those of the run that made it. */
+const ingestSeconds = kept?.ingestSeconds ?? (performance.now() - ingestStarted) / 1000;
 if (keptFile !== undefined && kept === undefined)
-  await writeFile(keptFile, JSON.stringify({ t0, traceRoot, generated }));
-const ingestSeconds = (performance.now() - ingestStarted) / 1000;
+  await writeFile(keptFile, JSON.stringify({ t0, traceRoot, generated, ingestSeconds }));
 const cases = [
   ['newest root calls (the calls table)', { parentId: null }],
   ['filter by a common op', { opName: 'llm.chat' }],
