@@ -14,6 +14,7 @@ import { type FoldedCall, callFromFolded } from './call-columns.js';
 import { readFullCalls } from './call-page-read.js';
 import type { ClickHouseConnection } from './clickhouse-connection.js';
 import type { ClickHouseFeedbackStore } from './feedback-store.js';
+import { listReadSettings } from './list-read-settings.js';
 import { type ListTimeSql, microsOf } from './list-schema.js';
 import type { SchemaProfile } from './schema-profile.js';
 import { inList, sqlLiteral } from './sql-literal.js';
@@ -78,6 +79,8 @@ export class ClickHouseCallQuery {
   readonly #time: ListTimeSql;
   readonly #profile: SchemaProfile;
   readonly #walk: ListWalk;
+  /** `listReadSettings`, asked once (again after a failure). */
+  #readSettings: Promise<string> | undefined;
 
   constructor({
     connection,
@@ -201,6 +204,7 @@ export class ClickHouseCallQuery {
   ): Promise<PageRow[]> {
     const order = direction === 'asc' ? 'ASC' : 'DESC';
     const orderBy = ORDER[field].map((c) => `${c} ${order}`).join(', ');
+    const settings = await this.#settings();
     const found: PageRow[] = [];
     const seen = new Set<string>();
     let after = cursor === undefined ? undefined : this.#after(field, direction, cursor);
@@ -210,7 +214,7 @@ export class ClickHouseCallQuery {
       const rows = await this.#connection.rows<KeyRow>(`
         SELECT id, version, ${this.#time.micros('started_at')} AS k_time, latency_key AS k_latency, op_plain AS k_op
         FROM ${this.#list} WHERE ${[...where, ...(after === undefined ? [] : [after])].join(' AND ')}
-        ORDER BY ${orderBy} LIMIT ${sqlLiteral(size)}`);
+        ORDER BY ${orderBy} LIMIT ${sqlLiteral(size)}${settings}`);
       if (rows.length === 0) break;
       const full = rows.length === size;
       // Copies of one call share its sort key (a call sent twice), and the
@@ -225,7 +229,7 @@ export class ClickHouseCallQuery {
       // stale candidate (rare: before merges) only costs reading one call.
       const ids = [...new Set(taken.map((r) => r.id))].filter((id) => !seen.has(id));
       const [newest, calls, feedback] = await Promise.all([
-        this.#newestVersions(project, ids),
+        this.#newestVersions(project, ids, settings),
         readFullCalls(this.#connection, this.#calls, project, ids),
         this.#feedback.forCalls(project, ids),
       ]);
@@ -244,12 +248,28 @@ export class ClickHouseCallQuery {
   }
 
   /** The highest `version` of each of `ids` in `call_list`: a list row of a lower one is a stale copy. */
-  async #newestVersions(project: string, ids: readonly string[]): Promise<Map<string, number>> {
+  async #newestVersions(
+    project: string,
+    ids: readonly string[],
+    settings: string,
+  ): Promise<Map<string, number>> {
     if (ids.length === 0) return new Map();
     const rows = await this.#connection.rows<{ id: string; newest: number | string }>(`
       SELECT id, max(version) AS newest FROM ${this.#list}
-      WHERE project = ${sqlLiteral(project)} AND id IN ${inList(ids)} GROUP BY id`);
+      WHERE project = ${sqlLiteral(project)} AND id IN ${inList(ids)} GROUP BY id${settings}`);
     return new Map(rows.map((r) => [r.id, Number(r.newest)]));
+  }
+
+  /** The SETTINGS clause of the walk and the version check (see `listReadSettings`). */
+  #settings(): Promise<string> {
+    if (this.#readSettings === undefined) {
+      const asked = listReadSettings(this.#connection);
+      asked.catch(() => {
+        if (this.#readSettings === asked) this.#readSettings = undefined;
+      });
+      this.#readSettings = asked;
+    }
+    return this.#readSettings;
   }
 
   /** `(key, id)` strictly after `position` in the sort's direction. */
