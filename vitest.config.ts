@@ -73,8 +73,8 @@ interface Timeouts {
  * server-clickhouse and server-chdb, without the slow suites; `npm test` runs everything.
  * Where a slow test goes, so the fast loop leaves it out:
  * - `*.slow.test.ts`, in any package: process kills and crashes, fault
- *   tables, memory bounds, long property runs — a file that takes more than
- *   a few seconds on its own;
+ *   tables, memory bounds, long property runs, child processes started from
+ *   the built packages — a file that takes more than a few seconds on its own;
  * - `packages/ui/test/`: the browser suite (chromium);
  * - the server-clickhouse project (`packages/server/test/clickhouse/`,
  *   `src/storage/clickhouse/`): ClickHouse processes.
@@ -180,6 +180,11 @@ const serverOnChdb = {
 
 export default defineConfig({
   test: {
+    // vitest runs `availableParallelism() - 1` files at a time: one, on this
+    // 2-core machine, though a file spends most of its time waiting on its
+    // loopback server. The fast loop runs two (its files share no port,
+    // folder or process); `npm test` keeps the default for the slow suites.
+    ...(FAST ? { maxWorkers: 2 } : {}),
     projects: [
       project('protocol', { testTimeout: 10_000, hookTimeout: 10_000 }),
       project('sdk', { testTimeout: 60_000, hookTimeout: 30_000 }),
