@@ -26,6 +26,7 @@ import { encodeMsgpack, routes } from '../packages/protocol/dist/index.js';
 import { ClickHouseStorage, parseStorageUrl, startServer } from '../packages/server/dist/index.js';
 import { checkGenerated, copySeedCalls, numberedId } from './lib/generated-calls.mjs';
 import { writeResultsSection } from './lib/results-file.mjs';
+import { queryCases } from './lib/query-cases.mjs';
 import { profileQueries } from './lib/query-profile.mjs';
 import { engineClient, storageTarget } from './lib/storage-target.mjs';
 
@@ -242,28 +243,7 @@ else {
 const ingestSeconds = kept?.ingestSeconds ?? (performance.now() - ingestStarted) / 1000;
 if (keptFile !== undefined && kept === undefined)
   await writeFile(keptFile, JSON.stringify({ t0, traceRoot, generated, ingestSeconds }));
-const cases = [
-  ['newest root calls (the calls table)', { parentId: null }],
-  ['filter by a common op', { opName: 'llm.chat' }],
-  ['filter by a rare op (1 in 1,000)', { opName: 'rare.op' }],
-  ['filter by status with no match', { status: 'error' }],
-  ['text search in display names', { text: `#${total - 1}` }],
-  ['sort by latency', { sort: { field: 'latencyMs', direction: 'desc' } }],
-  ['time range of 100 ms', { startedAfter: t0 + total / 2, startedBefore: t0 + total / 2 + 100 }],
-  // Issue 15: attribute filters and full-text search (SQLite FTS5).
-  ['attribute: env = prod (1 in 2)', { attributes: { env: 'prod' } }],
-  ['attributes: env = prod AND tier = 2 (1 in 6)', { attributes: { env: 'prod', tier: 2 } }],
-  ['user id (1 in 1,000)', { userId: 'u7' }],
-  ['tag vip (1 in 20)', { tag: 'vip' }],
-  ['attribute with no match', { attributes: { env: 'staging' } }],
-  ['session (10 calls)', { sessionId: `s${Math.floor(total / 20)}` }],
-  ['text: a common word', { text: 'w1' }],
-  ['text: a rare word', { text: 'wzz' }],
-  ['text: two words', { text: 'w2 w3' }],
-  ['text: a mid-frequency word', { text: 'w1a' }],
-  ['text: FTS syntax as text', { text: '"w1" AND (w2* OR -w3:' }],
-  ['text: no match', { text: 'nosuchword' }],
-];
+const cases = queryCases(total, t0);
 /** The UI's trace view: every call of one trace, pages of 1,000 in start order. */
 const TRACE_CASE = `a ${(TRACE_CHILDREN + 1).toLocaleString('en-US')}-call trace, loaded whole (pages of 1,000)`;
 if (target.kind !== 'sqlite')
