@@ -73,8 +73,8 @@ module.exports = {
       name: 'protocol-subpaths-without-zod',
       severity: 'error',
       comment:
-        "@weft/protocol's subpaths (/wire, /refs, /msgpack, /pricing, /errors, /trace) load no zod, so the web UI and light readers can take them; the schemas are the root's.",
-      from: { path: '^packages/protocol/src/(wire|refs|msgpack|pricing|errors|trace)/index\\.ts$' },
+        "@weft/protocol's subpaths (/wire, /refs, /msgpack, /pricing, /errors, /trace, /messages) load no zod, so the web UI and light readers can take them; the schemas are the root's.",
+      from: { path: '^packages/protocol/src/(wire|refs|msgpack|pricing|errors|trace|messages)/index\\.ts$' },
       to: { path: '^node_modules/zod/', reachable: true },
     },
     {
@@ -89,14 +89,14 @@ module.exports = {
       name: 'ui-imports-only-pure-sources',
       severity: 'error',
       comment:
-        "The UI bundle takes @weft/protocol's zod-free subpaths (/wire, /refs, /pricing, /errors, /trace) by name and the SDK's paired comparison by source (its folder index would pull zod and node: built-ins into the browser), nothing else of the repo; types come from @weft/protocol.",
+        "The UI bundle takes @weft/protocol's zod-free subpaths (/wire, /refs, /pricing, /errors, /trace, /messages) by name and the SDK's paired comparison by source (its folder index would pull zod and node: built-ins into the browser), nothing else of the repo; types come from @weft/protocol.",
       from: { path: '^packages/ui/src/', pathNot: TEST_FILE },
       to: {
         // Types are erased at build, so the UI may take them from any package's declarations.
         dependencyTypesNot: ['type-only'],
         path: '^packages/(protocol|sdk|server|cli)/',
         pathNot: [
-          '^packages/protocol/dist/(wire|refs|pricing|errors|trace)/index\\.(js|d\\.ts)$',
+          '^packages/protocol/dist/(wire|refs|pricing|errors|trace|messages)/index\\.(js|d\\.ts)$',
           '^packages/sdk/src/eval/(paired-comparison|stats|t-critical)\\.ts$',
         ],
       },

@@ -7,7 +7,7 @@ const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.
 const alias = [
   { find: /^@weft\/protocol$/, replacement: src('protocol') },
   {
-    find: /^@weft\/protocol\/(wire|refs|msgpack|pricing|errors|trace)$/,
+    find: /^@weft\/protocol\/(wire|refs|msgpack|pricing|errors|trace|messages)$/,
     replacement: fileURLToPath(new URL('./packages/protocol/src/$1/index.ts', import.meta.url)),
   },
   { find: /^@weft\/server$/, replacement: src('server') },

@@ -11,6 +11,7 @@ export default defineConfig({
     'pricing/index': 'src/pricing/index.ts',
     'errors/index': 'src/errors/index.ts',
     'trace/index': 'src/trace/index.ts',
+    'messages/index': 'src/messages/index.ts',
   },
   format: ['esm'],
   // tsconfig.json is composite (for the root `tsc -b`); declaration bundling needs it off.

@@ -1,4 +1,5 @@
 import type { Call } from '@weft/protocol';
+import { type Part, turnMessages as readTurn } from '@weft/protocol/messages';
 
 /** One message of a conversation as the CLI and `weft mcp` print it. */
 export interface ChatMessage {
@@ -83,30 +84,41 @@ export function llmConversation(call: Call): ChatMessage[] | undefined {
   return out;
 }
 
-/** Input names that hold the user's new message in a chat handler (`chat(message, history)`). */
-const MESSAGE_INPUTS = ['message', 'question', 'prompt', 'query', 'input', 'text', 'content'];
+/** A part as the text the CLI and `weft mcp` print for it; `undefined` for a model's reasoning, which is not said. */
+function messagePartText(part: Part): string | undefined {
+  switch (part.kind) {
+    case 'text':
+    case 'refusal':
+      return part.text;
+    case 'thinking':
+      return undefined;
+    case 'image':
+      return '[image]';
+    case 'audio':
+      return part.transcript ?? '[audio]';
+    case 'file':
+      return part.name === undefined ? '[file]' : `[file ${part.name}]`;
+    case 'tool-call':
+      return `[tool call ${part.name}(${JSON.stringify(part.arguments ?? {})})]`;
+    case 'tool-result':
+      return `[tool result] ${partsText(part.content)}`.trimEnd();
+    case 'data':
+      return JSON.stringify(part.value) ?? '';
+  }
+}
+
+function partsText(parts: readonly Part[]): string {
+  return parts
+    .map(messagePartText)
+    .filter((t) => t !== undefined && t !== '')
+    .join('\n');
+}
 
 /**
- * A session's turn (a root call) as chat messages: the user's new message —
- * a string input named like `message` (the `(message, history)` handler
- * shape), else the last user message of a messages array, else the first
- * string input — then the reply, or the error.
+ * A session's turn (a root call) as chat messages: the user's new message,
+ * then the reply or the error, as `@weft/protocol/messages` reads them (the
+ * web UI's sessions view shows the same), each as text.
  */
 export function turnMessages(call: Call): ChatMessage[] {
-  const out: ChatMessage[] = [];
-  const inputs = call.inputs;
-  const named = MESSAGE_INPUTS.map((k) => inputs[k]).find((v): v is string => typeof v === 'string');
-  const history = Object.values(inputs)
-    .map((v) => messagesOf(v) ?? (isRecord(v) ? messagesOf(v.messages) : undefined))
-    .find((m) => m !== undefined);
-  const user =
-    named ??
-    history?.filter((m) => m.role === 'user').at(-1)?.text ??
-    Object.values(inputs).find((v): v is string => typeof v === 'string');
-  if (user !== undefined) out.push({ role: 'user', text: user });
-  if (call.exception) out.push({ role: 'error', text: `${call.exception.name}: ${call.exception.message}` });
-  else if (call.endedAt !== null) {
-    out.push(replyOf(call.output) ?? { role: 'assistant', text: JSON.stringify(call.output) ?? '' });
-  }
-  return out;
+  return readTurn(call).map((message) => ({ role: message.role, text: partsText(message.parts) }));
 }

@@ -68,5 +68,15 @@ export {
   tryParseRef,
   type ValueDifference,
   valueDifferences,
+  type Conversation,
+  type ConversationFormat,
+  conversationOf,
+  type Message,
+  type Part,
+  partsOf,
+  readMessage,
+  readMessages,
+  type ToolDefinition,
+  turnMessages,
 } from './protocol.js';
 export { TokenStore } from './token-store.js';

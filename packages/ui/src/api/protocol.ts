@@ -9,6 +9,19 @@ export { formatUsd } from '@weft/protocol/pricing';
 export { isRefUri, type Ref, tryParseRef } from '@weft/protocol/refs';
 // The same value differences as the replay's divergence and the trace diff API report.
 export { type ValueDifference, valueDifferences } from '@weft/protocol/trace';
+// Model calls and session turns read as messages, as `weft mcp` reads them too.
+export {
+  type Conversation,
+  type ConversationFormat,
+  conversationOf,
+  type Message,
+  type Part,
+  partsOf,
+  readMessage,
+  readMessages,
+  type ToolDefinition,
+  turnMessages,
+} from '@weft/protocol/messages';
 // The calls view's address for a set of filters, as alert messages write it.
 export {
   type CallsViewLink,

@@ -1,5 +1,5 @@
 import type { Call } from '../api/index.js';
-import { conversationOf, type Message } from './messages/index.js';
+import { conversationOf, type Message } from '../api/index.js';
 
 /** Characters a table cell's preview keeps. */
 const PREVIEW_CHARS = 160;

@@ -50,7 +50,7 @@ export {
   readMessages,
   type ToolDefinition,
   turnMessages,
-} from './messages/index.js';
+} from '../api/index.js';
 export { type LlmFacts, llmFacts, type TokenCounts } from './llm-facts.js';
 export {
   type PlaygroundSource,

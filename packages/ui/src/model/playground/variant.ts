@@ -1,5 +1,5 @@
 import type { PlaygroundMessage, PlaygroundParameters, PlaygroundTool } from '../../api/index.js';
-import type { Conversation, Message, Part } from '../messages/index.js';
+import type { Conversation, Message, Part } from '../../api/index.js';
 
 /** One column of the playground: a prompt, a model and its parameters, run side by side with the others. */
 export interface Variant {

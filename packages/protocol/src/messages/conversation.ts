@@ -1,5 +1,4 @@
-import type { Call } from '../../api/index.js';
-import type { Conversation, ConversationFormat, Message, ToolDefinition } from './message.js';
+import type { Conversation, ConversationFormat, Message, ToolDefinition, MessageCall } from './message.js';
 import { partsOf } from './parts.js';
 import { readMessage, readMessages } from './read-message.js';
 import { isRecord, str } from './values.js';
@@ -93,7 +92,7 @@ function toolDefinitions(tools: unknown): ToolDefinition[] {
   });
 }
 
-function formatOf(call: Call, inputs: Record<string, unknown>): ConversationFormat {
+function formatOf(call: MessageCall, inputs: Record<string, unknown>): ConversationFormat {
   const op = call.opName;
   if (op.startsWith('openai.responses') || (inputs.input !== undefined && inputs.messages === undefined)) {
     return 'openai-responses';
@@ -107,7 +106,7 @@ function formatOf(call: Call, inputs: Record<string, unknown>): ConversationForm
   return 'chat';
 }
 
-function modelOf(call: Call, inputs: Record<string, unknown>): string | undefined {
+function modelOf(call: MessageCall, inputs: Record<string, unknown>): string | undefined {
   const output = call.output;
   const attributes = call.attributes ?? {};
   return (
@@ -126,7 +125,7 @@ function modelOf(call: Call, inputs: Record<string, unknown>): string | undefine
  * messages (any other op). Never throws: what it cannot read stays in the
  * raw JSON, one click away.
  */
-export function conversationOf(call: Call): Conversation | undefined {
+export function conversationOf(call: MessageCall): Conversation | undefined {
   const recorded = isRecord(call.inputs) ? call.inputs : {};
   // A user's op around a model call often takes the request as one argument: `llm(request)`.
   const only = Object.values(recorded);

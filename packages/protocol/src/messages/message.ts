@@ -2,7 +2,7 @@
  * A conversation message in one shape, whatever the provider or convention
  * that recorded it (OpenAI chat completions and Responses, Anthropic
  * messages, the OpenTelemetry GenAI conventions, OpenInference, the AI SDK):
- * the views render this, never the provider's JSON.
+ * the web UI's views and the CLI render this, never the provider's JSON.
  */
 export type Part =
   | { kind: 'text'; text: string }
@@ -22,7 +22,7 @@ export type Part =
       content: Part[];
       isError?: boolean;
     }
-  /** A part this UI does not know: shown as JSON. */
+  /** A part the readers do not know: shown as JSON. */
   | { kind: 'data'; value: unknown };
 
 export interface Message {
@@ -60,4 +60,21 @@ export interface Conversation {
   model: string | undefined;
   /** Sampling parameters as sent (`temperature`, `max_tokens`, …), for the playground. */
   parameters: Record<string, unknown>;
+}
+
+/**
+ * What the readers take of a call: a structural view of the protocol's
+ * `Call` (every `Call` is one), so this subpath loads no schema.
+ */
+export interface MessageCall {
+  readonly opName: string;
+  readonly inputs: unknown;
+  readonly output: unknown;
+  readonly attributes?: Readonly<Record<string, unknown>> | null | undefined;
+  readonly summary?:
+    | { readonly usage?: Readonly<Record<string, unknown>> | null | undefined }
+    | null
+    | undefined;
+  readonly exception?: { readonly name: string; readonly message: string } | null | undefined;
+  readonly endedAt: number | null;
 }

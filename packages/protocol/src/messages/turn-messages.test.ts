@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Call } from '../../api/index.js';
+import type { Call } from '../schemas/index.js';
 import { turnMessages } from './turn-messages.js';
 
 type Turn = { question: string; answer: string };

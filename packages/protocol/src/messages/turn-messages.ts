@@ -1,6 +1,5 @@
-import type { Call } from '../../api/index.js';
 import { outputMessages } from './conversation.js';
-import type { Message } from './message.js';
+import type { Message, MessageCall } from './message.js';
 import { partsOf } from './parts.js';
 import { readMessage, readMessages } from './read-message.js';
 import { isRecord } from './values.js';
@@ -105,7 +104,7 @@ function replyOf(output: unknown): Message[] {
  * (`chat(messages)` and request objects carry the whole conversation, the
  * new message last); otherwise the first input that holds text.
  */
-export function turnMessages(call: Call): Message[] {
+export function turnMessages(call: MessageCall): Message[] {
   const out: Message[] = [];
   const inputs = isRecord(call.inputs) ? call.inputs : {};
   const history = historyIn(inputs);

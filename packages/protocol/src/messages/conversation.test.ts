@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Call } from '../../api/index.js';
+import type { Call } from '../schemas/index.js';
 import { conversationOf } from './conversation.js';
 
 const call = (inputs: Record<string, unknown>, output: unknown, opName = 'llm'): Call => ({
