@@ -93,14 +93,13 @@ async function storedKeys(url: string, project: string): Promise<Map<string, num
 
 describe(`backpressure (${testStorageKind()})`, () => {
   it('two SDK processes sending more than the server takes: memory bounded, /health and reads answer, every call stored exactly once', async () => {
-    const server = await startServerChild({
-      options: {
-        maxRequestsInFlight: 1,
-        ...(freshTestStorageUrl() ? { storage: freshTestStorageUrl() } : {}),
-      },
-    });
     const dir = await tempDir('weft-backpressure-');
     onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    // A fresh store: a ClickHouse database, or a SQLite file of this test's own.
+    const storage = freshTestStorageUrl();
+    const server = await startServerChild({
+      options: { maxRequestsInFlight: 1, ...(storage ? { storage } : { dbPath: join(dir, 'weft.db') }) },
+    });
     const project = 'soak';
 
     const { result: reports, health } = await probeHealth(
