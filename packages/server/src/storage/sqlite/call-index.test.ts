@@ -5,6 +5,8 @@ import type { CallItem, CallQueryParsed } from '@weft/protocol';
 import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { UPSERT, upsertRow } from './call-store.js';
+import { histogramBlob } from './histogram-blob.js';
+import { float64BlobOfJson } from './histogram-blob-float64.js';
 import { migrations } from './migrations.js';
 import { SqliteStorage } from './sqlite-storage.js';
 
@@ -354,15 +356,18 @@ describe('a database made at migration 7 (the op-name sort index keyed by id)', 
   });
 });
 
-describe('a database made at migration 10 (rollup histograms as JSON bin lists)', () => {
-  it('migrates the bins to their binary form: the same counts read back', async () => {
+describe.each([
+  { version: 10, form: 'JSON bin lists', bins: (json: string | null) => json },
+  { version: 11, form: 'float64 counts', bins: float64BlobOfJson },
+])('a database made at migration $version (rollup histograms as $form)', ({ version, bins: binsOf }) => {
+  it('migrates the bins to varints: the same counts read back', async () => {
     const path = await dbPath();
-    const db = databaseAtMigration(path, 10);
-    // Two hour rows as migration 10 wrote them: latency bins 100 (×3) and 120, TTFT bin 50 (×2).
+    const db = databaseAtMigration(path, version);
+    // Two hour rows as that migration wrote them: latency bins 100 (×3) and 120, TTFT bin 50 (×2).
     const insert = db.prepare(`INSERT INTO call_rollups VALUES
       ('p', '', '*', 'h', ?, 1, 'success', '', ?, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ?, ?)`);
-    insert.run(0, 3, '[[100,2],[120,1]]', '[[50,2]]');
-    insert.run(3_600_000, 1, '[[100,1]]', null);
+    insert.run(0, 3, binsOf('[[100,2],[120,1]]'), binsOf('[[50,2]]'));
+    insert.run(3_600_000, 1, binsOf('[[100,1]]'), binsOf(null));
     db.close();
     const storage = new SqliteStorage({ path });
     onTestFinished(() => storage.close());
@@ -382,13 +387,11 @@ describe('a database made at migration 10 (rollup histograms as JSON bin lists)'
     onTestFinished(() => {
       raw.close();
     });
-    expect(
-      raw
-        .prepare('SELECT typeof(latency_bins) AS l, typeof(ttft_bins) AS t FROM call_rollups ORDER BY t')
-        .all(),
-    ).toEqual([
-      { l: 'blob', t: 'blob' },
-      { l: 'blob', t: 'null' },
+    const stored = raw.prepare('SELECT latency_bins, ttft_bins FROM call_rollups ORDER BY t').raw().all();
+    const varints = (json: string) => histogramBlob(new Map(JSON.parse(json)));
+    expect(stored).toEqual([
+      [varints('[[100,2],[120,1]]'), varints('[[50,2]]')],
+      [varints('[[100,1]]'), null],
     ]);
   });
 });

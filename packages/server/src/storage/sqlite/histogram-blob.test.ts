@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addHistogram, addToBin, binOf, type LogHistogram } from '../rollup/index.js';
-import { HistogramBlobSum, histogramBlob, histogramBlobOfJson, histogramOfBlob } from './histogram-blob.js';
+import { HistogramBlobSum, histogramBlob, histogramOfBlob } from './histogram-blob.js';
+import { float64BlobOfJson, histogramOfFloat64Blob } from './histogram-blob-float64.js';
 
 const histogramOf = (values: readonly number[]): LogHistogram => {
   const histogram: LogHistogram = new Map();
@@ -42,13 +43,29 @@ describe('rollup histograms stored as binary counts', () => {
     );
   });
 
-  it('rewrites the JSON bin lists stored before migration 11 to the same histogram', () => {
+  it('rewrites the JSON bin lists stored before migration 11, then their float64 form, to the same histogram', () => {
     fc.assert(
       fc.property(latencies, (values) => {
         const histogram = histogramOf(values);
         const json = histogram.size === 0 ? null : JSON.stringify(sorted(histogram));
-        expect(sorted(histogramOfBlob(histogramBlobOfJson(json)))).toEqual(sorted(histogram));
+        const float64 = histogramOfFloat64Blob(float64BlobOfJson(json));
+        expect(sorted(float64)).toEqual(sorted(histogram));
+        expect(sorted(histogramOfBlob(histogramBlob(float64)))).toEqual(sorted(histogram));
       }),
     );
+  });
+
+  it('keeps counts exact up to 2^52 and below 0 (a delta), each count under 64 in one byte', () => {
+    const counts = new Map([
+      [-349, 1],
+      [0, 63],
+      [1, 2 ** 52 - 1],
+      [5, -7],
+      [1_036, 64],
+    ]);
+    expect(sorted(histogramOfBlob(histogramBlob(counts)))).toEqual(sorted(counts));
+    // An hour row of a busy op: no zero, first bin 300 (two bytes), 200 bins of up to 63 calls (one byte each; float64s took 8).
+    const busy = new Map(Array.from({ length: 200 }, (_, i) => [300 + i, 1 + (i % 63)]));
+    expect(histogramBlob(busy)?.length).toBe(1 + 2 + 200);
   });
 });

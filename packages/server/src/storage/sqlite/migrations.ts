@@ -1,7 +1,12 @@
 import type { Database } from 'better-sqlite3';
 import { bigintValuesToSafeForm } from './bigint-values.js';
 import { backfillContentRefs, LIFECYCLE_SCHEMA } from './lifecycle-schema.js';
-import { MONITOR_STATE_SCHEMA, ROLLUP_SCHEMA, rollupBinsToBlobs } from './rollup-schema.js';
+import {
+  MONITOR_STATE_SCHEMA,
+  ROLLUP_SCHEMA,
+  rollupBinsToBlobs,
+  rollupBinsToVarints,
+} from './rollup-schema.js';
 
 /**
  * One schema step: SQL, or a data rewrite (`run`) where SQL cannot do it.
@@ -297,6 +302,13 @@ export const migrations: readonly Migration[] = [
     // JSON bin lists were parsed per row on every read: most of a 30-day
     // dashboard's time. See histogram-blob.ts.
     run: rollupBinsToBlobs,
+  },
+  {
+    version: 12,
+    name: 'rollup histograms stored as varints',
+    // A float64 per bin pushed busy hour rows onto overflow pages, read whole
+    // by every range read that stepped over them. See histogram-blob.ts.
+    run: rollupBinsToVarints,
   },
 ];
 

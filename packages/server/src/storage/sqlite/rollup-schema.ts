@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
-import { histogramBlobOfJson } from './histogram-blob.js';
+import { histogramBlob } from './histogram-blob.js';
+import { float64BlobOfJson, histogramOfFloat64Blob } from './histogram-blob-float64.js';
 
 /**
  * The tables of metrics rollups (migration 9, see rollup-store.ts):
@@ -82,13 +83,22 @@ export const ROLLUP_SCHEMA = `
   CREATE INDEX feedback_rollups_value ON feedback_rollups (project, cut, value, level, t);
 `;
 
-/** Migration 11: the JSON histograms of stored rollup rows rewritten in their binary form. */
+/** Migration 11: the JSON histograms of stored rollup rows rewritten as float64 counts (histogram-blob-float64.ts). */
 export function rollupBinsToBlobs(db: Database): void {
   db.function('weft_bins_of_json', (text: unknown) =>
-    typeof text === 'string' ? histogramBlobOfJson(text) : (text as Uint8Array | null),
+    typeof text === 'string' ? float64BlobOfJson(text) : (text as Uint8Array | null),
   );
   db.exec(`UPDATE call_rollups SET latency_bins = weft_bins_of_json(latency_bins),
     ttft_bins = weft_bins_of_json(ttft_bins) WHERE latency_bins IS NOT NULL OR ttft_bins IS NOT NULL`);
+}
+
+/** Migration 12: the float64 histograms of stored rollup rows rewritten as varints (histogram-blob.ts). */
+export function rollupBinsToVarints(db: Database): void {
+  db.function('weft_bins_of_float64', (blob: unknown) =>
+    blob instanceof Uint8Array ? histogramBlob(histogramOfFloat64Blob(blob)) : (blob as null),
+  );
+  db.exec(`UPDATE call_rollups SET latency_bins = weft_bins_of_float64(latency_bins),
+    ttft_bins = weft_bins_of_float64(ttft_bins) WHERE latency_bins IS NOT NULL OR ttft_bins IS NOT NULL`);
 }
 
 /**
