@@ -99,12 +99,9 @@ export class WeftClient {
   }
 
   /**
-   * Wraps a request handler (`(event, context) => Promise`, or any async
-   * function) so its promise settles only after the calls it traced are
-   * acknowledged by this client's server, or at `timeoutMs` kept in the
-   * outbox (a delivery-first flush), with the handler's result or error
-   * unchanged.
-   * See `weft.withFlush` and docs/serverless.md.
+   * Wraps a request handler so its promise settles, with the handler's result
+   * or error unchanged, only once the calls it traced are acknowledged, or at
+   * `timeoutMs` kept in the outbox. See `weft.withFlush`, docs/serverless.md.
    */
   withFlush<Args extends unknown[], Result>(
     handler: (...args: Args) => Result,
