@@ -3,6 +3,7 @@ import {
   type CallRollupRow,
   type FeedbackRollupRow,
   QUANTILE_RELATIVE_ERROR,
+  type RollupHistogram,
   type Storage,
 } from '../storage/index.js';
 import { planMetrics, type RollupPlan } from './metric-plan.js';
@@ -11,7 +12,8 @@ import { foldSeries } from './series-fold.js';
 import { timeBuckets } from './time-buckets.js';
 
 const MINUTE = 60_000;
-const HISTOGRAM_MEASURES = /^(latency|ttft)\.p\d+$/;
+/** The histograms a measure `<histogram>.p<n>` (a percentile) reads. */
+const HISTOGRAMS: readonly RollupHistogram[] = ['latency', 'ttft'];
 
 /**
  * Answers a metrics query: from rollups when they keep what the filter and
@@ -59,7 +61,9 @@ async function rollupRows(
 ): Promise<{ calls: CallRollupRow[]; feedback: FeedbackRollupRow[] }> {
   const callMeasures = query.measures.filter((m) => typeof m === 'string');
   const names = [...new Set(query.measures.flatMap((m) => (typeof m === 'object' ? [m.feedback] : [])))];
-  const histograms = callMeasures.some((m) => HISTOGRAM_MEASURES.test(m));
+  const histograms = HISTOGRAMS.filter((histogram) =>
+    callMeasures.some((m) => m.startsWith(`${histogram}.p`)),
+  );
   const calls: CallRollupRow[] = [];
   const feedback: FeedbackRollupRow[] = [];
   const base = {

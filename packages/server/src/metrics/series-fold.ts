@@ -16,7 +16,7 @@ import {
   emptyFeedbackValues,
   type FeedbackRollupRow,
   type FeedbackRollupValues,
-  quantileOf,
+  quantilesOf,
   type RollupStatus,
 } from '../storage/index.js';
 import { bucketIndex } from './time-buckets.js';
@@ -94,7 +94,10 @@ export function foldSeries(
   const kept = ranked.slice(0, query.maxGroups);
   const series: MetricSeries[] = [];
   // Each slot's statuses added up once for all the measures (histograms are the costly part).
-  const totals = new Map(kept.map(([name, data]) => [name, data.calls.map(slotTotals)]));
+  const percentiles = query.measures.filter((m) => typeof m === 'string' && m in PERCENTILES) as Percentile[];
+  const totals = new Map(
+    kept.map(([name, data]) => [name, data.calls.map((slot) => slotTotals(slot, percentiles))]),
+  );
   for (const measure of query.measures) {
     for (const [name, data] of kept) {
       const slots = totals.get(name) as SlotTotals[];
@@ -112,19 +115,48 @@ export function foldSeries(
   return { series, groupsOmitted: ranked.length - kept.length };
 }
 
-/** A slot's values over every status (`all`), over ended calls, and its errors. */
+/** The percentile measures, each a quantile of latencies (ended calls) or of times to first token (all calls). */
+const PERCENTILES = {
+  'latency.p50': { histogram: 'latency', q: 0.5 },
+  'latency.p95': { histogram: 'latency', q: 0.95 },
+  'latency.p99': { histogram: 'latency', q: 0.99 },
+  'ttft.p50': { histogram: 'ttft', q: 0.5 },
+  'ttft.p95': { histogram: 'ttft', q: 0.95 },
+  'ttft.p99': { histogram: 'ttft', q: 0.99 },
+} as const satisfies Partial<Record<CallMeasure, { histogram: 'latency' | 'ttft'; q: number }>>;
+type Percentile = keyof typeof PERCENTILES;
+
+/** A slot's values over every status (`all`), over ended calls, its errors, and the query's percentiles. */
 interface SlotTotals {
   all: CallRollupValues;
   ended: CallRollupValues;
   errors: number;
+  percentiles: Map<Percentile, number | null>;
 }
 
-/** Adds the statuses of `slot` up, reusing its values (read once, by this, after the fold). */
-function slotTotals(slot: StatusValues): SlotTotals {
+/**
+ * Adds the statuses of `slot` up, reusing its values (read once, by this,
+ * after the fold), and reads `percentiles` off them: one walk of each
+ * histogram's sorted bins for all of its percentiles.
+ */
+function slotTotals(slot: StatusValues, percentiles: readonly Percentile[]): SlotTotals {
   const errors = slot.error?.n ?? 0;
   const ended = sumInto([slot.success, slot.error]);
   const all = slot.running === undefined ? ended : sumInto([clone(ended), slot.running]);
-  return { all, ended, errors };
+  const values = new Map<Percentile, number | null>();
+  for (const [histogram, of] of [
+    ['latency', ended.latency],
+    ['ttft', all.ttft],
+  ] as const) {
+    const wanted = percentiles.filter((measure) => PERCENTILES[measure].histogram === histogram);
+    if (wanted.length === 0) continue;
+    const quantiles = quantilesOf(
+      of,
+      wanted.map((measure) => PERCENTILES[measure].q),
+    );
+    for (const [i, measure] of wanted.entries()) values.set(measure, quantiles[i] as number | null);
+  }
+  return { all, ended, errors, percentiles: values };
 }
 
 /** The first of `list` with the others added into it; an empty value when none. */
@@ -141,7 +173,10 @@ function clone(values: CallRollupValues): CallRollupValues {
   return copy;
 }
 
-function callMeasureValue(measure: CallMeasure, { all, ended, errors }: SlotTotals): number | null {
+function callMeasureValue(
+  measure: CallMeasure,
+  { all, ended, errors, percentiles }: SlotTotals,
+): number | null {
   switch (measure) {
     case 'count':
       return all.n;
@@ -152,19 +187,14 @@ function callMeasureValue(measure: CallMeasure, { all, ended, errors }: SlotTota
     case 'latency.mean':
       return ended.n === 0 ? null : ended.latencySumUs / ended.n / 1_000;
     case 'latency.p50':
-      return quantileOf(ended.latency, 0.5);
     case 'latency.p95':
-      return quantileOf(ended.latency, 0.95);
     case 'latency.p99':
-      return quantileOf(ended.latency, 0.99);
+    case 'ttft.p50':
+    case 'ttft.p95':
+    case 'ttft.p99':
+      return percentiles.get(measure) ?? null;
     case 'ttft.mean':
       return all.ttftN === 0 ? null : all.ttftSumUs / all.ttftN / 1_000;
-    case 'ttft.p50':
-      return quantileOf(all.ttft, 0.5);
-    case 'ttft.p95':
-      return quantileOf(all.ttft, 0.95);
-    case 'ttft.p99':
-      return quantileOf(all.ttft, 0.99);
     case 'tokens.input':
       return all.inputTokens;
     case 'tokens.output':

@@ -39,7 +39,7 @@ async function callRollupCount(storage: Storage, project: string): Promise<numbe
     cut: '',
     ops: { all: true },
     byValue: false,
-    histograms: false,
+    histograms: [],
   });
   return rows.reduce((sum, row) => sum + row.values.n, 0);
 }

@@ -10,12 +10,16 @@ import {
   isZeroCallValues,
   isZeroFeedbackValues,
   joinedRanges,
+  type RollupHistogram,
   type RollupRead,
   type RollupStatus,
 } from '../rollup/index.js';
 import type { ClickHouseConnection } from './clickhouse-connection.js';
 import { CALL_SUM_COLUMNS } from './rollup-schema.js';
 import { LATENCY, TTFT } from './rollup-store.js';
+
+/** The `hist` column's value of each histogram. */
+const HIST: Record<RollupHistogram, string> = { latency: LATENCY, ttft: TTFT };
 import { inList, sqlLiteral } from './sql-literal.js';
 
 /**
@@ -46,7 +50,7 @@ export class ClickHouseRollupReader {
     const sums = CALL_SUM_COLUMNS.map(([column]) => `sumMerge(${column}) AS r_${column}`).join(', ');
     const rows = await this.#connection.rows<Record<string, unknown>>(`
       SELECT t AS r_t, status AS r_status, ${groupOf(read)} AS r_g, hist AS r_hist, bin AS r_bin, ${sums}
-      FROM ${this.#tables.calls} WHERE ${conditions(read)} ${read.histograms ? '' : "AND hist = ''"}
+      FROM ${this.#tables.calls} WHERE ${conditions(read)} AND hist IN ${inList(['', ...read.histograms.map((histogram) => HIST[histogram])])}
       GROUP BY r_t, r_status, r_g, r_hist, r_bin`);
     const out = new Map<string, CallRollupRow>();
     for (const row of rows) {

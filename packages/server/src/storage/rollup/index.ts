@@ -17,6 +17,7 @@ export {
   type LogHistogram,
   QUANTILE_RELATIVE_ERROR,
   quantileOf,
+  quantilesOf,
   valueOfBin,
   ZERO_BIN,
 } from './log-histogram.js';
@@ -47,6 +48,7 @@ export {
   type FeedbackRollupRead,
   type FeedbackRollupRow,
   joinedRanges,
+  type RollupHistogram,
   type RollupOps,
   type RollupRead,
 } from './rollup-read.js';

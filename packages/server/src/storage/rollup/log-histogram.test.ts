@@ -6,6 +6,7 @@ import {
   binOf,
   QUANTILE_RELATIVE_ERROR,
   quantileOf,
+  quantilesOf,
   valueOfBin,
 } from './log-histogram.js';
 
@@ -29,6 +30,27 @@ describe('log histogram', () => {
         },
       ),
     );
+  });
+
+  it('reads several percentiles in one walk, in any order, each within the stated relative error', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: 0.002, max: 1e7, noNaN: true }), { minLength: 1, maxLength: 500 }),
+        fc.shuffledSubarray([0, 0.5, 0.9, 0.95, 0.99, 1], { minLength: 1 }),
+        (values, qs) => {
+          const histogram = new Map<number, number>();
+          for (const value of values) addToBin(histogram, binOf(value), 1);
+          const estimates = quantilesOf(histogram, qs) as number[];
+          qs.forEach((q, i) => {
+            const exact = exactQuantile(values, q);
+            expect(Math.abs((estimates[i] as number) - exact)).toBeLessThanOrEqual(
+              QUANTILE_RELATIVE_ERROR * exact * (1 + 1e-12),
+            );
+          });
+        },
+      ),
+    );
+    expect(quantilesOf(new Map(), [0.5, 0.99])).toEqual([null, null]);
   });
 
   it('takes values back out exactly: adding then subtracting leaves nothing', () => {

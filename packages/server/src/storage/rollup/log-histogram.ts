@@ -59,15 +59,29 @@ export function addHistogram(into: LogHistogram, from: ReadonlyMap<number, numbe
  * `null` when it holds no value.
  */
 export function quantileOf(histogram: ReadonlyMap<number, number>, q: number): number | null {
+  return quantilesOf(histogram, [q])[0] as number | null;
+}
+
+/** {@link quantileOf} for each of `qs`, in one walk of the sorted bins. */
+export function quantilesOf(
+  histogram: ReadonlyMap<number, number>,
+  qs: readonly number[],
+): (number | null)[] {
   let total = 0;
   for (const count of histogram.values()) total += count;
-  if (total <= 0) return null;
-  const rank = Math.floor(q * (total - 1));
+  if (total <= 0) return qs.map(() => null);
   const bins = [...histogram.keys()].sort((a, b) => a - b);
+  const wanted = qs.map((q, i) => ({ i, rank: Math.floor(q * (total - 1)) })).sort((a, b) => a.rank - b.rank);
+  const out: (number | null)[] = qs.map(() => valueOfBin(bins.at(-1) as number));
+  let next = 0;
   let seen = 0;
   for (const bin of bins) {
     seen += histogram.get(bin) as number;
-    if (seen > rank) return valueOfBin(bin);
+    while (next < wanted.length && seen > (wanted[next] as { rank: number }).rank) {
+      out[(wanted[next] as { i: number }).i] = valueOfBin(bin);
+      next++;
+    }
+    if (next === wanted.length) break;
   }
-  return valueOfBin(bins.at(-1) as number);
+  return out;
 }

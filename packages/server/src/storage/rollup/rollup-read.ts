@@ -1,6 +1,9 @@
 import type { RollupLevel, CutKind, RollupStatus } from './rollup-keys.js';
 import type { CallRollupValues, FeedbackRollupValues } from './rollup-values.js';
 
+/** A histogram a call rollup keeps: of latencies or of times to first token. */
+export type RollupHistogram = 'latency' | 'ttft';
+
 /** Which ops a rollup read takes: every op together, some ops together, or each op apart (split by op). */
 export type RollupOps = { all: true } | { names: readonly string[] } | { each: true };
 
@@ -22,8 +25,8 @@ export interface RollupRead {
   byValue: boolean;
   /** Only root calls (true) or only children (false); both when absent. */
   root?: boolean | undefined;
-  /** Whether the latency and TTFT histograms are wanted (reading them costs more). */
-  histograms: boolean;
+  /** Which histograms are wanted (reading them costs more; others are left empty). */
+  histograms: readonly RollupHistogram[];
 }
 
 /** Call rollups added up for one range (or rollup bucket), status and group. */

@@ -46,9 +46,9 @@ export class SqliteRollupReader {
 
   calls(read: RollupRead): CallRollupRow[] {
     const { sql, params } = rangeRead('call_rollups', read, {
-      columns: `c.status AS status, ${CALL_SUMS}${
-        read.histograms ? ', weft_bins(latency_bins) AS latency_bins, weft_bins(ttft_bins) AS ttft_bins' : ''
-      }`,
+      columns: `c.status AS status, ${CALL_SUMS}${read.histograms
+        .map((histogram) => `, weft_bins(${histogram}_bins) AS ${histogram}_bins`)
+        .join('')}`,
       groupBy: 'c.status',
     });
     return this.#statement(sql)

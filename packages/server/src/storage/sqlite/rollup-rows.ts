@@ -9,8 +9,11 @@ import {
   type FeedbackRollupValues,
   isZeroCallValues,
   isZeroFeedbackValues,
+  type RollupHistogram,
 } from '../rollup/index.js';
 import { histogramBlob, histogramOfBlob } from './histogram-blob.js';
+
+const BOTH_HISTOGRAMS: readonly RollupHistogram[] = ['latency', 'ttft'];
 
 /** A stored rollup row's values, and what adding a change to them gives (`undefined`: nothing left, delete the row). */
 interface StoredRow<V> {
@@ -19,7 +22,7 @@ interface StoredRow<V> {
 
 /** Reads a `call_rollups` row (absent: zeros). */
 export function callRollupValues(row: Record<string, unknown> | undefined): StoredRow<CallRollupValues> {
-  const values = row === undefined ? emptyCallValues() : callValuesOfRow(row, true);
+  const values = row === undefined ? emptyCallValues() : callValuesOfRow(row, BOTH_HISTOGRAMS);
   return {
     add(change) {
       addCallValues(values, change);
@@ -28,8 +31,11 @@ export function callRollupValues(row: Record<string, unknown> | undefined): Stor
   };
 }
 
-/** The sums of a `call_rollups` row (or of a SUM over rows, with the same column names), histograms when asked. */
-export function callValuesOfRow(row: Record<string, unknown>, histograms: boolean): CallRollupValues {
+/** The sums of a `call_rollups` row (or of a SUM over rows, with the same column names), and the histograms asked for. */
+export function callValuesOfRow(
+  row: Record<string, unknown>,
+  histograms: readonly RollupHistogram[],
+): CallRollupValues {
   const values = emptyCallValues();
   values.n = Number(row.n);
   values.latencySumUs = Number(row.latency_sum_us);
@@ -42,10 +48,8 @@ export function callValuesOfRow(row: Record<string, unknown>, histograms: boolea
   values.totalTokens = Number(row.total_tokens);
   values.costN = Number(row.cost_n);
   values.costNano = Number(row.cost_nano);
-  if (histograms) {
-    values.latency = histogramOfBlob(row.latency_bins as Uint8Array | null);
-    values.ttft = histogramOfBlob(row.ttft_bins as Uint8Array | null);
-  }
+  for (const histogram of histograms)
+    values[histogram] = histogramOfBlob(row[`${histogram}_bins`] as Uint8Array | null);
   return values;
 }
 
