@@ -114,6 +114,14 @@ describe('metrics rollups', () => {
             expect(reply.body.source, JSON.stringify(shape)).toBe(SHAPES.includes(shape) ? 'rollup' : 'raw');
             expectMetricsMatch(reply.body, calls, query);
           }
+          // Each measure alone: a rollup read fetches only the columns its measures need.
+          for (const measure of CALL_MEASURES) {
+            const query = { project, from: SCENARIO_START, to: SCENARIO_START + SCENARIO_MS, maxGroups: 50 };
+            const alone = { ...query, ...(SHAPES[3] as Shape), measures: [measure] };
+            const reply = await post(server.url, routes.metricsQuery(), alone);
+            expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+            expectMetricsMatch(reply.body, calls, alone);
+          }
         },
       ),
       { numRuns: 8 },

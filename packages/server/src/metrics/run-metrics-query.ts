@@ -3,17 +3,15 @@ import {
   type CallRollupRow,
   type FeedbackRollupRow,
   QUANTILE_RELATIVE_ERROR,
-  type RollupHistogram,
   type Storage,
 } from '../storage/index.js';
+import { measureReads } from './measure-reads.js';
 import { planMetrics, type RollupPlan } from './metric-plan.js';
 import { rawRows } from './raw-rows.js';
 import { foldSeries } from './series-fold.js';
 import { timeBuckets } from './time-buckets.js';
 
 const MINUTE = 60_000;
-/** The histograms a measure `<histogram>.p<n>` (a percentile) reads. */
-const HISTOGRAMS: readonly RollupHistogram[] = ['latency', 'ttft'];
 
 /**
  * Answers a metrics query: from rollups when they keep what the filter and
@@ -61,9 +59,7 @@ async function rollupRows(
 ): Promise<{ calls: CallRollupRow[]; feedback: FeedbackRollupRow[] }> {
   const callMeasures = query.measures.filter((m) => typeof m === 'string');
   const names = [...new Set(query.measures.flatMap((m) => (typeof m === 'object' ? [m.feedback] : [])))];
-  const histograms = HISTOGRAMS.filter((histogram) =>
-    callMeasures.some((m) => m.startsWith(`${histogram}.p`)),
-  );
+  const { sums, histograms } = measureReads(callMeasures);
   const calls: CallRollupRow[] = [];
   const feedback: FeedbackRollupRow[] = [];
   const base = {
@@ -77,7 +73,9 @@ async function rollupRows(
   await Promise.all(
     plan.reads.map(async ({ level, ranges }) => {
       if (callMeasures.length > 0)
-        calls.push(...(await storage.monitoring.readCallRollups({ ...base, level, ranges, histograms })));
+        calls.push(
+          ...(await storage.monitoring.readCallRollups({ ...base, level, ranges, sums, histograms })),
+        );
       if (names.length > 0)
         feedback.push(...(await storage.monitoring.readFeedbackRollups({ ...base, level, ranges, names })));
     }),

@@ -39,6 +39,7 @@ async function callRollupCount(storage: Storage, project: string): Promise<numbe
     cut: '',
     ops: { all: true },
     byValue: false,
+    sums: ['n'],
     histograms: [],
   });
   return rows.reduce((sum, row) => sum + row.values.n, 0);

@@ -137,7 +137,7 @@ export class ClickHouseRollupReader {
   }
 }
 
-function conditions(read: Omit<RollupRead, 'histograms'>): string {
+function conditions(read: Omit<RollupRead, 'sums' | 'histograms'>): string {
   // Rows come back per rollup bucket (t), so ranges that touch need no edge between them.
   const ranges = joinedRanges(read.ranges);
   const starts = ranges.map(([from]) => from);
@@ -162,11 +162,11 @@ function conditions(read: Omit<RollupRead, 'histograms'>): string {
   return terms.join(' AND ');
 }
 
-function groupOf(read: Omit<RollupRead, 'histograms'>): string {
+function groupOf(read: Omit<RollupRead, 'sums' | 'histograms'>): string {
   return 'each' in read.ops ? 'op' : read.byValue ? 'value' : "''";
 }
 
-function groupValue(read: Omit<RollupRead, 'histograms'>, group: string): string | null {
+function groupValue(read: Omit<RollupRead, 'sums' | 'histograms'>, group: string): string | null {
   return 'each' in read.ops || read.byValue ? group : null;
 }
 

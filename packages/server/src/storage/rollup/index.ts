@@ -57,6 +57,7 @@ export {
   addFeedbackValues,
   CALL_SUMS,
   type CallRollupValues,
+  type CallSum,
   distributionKey,
   emptyCallValues,
   emptyFeedbackValues,

@@ -1,5 +1,5 @@
 import type { RollupLevel, CutKind, RollupStatus } from './rollup-keys.js';
-import type { CallRollupValues, FeedbackRollupValues } from './rollup-values.js';
+import type { CallRollupValues, CallSum, FeedbackRollupValues } from './rollup-values.js';
 
 /** A histogram a call rollup keeps: of latencies or of times to first token. */
 export type RollupHistogram = 'latency' | 'ttft';
@@ -25,6 +25,8 @@ export interface RollupRead {
   byValue: boolean;
   /** Only root calls (true) or only children (false); both when absent. */
   root?: boolean | undefined;
+  /** Which sums are wanted (others may read as 0). */
+  sums: readonly CallSum[];
   /** Which histograms are wanted (reading them costs more; others are left empty). */
   histograms: readonly RollupHistogram[];
 }
@@ -38,7 +40,7 @@ export interface CallRollupRow {
 }
 
 /** A read of feedback rollups: like {@link RollupRead}, for feedback of `names`. */
-export interface FeedbackRollupRead extends Omit<RollupRead, 'histograms'> {
+export interface FeedbackRollupRead extends Omit<RollupRead, 'sums' | 'histograms'> {
   names: readonly string[];
 }
 

@@ -73,6 +73,9 @@ export const CALL_SUMS = [
   'costNano',
 ] as const;
 
+/** One of {@link CALL_SUMS}. */
+export type CallSum = (typeof CALL_SUMS)[number];
+
 /** Adds `from` × `sign` into `into`. */
 export function addCallValues(into: CallRollupValues, from: CallRollupValues, sign = 1): void {
   for (const field of CALL_SUMS) into[field] += from[field] * sign;

@@ -373,7 +373,7 @@ describe.each([
     onTestFinished(() => storage.close());
     const [row, ...more] = await storage.monitoring.readCallRollups({
       ...{ project: 'p', level: 'h', ranges: [[0, 7_200_000]], cut: '', ops: { all: true } },
-      ...{ byValue: false, histograms: ['latency', 'ttft'] },
+      ...{ byValue: false, sums: ['n'], histograms: ['latency', 'ttft'] },
     });
     expect(more).toEqual([]);
     expect(row?.values.n).toBe(4);

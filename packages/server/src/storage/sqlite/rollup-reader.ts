@@ -9,14 +9,10 @@ import {
   type RollupStatus,
 } from '../rollup/index.js';
 import { HistogramBlobSum } from './histogram-blob.js';
-import { callValuesOfRow, feedbackValuesOfRow } from './rollup-rows.js';
+import { callValuesOfRow, feedbackValuesOfRow, SUM_COLUMNS } from './rollup-rows.js';
 
 /** Most distinct statement shapes kept prepared (shapes depend on which conditions a read has). */
 const MAX_CACHED_STATEMENTS = 64;
-
-const CALL_SUMS = `SUM(n) AS n, SUM(latency_sum_us) AS latency_sum_us, SUM(ttft_n) AS ttft_n, SUM(ttft_sum_us) AS ttft_sum_us,
-  SUM(input_tokens) AS input_tokens, SUM(output_tokens) AS output_tokens, SUM(cached_tokens) AS cached_tokens,
-  SUM(reasoning_tokens) AS reasoning_tokens, SUM(total_tokens) AS total_tokens, SUM(cost_n) AS cost_n, SUM(cost_nano) AS cost_nano`;
 
 /**
  * Reads of the metrics rollups (rollup-schema.ts), added up in SQL per
@@ -46,16 +42,19 @@ export class SqliteRollupReader {
 
   calls(read: RollupRead): CallRollupRow[] {
     const { sql, params } = rangeRead('call_rollups', read, {
-      columns: `c.status AS status, ${CALL_SUMS}${read.histograms
-        .map((histogram) => `, weft_bins(${histogram}_bins) AS ${histogram}_bins`)
-        .join('')}`,
+      // Only the columns asked for: each costs time per row read.
+      columns: [
+        'c.status AS status',
+        ...read.sums.map((sum) => `SUM(${SUM_COLUMNS[sum]}) AS ${SUM_COLUMNS[sum]}`),
+        ...read.histograms.map((histogram) => `weft_bins(${histogram}_bins) AS ${histogram}_bins`),
+      ].join(', '),
       groupBy: 'c.status',
     });
     return this.#statement(sql)
       .all(params)
       .map((row) => {
         const r = row as Record<string, unknown>;
-        const values = callValuesOfRow(r, read.histograms);
+        const values = callValuesOfRow(r, read);
         return { t: Number(r.t), status: r.status as RollupStatus, group: r.g as string | null, values };
       });
   }
@@ -121,7 +120,7 @@ export class SqliteRollupReader {
  */
 function rangeRead(
   table: 'call_rollups' | 'feedback_rollups',
-  read: Omit<RollupRead, 'histograms'>,
+  read: Omit<RollupRead, 'sums' | 'histograms'>,
   parts: { columns: string; groupBy: string; where?: string },
 ): { sql: string; params: Record<string, unknown> } {
   const params: Record<string, unknown> = {

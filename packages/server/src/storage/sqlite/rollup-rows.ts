@@ -2,7 +2,9 @@ import {
   addCallValues,
   addFeedbackValues,
   type CallRollupKey,
+  CALL_SUMS,
   type CallRollupValues,
+  type CallSum,
   emptyCallValues,
   emptyFeedbackValues,
   type FeedbackRollupKey,
@@ -13,7 +15,8 @@ import {
 } from '../rollup/index.js';
 import { histogramBlob, histogramOfBlob } from './histogram-blob.js';
 
-const BOTH_HISTOGRAMS: readonly RollupHistogram[] = ['latency', 'ttft'];
+/** Every sum and histogram of a row. */
+const WHOLE_ROW = { sums: CALL_SUMS, histograms: ['latency', 'ttft'] } as const;
 
 /** A stored rollup row's values, and what adding a change to them gives (`undefined`: nothing left, delete the row). */
 interface StoredRow<V> {
@@ -22,7 +25,7 @@ interface StoredRow<V> {
 
 /** Reads a `call_rollups` row (absent: zeros). */
 export function callRollupValues(row: Record<string, unknown> | undefined): StoredRow<CallRollupValues> {
-  const values = row === undefined ? emptyCallValues() : callValuesOfRow(row, BOTH_HISTOGRAMS);
+  const values = row === undefined ? emptyCallValues() : callValuesOfRow(row, WHOLE_ROW);
   return {
     add(change) {
       addCallValues(values, change);
@@ -31,23 +34,31 @@ export function callRollupValues(row: Record<string, unknown> | undefined): Stor
   };
 }
 
-/** The sums of a `call_rollups` row (or of a SUM over rows, with the same column names), and the histograms asked for. */
+/** The `call_rollups` column of each sum. */
+export const SUM_COLUMNS: Readonly<Record<CallSum, string>> = {
+  n: 'n',
+  latencySumUs: 'latency_sum_us',
+  ttftN: 'ttft_n',
+  ttftSumUs: 'ttft_sum_us',
+  inputTokens: 'input_tokens',
+  outputTokens: 'output_tokens',
+  cachedTokens: 'cached_tokens',
+  reasoningTokens: 'reasoning_tokens',
+  totalTokens: 'total_tokens',
+  costN: 'cost_n',
+  costNano: 'cost_nano',
+};
+
+/**
+ * The `sums` and `histograms` of a `call_rollups` row (or of a SUM over
+ * rows, with the same column names); the others are left 0 and empty.
+ */
 export function callValuesOfRow(
   row: Record<string, unknown>,
-  histograms: readonly RollupHistogram[],
+  { sums, histograms }: { sums: readonly CallSum[]; histograms: readonly RollupHistogram[] },
 ): CallRollupValues {
   const values = emptyCallValues();
-  values.n = Number(row.n);
-  values.latencySumUs = Number(row.latency_sum_us);
-  values.ttftN = Number(row.ttft_n);
-  values.ttftSumUs = Number(row.ttft_sum_us);
-  values.inputTokens = Number(row.input_tokens);
-  values.outputTokens = Number(row.output_tokens);
-  values.cachedTokens = Number(row.cached_tokens);
-  values.reasoningTokens = Number(row.reasoning_tokens);
-  values.totalTokens = Number(row.total_tokens);
-  values.costN = Number(row.cost_n);
-  values.costNano = Number(row.cost_nano);
+  for (const sum of sums) values[sum] = Number(row[SUM_COLUMNS[sum]]);
   for (const histogram of histograms)
     values[histogram] = histogramOfBlob(row[`${histogram}_bins`] as Uint8Array | null);
   return values;
