@@ -1,4 +1,5 @@
 import { addToBin, type LogHistogram, ZERO_BIN } from '../rollup/index.js';
+import { binRun } from './histogram-blob.js';
 
 /*
  * The stored form of rollup histograms between migrations 11 and 12: a BLOB
@@ -18,17 +19,10 @@ export function float64BlobOfJson(text: string | null): Buffer | null {
   const histogram: LogHistogram = new Map();
   for (const [bin, count] of JSON.parse(text) as [number, number][]) addToBin(histogram, bin, count);
   if (histogram.size === 0) return null;
-  let first = Number.POSITIVE_INFINITY;
-  let last = Number.NEGATIVE_INFINITY;
-  for (const bin of histogram.keys()) {
-    if (bin === ZERO_BIN) continue;
-    if (bin < first) first = bin;
-    if (bin > last) last = bin;
-  }
-  const span = last >= first ? last - first + 1 : 0;
+  const { first, span } = binRun(histogram);
   const blob = Buffer.alloc((HEADER + span) * WIDTH);
   blob.writeDoubleLE(histogram.get(ZERO_BIN) ?? 0, 0);
-  blob.writeDoubleLE(span === 0 ? 0 : first, WIDTH);
+  blob.writeDoubleLE(first, WIDTH);
   for (const [bin, count] of histogram) {
     if (bin !== ZERO_BIN) blob.writeDoubleLE(count, (HEADER + bin - first) * WIDTH);
   }

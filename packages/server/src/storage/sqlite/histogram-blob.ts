@@ -27,6 +27,14 @@ const MAX_VARINT_BYTES = 8;
 /** The stored form of `histogram`; `null` when it is empty. */
 export function histogramBlob(histogram: ReadonlyMap<number, number>): Buffer | null {
   if (histogram.size === 0) return null;
+  const { first, span } = binRun(histogram);
+  const counts = new Float64Array(span);
+  for (const [bin, count] of histogram) if (bin !== ZERO_BIN) counts[bin - first] = count;
+  return encode(histogram.get(ZERO_BIN) ?? 0, first, counts, 0, span);
+}
+
+/** The run of bins `first` … `first + span − 1` that holds every bin of `histogram` but `ZERO_BIN` (`span` 0: none). */
+export function binRun(histogram: ReadonlyMap<number, number>): { first: number; span: number } {
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
   for (const bin of histogram.keys()) {
@@ -34,10 +42,7 @@ export function histogramBlob(histogram: ReadonlyMap<number, number>): Buffer | 
     if (bin < first) first = bin;
     if (bin > last) last = bin;
   }
-  const span = last >= first ? last - first + 1 : 0;
-  const counts = new Float64Array(span);
-  for (const [bin, count] of histogram) if (bin !== ZERO_BIN) counts[bin - first] = count;
-  return encode(histogram.get(ZERO_BIN) ?? 0, span === 0 ? 0 : first, counts, 0, span);
+  return last >= first ? { first, span: last - first + 1 } : { first: 0, span: 0 };
 }
 
 /** Reads {@link histogramBlob}'s form back; `null` is an empty histogram. */
