@@ -12,7 +12,7 @@
 //   npx turbo run build
 //   node bench/backpressure.mjs                   # 10 minutes at 120%
 //   node bench/backpressure.mjs --minutes 1 --load 1.2 --no-write
-import { fork } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { subscribe } from 'node:diagnostics_channel';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -21,11 +21,13 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import { writeResultsSection } from './lib/results-file.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const self = fileURLToPath(import.meta.url);
+const prober = fileURLToPath(new URL('../packages/server/test/support/health-prober.mjs', import.meta.url));
 const serverEntry = new URL('../packages/server/dist/index.js', import.meta.url);
 const FILLER = 'x'.repeat(1_000);
 
@@ -33,7 +35,6 @@ const { values: args } = parseArgs({
   options: {
     serve: { type: 'string' },
     send: { type: 'string' },
-    probe: { type: 'string' },
     url: { type: 'string' },
     project: { type: 'string', default: 'soak' },
     rate: { type: 'string' },
@@ -55,7 +56,6 @@ const { values: args } = parseArgs({
 
 if (args.serve) await serve(args.serve, Number(args['max-requests']));
 else if (args.send) await send(args.send);
-else if (args.probe) await probe(args.probe, args.project);
 else if (args['report-only'])
   await writeSection(JSON.parse(await readFile(join(here, 'out/backpressure.json'), 'utf8')));
 else await main();
@@ -137,48 +137,24 @@ async function send(sender) {
   process.disconnect();
 }
 
-/** Child: /health and a read of the newest calls, back to back, until told to stop; reports percentiles. */
-async function probe(url, project) {
-  let stopped = false;
-  process.on('message', () => (stopped = true));
-  const health = { times: [], failures: 0 };
-  const read = { times: [], failures: 0 };
-  const timed = async (stats, request) => {
-    const started = performance.now();
-    try {
-      const answer = await request();
-      await answer.arrayBuffer();
-      if (answer.status !== 200) stats.failures++;
-    } catch {
-      stats.failures++;
-    }
-    stats.times.push(performance.now() - started);
+/** The tests' liveness prober (its own process): /health and a read of the newest calls, back to back, until its stdin ends. */
+function startProber(url, project) {
+  const proc = spawn(process.execPath, [prober, url, project], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: proc.stdout })[Symbol.asyncIterator]();
+  const rounded = ({ probes, p50Ms, p99Ms, maxMs, failures }) => {
+    const ms = (value) => +value.toFixed(1);
+    return { probes, p50Ms: ms(p50Ms), p99Ms: ms(p99Ms), maxMs: ms(maxMs), failures };
   };
-  const body = JSON.stringify({ project, limit: 10 });
-  process.send('probing');
-  while (!stopped) {
-    await timed(health, () => fetch(`${url}/health`));
-    await timed(read, () =>
-      fetch(`${url}/v1/calls/query`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body,
-      }),
-    );
-  }
-  process.send({ health: percentiles(health), read: percentiles(read) });
-  process.disconnect();
-}
-
-function percentiles({ times, failures }) {
-  const sorted = times.toSorted((a, b) => a - b);
-  const at = (q) => +(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0).toFixed(1);
   return {
-    probes: sorted.length,
-    p50Ms: at(0.5),
-    p99Ms: at(0.99),
-    maxMs: +(sorted.at(-1) ?? 0).toFixed(1),
-    failures,
+    /** Resolves once the first probe is under way. */
+    started: lines.next(),
+    /** Ends the probing; resolves with the percentiles of /health and of the read. */
+    async stop() {
+      proc.stdin.end();
+      const { value } = await lines.next();
+      const { read, ...health } = JSON.parse(value);
+      return { health: rounded(health), read: rounded(read) };
+    },
   };
 }
 
@@ -270,8 +246,8 @@ async function main() {
       ...(await memory(server.proc.pid)),
     });
   }, 1_000);
-  const prober = child(['--probe', url, '--project', project]);
-  await prober.next();
+  const probing = startProber(url, project);
+  await probing.started;
   const senders = ['a', 'b'].map((sender) =>
     child([
       '--send',
@@ -289,8 +265,7 @@ async function main() {
     ]),
   );
   const reports = await Promise.all(senders.map((s) => s.next()));
-  prober.proc.send('stop');
-  const probes = await prober.next();
+  const probes = await probing.stop();
   clearInterval(sampler);
   const { peakMiB } = await memory(server.proc.pid);
   server.proc.kill('SIGTERM');
