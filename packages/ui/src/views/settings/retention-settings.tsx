@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { ProjectSettingsResponse } from '../../api/index.js';
 import { ErrorBox } from '../../components/index.js';
@@ -15,6 +16,28 @@ function daysText(days: number | null): string {
 function choiceOf(settings: ProjectSettingsResponse): Choice {
   if (settings.retentionDays === undefined) return 'default';
   return settings.retentionDays === null ? 'keep' : 'days';
+}
+
+/** One of the form's choices: its radio button (checked while `choice` is its value) and its words. */
+function RetentionChoice(props: {
+  value: Choice;
+  choice: Choice;
+  onChoose: (choice: Choice) => void;
+  children: ComponentChildren;
+}) {
+  const { value, choice, onChoose, children } = props;
+  return (
+    <label>
+      <input
+        type="radio"
+        name="retention"
+        value={value}
+        checked={choice === value}
+        onChange={() => onChoose(value)}
+      />{' '}
+      {children}
+    </label>
+  );
 }
 
 /**
@@ -73,34 +96,13 @@ export function RetentionSettings() {
       >
         <fieldset>
           <legend>Keep this project's calls</legend>
-          <label>
-            <input
-              type="radio"
-              name="retention"
-              value="default"
-              checked={choice === 'default'}
-              onChange={() => setChoice('default')}
-            />{' '}
+          <RetentionChoice value="default" choice={choice} onChoose={setChoice}>
             as the server's default
-          </label>
-          <label>
-            <input
-              type="radio"
-              name="retention"
-              value="keep"
-              checked={choice === 'keep'}
-              onChange={() => setChoice('keep')}
-            />{' '}
+          </RetentionChoice>
+          <RetentionChoice value="keep" choice={choice} onChoose={setChoice}>
             until deleted
-          </label>
-          <label>
-            <input
-              type="radio"
-              name="retention"
-              value="days"
-              checked={choice === 'days'}
-              onChange={() => setChoice('days')}
-            />{' '}
+          </RetentionChoice>
+          <RetentionChoice value="days" choice={choice} onChoose={setChoice}>
             for{' '}
             <input
               name="retention-days"
@@ -114,7 +116,7 @@ export function RetentionSettings() {
               onInput={(e) => setDays((e.target as HTMLInputElement).value.trim())}
             />{' '}
             days
-          </label>
+          </RetentionChoice>
         </fieldset>
         <button type="submit" class="button small" disabled={!valid || settings === undefined}>
           Save retention
