@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { CallItem } from '@weft/protocol';
-import type { Browser, Route as NetworkRoute } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '@weft/test-server';
 import { ApiSeeder, completeCall } from './support/api-seed.js';
 import { startUiTestBed, type UiTestBed } from './support/ui-test-bed.js';
 
 const CALLS = 25_001;
+const ROOT_QUESTION = 'which tools answer the longest question of all';
 
 describe('a 25,001-call trace', () => {
   let server: TestServer;
@@ -28,6 +29,7 @@ describe('a 25,001-call trace', () => {
         opName: 'agent',
         startedAt: t0,
         endedAt: t0 + 26_000_000,
+        inputs: { question: ROOT_QUESTION },
       }),
     ];
     for (let i = 1; i < CALLS; i++) {
@@ -42,30 +44,26 @@ describe('a 25,001-call trace', () => {
 
   afterAll(() => bed?.close());
 
-  it('shows its first rows from the first page, before the rest has loaded', async () => {
+  it('loads in one light read and reads the selected call whole when shown', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    // Hold every page after the first until the first rows are on screen:
-    // the tree must not wait for all 26 pages.
-    const held: NetworkRoute[] = [];
-    let releaseAll = false;
-    await page.route('**/v1/calls/query', async (route) => {
-      const body = route.request().postDataJSON() as { cursor?: string };
-      if (body.cursor === undefined || releaseAll) await route.continue();
-      else held.push(route);
+    const reads: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/v1/'))
+        reads.push(`${request.method()} ${new URL(request.url()).pathname}`);
     });
+    const traceRead = page.waitForResponse((r) => r.url().endsWith(`/v1/traces/huge/${traceId}/calls`));
     await page.goto(`${server.url}/#/huge/trace/${traceId}`);
-    const root = page.locator(`[role="treeitem"][data-call-id="${traceId}"]`);
-    await root.waitFor();
-    await expect.poll(() => page.locator('[role="treeitem"][data-op="tool"]').count()).toBeGreaterThan(10);
-    expect(await page.locator('.live-indicator').textContent()).toBe('Loading… 1,000 calls');
-    expect(held.length).toBe(1);
-
-    releaseAll = true;
-    for (const route of held) await route.continue();
+    const light = (await (await traceRead).json()) as { calls: { id: string; inputs: unknown }[] };
+    expect(light.calls).toHaveLength(CALLS);
+    expect(light.calls[0]).toMatchObject({ id: traceId, inputs: {} });
     await expect
       .poll(() => page.locator('.live-indicator').textContent(), { timeout: 60_000 })
       .toBe('25,001 calls');
     expect(await page.locator('[role="tree"]').getAttribute('data-row-count')).toBe(String(CALLS));
+    // The root is selected: its inputs, which the light read left out, are shown.
+    await page.getByText(ROOT_QUESTION).first().waitFor();
+    expect(reads.filter((r) => r.includes('/v1/calls/query'))).toEqual([]);
+    expect(reads.filter((r) => r.startsWith(`GET /v1/calls/huge/${traceId}`))).toHaveLength(1);
     await page.close();
   }, 90_000);
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { call } from './calls.js';
 import { callId, projectName } from './names.js';
 
 /**
@@ -56,3 +57,13 @@ export const traceDiffResponse = z.object({
   firstDivergence: z.number().int().nonnegative().nullable(),
 });
 export type TraceDiffResponse = z.infer<typeof traceDiffResponse>;
+
+/**
+ * Every call of one trace whose start arrived, in start order (ties by id):
+ * what the trace view draws its tree and waterfall from. The calls are light:
+ * `inputs` is `{}` and `output` is `null` whatever they hold (read a call's
+ * values with `routes.call`), and they carry no `feedback`; every other field
+ * is as `routes.call` gives it.
+ */
+export const traceCallsResponse = z.object({ calls: z.array(call) });
+export type TraceCallsResponse = z.infer<typeof traceCallsResponse>;

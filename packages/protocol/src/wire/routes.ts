@@ -66,6 +66,8 @@ export const routes = {
   fileCreate: (project: string) => `/v1/files/${enc(project)}`,
   /** POST an OTLP/HTTP `ExportTraceServiceRequest` (protobuf or JSON) → `ExportTraceServiceResponse` */
   otlpTraces: () => '/v1/traces',
+  /** GET → `traceCallsResponse`: every call of a trace, light (no inputs, output or feedback), in start order */
+  traceCalls: (project: string, traceId: string) => `/v1/traces/${enc(project)}/${enc(traceId)}/calls`,
   /** POST `traceDiffQuery` → `traceDiffResponse`: two traces aligned step by step */
   traceDiff: () => '/v1/traces/diff',
   /** POST `metricsQuery` → `metricsQueryResponse` */

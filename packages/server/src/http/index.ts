@@ -2,6 +2,7 @@ export { answerable, errorHandler, logError, setRetryAfter, toErrorResponse } fr
 export { codeForStatus, ERROR_STATUS } from './error-status.js';
 export {
   callParams,
+  traceParams,
   digestParams,
   feedbackListParams,
   objectParams,

@@ -11,6 +11,7 @@ const digest = tableAppend.shape.base;
 /** Path parameter schemas of the /v1 routes. */
 export const projectParams = z.object({ project: projectName });
 export const callParams = z.object({ project: projectName, id: callId });
+export const traceParams = z.object({ project: projectName, traceId: callId });
 export const objectParams = z.object({ project: projectName, name: objectName });
 export const objectVersionParams = z.object({
   project: projectName,

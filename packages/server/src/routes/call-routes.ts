@@ -9,7 +9,7 @@ import {
   valueRead,
 } from '@weft/protocol';
 import type { FastifyInstance } from 'fastify';
-import { callParams, nodeBudgetOf, routePattern } from '../http/index.js';
+import { callParams, nodeBudgetOf, routePattern, traceParams } from '../http/index.js';
 import { InvalidRequestError, NotFoundError } from '../errors/index.js';
 import { validate } from '../middleware/index.js';
 import type { Storage, StoredValue } from '../storage/index.js';
@@ -18,6 +18,7 @@ import { expandCallValues, missingValues, readStoredValues, verifyValueItem } fr
 const parseBatch = validate(callBatch, 'body');
 const parseQuery = validate(callQuery, 'body');
 const parseCallParams = validate(callParams, 'params');
+const parseTraceParams = validate(traceParams, 'params');
 const parseValueRead = validate(valueRead, 'body');
 
 /** Call ingest (idempotent upsert), paged queries, point reads, and their deduplicated values by digest. */
@@ -62,6 +63,11 @@ export function registerCallRoutes(app: FastifyInstance, { storage }: { storage:
   app.post(routes.valueRead(), async (request) => {
     const { project, digests } = parseValueRead(request.body);
     return readStoredValues(storage, project, digests);
+  });
+
+  app.get(routePattern(routes.traceCalls, 'project', 'traceId'), async (request) => {
+    const { project, traceId } = parseTraceParams(request.params);
+    return { calls: await expandCallValues(storage, await storage.traceCalls(project, traceId)) };
   });
 
   app.get(routePattern(routes.call, 'project', 'id'), async (request) => {

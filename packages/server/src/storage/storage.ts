@@ -135,6 +135,13 @@ export interface Storage {
   queryCalls(query: CallQueryParsed): Promise<CallQueryResponse>;
   /** One call with its `feedback`, or `undefined` when unknown or its start has not arrived. */
   readCall(project: string, id: string): Promise<Call | undefined>;
+  /**
+   * Every call of a trace whose start has arrived, by `startedAt` then id:
+   * light, for the trace view's tree (`inputs` is `{}` and `output` `null`
+   * whatever they hold, no `feedback`; read a call's values with
+   * `readCall`). One read keyed by the trace, not pages.
+   */
+  traceCalls(project: string, traceId: string): Promise<Call[]>;
 
   /**
    * Stores feedback items once per (project, id), whether or not their call

@@ -54,6 +54,32 @@ describe(`storage contract (${store.engine}): call records`, () => {
     });
   });
 
+  it("reads a trace's calls whole in start order, without their values", async () => {
+    const project = store.project();
+    const trace = { traceId: callIdOf(1) };
+    const child = (n: number, startedAt: number) =>
+      startOf(n, { ...trace, parentId: callIdOf(1), startedAt, attributes: { step: n } });
+    // Out of order, in pieces: a child's end before its start, a start alone,
+    // an end alone, another trace's call, and a later copy of a start.
+    await store.storage.ingestCalls(project, [endOf(3), completeOf(1), child(2, 1_700_000_000_050)]);
+    await store.storage.ingestCalls(project, [child(3, 1_700_000_000_020), completeOf(4), endOf(5)]);
+    await store.storage.ingestCalls(project, [child(2, 1_700_000_000_050), endOf(2)]);
+    const calls = await store.storage.traceCalls(project, callIdOf(1));
+    expect(calls.map((c) => c.id)).toEqual([callIdOf(1), callIdOf(3), callIdOf(2)]);
+    expect(calls[1]).toMatchObject({
+      traceId: callIdOf(1),
+      parentId: callIdOf(1),
+      opName: 'op',
+      status: 'success',
+      endedAt: endOf(3).endedAt,
+      attributes: { step: 3 },
+      inputs: {},
+      output: null,
+    });
+    expect(calls[1]?.feedback).toBeUndefined();
+    expect(await store.storage.traceCalls(project, callIdOf(9))).toEqual([]);
+  });
+
   it('neither lists nor reads a call whose start has not arrived', async () => {
     const project = store.project();
     await store.storage.ingestCalls(project, [endOf(1)]);

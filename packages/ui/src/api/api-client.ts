@@ -32,6 +32,7 @@ import type {
   SavedDashboard,
   TableRowsResponse,
   TraceDiffQuery,
+  TraceCallsResponse,
   TraceDiffResponse,
 } from './protocol.js';
 import { routes } from './protocol.js';
@@ -58,6 +59,11 @@ export class ApiClient {
   /** Two traces aligned step by step, with where they first diverge. */
   traceDiff(query: TraceDiffQuery, signal?: AbortSignal): Promise<TraceDiffResponse> {
     return this.#request('POST', routes.traceDiff(), query, signal);
+  }
+
+  /** Every call of a trace in start order, light: no inputs, output or feedback (`readCall` has them). */
+  traceCalls(project: string, traceId: string, signal?: AbortSignal): Promise<TraceCallsResponse> {
+    return this.#request('GET', routes.traceCalls(project, traceId), undefined, signal);
   }
 
   readCall(project: string, id: string, signal?: AbortSignal): Promise<Call> {

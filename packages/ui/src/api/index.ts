@@ -64,6 +64,7 @@ export {
   type SessionSummary,
   type TableRowsResponse,
   type TraceDiffQuery,
+  type TraceCallsResponse,
   type TraceDiffResponse,
   tryParseRef,
   type ValueDifference,

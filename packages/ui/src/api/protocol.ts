@@ -89,5 +89,6 @@ export type {
   ScoreValue,
   TableRowsResponse,
   TraceDiffQuery,
+  TraceCallsResponse,
   TraceDiffResponse,
 } from '@weft/protocol';

@@ -40,9 +40,40 @@ export async function readFullCalls(
   ids: readonly string[],
 ): Promise<Map<string, FoldedCall>> {
   if (ids.length === 0) return new Map();
+  return foldHalves(
+    await connection.rows<HalfRow>(`
+      SELECT id, half, seq, ${[...START_COLUMNS, ...END_COLUMNS].join(', ')} FROM ${table}
+      WHERE project = ${sqlLiteral(project)} AND id IN ${inList(ids)}`),
+  );
+}
+
+/**
+ * Every call of a trace whose start arrived, light (inputs and output read
+ * as '', so `callFromFolded` gives `{}` and `null`), by start time then id.
+ * One statement: the trace's ids from `list` (`call_list`, whose `ix_trace`
+ * bloom filter and time order narrow them to the trace's granules), then
+ * their half-rows in `table` (`calls`) by primary key — an end half carries
+ * no trace id, so `calls` is read by id. `settings` is `listReadSettings`'.
+ */
+export async function readTraceCalls(
+  connection: ClickHouseConnection,
+  { table, list }: { table: string; list: string },
+  project: string,
+  traceId: string,
+  settings: string,
+): Promise<FoldedCall[]> {
+  const light = (column: string) => (column === 'inputs' || column === 'output' ? `'' AS ${column}` : column);
+  const inProject = `project = ${sqlLiteral(project)}`;
   const rows = await connection.rows<HalfRow>(`
-    SELECT id, half, seq, ${[...START_COLUMNS, ...END_COLUMNS].join(', ')} FROM ${table}
-    WHERE project = ${sqlLiteral(project)} AND id IN ${inList(ids)}`);
+    SELECT id, half, seq, ${[...START_COLUMNS, ...END_COLUMNS].map(light).join(', ')} FROM ${table}
+    WHERE ${inProject} AND id IN (SELECT id FROM ${list} WHERE ${inProject} AND trace_id = ${sqlLiteral(traceId)})${settings}`);
+  return [...foldHalves(rows).values()].sort(
+    (a, b) => a.f_started_at - b.f_started_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
+}
+
+/** The newest copy of each half (highest `seq`) of each id among `rows`, folded; only ids whose start is there. */
+function foldHalves(rows: readonly HalfRow[]): Map<string, FoldedCall> {
   const starts = new Map<string, HalfRow>();
   const ends = new Map<string, HalfRow>();
   for (const row of rows) {

@@ -11,7 +11,7 @@ import { searchWords } from '../search-text.js';
 import { callSearchText, textSnippet } from '../text-snippet.js';
 import { attributeTermKey } from './attribute-term-key.js';
 import { type FoldedCall, callFromFolded } from './call-columns.js';
-import { readFullCalls } from './call-page-read.js';
+import { readFullCalls, readTraceCalls } from './call-page-read.js';
 import type { ClickHouseConnection } from './clickhouse-connection.js';
 import type { ClickHouseFeedbackStore } from './feedback-store.js';
 import { listReadSettings } from './list-read-settings.js';
@@ -138,6 +138,12 @@ export class ClickHouseCallQuery {
   /** One call, or undefined when unknown or its start has not arrived. */
   async readOne(project: string, id: string): Promise<FoldedCall | undefined> {
     return (await readFullCalls(this.#connection, this.#calls, project, [id])).get(id);
+  }
+
+  /** Every call of a trace, light and in start order (see `Storage.traceCalls`). */
+  async trace(project: string, traceId: string): Promise<FoldedCall[]> {
+    const tables = { table: this.#calls, list: this.#list };
+    return readTraceCalls(this.#connection, tables, project, traceId, await this.#settings());
   }
 
   /** The filters of `query` as conditions on list rows (see `Storage.queryCalls`). */

@@ -234,6 +234,11 @@ export class ClickHouseStorage implements Storage {
     return call;
   }
 
+  async traceCalls(project: string, traceId: string): Promise<Call[]> {
+    this.#open();
+    return (await this.#calls.trace(project, traceId)).map((row) => callFromFolded(project, row));
+  }
+
   async putFeedback(project: string, items: readonly FeedbackItem[]): Promise<{ stored: number }> {
     this.#open();
     const stored = await this.#feedback.put(project, items);

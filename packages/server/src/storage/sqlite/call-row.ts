@@ -24,6 +24,10 @@ export interface CallRow {
 export const CALL_COLUMNS =
   'project, id, trace_id, parent_id, op_name, display_name, started_at, ended_at, status, inputs, output, exception, summary, attributes, session_id';
 
+/** {@link CALL_COLUMNS} without the values: a light call (`inputs` `{}`, `output` `null`; see `Storage.traceCalls`). */
+export const LIGHT_CALL_COLUMNS =
+  'project, id, trace_id, parent_id, op_name, display_name, started_at, ended_at, status, NULL AS inputs, NULL AS output, exception, summary, attributes, session_id';
+
 /** Turns a stored row back into the wire shape of a call. */
 export function callFromRow(row: CallRow): Call {
   const call: Call = {

@@ -8,7 +8,7 @@ import { totalTokensOf } from '../total-tokens.js';
 import type { BatchFollowUp } from './batch-follow-up.js';
 import { toBlob } from './blob.js';
 import { CALL_INDEX_AFTER, CALL_INDEX_BEFORE, CALL_INDEX_SETUP, callIndexKeys } from './call-index.js';
-import { CALL_COLUMNS, type CallRow, callFromRow } from './call-row.js';
+import { CALL_COLUMNS, type CallRow, LIGHT_CALL_COLUMNS, callFromRow } from './call-row.js';
 
 /*
  * One statement serves start, end and complete records. `has_start` and
@@ -58,12 +58,17 @@ ON CONFLICT (project, id) DO UPDATE SET
 export class SqliteCallStore {
   readonly #upsert: Statement;
   readonly #read: Statement;
+  readonly #trace: Statement;
   readonly #writeRows: Transaction<(rows: readonly UpsertRow[], followUp?: BatchFollowUp) => void>;
 
   constructor(db: Database) {
     this.#upsert = db.prepare(UPSERT);
     this.#read = db.prepare(
       `SELECT ${CALL_COLUMNS} FROM calls WHERE project = ? AND id = ? AND has_start = 1`,
+    );
+    // By the (project, trace_id, started_at, id) index; values left out (see `Storage.traceCalls`).
+    this.#trace = db.prepare(
+      `SELECT ${LIGHT_CALL_COLUMNS} FROM calls WHERE project = ? AND trace_id = ? AND has_start = 1 ORDER BY started_at, id`,
     );
     db.exec(CALL_INDEX_SETUP);
     const before = CALL_INDEX_BEFORE.map((sql) => db.prepare(sql));
@@ -93,6 +98,11 @@ export class SqliteCallStore {
   read(project: string, id: string): Call | undefined {
     const row = this.#read.get(project, id) as CallRow | undefined;
     return row === undefined ? undefined : callFromRow(row);
+  }
+
+  /** Every call of a trace, light (see `Storage.traceCalls`). */
+  trace(project: string, traceId: string): Call[] {
+    return (this.#trace.all(project, traceId) as CallRow[]).map(callFromRow);
   }
 }
 

@@ -218,6 +218,11 @@ export class SqliteStorage implements Storage {
     return call;
   }
 
+  async traceCalls(project: string, traceId: string): Promise<Call[]> {
+    this.#open();
+    return this.#calls.trace(project, traceId);
+  }
+
   async putFeedback(project: string, items: readonly FeedbackItem[]): Promise<{ stored: number }> {
     this.#open();
     // The feedback and its rollups in one transaction; only ids not stored before are counted.

@@ -8,23 +8,14 @@ import { href, navigate, type Route } from '../../router/index.js';
 /** One trace: its call tree and waterfall, with the selected call's detail beside it. */
 export function TraceView({ route, traceId }: { route: Route; traceId: string }) {
   const { api, project } = useApp();
-  // The calls loaded so far: a trace of 25,000 calls shows its first rows
-  // after the first page, and grows while the rest arrive.
-  const [partial, setPartial] = useState<{ loaded: number; calls: readonly Call[] }>({
-    loaded: 0,
-    calls: [],
-  });
+  // The whole trace in one read, light (no inputs, outputs or feedback): a
+  // trace of 25,000 calls is one request; the selected call's values are
+  // read when it is shown (`SelectedCall`).
   const calls = useLoad(
-    (signal) =>
-      api.queryAllCalls(
-        { project, traceId, sort: { field: 'startedAt', direction: 'asc' } },
-        signal,
-        (loaded, so) => setPartial({ loaded, calls: [...so] }),
-      ),
+    async (signal) => (await api.traceCalls(project, traceId, signal)).calls,
     [project, traceId],
   );
-  const shown = calls.data ?? partial.calls;
-  const loaded = partial.loaded;
+  const shown = calls.data ?? NO_CALLS;
   const nowMs = useMemo(() => Date.now(), [shown]);
   const tree = useMemo(() => buildTraceTree(shown, nowMs), [shown, nowMs]);
   const totals = useMemo(() => traceTotals(tree), [tree]);
@@ -87,14 +78,14 @@ export function TraceView({ route, traceId }: { route: Route; traceId: string })
         </button>
         <span class="live-indicator" aria-live="polite">
           {calls.data === undefined && !calls.error
-            ? `Loading… ${formatCount(loaded)} calls`
+            ? 'Loading…'
             : `${formatCount(tree.byId.size)} calls${running ? ' · live' : ''}`}
         </span>
       </div>
       {calls.error && <ErrorBox error={calls.error} retry={calls.reload} />}
       <div class="split">
         <div class="split-main">
-          {shown.length === 0 && calls.data === undefined ? (
+          {calls.data === undefined ? (
             <div class="trace-tree placeholder-panel" aria-busy="true" />
           ) : tree.byId.size === 0 ? (
             <p class="empty">No calls in this trace (yet).</p>
@@ -110,13 +101,27 @@ export function TraceView({ route, traceId }: { route: Route; traceId: string })
           )}
         </div>
         <aside class="split-side" aria-label="Selected call">
-          {selected ? (
-            <CallDetail key={selected.id} call={selected} showTraceLink={false} />
-          ) : (
-            <div class="placeholder-panel" />
-          )}
+          {selected ? <SelectedCall key={selected.id} light={selected} /> : <div class="placeholder-panel" />}
         </aside>
       </div>
     </div>
   );
+}
+
+const NO_CALLS: readonly Call[] = [];
+
+/**
+ * The selected call's detail: the trace's light call read again whole (its
+ * inputs, output and feedback), and again when its status or end changes
+ * (a running call ending while the trace refreshes).
+ */
+function SelectedCall({ light }: { light: Call }) {
+  const { api, project } = useApp();
+  const full = useLoad(
+    (signal) => api.readCall(project, light.id, signal),
+    [project, light.id, light.status, light.endedAt],
+  );
+  if (full.error) return <ErrorBox error={full.error} retry={full.reload} />;
+  if (full.data === undefined) return <div class="placeholder-panel" aria-busy="true" />;
+  return <CallDetail call={full.data} showTraceLink={false} />;
 }
