@@ -39,6 +39,19 @@ interface CutEntry {
   model?: ModelFacts;
 }
 
+/** Calls' contributions to one minute, trace position, status, op and cut value (see `RollupDelta`). */
+interface CallGroup {
+  minute: number;
+  root: boolean;
+  status: RollupStatus;
+  op: string;
+  entry: CutEntry;
+  values: CallRollupValues;
+}
+
+/** Separates the parts of a group's map key, as in `callKeyString`. */
+const SEP = '\u0000';
+
 /** A rollup row's change: its key and what to add (negative to take out). */
 export interface CallRollupChange {
   key: CallRollupKey;
@@ -67,33 +80,32 @@ export interface FeedbackRollupChange {
 export class RollupDelta {
   readonly #calls = new Map<string, CallRollupChange>();
   readonly #feedback = new Map<string, FeedbackRollupChange>();
+  /**
+   * Call contributions added up per minute, trace position, status, op and
+   * cut value, before they are spread over their rows' keys (both levels,
+   * the op and all ops) in {@link callChanges}: a batch's calls mostly share
+   * these, so each call adds into one group per cut instead of into every
+   * row it counts in (8 for a call of one model).
+   */
+  readonly #groups = new Map<string, CallGroup>();
 
   /** Adds (`sign` 1) or takes out (−1) the contribution of a call with these facts. */
   addCall(facts: CallFacts, sign: 1 | -1): void {
     const contribution = callContribution(facts);
     if (contribution === undefined) return;
     const { start, status } = contribution;
+    const minute = levelStart('m', start.startedAt);
+    const prefix = `${minute}${SEP}${start.root ? 1 : 0}${SEP}${status}${SEP}${start.op}${SEP}`;
     for (const entry of cutsOf(start, facts.end?.models ?? [])) {
       const values =
         entry.model === undefined ? contribution.totals : modelValues(contribution.totals, entry.model);
-      forEachKey(start, entry, (level, op) => {
-        const key: CallRollupKey = {
-          level,
-          t: levelStart(level, start.startedAt),
-          root: start.root,
-          status,
-          op,
-          cut: entry.cut,
-          value: entry.value,
-        };
-        const id = callKeyString(key);
-        let change = this.#calls.get(id);
-        if (change === undefined) {
-          change = { key, values: emptyCallValues() };
-          this.#calls.set(id, change);
-        }
-        addCallValues(change.values, values, sign);
-      });
+      const id = `${prefix}${entry.cut}${SEP}${entry.value}`;
+      let group = this.#groups.get(id);
+      if (group === undefined) {
+        group = { minute, root: start.root, status, op: start.op, entry, values: emptyCallValues() };
+        this.#groups.set(id, group);
+      }
+      addCallValues(group.values, values, sign);
     }
   }
 
@@ -104,7 +116,7 @@ export class RollupDelta {
     for (const item of feedback) {
       const values = feedbackValues(item.value);
       for (const entry of cuts) {
-        forEachKey(start, entry, (level, op) => {
+        forEachKey(start.op, entry, (level, op) => {
           const key: FeedbackRollupKey = {
             level,
             t: levelStart(level, start.startedAt),
@@ -128,6 +140,28 @@ export class RollupDelta {
 
   /** The call rollup rows that change (rows whose changes cancelled out are left out). */
   callChanges(): CallRollupChange[] {
+    for (const { minute, root, status, op, entry, values } of this.#groups.values()) {
+      forEachKey(op, entry, (level, keyOp) => {
+        const key: CallRollupKey = {
+          level,
+          // An hour is a whole number of minutes: the minute's hour is the call's.
+          t: levelStart(level, minute),
+          root,
+          status,
+          op: keyOp,
+          cut: entry.cut,
+          value: entry.value,
+        };
+        const id = callKeyString(key);
+        let change = this.#calls.get(id);
+        if (change === undefined) {
+          change = { key, values: emptyCallValues() };
+          this.#calls.set(id, change);
+        }
+        addCallValues(change.values, values);
+      });
+    }
+    this.#groups.clear();
     return [...this.#calls.values()].filter((change) => !isZeroCallValues(change.values));
   }
 
@@ -181,12 +215,12 @@ function cutsOf(start: StartFacts, models: readonly ModelFacts[]): CutEntry[] {
   return entries;
 }
 
-function forEachKey(start: StartFacts, entry: CutEntry, visit: (level: 'm' | 'h', op: string) => void): void {
+function forEachKey(op: string, entry: CutEntry, visit: (level: 'm' | 'h', op: string) => void): void {
   const { perOp, levels } = CUTS[entry.cut];
   for (const level of levels) {
     visit(level, ALL_OPS);
     // An op literally named `*` is still counted once per row key.
-    if (perOp && start.op !== ALL_OPS) visit(level, start.op);
+    if (perOp && op !== ALL_OPS) visit(level, op);
   }
 }
 

@@ -4,6 +4,7 @@ import {
   BatchRollup,
   type CallRollupChange,
   type FeedbackFact,
+  type FactsWrite,
   type FeedbackRollupChange,
   forgetDelta,
   RollupDelta,
@@ -54,13 +55,22 @@ export class SqliteRollupStore {
     this.#readFacts = db.prepare(
       'SELECT id, start, end, feedback_waiting, completed FROM rollup_facts WHERE project = ? AND id IN (SELECT value FROM json_each(?))',
     );
+    // One statement per batch for its calls' facts and one for its completions
+    // (`[id, start, end, waiting, completed]` rows as a JSON array): a prepared
+    // statement run per call cost more in binding and stepping than the rows
+    // themselves. `-> n` keeps an element's JSON text as it was written; JSON null is SQL NULL.
     this.#writeFacts =
       db.prepare(`INSERT INTO rollup_facts (project, id, start, end, feedback_waiting, completed)
-      VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (project, id) DO UPDATE SET start = excluded.start, end = excluded.end,
+      SELECT @project, f.value ->> 0, nullif(f.value -> 1, 'null'), nullif(f.value -> 2, 'null'), f.value ->> 3, f.value ->> 4
+      FROM json_each(@facts) f WHERE true
+      ON CONFLICT (project, id) DO UPDATE SET start = excluded.start, end = excluded.end,
       feedback_waiting = excluded.feedback_waiting, completed = excluded.completed`);
     this.#markWaiting = db.prepare(`INSERT INTO rollup_facts (project, id, feedback_waiting) VALUES (?, ?, 1)
       ON CONFLICT (project, id) DO UPDATE SET feedback_waiting = 1`);
-    this.#complete = db.prepare('INSERT INTO call_completions (project, id) VALUES (?, ?)');
+    // In the array's order: `seq` gives the order calls completed in.
+    this.#complete = db.prepare(
+      'INSERT INTO call_completions (project, id) SELECT @project, c.value FROM json_each(@ids) c ORDER BY c.key',
+    );
     const callKey =
       'project = ? AND cut = ? AND op = ? AND level = ? AND t = ? AND root = ? AND status = ? AND value = ?';
     this.#readCallRow = db.prepare(`SELECT * FROM call_rollups WHERE ${callKey}`);
@@ -122,16 +132,10 @@ export class SqliteRollupStore {
     const ids = [...new Set([...items.map((item) => item.id), ...summaries.keys()])];
     const batch = new BatchRollup(this.#read(project, ids), items, summaries);
     const { delta, writes } = batch.finish(this.#feedbackOf(project, batch.moved));
-    for (const write of writes) {
-      if (write.complete) this.#complete.run(project, write.id);
-      this.#writeFacts.run(
-        project,
-        write.id,
-        write.facts.start === null ? null : JSON.stringify(write.facts.start),
-        write.facts.end === null ? null : JSON.stringify(write.facts.end),
-        write.waiting ? 1 : 0,
-        write.completed ? 1 : 0,
-      );
+    if (writes.length > 0) {
+      const completed = writes.filter((write) => write.complete).map((write) => write.id);
+      if (completed.length > 0) this.#complete.run({ project, ids: JSON.stringify(completed) });
+      this.#writeFacts.run({ project, facts: factsJson(writes) });
     }
     this.#applyDelta(project, delta);
   }
@@ -212,6 +216,17 @@ export class SqliteRollupStore {
     if (next === undefined) this.#deleteFeedbackRow.run(...params);
     else this.#writeFeedbackRow.run(...feedbackRollupRow(project, key, next));
   }
+}
+
+/** The facts of `writes` as the JSON array {@link SqliteRollupStore}'s batch statement reads, built in one string. */
+function factsJson(writes: readonly FactsWrite[]): string {
+  const parts: string[] = [];
+  for (const { id, facts, waiting, completed } of writes) {
+    parts.push(
+      `[${JSON.stringify(id)},${JSON.stringify(facts.start)},${JSON.stringify(facts.end)},${waiting ? 1 : 0},${completed ? 1 : 0}]`,
+    );
+  }
+  return `[${parts.join(',')}]`;
 }
 
 function feedbackFact(feedback: Pick<Feedback, 'name' | 'value'>): FeedbackFact {
