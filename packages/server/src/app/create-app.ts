@@ -38,7 +38,7 @@ import { registerStaticUi, resolveUiDir } from '../static/index.js';
 import type { Storage } from '../storage/index.js';
 import { clientErrorHandler } from './client-error-handler.js';
 import { registerContentParsers } from './content-parsers.js';
-import { errorHandler } from '../http/index.js';
+import { errorHandler, HandlerLifetime } from '../http/index.js';
 import { connectionLimits } from './connection-limits.js';
 import { cutStreamsOnClose } from './cut-streams-on-close.js';
 import { idleTimeoutWhileHandling } from './idle-timeout-while-handling.js';
@@ -146,14 +146,16 @@ export function createApp(options: AppOptions): FastifyInstance {
   app.setErrorHandler(errorHandler);
   app.addHook('onRequest', hostGuard({ listenHost: parsed.host, allowedHosts: parsed.allowedHosts }));
   app.addHook('onRequest', crossSiteGuard({ allowedHosts: parsed.allowedHosts }));
+  const handling = new HandlerLifetime(app);
   admission(app, {
+    handling,
     maxRequests: parsed.maxRequestsInFlight,
     maxBodyBytes: parsed.maxBodyBytesInFlight,
     bodyLimitBytes: maxBodyBytes,
   });
   app.addHook('onRequest', bodyLimit({ maxBytes: maxBodyBytes }));
   app.addHook('onSend', securityHeaders());
-  idleTimeoutWhileHandling(app, parsed.idleTimeoutMs);
+  idleTimeoutWhileHandling(handling, parsed.idleTimeoutMs);
   registerSystemRoutes(app);
 
   // The tokens guard the whole /v1 scope as an encapsulated plugin, so they

@@ -1,23 +1,19 @@
-import type { FastifyInstance } from 'fastify';
+import type { HandlerLifetime } from '../http/index.js';
 
 /**
  * Pauses the socket's idle timeout while the server itself works on a
- * request, and arms it again when the answer starts. The idle timeout
- * (`idleTimeoutMs`) is there to cut clients that stop sending or stop
- * reading; a request the server is still handling (a batch waiting for a
- * busy database, a long query) is neither, and Node counts that wait as
- * idleness too — a loaded server cut its own slow ingests with "other side
- * closed". The request's own receipt stays bounded by `requestTimeoutMs`.
+ * request ({@link HandlerLifetime}), and arms it again when the answer
+ * starts. The idle timeout (`idleTimeoutMs`) is there to cut clients that
+ * stop sending or stop reading; a request the server is still handling (a
+ * batch waiting for a busy database, a long query) is neither, and Node
+ * counts that wait as idleness too — a loaded server cut its own slow
+ * ingests with "other side closed". The request's own receipt stays bounded
+ * by `requestTimeoutMs`.
  */
-export function idleTimeoutWhileHandling(app: FastifyInstance, idleTimeoutMs: number): void {
-  // preHandler: the body has been read (its receipt is bounded by requestTimeoutMs).
-  app.addHook('preHandler', (request, _reply, done) => {
-    setIdleTimeout(request.raw.socket, 0);
-    done();
-  });
-  app.addHook('onSend', (request, _reply, payload, done) => {
-    setIdleTimeout(request.raw.socket, idleTimeoutMs);
-    done(null, payload);
+export function idleTimeoutWhileHandling(handling: HandlerLifetime, idleTimeoutMs: number): void {
+  handling.listen({
+    started: (request) => setIdleTimeout(request.raw.socket, 0),
+    ended: (request) => setIdleTimeout(request.raw.socket, idleTimeoutMs),
   });
 }
 

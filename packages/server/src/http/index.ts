@@ -14,3 +14,4 @@ export {
 export { routePattern } from './route-pattern.js';
 export { type NodeBudget, nodeBudgetOf, setNodeBudget } from './node-budget.js';
 export { parseJsonBody, parseMsgpackBody } from './parse-body.js';
+export { HandlerLifetime, type HandlerLifetimeListener } from './handler-lifetime.js';

@@ -1,6 +1,7 @@
 import { routes } from '@weft/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { OverloadedError } from '../errors/index.js';
+import type { HandlerLifetime } from '../http/index.js';
 import { DrainRate } from './drain-rate.js';
 
 /** Options of {@link admission}. */
@@ -11,6 +12,8 @@ export interface AdmissionOptions {
   maxBodyBytes: number;
   /** What a body of unknown length (chunked) counts: the server's body limit. */
   bodyLimitBytes: number;
+  /** When each request's handler runs: its slot is held until it has finished. */
+  handling: HandlerLifetime;
 }
 
 /** Answered whatever the load, and cheap: liveness probes and version checks. */
@@ -51,7 +54,7 @@ interface Admitted {
  */
 export function admission(
   app: FastifyInstance,
-  { maxRequests, maxBodyBytes, bodyLimitBytes }: AdmissionOptions,
+  { maxRequests, maxBodyBytes, bodyLimitBytes, handling }: AdmissionOptions,
 ): void {
   const requests: Record<RequestKind, number> = { ingest: 0, other: 0 };
   const drain: Record<RequestKind, DrainRate> = { ingest: new DrainRate(), other: new DrainRate() };
@@ -104,19 +107,16 @@ export function admission(
     });
     done();
   });
-  // The handler runs from preHandler to its answer (onSend), which Fastify
-  // still makes when the client has gone, once the handler settles.
-  app.addHook('preHandler', (request, _reply, done) => {
-    const entry = admitted.get(request);
-    if (entry !== undefined) entry.handling = true;
-    done();
-  });
-  app.addHook('onSend', (request, _reply, payload, done) => {
-    const entry = admitted.get(request);
-    if (entry !== undefined) {
+  handling.listen({
+    started(request) {
+      const entry = admitted.get(request);
+      if (entry !== undefined) entry.handling = true;
+    },
+    ended(request) {
+      const entry = admitted.get(request);
+      if (entry === undefined) return;
       entry.handling = false;
       release(entry);
-    }
-    done(null, payload);
+    },
   });
 }
