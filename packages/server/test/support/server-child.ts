@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ServerOptions } from '@weft/server';
-import type { RegisterCleanup } from '@weft/test-server';
+import { type RegisterCleanup, tempDir } from '@weft/test-server';
 import { onTestFinished } from 'vitest';
 
 const SCRIPT = fileURLToPath(new URL('./serve-with-options.mjs', import.meta.url));
@@ -15,6 +16,8 @@ export interface ServerChild {
   readonly url: string;
   readonly port: number;
   readonly child: ChildProcess;
+  /** The SQLite file it serves: `options.dbPath`, or one in a fresh temp folder removed when it stops. */
+  readonly dbPath: string | undefined;
   stderr(): string;
   /** Peak resident memory of the server process so far (`VmHWM`), in MiB. */
   peakRssMib(): Promise<number>;
@@ -26,7 +29,10 @@ export interface ServerChild {
  * running the arguments after it (`sh -c 'ulimit -n 256 && exec "$@"' sh`,
  * `unshare … sh -c 'mount … && exec "$@"' sh`), so the wrapped process is
  * the server itself. Killed by the cleanup `register` takes (the test's end
- * by default). Build first (`npm run build`).
+ * by default). Without `dbPath` or `storage` it serves SQLite in a fresh
+ * temp folder, removed once it is killed: the server's own default,
+ * `./.weft/weft.db`, would land in the working folder and carry data from
+ * one run into the next. Build first (`npm run build`).
  */
 export async function startServerChild({
   options = {},
@@ -38,9 +44,11 @@ export async function startServerChild({
   register?: Exclude<RegisterCleanup, false>;
 } = {}): Promise<ServerChild> {
   if (!existsSync(BUILD)) throw new Error(`${BUILD} is missing: build @weft/server first (npm run build).`);
+  const dataDir = options.dbPath === undefined && options.storage === undefined ? await tempDir() : undefined;
+  const served = dataDir === undefined ? options : { ...options, dbPath: join(dataDir, 'weft.db') };
   const [command, ...args] = [...wrap, process.execPath, SCRIPT];
   const child = spawn(command as string, args, {
-    env: { ...process.env, WEFT_TEST_SERVER_OPTIONS: JSON.stringify(options) },
+    env: { ...process.env, WEFT_TEST_SERVER_OPTIONS: JSON.stringify(served) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   register(async () => {
@@ -49,6 +57,7 @@ export async function startServerChild({
       child.kill('SIGKILL');
       await exited;
     }
+    if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
   });
   let err = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
@@ -65,6 +74,7 @@ export async function startServerChild({
     url,
     port: Number(new URL(url).port),
     child,
+    dbPath: served.dbPath,
     stderr: () => err,
     async peakRssMib() {
       const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
