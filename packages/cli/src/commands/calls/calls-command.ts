@@ -1,15 +1,9 @@
 import { defineCommand } from '../define-command.js';
-import { parseCallId, parseNonEmpty, parsePositiveInt } from '../flag-values.js';
+import { parseCallId, parsePositiveInt } from '../flag-values.js';
 import { addOutputFlags, type OutputFlags, resolveOutput } from '../output-format.js';
 import { addServerFlags, type ServerFlags, resolveServerFlags } from '../server-flags.js';
-import {
-  collect,
-  parseFeedbackFilter,
-  parseKeyValue,
-  parseSort,
-  parseStatus,
-  parseTimePoint,
-} from './call-filter-values.js';
+import { addCallFilterFlags } from './call-filter-flags.js';
+import { parseSort } from './call-filter-values.js';
 import { type CallFilterFlags, callFiltersOf } from './call-filters-of.js';
 import type { CallsOptions } from './calls-options.js';
 
@@ -28,35 +22,20 @@ export const callsCommand = defineCommand<CallsOptions, CallsFlags>({
     // `weft calls export|delete` take flags of the same names: this command's
     // flags are read only before a subcommand's word, never after it.
     command.enablePositionalOptions();
-    addServerFlags(command)
-      .option('--trace <id>', 'only this trace, shown as a tree', parseCallId)
-      .option('--op <name>', 'only calls of this op (repeat for several)', collect(parseNonEmpty))
-      .option('--status <status>', 'success, error or running (repeat for several)', collect(parseStatus))
-      .option(
-        '--text <words>',
-        'full-text search over names, inputs and outputs (every word must occur)',
-        parseNonEmpty,
-      )
-      .option(
-        '--attr <key=value>',
-        'attribute equals value; true/false and numbers are typed, "quote" for text (repeatable)',
-        collect(parseKeyValue),
-      )
-      .option('--session <id>', 'only calls of this session', parseNonEmpty)
-      .option('--user <id>', "only calls whose 'user.id' attribute is this", parseNonEmpty)
-      .option('--tag <tag>', 'only calls tagged so (repeat: every tag)', collect(parseNonEmpty))
-      .option(
-        '--feedback <name[=value]>',
-        'only calls with feedback of this name (and value)',
-        parseFeedbackFilter,
-      )
-      .option(
-        '--since <time>',
-        'started at or after: ISO time, epoch ms, or a duration ago (30m, 6h, 7d)',
-        parseTimePoint,
-      )
-      .option('--until <time>', 'started before (same forms as --since)', parseTimePoint)
-      .option('--roots', 'only root calls (one per trace)')
+    addServerFlags(command).option('--trace <id>', 'only this trace, shown as a tree', parseCallId);
+    addCallFilterFlags(command, [
+      'op',
+      'status',
+      'text',
+      'attr',
+      'session',
+      'user',
+      'tag',
+      'feedback',
+      'since',
+      'until',
+      'roots',
+    ])
       .option(
         '--sort <field[:dir]>',
         'started, latency or op, with :asc or :desc (default: started:desc)',

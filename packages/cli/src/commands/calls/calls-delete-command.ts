@@ -1,17 +1,16 @@
 import { defineCommand } from '../define-command.js';
-import { parseCallId, parseNonEmpty } from '../flag-values.js';
+import { parseCallId } from '../flag-values.js';
 import { addServerFlags, type ServerFlags, resolveServerFlags } from '../server-flags.js';
 import { UsageError } from '../../errors/index.js';
-import { collect, type FilterValue, parseKeyValue, parseTimePoint } from './call-filter-values.js';
+import { addCallFilterFlags } from './call-filter-flags.js';
+import { collect } from './call-filter-values.js';
+import type { CallFilterFlags } from './call-filters-of.js';
 import type { CallsDeleteOptions, DeletionQuery } from './calls-delete-options.js';
 
-interface CallsDeleteFlags extends ServerFlags {
+interface CallsDeleteFlags
+  extends ServerFlags,
+    Pick<CallFilterFlags, 'attr' | 'session' | 'user' | 'since' | 'until'> {
   trace: string[];
-  user: string;
-  session: string;
-  attr: [string, FilterValue][];
-  since: number;
-  until: number;
   all: boolean;
   dryRun: boolean;
   json: boolean;
@@ -21,21 +20,8 @@ export const callsDeleteCommand = defineCommand<CallsDeleteOptions, CallsDeleteF
   path: ['calls', 'delete'],
   summary: 'Delete whole traces by trace, user, session, attribute or time (admin token; try --dry-run)',
   configure(command) {
-    addServerFlags(command)
-      .option('--trace <id>', 'this trace (repeat for several)', collect(parseCallId))
-      .option('--user <id>', "traces with a call whose 'user.id' attribute is this", parseNonEmpty)
-      .option('--session <id>', 'traces of this session', parseNonEmpty)
-      .option(
-        '--attr <key=value>',
-        'traces with a call whose attribute equals value (repeatable)',
-        collect(parseKeyValue),
-      )
-      .option(
-        '--since <time>',
-        'traces with a call started at or after: ISO time, epoch ms or 7d ago',
-        parseTimePoint,
-      )
-      .option('--until <time>', 'traces with a call started before (same forms as --since)', parseTimePoint)
+    addServerFlags(command).option('--trace <id>', 'this trace (repeat for several)', collect(parseCallId));
+    addCallFilterFlags(command, ['attr', 'session', 'user', 'since', 'until'], 'traces')
       .option('--all', 'every trace of the project (no filter may be given)')
       .option('--dry-run', 'count the traces, calls, values and files that would go; delete nothing')
       .option('--json', 'print the counts as JSON ({ traces, calls, values, files, dryRun })');

@@ -3,7 +3,7 @@ import { defineCommand } from '../define-command.js';
 import { parseNonEmpty } from '../flag-values.js';
 import { addServerFlags, type ServerFlags, resolveServerFlags } from '../server-flags.js';
 import { UsageError } from '../../errors/index.js';
-import { collect, parseKeyValue, parseTimePoint } from './call-filter-values.js';
+import { addCallFilterFlags } from './call-filter-flags.js';
 import { type CallFilterFlags, callFiltersOf } from './call-filters-of.js';
 import type { CallsExportOptions } from './calls-export-options.js';
 
@@ -19,19 +19,8 @@ export const callsExportCommand = defineCommand<CallsExportOptions, CallsExportF
   path: ['calls', 'export'],
   summary: 'Export the calls of a query as JSON Lines or Parquet, streamed',
   configure(command) {
-    addServerFlags(command)
-      .option('--op <name>', 'only calls of this op (repeat for several)', collect(parseNonEmpty))
-      .option('--text <words>', 'full-text search (every word must occur)', parseNonEmpty)
-      .option('--user <id>', "only calls whose 'user.id' attribute is this", parseNonEmpty)
-      .option('--session <id>', 'only calls of this session', parseNonEmpty)
-      .option('--attr <key=value>', 'attribute equals value (repeatable)', collect(parseKeyValue))
-      .option(
-        '--since <time>',
-        'started at or after: ISO time, epoch ms, or a duration ago (7d)',
-        parseTimePoint,
-      )
-      .option('--until <time>', 'started before (same forms as --since)', parseTimePoint)
-      .option('--roots', 'only root calls (one per trace)')
+    addServerFlags(command);
+    addCallFilterFlags(command, ['op', 'text', 'attr', 'session', 'user', 'since', 'until', 'roots'])
       .addOption(
         new Option('--format <format>', 'jsonl or parquet (default: jsonl)').choices(['jsonl', 'parquet']),
       )
