@@ -7,6 +7,7 @@ import type {
   ServerHealth,
   SendResult,
 } from '../transport/index.js';
+import { recordAnswer } from '../transport/index.js';
 import { type DeliveryMark, DeliveryWaiters, deliveryMarkOf, isMarkDelivered } from './delivery-waiters.js';
 import { OutboxUnavailableError } from './errors/index.js';
 import { Outbox } from './outbox.js';
@@ -120,11 +121,8 @@ export class OutboxKeeper {
   }
 
   #observe(result: SendResult): SendResult {
-    const health = this.#o.health;
-    if (result.status === 'retryable') {
-      this.#schedule.serverFailed(result.retryAfterMs);
-      health?.recordFailure();
-    } else health?.recordSuccess();
+    if (result.status === 'retryable') this.#schedule.serverFailed(result.retryAfterMs);
+    if (this.#o.health !== undefined) recordAnswer(this.#o.health, result);
     return result;
   }
 

@@ -52,7 +52,13 @@ const optionsSchema = z.object({
 export type SendResult =
   | { status: 'sent'; body: unknown }
   /** Network errors, timeouts, 408, 429, 5xx, and 2xx bodies that cannot be read: the same request may succeed later. */
-  | { status: 'retryable'; retryAfterMs?: number | undefined; error: WeftError }
+  | {
+      status: 'retryable';
+      retryAfterMs?: number | undefined;
+      error: WeftError;
+      /** The HTTP status, when the server answered (none for a network error or a timeout). */
+      statusCode?: number | undefined;
+    }
   /** Any other 4xx. `index` is the rejected batch item, when the server's error body names one. */
   | { status: 'rejected'; error: HttpError; index?: number | undefined; statusCode: number };
 
@@ -170,7 +176,7 @@ export class ApiClient {
     }
     const error = this.#httpError(method, path, response);
     if (isRetryableStatus(statusCode))
-      return { status: 'retryable', retryAfterMs: error.retryAfterMs, error };
+      return { status: 'retryable', retryAfterMs: error.retryAfterMs, error, statusCode };
     return { status: 'rejected', error, index: error.index, statusCode };
   }
 

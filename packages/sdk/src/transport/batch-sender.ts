@@ -6,6 +6,7 @@ import { type Batch, type Entry, type RecordOutcome, sentOutcome } from './batch
 import type { BatcherOptionsParsed } from './batcher-options.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import { rejectionVerdict, retryVerdict, splitInHalves } from './delivery-rules.js';
+import { recordAnswer } from './server-circuit.js';
 import type { Timers } from './timers.js';
 import { RecordRejectedError, RecordTooLargeError } from './transport-errors.js';
 import { publishTransportEvent } from './transport-events.js';
@@ -139,13 +140,14 @@ export class BatchSender {
           case 'sent': {
             this.#bodyMemory.release(body);
             this.#slots = Math.min(host.options.maxConcurrentBatches, this.#slots + 1);
-            host.circuit.recordSuccess();
+            recordAnswer(host.circuit, result);
             const outcome = sentOutcome(result.body);
             for (const entry of batch.entries) host.settle(entry, outcome);
             break;
           }
           case 'retryable': {
-            host.circuit.recordFailure();
+            // An overloaded server (429/503 with Retry-After) slows the sender but does not open the circuit.
+            recordAnswer(host.circuit, result);
             if (result.retryAfterMs !== undefined) this.#slots = 1;
             batch.attempts += 1;
             const retry = this.#retryDecision(batch, result);
@@ -179,7 +181,7 @@ export class BatchSender {
             break;
           }
           case 'rejected':
-            host.circuit.recordSuccess(); // the server answered; it is up
+            recordAnswer(host.circuit, result); // the server answered; it is up
             this.#rejected(batch, result, work);
             break;
         }

@@ -133,7 +133,7 @@ export class CircuitBreaker {
     if (this.#state !== 'closed') this.#close();
   }
 
-  /** A request failed in a way worth retrying (network error, timeout, 408, 429, 5xx). */
+  /** A request failed as a server that is down fails (no answer, a timeout, a 5xx without `Retry-After`: `recordAnswer`). */
   recordFailure(): void {
     this.#failures += 1;
     if (this.#state === 'closed' && this.#failures >= this.#options.failureThreshold) this.#open();

@@ -4,6 +4,7 @@ import {
   rejectionVerdict,
   type RetryPolicy,
   retryVerdict,
+  serverSignal,
   splitInHalves,
 } from './delivery-rules.js';
 import { ServerUnreachableError } from './transport-errors.js';
@@ -92,5 +93,27 @@ describe('splitInHalves', () => {
       [4, 5],
       [1, 2, 3],
     ]);
+  });
+});
+
+describe('serverSignal', () => {
+  const refused = new ServerUnreachableError('http://127.0.0.1:1', new Error('refused'));
+  const answered = (statusCode: number, retryAfterMs?: number) => ({
+    status: 'retryable' as const,
+    statusCode,
+    retryAfterMs,
+    error: refused,
+  });
+  it.each([
+    { name: '503 with Retry-After (WEFT_OVERLOADED)', result: answered(503, 1_000), signal: 'overloaded' },
+    { name: '429 with Retry-After', result: answered(429, 0), signal: 'overloaded' },
+    { name: '503 without Retry-After', result: answered(503), signal: 'failing' },
+    { name: '500 with Retry-After', result: answered(500, 1_000), signal: 'failing' },
+    { name: '408', result: answered(408), signal: 'failing' },
+    { name: 'no answer (connection refused, timeout)', result: failure(), signal: 'failing' },
+    { name: 'no answer, even with a delay', result: failure(1_000), signal: 'failing' },
+    { name: 'an acknowledged request', result: { status: 'sent' as const, body: {} }, signal: 'up' },
+  ])('$name: $signal', ({ result, signal }) => {
+    expect(serverSignal(result)).toBe(signal);
   });
 });

@@ -74,6 +74,30 @@ export function retryVerdict(
 }
 
 /**
+ * What a request's answer says about the server, for the circuit breaker:
+ *
+ * - `up`: it answered and meant it (2xx, or a 4xx about the request).
+ * - `overloaded`: a 429 or 503 with `Retry-After` — alive, asking the
+ *   sender to slow down and saying when to come back. The sender slows
+ *   (one batch out until one is taken) and retries, but this is no sign of
+ *   an outage: a busy server answers every batch past its admission limit
+ *   so (503 `WEFT_OVERLOADED`), and counting those opened the circuit after
+ *   five of them and sent every record to the outbox while the server was
+ *   up.
+ * - `failing`: no answer (connection refused or reset, a timeout), a 5xx
+ *   or 408 without `Retry-After`, a 2xx whose body does not parse — what
+ *   opens the circuit after `failureThreshold` in a row.
+ */
+export type ServerSignal = 'up' | 'overloaded' | 'failing';
+
+/** The one rule for what an answer tells the circuit; see {@link ServerSignal}. */
+export function serverSignal(result: SendResult): ServerSignal {
+  if (result.status !== 'retryable') return 'up';
+  const slowDown = result.statusCode === 429 || result.statusCode === 503;
+  return slowDown && result.retryAfterMs !== undefined ? 'overloaded' : 'failing';
+}
+
+/**
  * After a 4xx, for a batch of `items` items (1 for a single record):
  *
  * - `drop` item `index`: the server named it invalid (400/422 with an index,

@@ -18,7 +18,7 @@ export {
   HURRIED_PROBE_MS,
   type ServerHealth,
 } from './circuit-breaker.js';
-export { serverCircuit } from './server-circuit.js';
+export { recordAnswer, serverCircuit } from './server-circuit.js';
 export {
   decodeOutboxRecord,
   encodeOutboxRecord,
@@ -43,7 +43,13 @@ export {
   ServerUnreachableError,
 } from './transport-errors.js';
 export { publishTransportEvent, TRANSPORT_CHANNEL, type TransportEvent } from './transport-events.js';
-export { DEFAULT_RETRY_POLICY, rejectionVerdict, splitInHalves } from './delivery-rules.js';
+export {
+  DEFAULT_RETRY_POLICY,
+  rejectionVerdict,
+  type ServerSignal,
+  serverSignal,
+  splitInHalves,
+} from './delivery-rules.js';
 export { RecordDelivery, type DeliveryWarnings } from './record-delivery.js';
 export { type DeliveryRecord, sendDeliveryRecord } from './delivery-record.js';
 export { parseOptions } from './parse-options.js';

@@ -1,7 +1,8 @@
 import { routes } from '@weft/protocol';
-import type { ApiClient } from './api-client.js';
+import type { ApiClient, SendResult } from './api-client.js';
 import type { BackoffOptions } from './backoff.js';
-import { CircuitBreaker } from './circuit-breaker.js';
+import { CircuitBreaker, type ServerHealth } from './circuit-breaker.js';
+import { serverSignal } from './delivery-rules.js';
 import { systemTimers, type Timers } from './timers.js';
 
 /** Options of {@link serverCircuit}. */
@@ -30,4 +31,26 @@ export function serverCircuit(api: Pick<ApiClient, 'get'>, options: ServerCircui
     random: options.random ?? Math.random,
     probe: async () => (await api.get(routes.health())).status !== 'retryable',
   });
+}
+
+/**
+ * Tells the circuit what `result` says about the server ({@link serverSignal}):
+ * a success for an answer it meant, a failure for an outage, nothing for an
+ * overloaded server asking to slow down (it is up, but took nothing). Every
+ * sender that shares the circuit records its answers through this.
+ */
+export function recordAnswer(
+  health: Pick<ServerHealth, 'recordSuccess' | 'recordFailure'>,
+  result: SendResult,
+): void {
+  switch (serverSignal(result)) {
+    case 'up':
+      health.recordSuccess();
+      break;
+    case 'failing':
+      health.recordFailure();
+      break;
+    case 'overloaded':
+      break;
+  }
 }

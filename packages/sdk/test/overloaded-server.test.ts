@@ -1,0 +1,99 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { rm } from 'node:fs/promises';
+import { routes } from '@weft/protocol';
+import * as weft from '@weft/sdk';
+import { startTestServer, type TestServer, tempDir } from '@weft/test-server';
+import { afterAll, afterEach, beforeAll, expect, it, onTestFinished } from 'vitest';
+import { resetWeft } from '../src/testing/index.js';
+import { TRANSPORT_CHANNEL, type TransportEvent } from '../src/transport/index.js';
+import { duplicateIds, FaultProxy, listServerCalls } from './support/index.js';
+
+const CALLS = 12;
+
+let server: TestServer;
+const cleanups: (() => Promise<void>)[] = [];
+beforeAll(async () => {
+  server = await startTestServer({ register: (cleanup) => cleanups.push(cleanup) });
+});
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+afterEach(async () => {
+  await resetWeft();
+});
+
+/** A client of `project` through a proxy in front of the test server, batching one call per request, four at once. */
+async function clientThroughProxy(
+  project: string,
+  match: (request: { method: string; path: string }) => boolean,
+) {
+  const proxy = await FaultProxy.start({ upstream: server.url, match });
+  onTestFinished(() => proxy.close());
+  const outboxDir = await tempDir();
+  onTestFinished(() => rm(outboxDir, { recursive: true, force: true }));
+  const client = weft.init({
+    project,
+    url: proxy.url,
+    outboxDir,
+    handleExit: false,
+    maxBatchItems: 1,
+    maxConcurrentBatches: 4,
+  });
+  return { proxy, client };
+}
+
+/** The circuit states the transport reports from now until the test ends. */
+function circuitStates(): string[] {
+  const states: string[] = [];
+  const listener = (message: unknown) => {
+    const event = message as TransportEvent;
+    if (event.type === 'circuit') states.push(event.state);
+  };
+  subscribe(TRANSPORT_CHANNEL, listener);
+  onTestFinished(() => {
+    unsubscribe(TRANSPORT_CHANNEL, listener);
+  });
+  return states;
+}
+
+function traceCalls(): void {
+  const work = weft.op(function work(n: number) {
+    return n * 2;
+  });
+  for (let n = 0; n < CALLS; n++) work(n);
+}
+
+const isBatchPost = ({ method, path }: { method: string; path: string }) =>
+  method === 'POST' && path === routes.callBatch();
+
+it('regression: an overloaded server (503 + Retry-After, 8 times) opened the circuit and sent the calls to the outbox; now the SDK slows down and delivers every call once', async () => {
+  const { proxy, client } = await clientThroughProxy('overloaded', isBatchPost);
+  // As the server's admission answers: 503 WEFT_OVERLOADED with Retry-After, more than failureThreshold (5) times.
+  proxy.failNext(8, { status: 503, headers: { 'retry-after': '1' } });
+  const states = circuitStates();
+
+  traceCalls();
+  const result = await client.flush();
+
+  expect(proxy.counters.injected).toBe(8);
+  expect(states).toEqual([]);
+  expect(result).toMatchObject({ sent: CALLS, spilled: 0, failed: 0, pending: 0 });
+  const calls = await listServerCalls(server.url, 'overloaded');
+  expect(calls).toHaveLength(CALLS);
+  expect(duplicateIds(calls)).toEqual([]);
+  expect(client.diagnostics().outbox?.records ?? 0).toBe(0);
+});
+
+it('a server that fails without Retry-After (503, /health too) still opens the circuit: the calls go to the outbox', async () => {
+  const { proxy, client } = await clientThroughProxy('outage', () => true);
+  proxy.respond(503);
+  const states = circuitStates();
+
+  traceCalls();
+  const result = await client.flush({ timeoutMs: 3_000 });
+
+  expect(states).toContain('open');
+  expect(result).toMatchObject({ sent: 0, spilled: CALLS, failed: 0 });
+  expect(client.diagnostics().outbox?.records).toBe(CALLS);
+  expect(await listServerCalls(server.url, 'outage')).toEqual([]);
+});
