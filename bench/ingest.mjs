@@ -22,7 +22,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { bareSqliteReference } from './lib/bare-sqlite-reference.mjs';
 import { writeResultsSection } from './lib/results-file.mjs';
@@ -40,7 +40,12 @@ import Database from 'better-sqlite3';
 import { Pool } from 'undici';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const serverEntry = new URL('../packages/server/dist/index.js', import.meta.url);
+// WEFT_BENCH_SERVER_ENTRY: the index.js of another build of the server, for A/B runs of
+// two builds (copy packages/server/dist to e.g. node_modules/.weft-bench-base first, so
+// its imports resolve and no linter reads it).
+const serverEntry = process.env.WEFT_BENCH_SERVER_ENTRY
+  ? pathToFileURL(process.env.WEFT_BENCH_SERVER_ENTRY)
+  : new URL('../packages/server/dist/index.js', import.meta.url);
 
 const { values: args } = parseArgs({
   options: {

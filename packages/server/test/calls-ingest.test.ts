@@ -87,6 +87,32 @@ describe('call ingest', () => {
     expect(body.output).toEqual(value);
   });
 
+  it('stores text holding tabs, newlines, quotes, backslashes and \\N exactly, and filters on it', async () => {
+    const odd = "a\tb\nc'd\\e\\N\r\u0000f\b\fg ü 🧵";
+    await ingest([
+      completeOf(80, {
+        displayName: odd,
+        sessionId: `s-${odd}`,
+        attributes: { [`k\t'${odd}`]: odd, tags: [odd, '\\', "'"] },
+        inputs: { text: odd },
+      }),
+    ]);
+    const { body } = await readCall(80);
+    expect(body).toMatchObject({
+      displayName: odd,
+      sessionId: `s-${odd}`,
+      attributes: { [`k\t'${odd}`]: odd, tags: [odd, '\\', "'"] },
+      inputs: { text: odd },
+    });
+    const bySession = await post(server.url, routes.callQuery(), { project, sessionId: `s-${odd}` });
+    expect(bySession.body.calls.map((c: { id: string }) => c.id)).toEqual([callIdOf(80)]);
+    const byAttribute = await post(server.url, routes.callQuery(), {
+      project,
+      attributes: { [`k\t'${odd}`]: odd, tags: '\\' },
+    });
+    expect(byAttribute.body.calls.map((c: { id: string }) => c.id)).toEqual([callIdOf(80)]);
+  });
+
   it('accepts application/x-msgpack as msgpack', async () => {
     const reply = await post(
       server.url,

@@ -4,7 +4,7 @@ import { encodeMsgpack } from '@weft/protocol';
 import { InvalidRequestError } from '../../errors/index.js';
 import { contentRefsOf } from '../content-refs.js';
 import type { SpanCallPut } from '../span-usage.js';
-import { type CallHalfRow, callHalfRows } from './call-halves.js';
+import { CALL_HALF_COLUMNS, type CallHalfRow, callHalfRows } from './call-halves.js';
 import type { ClickHouseCallListWriter } from './call-list-writer.js';
 import type { CallListRow } from './call-list-rows.js';
 import type { ClickHouseConnection } from './clickhouse-connection.js';
@@ -94,13 +94,15 @@ export class ClickHouseCallIngest {
     const { connection, insertSettings, listWriter } = this.#o;
     // What the calls refer to (values, files), for deletion and retention:
     // before the calls, so a collection never sees a call without its refs.
-    await connection.insert(
+    await connection.insertColumns(
       this.#o.refsTable,
+      ClickHouseContentRefStore.COLUMNS,
       batches.flatMap((b) => b.refs),
       insertSettings,
     );
-    await connection.insert(
+    await connection.insertColumns(
       this.#o.calls,
+      CALL_HALF_COLUMNS,
       batches.flatMap((b) => b.rows),
       insertSettings,
     );
@@ -110,7 +112,7 @@ export class ClickHouseCallIngest {
     for (const [project, rows] of byProject(batches, (b) => b.rows)) {
       listRows.push(...(await listWriter.rowsAfterHalves(project, rows)));
     }
-    await connection.insert(listWriter.table, listRows, insertSettings);
+    await listWriter.insert(listRows);
     // Per project: OTLP spans roll usage up their traces (one read of the
     // touched traces for every span batch of the flush), then one rollup
     // update takes every record and the summaries the roll-up rewrote.

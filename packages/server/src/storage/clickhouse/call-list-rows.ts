@@ -17,6 +17,29 @@ export interface CallHalves {
   end: CallHalfRow | undefined;
 }
 
+/** Every column of a `call_list` row, in the order of its TabSeparated rows (`callListRow` fills each). */
+export const CALL_LIST_COLUMNS = [
+  'project',
+  'started_at',
+  'id',
+  'version',
+  'trace_id',
+  'parent_id',
+  'op_name',
+  'op_plain',
+  'display_name',
+  'has_display',
+  'session_id',
+  'status',
+  'has_end',
+  'ended_at',
+  'latency_key',
+  'total_tokens',
+  'cost_usd',
+  'attr_terms',
+  'search',
+] as const;
+
 /**
  * The `call_list` row of a call from its halves: the fields lists filter
  * and sort on, the folded words of its text (single spaces, so every

@@ -2,6 +2,7 @@ import type { ClickHouseSettings } from '@clickhouse/client';
 import type { CallHalfRow } from './call-halves.js';
 import {
   type CallHalves,
+  CALL_LIST_COLUMNS,
   type CallListRow,
   callListRow,
   halvesInBatch,
@@ -9,7 +10,9 @@ import {
   LIST_FOLD_COLUMNS,
 } from './call-list-rows.js';
 import type { ClickHouseConnection } from './clickhouse-connection.js';
+import type { SchemaProfile } from './schema-profile.js';
 import { inList, sqlLiteral } from './sql-literal.js';
+import { dateTime64Text, type NumberText } from './tab-separated.js';
 
 /** Ids per lookup of stored halves. */
 const IDS_PER_LOOKUP = 1_000;
@@ -29,17 +32,27 @@ export class ClickHouseCallListWriter {
   readonly #calls: string;
   readonly #list: string;
   readonly #insertSettings: ClickHouseSettings;
+  /** The times of a list row (microseconds) as their column reads them: `DateTime64` text on modern servers. */
+  readonly #times: Readonly<Record<string, NumberText>>;
 
   constructor({
     connection,
     calls,
     list,
     insertSettings,
-  }: { connection: ClickHouseConnection; calls: string; list: string; insertSettings: ClickHouseSettings }) {
+    profile,
+  }: {
+    connection: ClickHouseConnection;
+    calls: string;
+    list: string;
+    insertSettings: ClickHouseSettings;
+    profile: SchemaProfile;
+  }) {
     this.#connection = connection;
     this.#calls = calls;
     this.#list = list;
     this.#insertSettings = insertSettings;
+    this.#times = profile.kind === 'modern' ? { started_at: dateTime64Text, ended_at: dateTime64Text } : {};
   }
 
   /** The list rows of a batch whose half-rows `rows` are stored in `calls` (the caller inserts them). */
@@ -55,14 +68,20 @@ export class ClickHouseCallListWriter {
     return listRows;
   }
 
-  /** The table's qualified name. */
-  get table(): string {
-    return this.#list;
+  /** Writes list rows (one INSERT). */
+  async insert(rows: readonly CallListRow[]): Promise<void> {
+    await this.#connection.insertColumns(
+      this.#list,
+      CALL_LIST_COLUMNS,
+      rows,
+      this.#insertSettings,
+      this.#times,
+    );
   }
 
   /** Rewrites the list rows of `ids` from what `calls` holds now (after a roll-up changed their ends). */
   async refresh(project: string, ids: readonly string[]): Promise<void> {
-    await this.#connection.insert(this.#list, await this.#rebuilt(project, ids), this.#insertSettings);
+    await this.insert(await this.#rebuilt(project, ids));
   }
 
   /** List rows of `ids` from their newest stored halves; none for an id whose start has not arrived. */

@@ -135,7 +135,13 @@ export class ClickHouseStorage implements Storage {
       calls: this.#callsTable,
       refsTable: this.#refs.table,
       insertSettings,
-      listWriter: new ClickHouseCallListWriter({ connection, calls: this.#callsTable, list, insertSettings }),
+      listWriter: new ClickHouseCallListWriter({
+        connection,
+        calls: this.#callsTable,
+        list,
+        insertSettings,
+        profile,
+      }),
       rollups: this.monitoring.rollups,
       spanUsage: new ClickHouseSpanUsageStore({ connection, table: this.#callsTable, insertSettings }),
     });

@@ -50,6 +50,9 @@ export class ClickHouseContentRefStore {
     );
   }
 
+  /** The columns of the rows {@link ClickHouseContentRefStore.rows} makes. */
+  static readonly COLUMNS = ['project', 'kind', 'target', 'source', 'created_at'] as const;
+
   /** The rows `put` inserts (for a caller that inserts several projects' rows at once). */
   static rows(
     project: string,
