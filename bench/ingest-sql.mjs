@@ -6,7 +6,7 @@
 // run/get/all, so compare shares within one run, not across runs).
 //
 //   cd packages/server && npx tsup && cd ../.. && node bench/ingest-sql.mjs
-//   node bench/ingest-sql.mjs --format native|otlp-proto|otlp-json --records 10000 [--top 20]
+//   node bench/ingest-sql.mjs --format native|otlp-proto|otlp-json --records 10000 [--top 20] [--connections 4]
 //
 // Prints, per format: statements run per record, SQL µs per record, the
 // process's CPU µs per record (server and this client together: bodies are
@@ -25,11 +25,14 @@ const { values: args } = parseArgs({
     records: { type: 'string', default: '10000' },
     batch: { type: 'string', default: '500' },
     top: { type: 'string', default: '15' },
+    /** Requests in flight, as in bench/ingest.mjs. */
+    connections: { type: 'string', default: '4' },
   },
 });
 const formats = args.format ?? ['native', 'otlp-proto', 'otlp-json'];
 const records = Number(args.records);
 const batchSize = Number(args.batch);
+const connections = Number(args.connections);
 
 // Every statement of every connection in this process (the server's are the only ones).
 const Statement = new Database(':memory:').prepare('SELECT 1').constructor;
@@ -69,20 +72,26 @@ for (const format of formats) {
     format === 'native'
       ? nativeBodies({ project: 'bench', records, recordBytes: 1024, batchSize })
       : otlpBodies({ format, project: 'bench', records, recordBytes: 1024, batchSize });
-  const pool = new Pool(server.url, { connections: 2 });
+  const pool = new Pool(server.url, { connections });
   bySql = new Map();
   const cpuBefore = process.cpuUsage();
-  for (const { body } of load.bodies) {
-    const res = await pool.request({
-      path: load.path,
-      method: 'POST',
-      body,
-      headers: { 'content-type': load.contentType },
-    });
-    const answer = await res.body.text();
-    if (res.statusCode !== 200)
-      throw new Error(`HTTP ${res.statusCode} from ${load.path}: ${answer.slice(0, 300)}`);
-  }
+  // As bench/ingest.mjs sends them: `connections` requests in flight.
+  let cursor = 0;
+  const send = async () => {
+    while (cursor < load.bodies.length) {
+      const { body } = load.bodies[cursor++];
+      const res = await pool.request({
+        path: load.path,
+        method: 'POST',
+        body,
+        headers: { 'content-type': load.contentType },
+      });
+      const answer = await res.body.text();
+      if (res.statusCode !== 200)
+        throw new Error(`HTTP ${res.statusCode} from ${load.path}: ${answer.slice(0, 300)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, send));
   const cpu = process.cpuUsage(cpuBefore);
   const measured = bySql;
   bySql = new Map();

@@ -60,6 +60,7 @@ export class SqliteCallStore {
   readonly #read: Statement;
   readonly #trace: Statement;
   readonly #writeRows: Transaction<(rows: readonly UpsertRow[], followUp?: BatchFollowUp) => void>;
+  readonly #writeBatches: Transaction<(batches: readonly RowBatch[]) => void>;
 
   constructor(db: Database) {
     this.#upsert = db.prepare(UPSERT);
@@ -75,13 +76,25 @@ export class SqliteCallStore {
     const after = CALL_INDEX_AFTER.map((sql) => db.prepare(sql));
     // One transaction per batch: one WAL commit instead of one per row, and
     // the search indexes brought up to date once for the batch (see call-index.ts).
-    this.#writeRows = db.transaction((rows: readonly UpsertRow[], followUp?: BatchFollowUp) => {
+    const writeBatch = (rows: readonly UpsertRow[], followUp?: BatchFollowUp) => {
       const keys = callIndexKeys(rows);
       for (const statement of before) statement.run(keys);
       for (const row of rows) this.#upsert.run(row);
       for (const statement of after) statement.run(keys);
       followUp?.inTransaction();
+    };
+    this.#writeRows = db.transaction(writeBatch);
+    this.#writeBatches = db.transaction((batches: readonly RowBatch[]) => {
+      for (const { rows, followUp } of batches) writeBatch(rows, followUp);
     });
+  }
+
+  /**
+   * Writes several batches, one after another as {@link write} would, in
+   * one IMMEDIATE transaction: one commit for all (see `InlineCallWriter`).
+   */
+  writeBatches(batches: readonly RowBatch[]): void {
+    this.#writeBatches.immediate(batches);
   }
 
   /**
@@ -104,6 +117,12 @@ export class SqliteCallStore {
   trace(project: string, traceId: string): Call[] {
     return (this.#trace.all(project, traceId) as CallRow[]).map(callFromRow);
   }
+}
+
+/** One ingest batch's rows (all of one project) and the work that goes with them. */
+export interface RowBatch {
+  rows: readonly UpsertRow[];
+  followUp?: BatchFollowUp;
 }
 
 /** Positions of the msgpack blob parameters in an {@link UpsertRow}: inputs, attributes, output, exception, summary. */

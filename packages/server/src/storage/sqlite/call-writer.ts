@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { WeftError } from '@weft/protocol';
 import { CALL_INDEX_AFTER, CALL_INDEX_BEFORE, CALL_INDEX_SETUP, callIndexKeys } from './call-index.js';
 import type { BatchFollowUp } from './batch-follow-up.js';
-import { BLOB_PARAMS, type UpsertRow } from './call-store.js';
+import { BLOB_PARAMS, type RowBatch, type UpsertRow } from './call-store.js';
 
 /** Writes batches of prepared call rows, each batch in one transaction. */
 export interface CallWriter {
@@ -207,26 +207,87 @@ function packBlobs(rows: readonly UpsertRow[]): { bytes: Uint8Array; spans: Floa
   return { bytes, spans };
 }
 
-/** Writes rows and their follow-up in one transaction on this thread (`SqliteCallStore`). */
+/** Writes batches of rows and their follow-ups on this thread (`SqliteCallStore`). */
 interface SyncRowWriter {
   write(rows: readonly UpsertRow[], followUp?: BatchFollowUp): void;
+  writeBatches(batches: readonly RowBatch[]): void;
+}
+
+/** A batch waiting for the next commit, and its submitter's promise. */
+interface QueuedBatch extends RowBatch {
+  resolve(): void;
+  reject(error: unknown): void;
 }
 
 /**
  * A {@link CallWriter} on the calling thread (the default, and for `:memory:`
  * databases, which a second connection cannot share). A follow-up runs in
  * the batch's transaction: one commit per OTLP batch instead of two.
+ *
+ * Group commit: a batch waits for the end of the current turn of the event
+ * loop, and every batch submitted by then (requests whose bodies were read
+ * and checked meanwhile) is written in one transaction, each batch as it
+ * would be alone. Under load that is one commit for several requests: the
+ * pages they share (the ends of the time-ordered indexes, the rollup rows,
+ * the full-text index's new segment) go to the WAL once. A batch's promise
+ * settles after its commit. If the shared transaction fails, each batch is
+ * written again alone, so one batch's failure is only its own.
  */
 export class InlineCallWriter implements CallWriter {
   readonly #calls: SyncRowWriter;
+  #queue: QueuedBatch[] = [];
+  #scheduled = false;
+  #idle: Promise<void> = Promise.resolve();
+  #settleIdle: () => void = () => {};
 
   constructor({ calls }: { calls: SyncRowWriter }) {
     this.#calls = calls;
   }
 
-  async write(rows: readonly UpsertRow[], followUp?: BatchFollowUp): Promise<void> {
-    this.#calls.write(rows, followUp);
+  write(rows: readonly UpsertRow[], followUp?: BatchFollowUp): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.#queue.push({ rows, followUp, resolve, reject });
+      if (this.#scheduled) return;
+      this.#scheduled = true;
+      this.#idle = new Promise<void>((settle) => {
+        this.#settleIdle = settle;
+      });
+      setImmediate(() => this.#flush());
+    });
   }
 
-  async close(): Promise<void> {}
+  #flush(): void {
+    const batches = this.#queue;
+    this.#queue = [];
+    this.#scheduled = false;
+    try {
+      if (batches.length === 1) {
+        const [only] = batches as [QueuedBatch];
+        this.#calls.write(only.rows, only.followUp);
+      } else {
+        this.#calls.writeBatches(batches);
+      }
+      for (const batch of batches) batch.resolve();
+    } catch (error) {
+      if (batches.length === 1) (batches[0] as QueuedBatch).reject(error);
+      else this.#writeAlone(batches);
+    }
+    this.#settleIdle();
+  }
+
+  #writeAlone(batches: readonly QueuedBatch[]): void {
+    for (const batch of batches) {
+      try {
+        this.#calls.write(batch.rows, batch.followUp);
+        batch.resolve();
+      } catch (error) {
+        batch.reject(error);
+      }
+    }
+  }
+
+  /** Waits for the batches already submitted to commit. */
+  async close(): Promise<void> {
+    await this.#idle;
+  }
 }
