@@ -7,6 +7,7 @@ export { adminActor, requireAdmin } from './require-admin.js';
 export { type RequireTokenOptions, requestScope, requireToken } from './require-token.js';
 export { ALL_PROJECTS, type ProjectScope, TokenRegistry } from './token-registry.js';
 export { type RequestPart, validate } from './validate.js';
+export { parseCallBatch } from './call-batch-check.js';
 export { type AdmissionOptions, admission } from './admission.js';
 export { crossSiteGuard } from './cross-site-guard.js';
 export { type HostGuardOptions, hostGuard, hostnameOf } from './host-guard.js';

@@ -1,7 +1,6 @@
 import {
   type BatchItem,
   type CallItem,
-  callBatch,
   callQuery,
   type FeedbackItem,
   routes,
@@ -11,11 +10,10 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { callParams, nodeBudgetOf, routePattern, traceParams } from '../http/index.js';
 import { InvalidRequestError, NotFoundError } from '../errors/index.js';
-import { validate } from '../middleware/index.js';
+import { parseCallBatch, validate } from '../middleware/index.js';
 import type { Storage, StoredValue } from '../storage/index.js';
 import { expandCallValues, missingValues, readStoredValues, verifyValueItem } from '../values/index.js';
 
-const parseBatch = validate(callBatch, 'body');
 const parseQuery = validate(callQuery, 'body');
 const parseCallParams = validate(callParams, 'params');
 const parseTraceParams = validate(traceParams, 'params');
@@ -24,7 +22,7 @@ const parseValueRead = validate(valueRead, 'body');
 /** Call ingest (idempotent upsert), paged queries, point reads, and their deduplicated values by digest. */
 export function registerCallRoutes(app: FastifyInstance, { storage }: { storage: Storage }): void {
   app.post(routes.callBatch(), async (request) => {
-    const batch = parseBatch(request.body);
+    const batch = parseCallBatch(request.body);
     const { calls, callIndexes, feedback, values } = splitBatch(batch.items);
     // Values first: a digest mismatch rejects that item only, after the rest
     // of the batch is stored (the client drops it by its index and re-sends
