@@ -1,7 +1,7 @@
 import type { CallComplete, CallSortField, CallStart } from '@weft/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type CursorPosition, encodeCursor } from '../../src/storage/index.js';
-import { callIdOf, completeOf, startOf } from '../support/calls.js';
+import { callIdOf, completeOf, endOf, startOf } from '../support/calls.js';
 import { allPages, parsedQuery, useConformanceStore } from '../support/conformance-storage.js';
 import { type SortKey, sortedIds } from '../support/sorted-ids.js';
 
@@ -89,6 +89,30 @@ describe(`storage contract (${store.engine}): sort keys and cursors`, () => {
     expect([...first.calls.map((c) => c.id), ...rest]).toEqual(
       sortedIds(CALLS, (call) => keyOf('opName', call), 'desc'),
     );
+  });
+
+  it('sorts a call once by its newest latency after its end arrives late or again', async () => {
+    const own = store.project();
+    // 1 ends at latency 10, then its end is sent again at 50; 2 runs, then
+    // ends at 30; 3 runs on. Each old state (10, running) is a stale copy.
+    await store.storage.ingestCalls(own, [
+      completeOf(1, { summary: { latencyMs: 10 } }),
+      startOf(2),
+      startOf(3),
+    ]);
+    await store.storage.ingestCalls(own, [
+      endOf(1, { summary: { latencyMs: 50 } }),
+      endOf(2, { summary: { latencyMs: 30 } }),
+    ]);
+    for (const direction of ['desc', 'asc'] as const) {
+      const ids = await allPages(store.storage, {
+        project: own,
+        sort: { field: 'latencyMs', direction },
+        limit: 1,
+      });
+      const desc = [callIdOf(1), callIdOf(2), callIdOf(3)];
+      expect(ids).toEqual(direction === 'desc' ? desc : desc.reverse());
+    }
   });
 
   it('pages on from a cursor made by encodeCursor, as any engine makes it', async () => {

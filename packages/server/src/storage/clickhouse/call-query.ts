@@ -74,6 +74,7 @@ const ORDER: Record<CallSortField, readonly string[]> = {
 export class ClickHouseCallQuery {
   readonly #connection: ClickHouseConnection;
   readonly #list: string;
+  readonly #latency: string | undefined;
   readonly #calls: string;
   readonly #feedback: ClickHouseFeedbackStore;
   readonly #time: ListTimeSql;
@@ -85,6 +86,7 @@ export class ClickHouseCallQuery {
   constructor({
     connection,
     list,
+    latency,
     calls,
     feedback,
     time,
@@ -93,6 +95,8 @@ export class ClickHouseCallQuery {
   }: {
     connection: ClickHouseConnection;
     list: string;
+    /** `call_latency` (modern servers, see `callLatencyStatements`), else undefined. */
+    latency?: string | undefined;
     calls: string;
     feedback: ClickHouseFeedbackStore;
     time: ListTimeSql;
@@ -101,6 +105,7 @@ export class ClickHouseCallQuery {
   }) {
     this.#connection = connection;
     this.#list = list;
+    this.#latency = latency;
     this.#calls = calls;
     this.#feedback = feedback;
     this.#time = time;
@@ -118,7 +123,16 @@ export class ClickHouseCallQuery {
       const position = decodeCursor(query.cursor, sortName);
       cursor = { key: callSortKey(field, position.key), id: position.id };
     }
-    const found = await this.#walkList(query.project, where, field, direction, query.limit + 1, cursor);
+    const sources = this.#sources(field, query.text !== undefined);
+    const found = await this.#walkList(
+      query.project,
+      where,
+      sources,
+      field,
+      direction,
+      query.limit + 1,
+      cursor,
+    );
     const more = found.length > query.limit;
     const shown = more ? found.slice(0, query.limit) : found;
     const last = shown.at(-1)?.key;
@@ -203,24 +217,39 @@ export class ClickHouseCallQuery {
   async #walkList(
     project: string,
     where: readonly string[],
+    sources: readonly ListSource[],
     field: CallSortField,
     direction: 'asc' | 'desc',
     count: number,
     cursor: CursorPosition | undefined,
   ): Promise<PageRow[]> {
     const order = direction === 'asc' ? 'ASC' : 'DESC';
-    const orderBy = ORDER[field].map((c) => `${c} ${order}`).join(', ');
+    // NULLS FIRST on the latency key descending: for a float ClickHouse puts
+    // NaN last either way by default, which is not the stored order read
+    // backwards, so it would sort every row instead of reading in reverse
+    // order (measured at 1 M calls: 1,025,103 rows read instead of 9,297).
+    // A latency is never NaN, so the order is the same.
+    const orderBy = ORDER[field]
+      .map((c) => `${c} ${order}${c === 'latency_key' && order === 'DESC' ? ' NULLS FIRST' : ''}`)
+      .join(', ');
     const settings = await this.#settings();
     const found: PageRow[] = [];
     const seen = new Set<string>();
     let after = cursor === undefined ? undefined : this.#after(field, direction, cursor);
     while (found.length < count) {
       const size = this.#walk.rows(count - found.length);
-      // Read in the order of the primary key or of a projection, stopping at LIMIT.
-      const rows = await this.#connection.rows<KeyRow>(`
-        SELECT id, version, ${this.#time.micros('started_at')} AS k_time, latency_key AS k_latency, op_plain AS k_op
-        FROM ${this.#list} WHERE ${[...where, ...(after === undefined ? [] : [after])].join(' AND ')}
-        ORDER BY ${orderBy} LIMIT ${sqlLiteral(size)}${settings}`);
+      // Read in the order of each source's primary key, stopping at LIMIT;
+      // several sources (the latency sort) are merged in that order.
+      const conditions = [...where, ...(after === undefined ? [] : [after])];
+      const read = await Promise.all(
+        sources.map((source) =>
+          this.#connection.rows<KeyRow>(`
+            SELECT id, version, ${this.#time.micros('started_at')} AS k_time, latency_key AS k_latency, op_plain AS k_op
+            FROM ${source.table} WHERE ${[...conditions, ...source.where].join(' AND ')}
+            ORDER BY ${orderBy} LIMIT ${sqlLiteral(size)}${settings}`),
+        ),
+      );
+      const rows = read.length === 1 ? (read[0] as KeyRow[]) : mergeByLatency(read, direction).slice(0, size);
       if (rows.length === 0) break;
       const full = rows.length === size;
       // Copies of one call share its sort key (a call sent twice), and the
@@ -251,6 +280,21 @@ export class ClickHouseCallQuery {
       after = this.#after(field, direction, { key: this.#cursorKey(last, field), id: last.id });
     }
     return found;
+  }
+
+  /**
+   * The tables a page's walk reads: `call_list`, or for a latency sort on a
+   * modern server (text filters aside: `call_latency` has no text) the ended
+   * calls from `call_latency` and the running ones (latency_key -1) from
+   * `call_list`, each in its own key order.
+   */
+  #sources(field: CallSortField, text: boolean): ListSource[] {
+    if (field !== 'latencyMs' || this.#latency === undefined || text)
+      return [{ table: this.#list, where: [] }];
+    return [
+      { table: this.#latency, where: [] },
+      { table: this.#list, where: ["status = 'running'"] },
+    ];
   }
 
   /** The highest `version` of each of `ids` in `call_list`: a list row of a lower one is a stale copy. */
@@ -299,6 +343,23 @@ export class ClickHouseCallQuery {
     if (field === 'latencyMs') return Number(row.k_latency);
     return [String(row.k_op), startedAt];
   }
+}
+
+/** A table a page's walk reads, with conditions of its own. */
+interface ListSource {
+  table: string;
+  where: readonly string[];
+}
+
+/** Rows of several walks, each in latency order, as one list in that order (ties by id). */
+function mergeByLatency(reads: readonly KeyRow[][], direction: 'asc' | 'desc'): KeyRow[] {
+  const sign = direction === 'asc' ? 1 : -1;
+  return reads
+    .flat()
+    .sort(
+      (a, b) =>
+        sign * (Number(a.k_latency) - Number(b.k_latency) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+    );
 }
 
 /** The attribute terms a query asks for: `attributes`, `userId` (`user.id`) and each `tag` (`tags`), all ANDed. */

@@ -14,7 +14,15 @@ import { inList, sqlLiteral } from './sql-literal.js';
 export interface ClickHouseLifecycleOptions {
   connection: ClickHouseConnection;
   /** Table names (qualified with the database): `list` is `call_list`, the calls as lists and search read them. */
-  tables: { calls: string; list: string; feedback: string; values: string; files: string };
+  tables: {
+    calls: string;
+    list: string;
+    /** `call_latency`, on modern servers (see `callLatencyStatements`). */
+    latency: string | undefined;
+    feedback: string;
+    values: string;
+    files: string;
+  };
   refs: ClickHouseContentRefStore;
   deleter: ClickHouseRowDeleter;
   insertSettings: ClickHouseSettings;
@@ -127,6 +135,9 @@ export class ClickHouseLifecycle implements LifecycleStorage {
       await this.#o.deleter.delete(tableName(this.#o.tables.list), `${where} AND id IN ${chunk}`, {
         projections: true,
       });
+      const latency = this.#o.tables.latency;
+      if (latency !== undefined)
+        await this.#o.deleter.delete(tableName(latency), `${where} AND id IN ${chunk}`);
       await this.#o.deleter.delete(tableName(this.#o.tables.feedback), `${where} AND call_id IN ${chunk}`);
     }
     await this.#removeContent(

@@ -94,6 +94,7 @@ export class ClickHouseStorage implements Storage {
     this.#calls = new ClickHouseCallQuery({
       connection,
       list,
+      latency: profile.kind === 'modern' ? name('call_latency') : undefined,
       calls: this.#callsTable,
       feedback: this.#feedback,
       time,
@@ -150,6 +151,7 @@ export class ClickHouseStorage implements Storage {
       tables: {
         calls: this.#callsTable,
         list,
+        latency: profile.kind === 'modern' ? name('call_latency') : undefined,
         feedback: name('feedback'),
         values: name('call_values'),
         files: name('files'),

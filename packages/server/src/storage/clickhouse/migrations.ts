@@ -11,6 +11,7 @@ import {
 import type { ClickHouseConnection } from './clickhouse-connection.js';
 import { lifecycleStatements } from './lifecycle-schema.js';
 import { callListMigration } from './list-migration.js';
+import { callLatencyStatements } from './latency-schema.js';
 import { type SchemaProfile, profileForVersion, serverVersion, storedProfile } from './schema-profile.js';
 import { rollupStatements } from './rollup-schema.js';
 import { sqlLiteral } from './sql-literal.js';
@@ -75,6 +76,11 @@ export const migrations: readonly Migration[] = [
     version: 7,
     name: 'what calls, values, objects and tables refer to, for retention and deletion',
     statements: lifecycleStatements,
+  },
+  {
+    version: 8,
+    name: 'call_latency: ended calls in latency order, filled by a materialized view (modern servers)',
+    statements: callLatencyStatements,
   },
 ];
 
