@@ -108,6 +108,20 @@ export class ClickHouseConnection {
     });
   }
 
+  /**
+   * Rows of a SELECT as arrays of its columns in order (`JSONCompact`, one
+   * document; 18.16 has no `JSONCompactEachRow`): for tens of thousands of
+   * rows about half the decoding of {@link rows}, which repeats every column
+   * name in every row.
+   */
+  async compactRows(sql: string): Promise<unknown[][]> {
+    if (QUERY_CHANNEL.hasSubscribers) QUERY_CHANNEL.publish({ sql });
+    return this.#guard(async () => {
+      const result = await this.#reads.query({ query: sql, format: 'JSONCompact' });
+      return ((await result.json()) as unknown as { data: unknown[][] }).data;
+    });
+  }
+
   /** Inserts rows as JSONEachRow (data, not SQL text: nothing in a value is parsed as SQL). */
   async insert(
     table: string,
