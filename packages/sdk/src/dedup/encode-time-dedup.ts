@@ -1,5 +1,6 @@
 import type { WrittenValueHook } from '../values/index.js';
 import type { RecordValues, ValueMarkers } from './value-markers.js';
+import type { ValueSource } from './value-item.js';
 
 /**
  * Deduplicates a record while the safe encoder writes it (the common case):
@@ -36,6 +37,18 @@ export class EncodeTimeDedup implements WrittenValueHook {
 
   written(b: Uint8Array, start: number, end: number, s?: string): Uint8Array | undefined {
     return this.#markers.written(b, start, end, this.#work, s);
+  }
+
+  checkpoint(): number {
+    return this.#work.sources.length;
+  }
+
+  since(checkpoint: number): readonly unknown[] {
+    return this.#work.sources.slice(checkpoint);
+  }
+
+  replay(noted: readonly unknown[]): void {
+    for (const source of noted as readonly ValueSource[]) this.#markers.again(source, this.#work);
   }
 
   /** The record was encoded: the values it refers to, or `undefined` when it holds no large value. */

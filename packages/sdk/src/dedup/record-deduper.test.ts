@@ -175,6 +175,9 @@ describe('EncodeTimeDedup (the safe encoder replaces large values as it writes t
         written.push(end - start);
         return inline.written(b, start, end, s);
       },
+      checkpoint: () => inline.checkpoint(),
+      since: (checkpoint: number) => inline.since(checkpoint),
+      replay: (noted: readonly unknown[]) => inline.replay(noted),
     };
     const text = 'a long system prompt. '.repeat(200);
     for (const turn of [1, 2]) {

@@ -106,7 +106,20 @@ export class ValueMarkers {
 
   /** The marker of an array sent as the items after its longest prefix the server is known to have. */
   chain(items: readonly Uint8Array[], work: RecordValues): Uint8Array {
-    const entry: ChainEntry = this.#memo.chain(items);
+    return this.#chain(this.#memo.chain(items), work);
+  }
+
+  /**
+   * `source` (noted for an earlier record, see `WrittenValueHook.replay`) is
+   * referred to by this record too: noted as a source, its value item queued
+   * unless this client already delivered it, as if it were written anew.
+   */
+  again(source: ValueSource, work: RecordValues): void {
+    if (source.kind === 'plain') this.#plain(source, work);
+    else this.#chain(source, work);
+  }
+
+  #chain(entry: ChainEntry, work: RecordValues): Uint8Array {
     const { digests } = entry;
     const digest = digests.at(-1) as string;
     work.sources.push(entry);

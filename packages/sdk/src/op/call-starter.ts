@@ -72,7 +72,7 @@ export class CallStarter {
         displayName: typeof displayName === 'string' ? displayName : undefined,
         startedAt: performance.timeOrigin + perf,
         startedAtPerf: perf,
-        inputs: snapshotTape(inputs, limits),
+        inputs: snapshotTape(inputs, limits, true),
         attributes,
         sessionId: frame?.sessionId,
         endedAt: undefined,

@@ -1,3 +1,6 @@
+/** The `origins` of a tape written without them. */
+export const NO_ORIGINS: readonly unknown[] = Object.freeze([]);
+
 /**
  * A structural snapshot kept as one flat list of tokens instead of a tree of
  * copied containers.
@@ -19,6 +22,11 @@
  *   value for each (object keys are strings, one slot each);
  * - a cycle: {@link TapeTag.Cycle}, then the depth of the container it points
  *   back to (the root is at depth 0).
+ *
+ * `origins` (when the snapshot was asked for them) names the caller's
+ * container each copied array or plain object below the root came from:
+ * pairs of its first slot and the container, in slot order. The encoder
+ * keys its cache of encoded containers by them (see `container-cache.ts`).
  */
 export class SnapshotTape {
   // A private brand: `#brand in x` runs no proxy trap (the snapshot keeps hostile proxies by identity).
@@ -32,6 +40,7 @@ export class SnapshotTape {
   constructor(
     readonly slots: unknown[],
     readonly chars = 0,
+    readonly origins: readonly unknown[] = NO_ORIGINS,
   ) {}
 
   static is(value: unknown): value is SnapshotTape {

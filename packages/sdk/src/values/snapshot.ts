@@ -1,6 +1,6 @@
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES, MAX_DEPTH_LIMIT } from './value-limits.js';
 import { forInListsWalkedKeys } from './value-kinds.js';
-import { materialize, SnapshotTape } from './snapshot-tape.js';
+import { materialize, NO_ORIGINS, SnapshotTape } from './snapshot-tape.js';
 import { type TapeState, writeValue } from './tape-writer.js';
 
 /** Bounds of {@link snapshot}. Values that are not positive integers fall back to the defaults (a snapshot never throws). */
@@ -67,16 +67,26 @@ export function snapshotWithStats(
  * The snapshot as the tracer keeps it: a {@link SnapshotTape} for a container,
  * the value itself for anything else. {@link materialize} turns
  * a tape into what {@link snapshot} returns.
+ *
+ * `withOrigins`: the tape also names the caller's container each copied
+ * array and plain object below the root came from (`SnapshotTape.origins`),
+ * so the encoder can reuse what it wrote for the same content before. It
+ * keeps those containers alive until the tape is dropped.
  */
-export function snapshotTape(value: unknown, limits?: SnapshotLimits): unknown {
-  return take(value, limits, undefined);
+export function snapshotTape(value: unknown, limits?: SnapshotLimits, withOrigins = false): unknown {
+  return take(value, limits, undefined, withOrigins);
 }
 
 function limit(value: number | undefined, fallback: number): number {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : fallback;
 }
 
-function take(value: unknown, limits: SnapshotLimits | undefined, stats: SnapshotStats | undefined): unknown {
+function take(
+  value: unknown,
+  limits: SnapshotLimits | undefined,
+  stats: SnapshotStats | undefined,
+  withOrigins = false,
+): unknown {
   if (typeof value !== 'object' || value === null) {
     if (stats) stats.nodes = 1;
     return value;
@@ -103,6 +113,7 @@ function take(value: unknown, limits: SnapshotLimits | undefined, stats: Snapsho
     maxNodes,
     keep: limits?.keep,
     forIn: forInListsWalkedKeys(),
+    origins: withOrigins ? [] : undefined,
   };
   try {
     writeValue(state, value, 0);
@@ -117,7 +128,13 @@ function take(value: unknown, limits: SnapshotLimits | undefined, stats: Snapsho
   const only = slots[0];
   // A root kept by identity (a class instance, a marker) needs no tape.
   const result =
-    n === 1 && typeof only === 'object' ? only : new SnapshotTape(slots.slice(0, n), state.chars);
+    n === 1 && typeof only === 'object'
+      ? only
+      : new SnapshotTape(
+          slots.slice(0, n),
+          state.chars,
+          state.origins === undefined || state.origins.length === 0 ? NO_ORIGINS : state.origins,
+        );
   // The scratch array must not keep the user's values alive. (A loop: `fill`
   // took about twice as long for a few hundred slots.)
   if (reuse) for (let i = 0; i < n; i++) slots[i] = undefined;

@@ -46,6 +46,8 @@ export interface TapeState {
   readonly keep: ((value: object) => boolean) | undefined;
   /** Whether `for…in` lists exactly an object's own enumerable keys (nothing enumerable is inherited). */
   readonly forIn: boolean;
+  /** When asked for: the first slot and the source of each copied array and plain object below the root (see `SnapshotTape.origins`). */
+  readonly origins: unknown[] | undefined;
 }
 
 /**
@@ -91,6 +93,7 @@ export function writeValue(state: TapeState, v: unknown, depth: number): void {
     return;
   }
   path.push(v);
+  if (state.origins !== undefined && depth > 0 && kind <= ObjectKind.Object) state.origins.push(state.n, v);
   switch (kind) {
     case ObjectKind.Array:
       writeArray(state, v as unknown[], depth);
@@ -177,6 +180,7 @@ function writeObject(state: TapeState, src: Record<string, unknown>, depth: numb
   } catch (thrown) {
     // Listing the keys threw (a proxy's ownKeys or descriptor trap): the whole object is unreadable.
     state.n = start;
+    dropOriginsFrom(state, start);
     put(state, SnapshotMarker.unreadable(thrown, 'keys'));
     return;
   }
@@ -269,6 +273,15 @@ function writeSet(state: TapeState, src: Set<unknown>, depth: number): void {
     count++;
   }
   slots[countAt] = count;
+}
+
+/** Forgets the origins of slots from `start` on (they were written over), so the list stays in slot order. */
+function dropOriginsFrom(state: TapeState, start: number): void {
+  const origins = state.origins;
+  if (origins === undefined) return;
+  let n = origins.length;
+  while (n > 0 && (origins[n - 2] as number) >= start) n -= 2;
+  origins.length = n;
 }
 
 function keepSafely(keep: (value: object) => boolean, value: object): boolean {
