@@ -9,7 +9,8 @@ const SAMPLES = 32;
 
 /** What a remembered long string's bucket holds. */
 interface LongEntry<T> {
-  readonly s: string;
+  /** The newest string object found with these characters (see {@link StringMemo.get}). */
+  s: string;
   readonly value: T;
 }
 
@@ -27,6 +28,9 @@ interface LongEntry<T> {
  * {@link SAMPLES} characters spread over them, and a bucket is searched with
  * `===`, which answers at once for the same string object; an equal copy
  * (a freshly decoded response) still costs one comparison of its characters.
+ * The copy found is then remembered in place of the earlier object: the
+ * same reply is looked up again (the call's output, then its parent's, then
+ * the next call's history), and by identity those lookups cost nothing.
  *
  * Bounded by characters, oldest dropped first.
  */
@@ -35,8 +39,8 @@ export class StringMemo<T> {
   readonly #maxStringChars: number;
   readonly #short = new Map<string, T>();
   readonly #long = new Map<number, LongEntry<T>[]>();
-  /** Remembered strings, oldest first (from `#head`): the eviction order. */
-  #order: string[] = [];
+  /** Remembered strings (long ones as their entry, whose string may be replaced), oldest first (from `#head`): the eviction order. */
+  #order: (string | LongEntry<T>)[] = [];
   #head = 0;
   #chars = 0;
 
@@ -50,32 +54,44 @@ export class StringMemo<T> {
     if (s.length <= MAX_HASHED_CHARS) return this.#short.get(s);
     const bucket = this.#long.get(fingerprint(s));
     if (bucket === undefined) return undefined;
-    for (const entry of bucket) if (entry.s === s) return entry.value;
+    for (const entry of bucket) {
+      if (entry.s === s) {
+        // Identity first from now on: the next lookup of this object answers without comparing.
+        entry.s = s;
+        return entry.value;
+      }
+    }
     return undefined;
   }
 
   /** Remembers `value` for `s` unless `s` is remembered already (or too long to be). */
   set(s: string, value: T): void {
     if (s.length > this.#maxStringChars || this.get(s) !== undefined) return;
-    if (s.length <= MAX_HASHED_CHARS) this.#short.set(s, value);
-    else {
+    if (s.length <= MAX_HASHED_CHARS) {
+      this.#short.set(s, value);
+      this.#order.push(s);
+    } else {
       const key = fingerprint(s);
+      const entry: LongEntry<T> = { s, value };
       const bucket = this.#long.get(key);
-      if (bucket === undefined) this.#long.set(key, [{ s, value }]);
-      else bucket.push({ s, value });
+      if (bucket === undefined) this.#long.set(key, [entry]);
+      else bucket.push(entry);
+      this.#order.push(entry);
     }
-    this.#order.push(s);
     this.#chars += s.length;
     while (this.#chars > this.#maxChars) this.#dropOldest();
   }
 
   #dropOldest(): void {
-    const oldest = this.#order[this.#head++] as string;
-    this.#chars -= oldest.length;
-    if (oldest.length <= MAX_HASHED_CHARS) this.#short.delete(oldest);
-    else {
-      const key = fingerprint(oldest);
-      const rest = (this.#long.get(key) ?? []).filter((entry) => entry.s !== oldest);
+    const oldest = this.#order[this.#head++] as string | LongEntry<T>;
+    if (typeof oldest === 'string') {
+      this.#chars -= oldest.length;
+      this.#short.delete(oldest);
+    } else {
+      this.#chars -= oldest.s.length;
+      const key = fingerprint(oldest.s);
+      // By the entry, not its characters: no comparison of a long string to drop it.
+      const rest = (this.#long.get(key) ?? []).filter((entry) => entry !== oldest);
       if (rest.length === 0) this.#long.delete(key);
       else this.#long.set(key, rest);
     }
