@@ -24,8 +24,9 @@ export const NO_ORIGINS: readonly unknown[] = Object.freeze([]);
  *   back to (the root is at depth 0).
  *
  * `origins` (when the snapshot was asked for them) names the caller's
- * container each copied array or plain object below the root came from:
- * pairs of its first slot and the container, in slot order. The encoder
+ * container each copied array below the root, and each plain object that is
+ * an array's item, came from: pairs of its first slot and the container, in
+ * slot order. The encoder
  * keys its cache of encoded containers by them (see `container-cache.ts`).
  */
 export class SnapshotTape {

@@ -69,7 +69,7 @@ export function snapshotWithStats(
  * a tape into what {@link snapshot} returns.
  *
  * `withOrigins`: the tape also names the caller's container each copied
- * array and plain object below the root came from (`SnapshotTape.origins`),
+ * array below the root and each array's plain-object item came from (`SnapshotTape.origins`),
  * so the encoder can reuse what it wrote for the same content before. It
  * keeps those containers alive until the tape is dropped.
  */
@@ -114,6 +114,7 @@ function take(
     keep: limits?.keep,
     forIn: forInListsWalkedKeys(),
     origins: withOrigins ? [] : undefined,
+    arrayItem: false,
   };
   try {
     writeValue(state, value, 0);

@@ -46,8 +46,13 @@ export interface TapeState {
   readonly keep: ((value: object) => boolean) | undefined;
   /** Whether `for…in` lists exactly an object's own enumerable keys (nothing enumerable is inherited). */
   readonly forIn: boolean;
-  /** When asked for: the first slot and the source of each copied array and plain object below the root (see `SnapshotTape.origins`). */
+  /**
+   * When asked for: the first slot and the source of each copied array below
+   * the root and each plain object that is an array's item (see `SnapshotTape.origins`).
+   */
   readonly origins: unknown[] | undefined;
+  /** Set by `writeArray` for the item it hands to `writeValue`. */
+  arrayItem: boolean;
 }
 
 /**
@@ -68,6 +73,8 @@ function containerKind(v: object, keep: ((value: object) => boolean) | undefined
 
 /** Writes `v` (at `depth`) to the tape: its tokens when it is a plain container, else the value itself. */
 export function writeValue(state: TapeState, v: unknown, depth: number): void {
+  const arrayItem = state.arrayItem;
+  state.arrayItem = false;
   if (typeof v !== 'object' || v === null) {
     if (typeof v === 'symbol') put2(state, TapeTag.Symbol, v);
     else {
@@ -93,7 +100,14 @@ export function writeValue(state: TapeState, v: unknown, depth: number): void {
     return;
   }
   path.push(v);
-  if (state.origins !== undefined && depth > 0 && kind <= ObjectKind.Object) state.origins.push(state.n, v);
+  // Arrays (a conversation, a tool list) and their items (its messages) are what calls pass again and again;
+  // an object member (the call's own options object) is most often made anew per call, and covered by its array.
+  if (
+    state.origins !== undefined &&
+    depth > 0 &&
+    (kind === ObjectKind.Array || (kind === ObjectKind.Object && arrayItem))
+  )
+    state.origins.push(state.n, v);
   switch (kind) {
     case ObjectKind.Array:
       writeArray(state, v as unknown[], depth);
@@ -139,7 +153,10 @@ function writeArray(state: TapeState, src: unknown[], depth: number): void {
       state.chars += v.length;
       put(state, v);
     } else if (typeof v === 'number' || typeof v === 'boolean') put(state, v);
-    else writeValue(state, v, child);
+    else {
+      state.arrayItem = true;
+      writeValue(state, v, child);
+    }
   }
 }
 
