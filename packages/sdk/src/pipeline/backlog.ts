@@ -51,9 +51,9 @@ const RECORD_OVERHEAD_BYTES = 512;
 
 /** How hard the pool works (see {@link Backlog}). */
 export const Pressure = {
-  /** Slices of `SLICE_MS`: the caller's turns come first. */
+  /** Slices of `SLICE`: the caller's turns come first. */
   None: 0,
-  /** Slices of `BEHIND_SLICE_MS`: catch up while the caller goes on. */
+  /** Slices of `BEHIND_SLICE`: catch up while the caller goes on. */
   Behind: 1,
   /** No slice limit until back under the bound: the bound holds, the loop waits. */
   Over: 2,

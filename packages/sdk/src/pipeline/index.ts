@@ -8,4 +8,4 @@ export {
 } from './flush-barrier.js';
 export { InFlight, type StartSubmitter } from './in-flight.js';
 export { Pipeline, type PipelineOptions, type RecordSink } from './pipeline.js';
-export { BEHIND_SLICE_MS, Pool, SLICE_MS, yieldTurn } from './pool.js';
+export { BEHIND_SLICE, Pool, SLICE, type Slice, yieldTurn } from './pool.js';

@@ -129,7 +129,7 @@ export class Pipeline {
     this.#drainScheduled = false;
     const jobs = this.#intake;
     this.#intake = [];
-    for (const job of jobs) this.#o.pool.run(this.#scheduleJob, job);
+    for (const job of jobs) this.#o.pool.run(this.#scheduleJob, job, job.bytes);
   };
 
   /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Backlog } from './backlog.js';
-import { Pool } from './pool.js';
+import { BEHIND_SLICE, Pool, SLICE } from './pool.js';
 
 /** A promise and the function that resolves it. */
 function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
@@ -117,5 +117,63 @@ describe('Pool: slices follow the backlog', () => {
     expect(await tasksBeforeTurn(new Backlog(1024 * 1024 * 1024))).toBeLessThan(40);
     // The same against a 4 MiB bound: over it until the last few ran, so no slice limit until then.
     expect(await tasksBeforeTurn(new Backlog(4 * 1024 * 1024))).toBeGreaterThanOrEqual(36);
+  });
+});
+
+describe('Pool: slices are counted in records and bytes, not time', () => {
+  /**
+   * Queues `count` tasks of `bytes` each and lets them run; answers the most
+   * that ran in one turn of the event loop (a `setImmediate` ticker counts
+   * the turns). `work` runs in each task (a record's encode, or a GC pause
+   * inside it).
+   */
+  async function mostInOneTurn(count: number, bytes: number, work = () => {}, backlog?: Backlog) {
+    const pool = new Pool(1, () => {}, backlog);
+    let turn = 0;
+    const perTurn = new Map<number, number>();
+    const done = deferred<void>();
+    let ran = 0;
+    const tick = () => {
+      turn++;
+      if (ran < count) setImmediate(tick);
+    };
+    setImmediate(tick);
+    for (let i = 0; i < count; i++)
+      pool.run(
+        () => {
+          work();
+          perTurn.set(turn, (perTurn.get(turn) ?? 0) + 1);
+          if (++ran === count) done.resolve();
+        },
+        undefined,
+        bytes,
+      );
+    await done.promise;
+    return Math.max(...perTurn.values());
+  }
+
+  it('runs at most a slice of records per turn', async () => {
+    expect(await mostInOneTurn(SLICE.records * 4, 0)).toBe(SLICE.records);
+  });
+
+  it('runs at most a slice of bytes per turn: large records make short slices', async () => {
+    // Each record a quarter of the slice's bytes: four fit in a turn.
+    expect(await mostInOneTurn(20, SLICE.bytes / 4)).toBe(4);
+    // Behind (past a quarter of its bound, and staying there), the slice is four times as long.
+    const behind = new Backlog(4 * BEHIND_SLICE.bytes);
+    behind.add(2 * BEHIND_SLICE.bytes);
+    expect(await mostInOneTurn(40, SLICE.bytes / 4, () => {}, behind)).toBe(16);
+  });
+
+  it('does not cut a slice short when a task takes long (a GC pause inside it)', async () => {
+    // Five slow records are far under the slice's count and bytes: all run in one turn,
+    // however long each took (a timed slice of 1 ms yielded after the first).
+    let spins = 0;
+    const pause = () => {
+      const until = performance.now() + 2;
+      while (performance.now() < until) spins++;
+    };
+    expect(await mostInOneTurn(5, 1_000, pause)).toBe(5);
+    expect(spins).toBeGreaterThan(0);
   });
 });

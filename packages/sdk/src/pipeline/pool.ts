@@ -2,22 +2,36 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type Backlog, Pressure } from './backlog.js';
 
 /**
- * Longest stretch (ms) the pool runs tasks before it lets the event loop turn.
- * Loop lag during a burst is about this plus the user's own work per turn.
- * (5 ms was needed while each task cost a p-queue promise chain. With the
- * slot pool and the one-pass encoder a record costs tens of microseconds, and
- * in paired burst runs 1 ms gave a lower loop-lag p99 than 2 or 3 ms, for both
- * 1 KB and 80 KB records, without slowing the burst.)
+ * How much work the pool does before it lets the event loop turn: a task
+ * (a record) counts once, plus the bytes its snapshot holds. Loop lag during
+ * a burst is about one slice plus the user's own work per turn.
+ *
+ * Counted in work, not milliseconds: a garbage-collection pause inside a
+ * timed slice used up the slice, so the pool fell further behind exactly
+ * when the heap was under pressure, and the waiting snapshots lived longer
+ * still. (The time slices were 1 ms, and 4 ms while behind; these counts are
+ * about as long on a quiet machine: a 1 KB record costs some 30 µs in the
+ * pool, an 80 KB one about 80 µs.)
  */
-export const SLICE_MS = 1;
+export interface Slice {
+  readonly records: number;
+  readonly bytes: number;
+}
+
+/** The slice while the pool keeps up: about 1 ms of work. */
+export const SLICE: Slice = { records: 32, bytes: 1024 * 1024 };
 
 /**
- * Slice while the pool is behind (see {@link Backlog}). In 80 KB bursts of
- * the side-by-side bench, 4 ms while more than a quarter of the bound
- * waited kept the backlog near empty, halved peak memory and took the flush
- * after the burst from 0.34 s to 0.02 s, with the same loop-lag p99 as 1 ms.
+ * The slice while the pool is behind (see {@link Backlog}): four times as
+ * long. In 80 KB bursts of the side-by-side bench, longer slices while more
+ * than a quarter of the bound waited kept the backlog near empty, halved peak
+ * memory and took the flush after the burst from 0.34 s to 0.02 s, with the
+ * same loop-lag p99.
  */
-export const BEHIND_SLICE_MS = 4;
+export const BEHIND_SLICE: Slice = { records: 4 * SLICE.records, bytes: 4 * SLICE.bytes };
+
+/** No limit: while the backlog is over its bound, the pool works until it is back under it. */
+const NO_LIMIT: Slice = { records: Number.POSITIVE_INFINITY, bytes: Number.POSITIVE_INFINITY };
 
 /**
  * The pool of deferred work: `concurrency` slots sharing the event loop with
@@ -38,16 +52,22 @@ export const BEHIND_SLICE_MS = 4;
 export class Pool {
   readonly #concurrency: number;
   readonly #onError: (error: unknown) => void;
-  /** Waiting tasks, oldest at `#head` (a queue without `shift()`'s copying), and each one's argument. */
+  /** Waiting tasks, oldest at `#head` (a queue without `shift()`'s copying), each one's argument and its bytes. */
   #tasks: ((arg: never) => unknown)[] = [];
   #args: unknown[] = [];
+  #bytes: number[] = [];
   #head = 0;
   /** Slots taken: running a task, waiting for a task's promise, or yielding between slices. */
   #busy = 0;
-  /** When the pool started holding the loop without a turn in between; undefined once the loop turned. */
-  #busySince: number | undefined;
+  /** Whether the pool is holding the loop (it ran a task and the loop has not turned since). */
+  #holding = false;
+  /** Tasks run, and their bytes, since the loop last turned. */
+  #sliceRecords = 0;
+  #sliceBytes = 0;
   readonly #turned = (): void => {
-    this.#busySince = undefined;
+    this.#holding = false;
+    this.#sliceRecords = 0;
+    this.#sliceBytes = 0;
   };
   /** Continues a slot after its task's promise settled or after a yield (slots are interchangeable). */
   readonly #resume = (): void => {
@@ -60,7 +80,7 @@ export class Pool {
 
   readonly #backlog: Backlog | undefined;
 
-  /** `backlog`: how far behind the pool's work is; it sets the slice length (without one, always {@link SLICE_MS}). */
+  /** `backlog`: how far behind the pool's work is; it sets the slice length (without one, always {@link SLICE}). */
   constructor(concurrency: number, onError: (error: unknown) => void, backlog?: Backlog) {
     this.#concurrency = concurrency;
     this.#onError = onError;
@@ -71,11 +91,13 @@ export class Pool {
    * Queues `task` (called with `arg`: a shared function and its argument
    * cost no closure per task); its failure (a throw or a rejected promise) is
    * reported, never thrown or left unhandled. The task starts on this turn
-   * when a slot is free.
+   * when a slot is free. `bytes`: what it reads (a record's snapshot), which
+   * counts toward the slice (see {@link Slice}).
    */
-  run<T>(task: (arg: T) => unknown, arg?: T): void {
+  run<T>(task: (arg: T) => unknown, arg?: T, bytes = 0): void {
     this.#tasks.push(task as (arg: never) => unknown);
     this.#args.push(arg);
+    this.#bytes.push(bytes);
     if (this.#busy < this.#concurrency) {
       this.#busy++;
       this.#work();
@@ -100,7 +122,7 @@ export class Pool {
    * One taken slot runs tasks until the queue is empty (the slot is freed), a
    * task returns a promise (the slot waits for it), or the pool has held the
    * loop for its slice (the slot yields with `setImmediate` and goes on
-   * after I/O and timers had their turn): {@link SLICE_MS}, longer while
+   * after I/O and timers had their turn): {@link SLICE}, longer while
    * the backlog is behind, unlimited while it is over its bound.
    */
   #work(): void {
@@ -110,20 +132,25 @@ export class Pool {
         if (this.#head > 0) {
           this.#tasks = [];
           this.#args = [];
+          this.#bytes = [];
           this.#head = 0;
         }
         return;
       }
-      const now = performance.now();
-      if (this.#busySince === undefined) {
-        this.#busySince = now;
+      if (!this.#holding) {
+        this.#holding = true;
         setImmediate(this.#turned);
-      } else if (now - this.#busySince > this.#sliceMs()) {
-        setImmediate(this.#resume);
-        return;
+      } else {
+        const slice = this.#slice();
+        if (this.#sliceRecords >= slice.records || this.#sliceBytes >= slice.bytes) {
+          setImmediate(this.#resume);
+          return;
+        }
       }
       const task = this.#tasks[this.#head] as (arg: unknown) => unknown;
       const arg = this.#args[this.#head];
+      this.#sliceRecords++;
+      this.#sliceBytes += this.#bytes[this.#head] as number;
       // The slot must not retain a finished task or its argument.
       this.#tasks[this.#head] = noop;
       this.#args[this.#head] = undefined;
@@ -131,6 +158,7 @@ export class Pool {
       if (this.#head > 1_024 && this.#head * 2 > this.#tasks.length) {
         this.#tasks = this.#tasks.slice(this.#head);
         this.#args = this.#args.slice(this.#head);
+        this.#bytes = this.#bytes.slice(this.#head);
         this.#head = 0;
       }
       let result: unknown;
@@ -147,14 +175,14 @@ export class Pool {
     }
   }
 
-  #sliceMs(): number {
+  #slice(): Slice {
     switch (this.#backlog?.pressure) {
       case Pressure.Over:
-        return Number.POSITIVE_INFINITY;
+        return NO_LIMIT;
       case Pressure.Behind:
-        return BEHIND_SLICE_MS;
+        return BEHIND_SLICE;
       default:
-        return SLICE_MS;
+        return SLICE;
     }
   }
 
