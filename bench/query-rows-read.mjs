@@ -41,17 +41,21 @@ let cap;
 subscribe('weft:clickhouse:query', ({ sql }) => cap?.push(sql));
 /** Which read of a page a statement is (see packages/server/src/storage/clickhouse/call-query.ts). */
 const kind = (sql) =>
-  sql.includes('id IN (SELECT id')
-    ? 'trace'
-    : sql.includes('max(version)')
-      ? 'check'
-      : sql.includes(' half, seq')
-        ? 'calls'
-        : sql.includes('call_id IN')
-          ? 'feedback'
-          : sql.includes('call_list')
-            ? 'walk'
-            : 'other';
+  sql.includes('system.settings')
+    ? 'settings'
+    : sql.includes('id IN (SELECT id')
+      ? 'trace'
+      : sql.includes('call_latency')
+        ? 'latency walk'
+        : sql.includes('max(version)')
+          ? 'check'
+          : sql.includes(' half, seq')
+            ? 'calls'
+            : sql.includes('call_id IN')
+              ? 'feedback'
+              : sql.includes('call_list')
+                ? 'walk'
+                : 'other';
 const out = [
   '| Query | Statements (rows read / marks) | Rows read | CPU ms |',
   '| --- | --- | ---: | ---: |',

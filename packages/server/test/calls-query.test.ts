@@ -1,7 +1,7 @@
 import { type CallItem, type CallSortField, routes } from '@weft/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callIdOf, startOf } from './support/calls.js';
-import { post } from './support/http.js';
+import { get, post } from './support/http.js';
 import { type SortKey, sortedIds } from './support/sorted-ids.js';
 import { startTestServer } from '@weft/test-server';
 import { freshTestStorageUrl } from './support/test-storage.js';
@@ -246,6 +246,17 @@ describe('filters', () => {
     expect(want.length).toBeLessThan(expected.length);
     const { ids } = await pageAll({ project, ...filter, sort: { field: 'startedAt', direction: 'asc' } }, 13);
     expect(ids).toEqual(sortedIdsOf(want, 'startedAt', 'asc'));
+  });
+
+  it("answers a trace's calls whole and light over HTTP, and refuses a malformed trace id", async () => {
+    const trace = await get(server.url, routes.traceCalls(project, callIdOf(0)));
+    const want = expected.filter((e) => e.traceId === callIdOf(0));
+    expect(trace.status).toBe(200);
+    expect(trace.body.calls.map((c: { id: string }) => c.id)).toEqual(sortedIdsOf(want, 'startedAt', 'asc'));
+    expect(trace.body.calls[1]).toMatchObject({ id: callIdOf(1), inputs: {}, output: null });
+    const bad = await get(server.url, routes.traceCalls(project, 'not a call id'));
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ code: 'WEFT_INVALID_REQUEST' });
   });
 
   it('returns calls in the wire shape, with op refs kept as sent', async () => {

@@ -139,7 +139,9 @@ export interface Storage {
    * Every call of a trace whose start has arrived, by `startedAt` then id:
    * light, for the trace view's tree (`inputs` is `{}` and `output` `null`
    * whatever they hold, no `feedback`; read a call's values with
-   * `readCall`). One read keyed by the trace, not pages.
+   * `readCall`). One read keyed by the trace, not pages. Equal attribute,
+   * summary or exception values of several calls may be one shared object:
+   * read the calls, do not change them.
    */
   traceCalls(project: string, traceId: string): Promise<Call[]>;
 

@@ -20,7 +20,7 @@ import type {
 import { InvalidOptionsError, StorageClosedError } from '../../errors/index.js';
 import type { SpanCallPut } from '../span-usage.js';
 import type { ObjectPut, Storage, TablePut, VersionSelector } from '../storage.js';
-import { callFromFolded } from './call-columns.js';
+import { callFromFolded, sharedDecoder } from './call-columns.js';
 import { ClickHouseCallQuery } from './call-query.js';
 import { ClickHouseCallListWriter } from './call-list-writer.js';
 import { ClickHouseCallIngest } from './call-ingest.js';
@@ -244,7 +244,8 @@ export class ClickHouseStorage implements Storage {
 
   async traceCalls(project: string, traceId: string): Promise<Call[]> {
     this.#open();
-    return (await this.#calls.trace(project, traceId)).map((row) => callFromFolded(project, row));
+    const decode = sharedDecoder();
+    return (await this.#calls.trace(project, traceId)).map((row) => callFromFolded(project, row, decode));
   }
 
   async putFeedback(project: string, items: readonly FeedbackItem[]): Promise<{ stored: number }> {
