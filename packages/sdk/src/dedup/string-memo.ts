@@ -9,8 +9,7 @@ const SAMPLES = 32;
 
 /** What a remembered long string's bucket holds. */
 interface LongEntry<T> {
-  /** The newest string object found with these characters (see {@link StringMemo.get}). */
-  s: string;
+  readonly s: string;
   readonly value: T;
 }
 
@@ -28,9 +27,11 @@ interface LongEntry<T> {
  * {@link SAMPLES} characters spread over them, and a bucket is searched with
  * `===`, which answers at once for the same string object; an equal copy
  * (a freshly decoded response) still costs one comparison of its characters.
- * The copy found is then remembered in place of the earlier object: the
- * same reply is looked up again (the call's output, then its parent's, then
- * the next call's history), and by identity those lookups cost nothing.
+ * (Keeping the copy found instead, so that its next lookup answers by
+ * identity, was measured and dropped: it keeps each fresh 80 KB reply alive
+ * past the young generation, and the scavenges that copy it cost more than
+ * the comparisons saved (`bench/peer-step.mjs --size 81920`, load 15:
+ * 1.15× the CPU per step of the build before, against 1.02× without it).)
  *
  * Bounded by characters, oldest dropped first.
  */
@@ -39,7 +40,7 @@ export class StringMemo<T> {
   readonly #maxStringChars: number;
   readonly #short = new Map<string, T>();
   readonly #long = new Map<number, LongEntry<T>[]>();
-  /** Remembered strings (long ones as their entry, whose string may be replaced), oldest first (from `#head`): the eviction order. */
+  /** Remembered strings (long ones as their entry, dropped by identity, without comparing texts), oldest first (from `#head`): the eviction order. */
   #order: (string | LongEntry<T>)[] = [];
   #head = 0;
   #chars = 0;
@@ -54,13 +55,7 @@ export class StringMemo<T> {
     if (s.length <= MAX_HASHED_CHARS) return this.#short.get(s);
     const bucket = this.#long.get(fingerprint(s));
     if (bucket === undefined) return undefined;
-    for (const entry of bucket) {
-      if (entry.s === s) {
-        // Identity first from now on: the next lookup of this object answers without comparing.
-        entry.s = s;
-        return entry.value;
-      }
-    }
+    for (const entry of bucket) if (entry.s === s) return entry.value;
     return undefined;
   }
 
