@@ -14,9 +14,9 @@ export interface CachedContainer {
   readonly bytes: Uint8Array;
   /** Values the encoder counted inside the container (the container itself not included). */
   readonly nodes: number;
-  /** The depth it was written at, and whether the hook was asked about values there. */
+  /** The depth it was written at, and the depth from which the hook was asked about values (see `SafeWriter.hookFrom`). */
   readonly depth: number;
-  readonly hooked: boolean;
+  readonly hookFrom: number;
   /** The rules it was written under (resolved options are one object per set of options). */
   readonly options: ResolvedSanitizeOptions;
   /** The hook it was written with, and what the hook recorded meanwhile (see `WrittenValueHook.replay`). */
@@ -43,7 +43,7 @@ const cache = new WeakMap<object, CachedContainer | typeof SEEN_ONCE>();
 
 /**
  * The cached encoding of `origin` whose tokens are those of `slots` from
- * `at` on, written under the same rules at the same depth, or `undefined`.
+ * `at` on, written under the same rules, hook and depth, with the hook asked from the same depth, or `undefined`.
  */
 export function cachedContainer(
   origin: object,
@@ -52,7 +52,7 @@ export function cachedContainer(
   options: ResolvedSanitizeOptions,
   hook: object | undefined,
   depth: number,
-  hooked: boolean,
+  hookFrom: number,
 ): CachedContainer | undefined {
   const entry = cache.get(origin);
   if (
@@ -61,7 +61,7 @@ export function cachedContainer(
     entry.options !== options ||
     entry.hook !== hook ||
     entry.depth !== depth ||
-    entry.hooked !== hooked
+    entry.hookFrom !== hookFrom
   )
     return undefined;
   const tokens = entry.tokens;

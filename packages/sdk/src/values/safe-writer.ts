@@ -211,8 +211,8 @@ export class SafeWriter extends MsgpackWriter {
     const at = this.ti;
     const o = this.o as ResolvedSanitizeOptions;
     const hook = this.hook;
-    const hooked = depth >= this.hookFrom;
-    const entry = cachedContainer(origin, slots, at, o, hook, depth, hooked);
+    const hookFrom = this.hookFrom;
+    const entry = cachedContainer(origin, slots, at, o, hook, depth, hookFrom);
     if (entry !== undefined && this.nodes + entry.nodes < this.maxNodes) {
       this.bytes(entry.bytes);
       if (entry.replay.length > 0) (hook as WrittenValueHook).replay(entry.replay);
@@ -235,7 +235,7 @@ export class SafeWriter extends MsgpackWriter {
       bytes,
       nodes: this.nodes - nodes,
       depth,
-      hooked,
+      hookFrom,
       options: o,
       hook,
       replay: hook === undefined ? NOTHING_NOTED : hook.since(mark),
