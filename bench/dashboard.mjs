@@ -4,11 +4,20 @@
 // Target (issue 29): p95 < 100 ms at 1,000,000 calls on SQLite, < 300 ms at
 // 10,000,000 on ClickHouse.
 //
-//   node bench/dashboard.mjs [--calls 1000000] [--storage sqlite|clickhouse|chdb|clickhouse://…] [--runs 21] [--keep DIR]
+//   node bench/dashboard.mjs [--calls 1000000] [--storage sqlite|clickhouse|chdb|clickhouse://…] [--runs 21]
+//     [--keep DIR] [--generate [--minutes all|edges]]
 //
-// `--keep DIR` (SQLite): the database stays in DIR; a later run with the same
-// DIR and --calls reads it again instead of loading the calls anew (the
-// 30 days are those of the first run, kept in DIR/range.json).
+// `--keep DIR` (SQLite or chDB): the database stays in DIR; a later run with
+// the same DIR and --calls reads it again instead of loading the calls anew
+// (the 30 days are those of the first run, kept in DIR/range.json).
+// `--generate` (ClickHouse, chDB): instead of loading calls over HTTP (hours
+// at 10,000,000 calls), the rollup rows ingest would write for them are made
+// inside the engine (bench/lib/dashboard-calls.mjs; raw calls are not stored,
+// the dashboard reads rollups only), after a check on 3,000 calls: their
+// generated rollups equal those HTTP ingest writes, key by key, and the
+// panels' answers equal a recomputation (bench/lib/dashboard-check.mjs).
+// `--minutes edges`: minute rows only for the first and last hour, the only
+// minutes the dashboard reads (see `generateRollups`).
 //
 // Uses the BUILT packages (`npx turbo run build`). Calls are loaded over
 // HTTP (msgpack batches of 5,000, 3 in flight) into the built server in this
@@ -16,7 +25,6 @@
 // which the dashboard reads, keep none of that. Writes the "Dashboard"
 // section of bench/RESULTS.md ("Dashboard, N calls, <storage>" for others)
 // and bench/out/dashboard*.json.
-import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,8 +32,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { encodeMsgpack, routes } from '../packages/protocol/dist/index.js';
 import { startServer } from '../packages/server/dist/index.js';
+import { DAY, dashboardItems, generateRollups, PANELS, PROJECT, queryPanel } from './lib/dashboard-calls.mjs';
+import { checkGenerator } from './lib/dashboard-check.mjs';
 import { writeResultsSection } from './lib/results-file.mjs';
-import { storageTarget } from './lib/storage-target.mjs';
+import { engineClient, storageTarget } from './lib/storage-target.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -33,21 +43,59 @@ const { values: args } = parseArgs({
     storage: { type: 'string', default: 'sqlite' },
     runs: { type: 'string', default: '21' },
     keep: { type: 'string' },
+    generate: { type: 'boolean', default: false },
+    minutes: { type: 'string', default: 'all' },
   },
 });
 const total = Number(args.calls);
 const runs = Number(args.runs);
 const here = fileURLToPath(new URL('.', import.meta.url));
-const target = await storageTarget(args.storage);
-if (args.keep !== undefined && target.kind !== 'sqlite')
-  throw new Error('--keep works with --storage sqlite only');
+const target = await storageTarget(
+  args.storage,
+  args.keep === undefined ? {} : { keep: join(args.keep, 'chdb') },
+);
+if (args.keep !== undefined && target.kind === 'clickhouse')
+  throw new Error('--keep works with --storage sqlite or chdb');
+if (args.generate && target.kind === 'sqlite') throw new Error('--generate works with ClickHouse or chDB');
 const dir = args.keep ?? (await mkdtemp(join(tmpdir(), 'weft-bench-dashboard-')));
 await mkdir(dir, { recursive: true });
 /** The 30 days of a kept database (`undefined`: load the calls). */
 const kept = await readFile(join(dir, 'range.json'), 'utf8').then(JSON.parse, () => undefined);
 if (kept !== undefined && kept.total !== total)
   throw new Error(`${dir} holds ${kept.total} calls, not ${total}`);
-const where = target.fresh(dir);
+const where =
+  args.keep !== undefined && target.kind === 'chdb' ? target.fresh(dir, 'dash_keep') : target.fresh(dir);
+const to = kept?.to ?? Math.ceil(Date.now() / 60_000) * 60_000;
+const from = to - 30 * DAY;
+const load = [loadavg()[0]];
+/** `--generate`: the check of the generator on a small set, and the seconds it took to generate. */
+let generated = kept?.generated;
+if (args.generate && kept === undefined) {
+  const engine = await engineClient(target);
+  const check = await checkGenerator({ target, engine, dir, to });
+  // A server opens the database first: it makes the tables.
+  await (
+    await startServer({
+      port: 0,
+      dbPath: join(dir, 'weft.db'),
+      uiDir: false,
+      monitoring: { scheduler: false },
+      storage: where.storage,
+    })
+  ).close();
+  const started = performance.now();
+  await generateRollups(engine, where.database, {
+    minutes: args.minutes,
+    total,
+    to,
+    onProgress: (done) => {
+      if (done % 1_000_000 === 0 || done === total)
+        process.stderr.write(`rollups of ${done} calls written\n`);
+    },
+  });
+  generated = { check, seconds: (performance.now() - started) / 1_000, minutes: args.minutes };
+  await engine.close();
+}
 const server = await startServer({
   port: 0,
   dbPath: where.dbPath ?? join(dir, 'weft.db'),
@@ -64,67 +112,15 @@ const server = await startServer({
   keepAliveTimeoutMs: 600_000,
   ...(where.storage ? { storage: where.storage } : {}),
 });
-const PROJECT = 'dash';
-const DAY = 86_400_000;
-const to = kept?.to ?? Math.ceil(Date.now() / 60_000) * 60_000;
-const from = to - 30 * DAY;
-const load = [loadavg()[0]];
-
-// Five ops, three models, a version attribute; 3% errors; one call in ten gets a `helpful` score.
-const ops = ['agent.step', 'llm.chat', 'tool.search', 'retrieve', 'rerank'];
-const models = ['gpt-4o-mini', 'gpt-4o', 'claude-sonnet-4'];
-/** Call n and, for one in ten, its score: started at an even spread over the 30 days. */
-function items(n) {
-  const id = randomUUID();
-  const startedAt = from + Math.floor(((n + 0.5) * 30 * DAY) / total);
-  const latency = 50 + ((n * 7919) % 2_000);
-  const model = models[n % 3];
-  const call = {
-    type: 'complete',
-    id,
-    traceId: id,
-    parentId: null,
-    opName: ops[n % 5],
-    startedAt,
-    endedAt: startedAt + latency,
-    inputs: { n },
-    output: n % 33 === 0 ? null : { ok: true },
-    ...(n % 33 === 0 ? { exception: { name: 'Error', message: 'upstream timeout' } } : {}),
-    summary: {
-      timeToFirstTokenMs: 40 + (n % 400),
-      usage: {
-        [model]: {
-          requests: 1,
-          inputTokens: 300 + (n % 700),
-          outputTokens: 50 + (n % 200),
-          totalTokens: 350 + (n % 700) + (n % 200),
-        },
-      },
-    },
-    attributes: { version: `v${n % 4}` },
-  };
-  if (n % 10 !== 0) return [call];
-  return [
-    call,
-    {
-      type: 'feedback',
-      id: randomUUID(),
-      callId: id,
-      name: 'helpful',
-      value: n % 30 !== 0,
-      createdAt: startedAt + latency,
-    },
-  ];
-}
 
 const BATCH = 5_000;
 const IN_FLIGHT = 3;
-let n = kept === undefined ? 0 : total;
+let n = kept === undefined && !args.generate ? 0 : total;
 const loadStarted = performance.now();
 const loader = async () => {
   while (n < total) {
     const batch = [];
-    while (batch.length < BATCH && n < total) batch.push(...items(n++));
+    while (batch.length < BATCH && n < total) batch.push(...dashboardItems(n++, { total, to }));
     const res = await fetch(server.url + routes.callBatch(), {
       method: 'POST',
       headers: { 'content-type': 'application/msgpack' },
@@ -134,36 +130,14 @@ const loader = async () => {
   }
 };
 await Promise.all(Array.from({ length: IN_FLIGHT }, loader));
-const loadSeconds = kept?.loadSeconds ?? (performance.now() - loadStarted) / 1_000;
+const loadSeconds = kept?.loadSeconds ?? generated?.seconds ?? (performance.now() - loadStarted) / 1_000;
 if (kept === undefined) {
   console.log(`loaded ${total} calls in ${loadSeconds.toFixed(0)} s`);
   if (args.keep !== undefined)
-    await writeFile(join(dir, 'range.json'), JSON.stringify({ total, to, loadSeconds }));
+    await writeFile(join(dir, 'range.json'), JSON.stringify({ total, to, loadSeconds, generated }));
 }
 
-// The web UI's default dashboard (packages/ui/src/model/dashboard.ts): the same eight queries.
-const roots = { parentId: null };
-const PANELS = [
-  ['traces', { measures: ['count'], filter: roots }],
-  ['error rate', { measures: ['errorRate'] }],
-  ['latency p50/p95/p99', { measures: ['latency.p50', 'latency.p95', 'latency.p99'], filter: roots }],
-  ['time to first token', { measures: ['ttft.p50', 'ttft.p95'] }],
-  ['cost by model', { measures: ['cost'], groupBy: 'model', maxGroups: 8, filter: roots }],
-  ['tokens by model', { measures: ['tokens.total'], groupBy: 'model', maxGroups: 8, filter: roots }],
-  ['calls by op', { measures: ['count'], groupBy: 'op', maxGroups: 8 }],
-  ['scores (mean)', { measures: [{ feedback: 'helpful', stat: 'mean' }] }],
-];
-const query = async (panel) => {
-  const started = performance.now();
-  const res = await fetch(server.url + routes.metricsQuery(), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ project: PROJECT, from, to, timeZone: 'UTC', bucket: 'auto', ...panel }),
-  });
-  const body = await res.json();
-  if (res.status !== 200) throw new Error(`metrics query failed: ${res.status} ${JSON.stringify(body)}`);
-  return { ms: performance.now() - started, body };
-};
+const query = (panel) => queryPanel(server.url, panel, { from, to });
 // Every panel's answer checked once: the traces panel counts every call.
 const check = await query(PANELS[0][1]);
 const counted = check.body.series[0].values.reduce((sum, v) => sum + (v ?? 0), 0);
@@ -210,7 +184,7 @@ const heading =
   total === 1_000_000 && target.kind === 'sqlite'
     ? 'Dashboard'
     : `Dashboard, ${total.toLocaleString('en-US')} calls, ${target.label}`;
-const command = `node bench/dashboard.mjs --calls ${total}${args.storage === 'sqlite' ? '' : ` --storage ${args.storage}`}`;
+const command = `node bench/dashboard.mjs --calls ${total}${args.storage === 'sqlite' ? '' : ` --storage ${args.storage}`}${args.generate ? ` --generate${args.minutes === 'all' ? '' : ` --minutes ${args.minutes}`}` : ''}${args.keep === undefined ? '' : ` --keep ${args.keep}`} --runs ${runs}`;
 const section = `## ${heading}
 
 \`${command}\` — ${new Date().toISOString()}, Node ${process.version}, 1-minute load average ${load[0].toFixed(2)} before / ${load[1].toFixed(2)} after (the machine is shared: other engineers' builds and tests ran meanwhile, so these are upper bounds).
