@@ -46,36 +46,51 @@ export class ClickHouseRollupReader {
     this.#settleMs = options.settleMs;
   }
 
+  /**
+   * One row per rollup bucket, status and group: the wanted sums (of the
+   * row of sums, `hist` '') and each wanted histogram as `[bin, count]`
+   * pairs. The bins are gathered into arrays by the engine: a row per bin
+   * was a JSON object per bin to decode (275,000 per panel over 30 days at
+   * 10,000,000 calls), most of a panel's time.
+   */
   async calls(read: RollupRead): Promise<CallRollupRow[]> {
-    const sums = CALL_SUM_COLUMNS.map(([column]) => `sumMerge(${column}) AS r_${column}`).join(', ');
+    const sums = CALL_SUM_COLUMNS.filter(
+      ([column], i) => column === 'n' || read.sums.includes(CALL_SUMS[i] as (typeof CALL_SUMS)[number]),
+    ).map(([column]) => column);
+    const hists = read.histograms.map((histogram) => HIST[histogram]);
     const rows = await this.#connection.rows<Record<string, unknown>>(`
-      SELECT t AS r_t, status AS r_status, ${groupOf(read)} AS r_g, hist AS r_hist, bin AS r_bin, ${sums}
-      FROM ${this.#tables.calls} WHERE ${conditions(read)} AND hist IN ${inList(['', ...read.histograms.map((histogram) => HIST[histogram])])}
-      GROUP BY r_t, r_status, r_g, r_hist, r_bin`);
-    const out = new Map<string, CallRollupRow>();
+      SELECT r_t, r_status, r_g, ${sums.map((c) => `sumIf(r_${c}, r_hist = '') AS s_${c}`).join(', ')}
+        ${hists.map((h) => `, groupArrayIf([toFloat64(r_bin), toFloat64(r_n)], r_hist = ${sqlLiteral(h)}) AS h_${h}`).join('')}
+      FROM (
+        SELECT t AS r_t, status AS r_status, ${groupOf(read)} AS r_g, hist AS r_hist, bin AS r_bin,
+          ${sums.map((c) => `sumMerge(${c}) AS r_${c}`).join(', ')}
+        FROM ${this.#tables.calls} WHERE ${conditions(read)} AND hist IN ${inList(['', ...hists])}
+        GROUP BY r_t, r_status, r_g, r_hist, r_bin)
+      GROUP BY r_t, r_status, r_g`);
+    const out: CallRollupRow[] = [];
     for (const row of rows) {
-      const key = `${row.r_t}\u0000${row.r_status}\u0000${row.r_g}`;
-      let found = out.get(key);
-      if (found === undefined) {
-        found = {
-          t: Number(row.r_t),
-          status: row.r_status as RollupStatus,
-          group: groupValue(read, row.r_g as string),
-          values: emptyCallValues(),
-        };
-        out.set(key, found);
+      const values = emptyCallValues();
+      for (const column of sums) {
+        const i = CALL_SUM_COLUMNS.findIndex(([c]) => c === column);
+        values[CALL_SUMS[i] as (typeof CALL_SUMS)[number]] = Number(row[`s_${column}`]);
       }
-      const count = Number(row.r_n);
-      if (row.r_hist === LATENCY) addCount(found.values.latency, Number(row.r_bin), count);
-      else if (row.r_hist === TTFT) addCount(found.values.ttft, Number(row.r_bin), count);
-      else {
-        CALL_SUM_COLUMNS.forEach(([column], i) => {
-          found.values[CALL_SUMS[i] as (typeof CALL_SUMS)[number]] = Number(row[`r_${column}`]);
-        });
+      for (const [hist, into] of [
+        [LATENCY, values.latency],
+        [TTFT, values.ttft],
+      ] as const) {
+        for (const [bin, count] of (row[`h_${hist}`] as [number, number][] | undefined) ?? [])
+          addCount(into, bin, count);
       }
+      // A key whose every call was taken out keeps its (zero) states: skip it.
+      if (isZeroCallValues(values)) continue;
+      out.push({
+        t: Number(row.r_t),
+        status: row.r_status as RollupStatus,
+        group: groupValue(read, row.r_g as string),
+        values,
+      });
     }
-    // A key whose every call was taken out keeps its (zero) states: skip it.
-    return [...out.values()].filter((row) => !isZeroCallValues(row.values));
+    return out;
   }
 
   async feedback(read: FeedbackRollupRead): Promise<FeedbackRollupRow[]> {
