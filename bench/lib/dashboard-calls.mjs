@@ -2,7 +2,9 @@
 // spread evenly over 30 days, and, for ClickHouse, `--generate`: the
 // rollup rows ingest writes for those calls, made inside the engine
 // (INSERT … SELECT), without the raw calls, which the dashboard never reads.
+import { join } from 'node:path';
 import { routes } from '../../packages/protocol/dist/index.js';
+import { startServer } from '../../packages/server/dist/index.js';
 
 export const DAY = 86_400_000;
 export const PROJECT = 'dash';
@@ -195,4 +197,16 @@ export async function queryPanel(url, panel, { from, to }) {
   const body = await res.json();
   if (res.status !== 200) throw new Error(`metrics query failed: ${res.status} ${JSON.stringify(body)}`);
   return { ms: performance.now() - started, body };
+}
+
+/** The built server in this process on `storage` (SQLite in DIR/weft.db without one), without UI or scheduler. */
+export function startDashboardServer(dir, storage, options = {}) {
+  return startServer({
+    port: 0,
+    dbPath: join(dir, 'weft.db'),
+    uiDir: false,
+    monitoring: { scheduler: false },
+    ...options,
+    ...(storage ? { storage } : {}),
+  });
 }

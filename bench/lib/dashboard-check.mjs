@@ -2,9 +2,7 @@
 // rollups the generator writes equal those real ingest (HTTP) writes, key by
 // key, and the metrics API's answers over them equal a recomputation from
 // the calls themselves.
-import { join } from 'node:path';
 import { encodeMsgpack, routes } from '../../packages/protocol/dist/index.js';
-import { startServer } from '../../packages/server/dist/index.js';
 import {
   compareRollups,
   DAY,
@@ -13,6 +11,7 @@ import {
   PANELS,
   PROJECT,
   queryPanel,
+  startDashboardServer,
 } from './dashboard-calls.mjs';
 
 /** Calls in the check's small set. */
@@ -27,13 +26,7 @@ const SAMPLE = 3_000;
 export async function checkGenerator({ target, engine, dir, to }) {
   const from = to - 30 * DAY;
   const [ingested, made] = [target.fresh(dir), target.fresh(dir)];
-  let server = await startServer({
-    port: 0,
-    dbPath: join(dir, 'weft.db'),
-    uiDir: false,
-    monitoring: { scheduler: false },
-    storage: ingested.storage,
-  });
+  let server = await startDashboardServer(dir, ingested.storage);
   for (let n = 0; n < SAMPLE; n += 1_000) {
     const items = [];
     for (let i = n; i < Math.min(n + 1_000, SAMPLE); i++)
@@ -47,27 +40,13 @@ export async function checkGenerator({ target, engine, dir, to }) {
   }
   await server.close();
   // A server opens the database first: it makes the tables.
-  await (
-    await startServer({
-      port: 0,
-      dbPath: join(dir, 'weft.db'),
-      uiDir: false,
-      monitoring: { scheduler: false },
-      storage: made.storage,
-    })
-  ).close();
+  await (await startDashboardServer(dir, made.storage)).close();
   await generateRollups(engine, made.database, { total: SAMPLE, to, chunk: 1_000 });
   const rollups = await compareRollups(engine, ingested.database, made.database);
   for (const [table, c] of Object.entries(rollups))
     if (c.onlyA !== 0 || c.onlyB !== 0 || c.rows === 0)
       throw new Error(`generated ${table} rollups differ from ingested ones: ${JSON.stringify(c)}`);
-  server = await startServer({
-    port: 0,
-    dbPath: join(dir, 'weft.db'),
-    uiDir: false,
-    monitoring: { scheduler: false },
-    storage: made.storage,
-  });
+  server = await startDashboardServer(dir, made.storage);
   const answers = {};
   for (const [name, panel] of PANELS)
     answers[name] = (await queryPanel(server.url, panel, { from, to })).body;
