@@ -14,7 +14,9 @@ export function isScoreValue(value: unknown): value is ScoreValue {
   const proto = Object.getPrototypeOf(value) as unknown;
   if (proto !== Object.prototype && proto !== null) return false;
   for (const key in value) {
-    if (!isScalar((value as Record<string, unknown>)[key])) return false;
+    // An own `__proto__` key cannot cross the wire: the server's schema drops
+    // it (a prototype-pollution guard), so the score would silently lose it.
+    if (key === '__proto__' || !isScalar((value as Record<string, unknown>)[key])) return false;
   }
   return true;
 }
