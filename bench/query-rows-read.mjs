@@ -63,7 +63,7 @@ const out = [
 for (const [label, q] of cases) {
   if (only && !label.includes(only)) continue;
   cap = [];
-  if (q.whole) await storage.traceCalls('big', q.traceId);
+  if (q.whole) await storage.traceCalls('big', q.traceId, 100_001);
   else await storage.queryCalls(callQuery.parse({ project: 'big', limit: 50, ...q }));
   const stmts = cap;
   cap = undefined;

@@ -254,6 +254,7 @@ describe('filters', () => {
     expect(trace.status).toBe(200);
     expect(trace.body.calls.map((c: { id: string }) => c.id)).toEqual(sortedIdsOf(want, 'startedAt', 'asc'));
     expect(trace.body.calls[1]).toMatchObject({ id: callIdOf(1), inputs: {}, output: null });
+    expect(trace.body.truncated).toBe(false);
     const bad = await get(server.url, routes.traceCalls(project, 'not a call id'));
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatchObject({ code: 'WEFT_INVALID_REQUEST' });

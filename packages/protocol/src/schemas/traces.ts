@@ -58,12 +58,18 @@ export const traceDiffResponse = z.object({
 });
 export type TraceDiffResponse = z.infer<typeof traceDiffResponse>;
 
+/** The most calls one `routes.traceCalls` answer holds (see {@link traceCallsResponse}). */
+export const TRACE_CALLS_LIMIT = 100_000;
+
 /**
  * Every call of one trace whose start arrived, in start order (ties by id):
  * what the trace view draws its tree and waterfall from. The calls are light:
  * `inputs` is `{}` and `output` is `null` whatever they hold (read a call's
  * values with `routes.call`), and they carry no `feedback`; every other field
- * is as `routes.call` gives it.
+ * is as `routes.call` gives it. At most {@link TRACE_CALLS_LIMIT} calls, the
+ * first in start order; `truncated` says the trace holds more (an
+ * evaluation's trace holds a call per row and score: millions, past what
+ * one answer or a browser's tree can hold).
  */
-export const traceCallsResponse = z.object({ calls: z.array(call) });
+export const traceCallsResponse = z.object({ calls: z.array(call), truncated: z.boolean() });
 export type TraceCallsResponse = z.infer<typeof traceCallsResponse>;

@@ -4,6 +4,7 @@ import {
   callQuery,
   type FeedbackItem,
   routes,
+  TRACE_CALLS_LIMIT,
   type ValueItem,
   valueRead,
 } from '@weft/protocol';
@@ -65,7 +66,13 @@ export function registerCallRoutes(app: FastifyInstance, { storage }: { storage:
 
   app.get(routePattern(routes.traceCalls, 'project', 'traceId'), async (request) => {
     const { project, traceId } = parseTraceParams(request.params);
-    return { calls: await expandCallValues(storage, await storage.traceCalls(project, traceId)) };
+    // One past the limit tells whether the trace holds more than an answer may.
+    const calls = await storage.traceCalls(project, traceId, TRACE_CALLS_LIMIT + 1);
+    const truncated = calls.length > TRACE_CALLS_LIMIT;
+    return {
+      calls: await expandCallValues(storage, truncated ? calls.slice(0, TRACE_CALLS_LIMIT) : calls),
+      truncated,
+    };
   });
 
   app.get(routePattern(routes.call, 'project', 'id'), async (request) => {

@@ -141,9 +141,11 @@ export interface Storage {
    * whatever they hold, no `feedback`; read a call's values with
    * `readCall`). One read keyed by the trace, not pages. Equal attribute,
    * summary or exception values of several calls may be one shared object:
-   * read the calls, do not change them.
+   * read the calls, do not change them. At most `limit` calls, the first
+   * in start order: a trace can hold millions (an evaluation's), and one
+   * answer must stay bounded.
    */
-  traceCalls(project: string, traceId: string): Promise<Call[]>;
+  traceCalls(project: string, traceId: string, limit: number): Promise<Call[]>;
 
   /**
    * Stores feedback items once per (project, id), whether or not their call

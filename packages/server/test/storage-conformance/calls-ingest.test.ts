@@ -64,7 +64,7 @@ describe(`storage contract (${store.engine}): call records`, () => {
     await store.storage.ingestCalls(project, [endOf(3), completeOf(1), child(2, 1_700_000_000_050)]);
     await store.storage.ingestCalls(project, [child(3, 1_700_000_000_020), completeOf(4), endOf(5)]);
     await store.storage.ingestCalls(project, [child(2, 1_700_000_000_050), endOf(2)]);
-    const calls = await store.storage.traceCalls(project, callIdOf(1));
+    const calls = await store.storage.traceCalls(project, callIdOf(1), 10);
     expect(calls.map((c) => c.id)).toEqual([callIdOf(1), callIdOf(3), callIdOf(2)]);
     expect(calls[1]).toMatchObject({
       traceId: callIdOf(1),
@@ -77,7 +77,12 @@ describe(`storage contract (${store.engine}): call records`, () => {
       output: null,
     });
     expect(calls[1]?.feedback).toBeUndefined();
-    expect(await store.storage.traceCalls(project, callIdOf(9))).toEqual([]);
+    expect(await store.storage.traceCalls(project, callIdOf(9), 10)).toEqual([]);
+    // Bounded: the first calls by start time, whatever order they arrived in.
+    expect((await store.storage.traceCalls(project, callIdOf(1), 2)).map((c) => c.id)).toEqual([
+      callIdOf(1),
+      callIdOf(3),
+    ]);
   });
 
   it('neither lists nor reads a call whose start has not arrived', async () => {

@@ -68,6 +68,7 @@ const LIGHT_END = ['ended_at', 'status', 'exception', 'summary'];
  * trace id), each call's newest halves folded there (`argMaxIf` of small
  * columns only) and answered as arrays: at 10 M calls, for the 25,001-call
  * trace, half the decoding of a row per half as objects (chDB 26.7).
+ * At most `limit` calls: the trace's first ids by start time, then id.
  * `settings` is `listReadSettings`'.
  */
 export async function readTraceCalls(
@@ -75,6 +76,7 @@ export async function readTraceCalls(
   { table, list }: { table: string; list: string },
   project: string,
   traceId: string,
+  limit: number,
   settings: string,
 ): Promise<FoldedCall[]> {
   const inProject = `project = ${sqlLiteral(project)}`;
@@ -83,7 +85,9 @@ export async function readTraceCalls(
   const rows = await connection.compactRows(`
     SELECT id, ${[...newest(LIGHT_START, START), `max(half = ${END})`, ...newest(LIGHT_END, END)].join(', ')}
     FROM ${table}
-    WHERE ${inProject} AND id IN (SELECT id FROM ${list} WHERE ${inProject} AND trace_id = ${sqlLiteral(traceId)})
+    WHERE ${inProject} AND id IN (
+      SELECT id FROM ${list} WHERE ${inProject} AND trace_id = ${sqlLiteral(traceId)}
+      GROUP BY id ORDER BY min(started_at), id LIMIT ${Math.trunc(limit)})
     GROUP BY id HAVING max(half = ${START}) = 1${settings}`);
   const calls = rows.map(
     ([

@@ -155,9 +155,9 @@ export class ClickHouseCallQuery {
   }
 
   /** Every call of a trace, light and in start order (see `Storage.traceCalls`). */
-  async trace(project: string, traceId: string): Promise<FoldedCall[]> {
+  async trace(project: string, traceId: string, limit: number): Promise<FoldedCall[]> {
     const tables = { table: this.#calls, list: this.#list };
-    return readTraceCalls(this.#connection, tables, project, traceId, await this.#settings());
+    return readTraceCalls(this.#connection, tables, project, traceId, limit, await this.#settings());
   }
 
   /** The filters of `query` as conditions on list rows (see `Storage.queryCalls`). */

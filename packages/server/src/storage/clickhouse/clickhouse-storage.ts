@@ -242,10 +242,12 @@ export class ClickHouseStorage implements Storage {
     return call;
   }
 
-  async traceCalls(project: string, traceId: string): Promise<Call[]> {
+  async traceCalls(project: string, traceId: string, limit: number): Promise<Call[]> {
     this.#open();
     const decode = sharedDecoder();
-    return (await this.#calls.trace(project, traceId)).map((row) => callFromFolded(project, row, decode));
+    return (await this.#calls.trace(project, traceId, limit)).map((row) =>
+      callFromFolded(project, row, decode),
+    );
   }
 
   async putFeedback(project: string, items: readonly FeedbackItem[]): Promise<{ stored: number }> {

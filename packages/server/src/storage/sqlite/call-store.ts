@@ -69,7 +69,7 @@ export class SqliteCallStore {
     );
     // By the (project, trace_id, started_at, id) index; values left out (see `Storage.traceCalls`).
     this.#trace = db.prepare(
-      `SELECT ${LIGHT_CALL_COLUMNS} FROM calls WHERE project = ? AND trace_id = ? AND has_start = 1 ORDER BY started_at, id`,
+      `SELECT ${LIGHT_CALL_COLUMNS} FROM calls WHERE project = ? AND trace_id = ? AND has_start = 1 ORDER BY started_at, id LIMIT ?`,
     );
     db.exec(CALL_INDEX_SETUP);
     const before = CALL_INDEX_BEFORE.map((sql) => db.prepare(sql));
@@ -114,8 +114,8 @@ export class SqliteCallStore {
   }
 
   /** Every call of a trace, light (see `Storage.traceCalls`). */
-  trace(project: string, traceId: string): Call[] {
-    return (this.#trace.all(project, traceId) as CallRow[]).map(callFromRow);
+  trace(project: string, traceId: string, limit: number): Call[] {
+    return (this.#trace.all(project, traceId, limit) as CallRow[]).map(callFromRow);
   }
 }
 

@@ -218,9 +218,9 @@ export class SqliteStorage implements Storage {
     return call;
   }
 
-  async traceCalls(project: string, traceId: string): Promise<Call[]> {
+  async traceCalls(project: string, traceId: string, limit: number): Promise<Call[]> {
     this.#open();
-    return this.#calls.trace(project, traceId);
+    return this.#calls.trace(project, traceId, limit);
   }
 
   async putFeedback(project: string, items: readonly FeedbackItem[]): Promise<{ stored: number }> {

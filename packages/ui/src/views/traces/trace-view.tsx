@@ -11,10 +11,8 @@ export function TraceView({ route, traceId }: { route: Route; traceId: string })
   // The whole trace in one read, light (no inputs, outputs or feedback): a
   // trace of 25,000 calls is one request; the selected call's values are
   // read when it is shown (`SelectedCall`).
-  const calls = useLoad(
-    async (signal) => (await api.traceCalls(project, traceId, signal)).calls,
-    [project, traceId],
-  );
+  const trace = useLoad((signal) => api.traceCalls(project, traceId, signal), [project, traceId]);
+  const calls = { ...trace, data: trace.data?.calls };
   const shown = calls.data ?? NO_CALLS;
   const nowMs = useMemo(() => Date.now(), [shown]);
   const tree = useMemo(() => buildTraceTree(shown, nowMs), [shown, nowMs]);
@@ -83,6 +81,12 @@ export function TraceView({ route, traceId }: { route: Route; traceId: string })
         </span>
       </div>
       {calls.error && <ErrorBox error={calls.error} retry={calls.reload} />}
+      {trace.data?.truncated && (
+        <p class="muted" role="status">
+          This trace holds more calls than one view shows: the first {formatCount(shown.length)} by start time
+          are drawn. Find the others in the calls table, filtered by this trace.
+        </p>
+      )}
       <div class="split">
         <div class="split-main">
           {calls.data === undefined ? (
