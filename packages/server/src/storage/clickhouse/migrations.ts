@@ -12,7 +12,14 @@ import type { ClickHouseConnection } from './clickhouse-connection.js';
 import { lifecycleStatements } from './lifecycle-schema.js';
 import { callListMigration } from './list-migration.js';
 import { callLatencyStatements } from './latency-schema.js';
-import { type SchemaProfile, profileForVersion, serverVersion, storedProfile } from './schema-profile.js';
+import {
+  buildsProjectionsOnAggregates,
+  type SchemaProfile,
+  profileForVersion,
+  serverVersion,
+  storedProfile,
+} from './schema-profile.js';
+import { rollupProjectionStatements } from './rollup-projection.js';
 import { rollupStatements } from './rollup-schema.js';
 import { sqlLiteral } from './sql-literal.js';
 
@@ -82,6 +89,11 @@ export const migrations: readonly Migration[] = [
     name: 'call_latency: ended calls in latency order, filled by a materialized view (modern servers)',
     statements: callLatencyStatements,
   },
+  {
+    version: 9,
+    name: 'call_rollups: a projection with the histogram before the bucket time (24.8+)',
+    statements: rollupProjectionStatements,
+  },
 ];
 
 /** ClickHouse's answer when a concurrent `CREATE … IF NOT EXISTS` won the race (18.16 may still raise it). */
@@ -133,7 +145,10 @@ export async function migrate(
     `SELECT toUInt32(max(version)) AS v FROM ${database}.weft_migrations`,
   );
   const current = Math.min(...perHost.map((rows) => Number(rows[0]?.v ?? 0)));
-  const profile = await schemaProfile(connection, database, run);
+  const profile = {
+    ...(await schemaProfile(connection, database, run)),
+    projectionsOnAggregates: buildsProjectionsOnAggregates(await serverVersion(connection)),
+  };
   for (const migration of migrations) {
     if (migration.version <= current) continue;
     for (const sql of migration.statements(database, cluster, profile)) await run(sql);

@@ -20,6 +20,12 @@ export interface SchemaProfile {
   kind: 'modern' | 'legacy';
   /** The full-text index type `search` gets on a modern server: `text` (25.x+) or `tokenbf_v1`. */
   textIndex: 'text' | 'tokenbf_v1' | 'none';
+  /**
+   * Whether the server builds projections of an AggregatingMergeTree
+   * (24.8+, `deduplicate_merge_projection_mode`): decided from the server
+   * running the migration, not stored with the tables.
+   */
+  projectionsOnAggregates?: boolean;
 }
 
 /** The oldest major version the modern schema is written for. */
@@ -29,6 +35,12 @@ const MODERN_MAJOR = 24;
 export function profileForVersion(version: string, textIndex: 'text' | 'tokenbf_v1'): SchemaProfile {
   const major = Number.parseInt(version, 10);
   return major >= MODERN_MAJOR ? { kind: 'modern', textIndex } : { kind: 'legacy', textIndex: 'none' };
+}
+
+/** Whether a server of `version` builds projections of an AggregatingMergeTree (24.8 and later). */
+export function buildsProjectionsOnAggregates(version: string): boolean {
+  const [major = 0, minor = 0] = version.split('.').map((part) => Number.parseInt(part, 10));
+  return major > 24 || (major === 24 && minor >= 8);
 }
 
 /** The server's version (`24.8.1.1`, `18.16.1`): every host of a cluster is expected to run the same. */
