@@ -55,6 +55,8 @@ const SHAPES: Shape[] = [
   { bucket: 'hour', groupBy: 'op', filter: { tag: 'b' } },
   { bucket: 'total', ...OFF_THE_HOUR },
   { bucket: 'total', groupBy: 'op', ...OFF_THE_HOUR },
+  // Buckets on a grid whose first is cut short by the range's start.
+  { bucket: '15m', ...OFF_THE_HOUR },
 ];
 
 /** Queries rollups cannot answer: read from the raw calls, with the same answer. */

@@ -199,8 +199,43 @@ function rangeOf(read: RollupRead): string {
     }
   }
   if (buckets.every((t, i) => t === starts[i])) return 't';
+  // Ranges of one width laid on one grid (a dashboard's 6-hour buckets in a
+  // zone without a clock change in them; the first may be cut short by the
+  // query's start) are arithmetic: parsing two lists of 720 literals cost
+  // ClickHouse more than reading the rows (at 10 M calls, 9 of the 23 ms of
+  // a panel's hour statement on chDB). Checked for every bucket, so ranges
+  // that break the grid keep the lists.
+  const grid = gridOf(read.ranges, buckets, starts);
+  if (grid !== undefined) {
+    const [first, origin, width] = grid.map((n) => `toInt64(${sqlLiteral(n)})`);
+    return `greatest(${first}, ${origin} + intDiv(t - ${origin}, ${width}) * ${width})`;
+  }
   const list = (values: number[]) => `CAST([${values.map((t) => sqlLiteral(t)).join(',')}] AS Array(Int64))`;
   return `transform(t, ${list(buckets)}, ${list(starts)}, t)`;
+}
+
+/**
+ * `[first start, origin, width]` when every bucket's range start is
+ * `max(first start, origin + ⌊(t − origin) / width⌋ · width)`, the origin a
+ * grid point at or before every bucket (so the division never sees a
+ * negative number, where JavaScript floors and ClickHouse truncates).
+ */
+function gridOf(
+  ranges: readonly (readonly [number, number])[],
+  buckets: readonly number[],
+  starts: readonly number[],
+): [number, number, number] | undefined {
+  const reference = ranges[1] ?? ranges[0];
+  if (reference === undefined || buckets.length === 0) return undefined;
+  const width = reference[1] - reference[0];
+  const low = Math.min(buckets[0] as number, starts[0] as number);
+  if (!(width > 0) || !Number.isSafeInteger(width) || !Number.isSafeInteger(reference[0])) return undefined;
+  const origin = reference[0] - Math.ceil((reference[0] - low) / width) * width;
+  const first = Math.min(...starts);
+  const startOf = (t: number) => Math.max(first, origin + Math.floor((t - origin) / width) * width);
+  return buckets.every((t, i) => t >= origin && startOf(t) === starts[i])
+    ? [first, origin, width]
+    : undefined;
 }
 
 function groupOf(read: Omit<RollupRead, 'sums' | 'histograms'>): string {
