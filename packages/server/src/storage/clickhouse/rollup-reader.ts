@@ -36,6 +36,8 @@ export class ClickHouseRollupReader {
   readonly #tables: { calls: string; feedback: string; completions: string };
   /** How long a completion waits before it is listed (see `completions`). */
   readonly #settleMs: number;
+  /** Call reads of this turn waiting to be sent together, by what they share (see `calls`). */
+  readonly #waiting = new Map<string, PendingCallReads>();
 
   constructor(options: {
     connection: ClickHouseConnection;
@@ -56,19 +58,52 @@ export class ClickHouseRollupReader {
    * object to decode per bin (68,000 for the latency panel's hour read at
    * 100,000 calls); numbers go out as Float64 (exact below 2^53), which
    * JSON writes unquoted.
+   *
+   * Reads made in the same turn that differ only in level and ranges (a
+   * metrics query's hour rows and its edge minutes) go as ONE statement,
+   * each row tagged with the read it answers: on chDB a statement's parsing
+   * and planning cost about as much as reading a panel's rows (10 M calls).
    */
-  async calls(read: RollupRead): Promise<CallRollupRow[]> {
+  calls(read: RollupRead): Promise<CallRollupRow[]> {
+    const key = sharedKey(read);
+    let pending = this.#waiting.get(key);
+    if (pending === undefined || pending.reads.some((r) => r.level === read.level)) {
+      const reads: RollupRead[] = [];
+      const answer = Promise.resolve().then(() => {
+        if (this.#waiting.get(key) === pending) this.#waiting.delete(key);
+        return this.#callsTogether(reads);
+      });
+      pending = { reads, answer };
+      this.#waiting.set(key, pending);
+    }
+    const index = pending.reads.push(read) - 1;
+    return pending.answer.then((answers) => answers[index] as CallRollupRow[]);
+  }
+
+  /** `reads` (same {@link sharedKey}, distinct levels) in one statement, each read's rows apart. */
+  async #callsTogether(reads: readonly RollupRead[]): Promise<CallRollupRow[][]> {
+    const [read] = reads as [RollupRead];
     const sums = CALL_SUM_COLUMNS.filter(
       ([column], i) => column === 'n' || read.sums.includes(CALL_SUMS[i] as (typeof CALL_SUMS)[number]),
     ).map(([column]) => column);
     const hists = read.histograms.map((histogram) => HIST[histogram]);
+    const owns = reads.map(ownConditions);
+    const which = (values: readonly string[]) =>
+      values.length === 1
+        ? (values[0] as string)
+        : `multiIf(${owns
+            .slice(0, -1)
+            .map((own, i) => `${own}, ${values[i]}`)
+            .join(', ')}, ${values.at(-1)})`;
     const rows = await this.#connection.rows<Record<string, unknown>>(`
-      SELECT ${rangeOf(read)} AS r_t, status AS r_status, ${groupOf(read)} AS r_g,
+      SELECT ${which(reads.map((_, i) => String(i)))} AS r_q, ${which(reads.map(rangeOf))} AS r_t,
+        status AS r_status, ${groupOf(read)} AS r_g,
         ${sums.map((c) => `sumIf(toFloat64(finalizeAggregation(${c})), hist = '') AS s_${c}`).join(', ')}
         ${hists.map((h) => `, sumMapIf([bin], [toFloat64(finalizeAggregation(n))], hist = ${sqlLiteral(h)}) AS h_${h}`).join('')}
-      FROM ${this.#tables.calls} WHERE ${conditions(read)} AND hist IN ${inList(['', ...hists])}
-      GROUP BY r_t, r_status, r_g`);
-    const out: CallRollupRow[] = [];
+      FROM ${this.#tables.calls}
+      WHERE ${sharedConditions(read)} AND (${owns.map((own) => `(${own})`).join(' OR ')}) AND hist IN ${inList(['', ...hists])}
+      GROUP BY r_q, r_t, r_status, r_g`);
+    const out: CallRollupRow[][] = reads.map(() => []);
     for (const row of rows) {
       const values = emptyCallValues();
       for (const column of sums) {
@@ -84,7 +119,7 @@ export class ClickHouseRollupReader {
       }
       // A key whose every call was taken out keeps its (zero) states: skip it.
       if (isZeroCallValues(values)) continue;
-      out.push({
+      out[Number(row.r_q)]?.push({
         t: Number(row.r_t),
         status: row.r_status as RollupStatus,
         group: groupValue(read, row.r_g as string),
@@ -98,7 +133,7 @@ export class ClickHouseRollupReader {
     const rows = await this.#connection.rows<Record<string, unknown>>(`
       SELECT t AS r_t, name AS r_name, ${groupOf(read)} AS r_g, dvalue AS r_dvalue, sumMerge(n) AS r_n,
         sumMerge(numeric_n) AS r_numeric_n, sumMerge(sum) AS r_sum, sumMerge(sum_squares) AS r_sum_squares
-      FROM ${this.#tables.feedback} WHERE ${conditions(read)} AND name IN ${inList(read.names)}
+      FROM ${this.#tables.feedback} WHERE ${sharedConditions(read)} AND ${ownConditions(read)} AND name IN ${inList(read.names)}
       GROUP BY r_t, r_name, r_g, r_dvalue`);
     const out = new Map<string, FeedbackRollupRow>();
     for (const row of rows) {
@@ -153,14 +188,44 @@ export class ClickHouseRollupReader {
   }
 }
 
-function conditions(read: Omit<RollupRead, 'sums' | 'histograms'>): string {
+/** Call reads waiting for the end of the turn to be sent together. */
+interface PendingCallReads {
+  reads: RollupRead[];
+  answer: Promise<CallRollupRow[][]>;
+}
+
+/** What call reads sent together share: everything but level and ranges. */
+function sharedKey(read: RollupRead): string {
+  return JSON.stringify([
+    read.project,
+    read.cut,
+    read.value,
+    read.ops,
+    read.byValue,
+    read.root,
+    read.sums,
+    read.histograms,
+  ]);
+}
+
+/** A read's conditions on the key but its level and time. */
+function sharedConditions(read: Omit<RollupRead, 'sums' | 'histograms'>): string {
+  const terms = [`project = ${sqlLiteral(read.project)}`, `cut = ${sqlLiteral(read.cut)}`];
+  if ('all' in read.ops) terms.push(`op = ${sqlLiteral(ALL_OPS)}`);
+  else if ('names' in read.ops) terms.push(`op IN ${inList(read.ops.names)}`);
+  else terms.push(`op != ${sqlLiteral(ALL_OPS)}`);
+  if (read.value !== undefined) terms.push(`value = ${sqlLiteral(read.value)}`);
+  if (read.root !== undefined) terms.push(`root = ${read.root ? 1 : 0}`);
+  return terms.join(' AND ');
+}
+
+/** A read's level and time ranges: what tells its rows from another's read in the same statement. */
+function ownConditions(read: Pick<RollupRead, 'level' | 'ranges'>): string {
   // Rows come back per rollup bucket (t), so ranges that touch need no edge between them.
   const ranges = joinedRanges(read.ranges);
   const starts = ranges.map(([from]) => from);
   const ends = ranges.map(([, to]) => to);
   const terms = [
-    `project = ${sqlLiteral(read.project)}`,
-    `cut = ${sqlLiteral(read.cut)}`,
     `level = ${sqlLiteral(read.level)}`,
     `t >= ${sqlLiteral(starts.length === 0 ? 0 : Math.min(...starts))}`,
     `t < ${sqlLiteral(ends.length === 0 ? 0 : Math.max(...ends))}`,
@@ -170,11 +235,6 @@ function conditions(read: Omit<RollupRead, 'sums' | 'histograms'>): string {
       `(${ranges.map(([from, to]) => `(t >= ${sqlLiteral(from)} AND t < ${sqlLiteral(to)})`).join(' OR ')})`,
     );
   }
-  if ('all' in read.ops) terms.push(`op = ${sqlLiteral(ALL_OPS)}`);
-  else if ('names' in read.ops) terms.push(`op IN ${inList(read.ops.names)}`);
-  else terms.push(`op != ${sqlLiteral(ALL_OPS)}`);
-  if (read.value !== undefined) terms.push(`value = ${sqlLiteral(read.value)}`);
-  if (read.root !== undefined) terms.push(`root = ${read.root ? 1 : 0}`);
   return terms.join(' AND ');
 }
 
