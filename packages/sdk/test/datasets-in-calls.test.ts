@@ -1,24 +1,12 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { afterAll, afterEach, beforeAll, expect, it, onTestFinished } from 'vitest';
+import { afterAll, expect, it, onTestFinished } from 'vitest';
 import * as weft from '@weft/sdk';
 import { Dataset, RemoteDataset } from '../src/datasets/index.js';
-import { resetWeft } from '../src/testing/index.js';
 import { startRequestLogProxy } from './eval/fixtures/request-log-proxy.js';
-import { startTestServer, type TestServer } from '@weft/test-server';
-import { FaultProxy, listServerCalls } from './support/index.js';
+import { startTestServer } from '@weft/test-server';
+import { FaultProxy, listServerCalls, useFileServer } from './support/index.js';
 
-let server: TestServer;
-// Registered at the top level: `afterAll` called inside a hook is not run, and left the server's folder behind.
-const cleanups: (() => Promise<void>)[] = [];
-beforeAll(async () => {
-  server = await startTestServer({ register: (cleanup) => cleanups.push(cleanup) });
-});
-afterAll(async () => {
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-});
-afterEach(async () => {
-  await resetWeft();
-});
+const server = useFileServer();
 
 function init(project: string, url: string, extra: Partial<weft.WeftOptions> = {}) {
   return weft.init({ project, url, outbox: false, handleExit: false, ...extra });

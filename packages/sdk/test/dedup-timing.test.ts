@@ -1,30 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as weft from '@weft/sdk';
-import { resetWeft } from '../src/testing/index.js';
 import { startRequestLogProxy } from './eval/fixtures/request-log-proxy.js';
-import { FaultProxy } from './support/index.js';
-import { startTestServer, type TestServer } from '@weft/test-server';
+import { FaultProxy, seededText, useFileServer } from './support/index.js';
 
 // Values sent once must not depend on which of two batches in flight the
 // server answers first. These tests force the slow path: the batch that
 // carries a value is held at a proxy while a later batch that refers to it
 // reaches the server (which answers `missingValues`).
 
-let server: TestServer;
-const cleanups: (() => Promise<void>)[] = [];
-beforeAll(async () => {
-  server = await startTestServer({ register: (cleanup) => cleanups.push(cleanup) });
-});
-afterAll(async () => {
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-});
-afterEach(async () => {
-  await resetWeft();
-});
-
-/** Text of `n` characters that differs per `seed`. */
-const text = (seed: number, n: number) =>
-  `${seed}:${'lorem ipsum dolor sit amet '.repeat(Math.ceil(n / 27))}`.slice(0, n);
+const server = useFileServer();
 
 /**
  * Client → request log → fault proxy → server. The fault proxy holds the
@@ -36,9 +20,9 @@ async function crossedBatches(project: string, extra: Partial<weft.WeftOptions> 
     upstream: server.url,
     match: ({ method, path }) => holding && method === 'POST' && path.startsWith('/v1/calls/batch'),
   });
-  cleanups.push(() => faults.close());
+  server.onStop(() => faults.close());
   const log = await startRequestLogProxy(faults.url);
-  cleanups.push(() => log.close());
+  server.onStop(() => log.close());
   const client = weft.init({ project, url: log.url, outbox: false, handleExit: false, ...extra });
   faults.pause();
   return {
@@ -61,7 +45,7 @@ describe('values sent once, whatever the timing', () => {
       void document;
       return question.length;
     });
-    const shared = text(1, 20_000);
+    const shared = seededText(1, 20_000);
     ask(shared, 'first'); // its batch (the document's value item and the call) is held
     await faults.waitFor((c) => c.held === 1);
     passLater();
@@ -84,7 +68,7 @@ describe('values sent once, whatever the timing', () => {
       void document;
       return question.length;
     });
-    const shared = text(2, 20_000);
+    const shared = seededText(2, 20_000);
     ask(shared, 'first');
     await faults.waitFor((c) => c.held === 1);
     passLater();

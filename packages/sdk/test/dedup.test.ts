@@ -2,32 +2,18 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as weft from '@weft/sdk';
 import { replayOutbox } from '../src/outbox-admin/index.js';
-import { resetWeft } from '../src/testing/index.js';
 import { startRequestLogProxy } from './eval/fixtures/request-log-proxy.js';
-import { startTestServer, type TestServer } from '@weft/test-server';
+import { startTestServer } from '@weft/test-server';
+import { seededText, useFileServer } from './support/index.js';
 
-let server: TestServer;
-const cleanups: (() => Promise<void>)[] = [];
-beforeAll(async () => {
-  server = await startTestServer({ register: (cleanup) => cleanups.push(cleanup) });
-});
-afterAll(async () => {
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-});
-afterEach(async () => {
-  await resetWeft();
-});
+const server = useFileServer();
 
 function init(project: string, url: string, extra: Partial<weft.WeftOptions> = {}) {
   return weft.init({ project, url, outbox: false, handleExit: false, ...extra });
 }
-
-/** Text of `n` characters that differs per `seed`. */
-const text = (seed: number, n: number) =>
-  `${seed}:${'lorem ipsum dolor sit amet '.repeat(Math.ceil(n / 27))}`.slice(0, n);
 
 /** Every call of the client's project, oldest first, as the read API returns them. */
 async function readAll(client: weft.WeftClient, opName: string) {
@@ -40,17 +26,17 @@ async function readAll(client: weft.WeftClient, opName: string) {
 describe('values sent once', () => {
   it('a chat loop sends each message once and every call reads back its whole history', async () => {
     const proxy = await startRequestLogProxy(server.url);
-    cleanups.push(() => proxy.close());
+    server.onStop(() => proxy.close());
     const client = init('dedup-chat', proxy.url);
     const chat = weft.op(function chatTurn(messages: { role: string; content: string }[], turn: number) {
       void messages;
-      return { role: 'assistant', content: text(turn, 1_500) };
+      return { role: 'assistant', content: seededText(turn, 1_500) };
     });
     // (Local names differ from the op's parameter names: the test transform renames a parameter that shadows one.)
-    const history: { role: string; content: string }[] = [{ role: 'system', content: text(-1, 2_000) }];
+    const history: { role: string; content: string }[] = [{ role: 'system', content: seededText(-1, 2_000) }];
     const expected: unknown[] = [];
     for (let turn = 0; turn < 20; turn++) {
-      history.push({ role: 'user', content: text(1_000 + turn, 300) });
+      history.push({ role: 'user', content: seededText(1_000 + turn, 300) });
       expected.push(structuredClone(history));
       weft.withAttributes({ turn }, () => history.push(chat(history, turn)));
       // The very array passed in is mutated after the call: the trace keeps the value at the call.
@@ -61,7 +47,7 @@ describe('values sent once', () => {
     expect(calls).toHaveLength(20);
     calls.forEach((call, turn) => {
       expect(JSON.stringify(call.inputs.messages)).toBe(JSON.stringify(expected[turn]));
-      expect(call.output).toEqual({ role: 'assistant', content: text(turn, 1_500) });
+      expect(call.output).toEqual({ role: 'assistant', content: seededText(turn, 1_500) });
     });
     const unique = JSON.stringify(history).length;
     const posted = proxy.requests.filter((r) => r.method === 'POST').reduce((sum, r) => sum + r.bytes, 0);
@@ -112,13 +98,13 @@ describe('values sent once', () => {
   });
 
   it('after the server restarts with its database wiped, values the client believes delivered are sent again', async () => {
-    const wiped = await startTestServer({ register: (cleanup) => cleanups.push(cleanup) });
+    const wiped = await startTestServer({ register: (cleanup) => server.onStop(cleanup) });
     const client = init('dedup-wiped', wiped.url);
     const ask = weft.op(function askWiped(system: string, question: string) {
       void system;
       return `answer to ${question}`;
     });
-    const prompt = text(7, 4_000);
+    const prompt = seededText(7, 4_000);
     weft.withAttributes({ turn: 0 }, () => ask(prompt, 'first'));
     expect((await client.flush()).failed).toBe(0);
 
@@ -137,13 +123,13 @@ describe('values sent once', () => {
 
   it('after a restart that keeps the data, values are not sent again and still resolve', async () => {
     const proxy = await startRequestLogProxy(server.url);
-    cleanups.push(() => proxy.close());
+    server.onStop(() => proxy.close());
     const client = init('dedup-restart', proxy.url);
     const ask = weft.op(function askAgain(system: string, question: string) {
       void system;
       return question.length;
     });
-    const prompt = text(8, 4_000);
+    const prompt = seededText(8, 4_000);
     weft.withAttributes({ turn: 0 }, () => ask(prompt, 'first'));
     expect((await client.flush()).failed).toBe(0);
     await server.restart();
@@ -157,13 +143,13 @@ describe('values sent once', () => {
 
   it('values spilled to the outbox with their calls while the server is down resolve after replay', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'weft-dedup-outbox-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    const down = await startTestServer({ register: (cleanup) => cleanups.push(cleanup) });
+    server.onStop(() => rm(dir, { recursive: true, force: true }));
+    const down = await startTestServer({ register: (cleanup) => server.onStop(cleanup) });
     const client = init('dedup-outbox', down.url, { outbox: true, outboxDir: dir, maxAttempts: 1 });
     const summarize = weft.op(function summarizeDoc(doc: string, round: number) {
       return `${round}:${doc.length}`;
     });
-    const body = text(9, 6_000);
+    const body = seededText(9, 6_000);
     weft.withAttributes({ turn: 0 }, () => summarize(body, 0));
     expect((await client.flush()).failed).toBe(0);
     await down.stop();

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { digestBytes, parseRef } from '@weft/protocol';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as weft from '@weft/sdk';
 import {
   detectMimeType,
@@ -14,30 +14,21 @@ import {
   InvalidFileError,
   WeftFile,
 } from '../src/files/index.js';
-import { resetWeft } from '../src/testing/index.js';
 import { startRequestLogProxy } from './eval/fixtures/request-log-proxy.js';
-import { startTestServer, type TestServer } from '@weft/test-server';
-import { FaultProxy } from './support/index.js';
+import { FaultProxy, useFileServer } from './support/index.js';
 
 const FILE_REF = /^weft:\/\/\/files\/file\/[A-Za-z0-9_-]{43}$/;
 const PNG = Buffer.from([
   0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
 ]);
 
-let server: TestServer;
+const server = useFileServer();
 let dir: string;
-// Cleanups are registered at the top level: `afterAll` called inside a hook is not run, and left the server's folder behind.
-const cleanups: (() => Promise<void>)[] = [];
 beforeAll(async () => {
-  server = await startTestServer({ register: (cleanup) => cleanups.push(cleanup) });
   dir = await mkdtemp(join(tmpdir(), 'weft-files-'));
 });
 afterAll(async () => {
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
   await rm(dir, { recursive: true, force: true });
-});
-afterEach(async () => {
-  await resetWeft();
 });
 
 function init(url = server.url, extra: Partial<weft.WeftOptions> = {}) {

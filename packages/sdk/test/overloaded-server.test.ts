@@ -2,25 +2,14 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { rm } from 'node:fs/promises';
 import { routes } from '@weft/protocol';
 import * as weft from '@weft/sdk';
-import { startTestServer, type TestServer, tempDir } from '@weft/test-server';
-import { afterAll, afterEach, beforeAll, expect, it, onTestFinished } from 'vitest';
-import { resetWeft } from '../src/testing/index.js';
+import { tempDir } from '@weft/test-server';
+import { expect, it, onTestFinished } from 'vitest';
 import { TRANSPORT_CHANNEL, type TransportEvent } from '../src/transport/index.js';
-import { duplicateIds, FaultProxy, listServerCalls } from './support/index.js';
+import { duplicateIds, FaultProxy, listServerCalls, useFileServer } from './support/index.js';
 
 const CALLS = 12;
 
-let server: TestServer;
-const cleanups: (() => Promise<void>)[] = [];
-beforeAll(async () => {
-  server = await startTestServer({ register: (cleanup) => cleanups.push(cleanup) });
-});
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
-afterEach(async () => {
-  await resetWeft();
-});
+const server = useFileServer();
 
 /** A client of `project` through a proxy in front of the test server, batching one call per request, four at once. */
 async function clientThroughProxy(

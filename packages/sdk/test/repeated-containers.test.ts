@@ -1,23 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as weft from '@weft/sdk';
-import { resetWeft } from '../src/testing/index.js';
-import { startTestServer, type TestServer } from '@weft/test-server';
+import { seededText, useFileServer } from './support/index.js';
 
-let server: TestServer;
-const cleanups: (() => Promise<void>)[] = [];
-beforeAll(async () => {
-  server = await startTestServer({ register: (cleanup) => cleanups.push(cleanup) });
-});
-afterAll(async () => {
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-});
-afterEach(async () => {
-  await resetWeft();
-});
-
-/** Text of `n` characters that differs per `seed`. */
-const text = (seed: number, n: number) =>
-  `${seed}:${'lorem ipsum dolor sit amet '.repeat(Math.ceil(n / 27))}`.slice(0, n);
+const server = useFileServer();
 
 interface Message {
   role: string;
@@ -41,8 +26,8 @@ describe('repeated containers (encoded once per content)', () => {
       handleExit: false,
     });
     const messages: Message[] = [
-      { role: 'system', content: text(0, 1_500), meta: { turn: 0, note: 'start' } },
-      { role: 'user', content: text(1, 300), meta: { turn: 0, note: 'ask' } },
+      { role: 'system', content: seededText(0, 1_500), meta: { turn: 0, note: 'start' } },
+      { role: 'user', content: seededText(1, 300), meta: { turn: 0, note: 'ask' } },
     ];
     const tools = [{ name: 'search', schema: { type: 'object', required: ['q'] } }];
     const expected: unknown[] = [];
@@ -69,7 +54,11 @@ describe('repeated containers (encoded once per content)', () => {
       const held = traced(true); // in flight, holding the conversation as it is now
       // Mutations at every depth while it is in flight, then a second call on the same containers.
       if (round % 3 === 0)
-        messages.push({ role: 'user', content: text(10 + round, 200), meta: { turn: round, note: 'n' } });
+        messages.push({
+          role: 'user',
+          content: seededText(10 + round, 200),
+          meta: { turn: round, note: 'n' },
+        });
       if (round % 3 === 1) (messages[1] as Message).meta.note = `edited ${round}`;
       if (round % 3 === 2) tools[0]?.schema.required.push(`k${round}`);
       await traced(false);

@@ -9,3 +9,5 @@ export {
 } from './fault-proxy.js';
 export { nextMessage } from './next-message.js';
 export { duplicateIds, listServerCalls } from './server-calls.js';
+export { type FileServer, useFileServer } from './file-server.js';
+export { seededText } from './seeded-text.js';
