@@ -1,24 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Call } from '../schemas/index.js';
+import { chatCall } from './chat-call.test-support.js';
 import { conversationOf } from './conversation.js';
 
-const call = (inputs: Record<string, unknown>, output: unknown, opName = 'llm'): Call => ({
-  project: 'p',
-  id: '0190a5f0-0000-7000-8000-000000000001',
-  traceId: '0190a5f0-0000-7000-8000-000000000001',
-  parentId: null,
-  opName,
-  displayName: null,
-  startedAt: 1,
-  endedAt: 2,
-  status: 'success',
-  inputs,
-  output,
-  exception: null,
-  summary: null,
-  attributes: {},
-});
+const call = (inputs: Record<string, unknown>, output: unknown) =>
+  chatCall(inputs, output, { opName: 'llm' });
 
 describe('conversationOf', () => {
   it('never throws, whatever the inputs and output hold', () => {

@@ -1,28 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Call } from '../schemas/index.js';
+import { chatCall } from './chat-call.test-support.js';
 import { turnMessages } from './turn-messages.js';
 
 type Turn = { question: string; answer: string };
 
-function call(inputs: Record<string, unknown>, output: unknown): Call {
-  return {
-    project: 'p',
-    id: '0190a5f0-0000-7000-8000-000000000001',
-    traceId: '0190a5f0-0000-7000-8000-000000000001',
-    parentId: null,
-    opName: 'chat',
-    displayName: null,
-    startedAt: 1,
-    endedAt: 2,
-    status: 'success',
-    inputs,
-    output,
-    exception: null,
-    summary: null,
-    attributes: {},
-  };
-}
+const call = (inputs: Record<string, unknown>, output: unknown) => chatCall(inputs, output);
 
 const openaiHistory = (earlier: Turn[]) =>
   earlier.flatMap((t) => [
