@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { CallItem, CallQueryParsed } from '@weft/protocol';
 import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { CALL_INDEX_AFTER, CALL_INDEX_BEFORE, CALL_INDEX_SETUP } from './call-index.js';
 import { UPSERT, upsertRow } from './call-store.js';
 import { histogramBlob } from './histogram-blob.js';
 import { float64BlobOfJson } from './histogram-blob-float64.js';
@@ -231,6 +232,31 @@ function databaseAtMigration(path: string, version: number): Database.Database {
   }
   return db;
 }
+
+describe('the batch index statements', () => {
+  it("reach the calls table only by the batch's keys, never by walking the project's calls", async () => {
+    const path = await dbPath();
+    await new SqliteStorage({ path }).close();
+    const db = new Database(path);
+    try {
+      db.exec(CALL_INDEX_SETUP);
+      for (const sql of [...CALL_INDEX_BEFORE, ...CALL_INDEX_AFTER]) {
+        const plan = db
+          .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+          .all({ project: 'p', ids: '[]', refs: '[]' })
+          .map((step) => (step as { detail: string }).detail);
+        // A step on `calls c` must be a lookup by rowid or by (project, id):
+        // one by project alone costs a walk of every call of it, per batch.
+        const walks = plan.filter(
+          (detail) => /^(SCAN|SEARCH) c /.test(detail) && !/\((rowid=\?|project=\? AND id=\?)\)/.test(detail),
+        );
+        expect({ sql, walks }).toEqual({ sql, walks: [] });
+      }
+    } finally {
+      db.close();
+    }
+  });
+});
 
 describe('a database made at migration 6 (attribute rows with a rowid and two indexes)', () => {
   it('migrates to the keyed attribute table: every call stays findable by its attributes, repeats kept once', async () => {

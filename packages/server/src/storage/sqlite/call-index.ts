@@ -87,9 +87,12 @@ export const CALL_INDEX_AFTER: readonly string[] = [
       AND NOT EXISTS (SELECT 1 FROM temp.call_index_before o WHERE o.row_id = c.rowid AND o.attribute_terms IS c.attribute_terms)`,
   // What the batch's calls refer to (values, files: lifecycle-schema.ts), so
   // deletion knows what only they kept; OR IGNORE: a re-sent call's rows exist.
+  // CROSS JOIN keeps the refs the outer loop: with a plain JOIN, SQLite's
+  // planner walked every call of the project (by its latency index) and
+  // looked each up in the refs, per batch, so ingest slowed as the project grew.
   `INSERT OR IGNORE INTO call_refs (project, kind, target, call_row)
     SELECT @project, r.value ->> 1, r.value ->> 2, c.rowid
-    FROM json_each(@refs) r JOIN calls c ON c.project = @project AND c.id = r.value ->> 0`,
+    FROM json_each(@refs) r CROSS JOIN calls c ON c.project = @project AND c.id = r.value ->> 0`,
   'DELETE FROM temp.call_index_before',
 ];
 
