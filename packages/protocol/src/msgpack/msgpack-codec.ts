@@ -1,4 +1,5 @@
-import { Packr } from 'msgpackr';
+import { addExtension, Packr } from 'msgpackr';
+import { digestOfValueRefPayload, VALUE_REF_EXT_TYPE, valueRef } from '../values/index.js';
 
 /**
  * The one msgpackr configuration used on the wire. Records/structures are off
@@ -11,6 +12,13 @@ import { Packr } from 'msgpackr';
 // named `toJSON` (and throws) when the object also has a `constructor` key.
 const options = { useRecords: false, moreTypes: false, skipValues: [undefined], useToJSON: false };
 const packr = new Packr(options);
+// The compact value marker decodes to the map form every reader knows, so
+// ingest, resolution, search, export and garbage collection read both forms
+// alike. (msgpackr's extensions are per process: every decoder gets it.)
+addExtension({
+  type: VALUE_REF_EXT_TYPE,
+  unpack: (payload: Uint8Array) => valueRef(digestOfValueRefPayload(payload)),
+});
 /** Decodes maps as `Map`s, for the rare body that holds a `__proto__` key (see {@link decodeMsgpack}). */
 const mapsPackr = new Packr({ ...options, mapsAsObjects: false });
 const PROTO_KEY = Buffer.from('__proto__', 'latin1');

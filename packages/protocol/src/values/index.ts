@@ -1,4 +1,15 @@
 export { expandStoredValues, type StoredValueNode } from './expand-stored-values.js';
 export { setOwnKey } from './own-key.js';
 export { collectValueRefs, expandValueRefs, isValueRef, type ValueRef, valueRef } from './value-ref.js';
-export { DIGEST_LENGTH, fixstr, VALUE_REF_BYTES, valueRefBytes, writeAscii } from './value-ref-bytes.js';
+export {
+  DIGEST_BYTES,
+  DIGEST_LENGTH,
+  digestOfValueRefPayload,
+  fixstr,
+  mayHoldValueRefs,
+  VALUE_REF_BYTES,
+  VALUE_REF_EXT_HEAD,
+  VALUE_REF_EXT_TYPE,
+  valueRefBytes,
+  writeAscii,
+} from './value-ref-bytes.js';

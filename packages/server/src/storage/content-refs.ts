@@ -1,4 +1,4 @@
-import { decodeMsgpack, isValueRef } from '@weft/protocol';
+import { decodeMsgpack, isValueRef, mayHoldValueRefs } from '@weft/protocol';
 
 /**
  * What stored content refers to, for garbage collection and retention
@@ -51,12 +51,19 @@ export function contentRefsOf(...values: unknown[]): ContentRefKey[] | null {
   return refs.size === 0 ? null : [...refs].sort();
 }
 
-/** Bytes every ref and marker contains (`weft`): content without them refers to nothing and need not be decoded. */
+/** Bytes every ref and every map-form marker contain (`weft`). */
 export const REF_MARK = Buffer.from('weft');
 
-/** True when `bytes` (msgpack or JSON) may hold a ref or a marker. */
+/**
+ * True when `bytes` (msgpack or JSON) may hold a ref or a marker (of either
+ * form: a compact marker has no `weft` in it): content without them refers
+ * to nothing and need not be decoded.
+ */
 export function mayHoldRefs(bytes: Uint8Array): boolean {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(REF_MARK) !== -1;
+  return (
+    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(REF_MARK) !== -1 ||
+    mayHoldValueRefs(bytes)
+  );
 }
 
 /** The refs of JSON text (an object's or a table row's canonical value). */

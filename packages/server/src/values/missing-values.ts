@@ -1,9 +1,6 @@
-import { type CallItem, collectValueRefs, decodeMsgpack } from '@weft/protocol';
+import { type CallItem, collectValueRefs, decodeMsgpack, mayHoldValueRefs } from '@weft/protocol';
 import type { Storage } from '../storage/index.js';
 import type { StoredValue } from '../storage/index.js';
-
-/** The marker key as bytes: a value whose bytes lack it holds no markers and is not decoded. */
-const MARKER_KEY = Buffer.from('_weft');
 
 /**
  * The digests a batch refers to — from its call records' markers, and from
@@ -28,8 +25,8 @@ export async function missingValues(
   }
   for (const value of values) {
     if (value.prev !== undefined) referenced.add(value.prev);
-    const bytes = Buffer.from(value.bytes.buffer, value.bytes.byteOffset, value.bytes.byteLength);
-    if (bytes.indexOf(MARKER_KEY) !== -1) collectValueRefs(decodeMsgpack(value.bytes), referenced);
+    // A value whose bytes hold no marker of either form is not decoded.
+    if (mayHoldValueRefs(value.bytes)) collectValueRefs(decodeMsgpack(value.bytes), referenced);
   }
   for (const value of values) referenced.delete(value.digest);
   if (referenced.size === 0) return [];

@@ -1,0 +1,21 @@
+import { digestOfValueRefPayload, VALUE_REF_EXT_TYPE, valueRef } from '@weft/protocol';
+import { addExtension } from 'msgpackr';
+
+/**
+ * A value marker that `encodeMsgpack` writes in its compact form (msgpack
+ * `ext` 0x57 of the raw digest), as the SDK writes markers: a test builds
+ * batch bodies and value bytes with it where `valueRef` gives the map form
+ * older SDKs write.
+ */
+export class CompactRef {
+  constructor(readonly digest: string) {}
+}
+
+// msgpackr's extensions are per process and one registration replaces the
+// type's decoder too: decode as the protocol does (to the map form).
+addExtension({
+  Class: CompactRef,
+  type: VALUE_REF_EXT_TYPE,
+  pack: (ref: CompactRef) => Buffer.from(ref.digest, 'base64url'),
+  unpack: (payload: Uint8Array) => valueRef(digestOfValueRefPayload(payload)),
+});
