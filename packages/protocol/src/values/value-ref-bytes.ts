@@ -14,7 +14,7 @@ export const fixstr = (s: string): number[] => [0xa0 | s.length, ...Array.from(s
 /**
  * The msgpack extension type of the compact marker: `ext 8` of the digest's
  * 32 raw bytes (`c7 20 57` then the SHA-256), 35 bytes where the map form
- * `{ _weft: 'value', digest }` takes 69. Decoders from `@weft/protocol` give
+ * `{ _weft: 'value', digest }` takes 65. Decoders from `@weft/protocol` give
  * it back as that map (see `decodeMsgpack`), so nothing past the decoder
  * tells the two forms apart.
  */
