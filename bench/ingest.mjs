@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Server ingest benchmark: call records per second accepted over HTTP and
 // durably stored, for 1 KB and 20 KB records in msgpack batches of 500; and
-// next to it OTLP/HTTP ingest (POST /v1/traces) of 1 KB GenAI spans, protobuf
-// and JSON, 500 spans per request, each span stored as a call.
+// next to it OTLP/HTTP ingest (POST /v1/traces) of GenAI spans carrying the 1 KB
+// records' message text, protobuf and JSON, 500 spans per request, each span
+// stored as a call.
 //
 // The server runs in a child process (as `weft serve` would), so client and
 // server each get a core of this 2-core machine; bodies are encoded before
@@ -332,8 +333,8 @@ async function writeSection(results, meta) {
     `call records as msgpack (traces of a root and 9 children, latencies spread over 50–2,000 ms), ${results[0].connections} concurrent keep-alive connections (undici Pool), built server in a`,
     'child process with a fresh SQLite file (WAL, synchronous=NORMAL). "Accepted" counts until the last 200; "stored"',
     'also includes closing the server (drain, final checkpoint), after which the rows are counted in the database file.',
-    'Target: ≥ 20,000 records/s for 1 KB records. The OTLP rows send the same volume as OTLP/HTTP export',
-    'requests of 500 GenAI chat spans (gen_ai.* messages, model, usage; same trace shape and latencies) made by the real OpenTelemetry SDK and',
+    'Target: ≥ 20,000 records/s for 1 KB records. The OTLP rows send the same calls as OTLP/HTTP export',
+    "requests of 500 GenAI chat spans (gen_ai.* messages holding the native 1 KB records' message text, model, usage; same trace shape and latencies; the body size is the encoding's) made by the real OpenTelemetry SDK and",
     "its exporters' serializers, each span mapped to a call and priced; target: at least half the native 1 KB rate.",
     '"Share of native" is the OTLP row against the native 1 KB row, by accepted/s / by records per server CPU-s',
     '(the second moves less with other work on the machine).',
