@@ -197,6 +197,9 @@ describe.each(['protobuf', 'json'] as ExporterKind[])('OTLP ingest with the real
         output: convention.llmOutput,
         attributes: { 'otel.kind': 'client', 'otel.resource': { 'service.name': 'agent-app' } },
       });
+      // The resource's weft.project only routed the spans: the calls do not keep it.
+      const llmAttributes = byId.get(idOf(llm))?.attributes as Record<string, unknown> | undefined;
+      expect(llmAttributes?.['otel.resource']).toEqual({ 'service.name': 'agent-app' });
       expect(byId.get(idOf(tool))).toMatchObject({
         parentId: idOf(llm),
         inputs: convention.toolInputs,

@@ -4,7 +4,7 @@ import { ForbiddenError, type ProjectScope } from '../middleware/index.js';
 import type { SpanCallPut, Storage } from '../storage/index.js';
 import type { TraceExportResult } from './otlp-codec.js';
 import type { OtlpResourceSpans } from './otlp-spans.js';
-import { projectOfResource } from './trace-project.js';
+import { projectOfResource, resourceOfCalls } from './trace-project.js';
 
 /** How many distinct rejection reasons the `partialSuccess` message quotes. */
 const QUOTED_REASONS = 3;
@@ -43,8 +43,9 @@ export async function ingestTraces(
     assertReachable(request.scope, target.project);
     const calls = byProject.get(target.project) ?? [];
     byProject.set(target.project, calls);
+    const callResource = resourceOfCalls(resource);
     for (const span of spans) {
-      const mapping = spanToCall(span, resource);
+      const mapping = spanToCall(span, callResource);
       if (mapping.status === 'mapped') calls.push({ call: mapping.call, usageScope: mapping.usageScope });
       else rejections.add(1, mapping.reason);
     }
