@@ -15,6 +15,7 @@ const server = useFileServer();
 async function clientThroughProxy(
   project: string,
   match: (request: { method: string; path: string }) => boolean,
+  options: weft.WeftOptions = {},
 ) {
   const proxy = await FaultProxy.start({ upstream: server.url, match });
   onTestFinished(() => proxy.close());
@@ -27,6 +28,7 @@ async function clientThroughProxy(
     handleExit: false,
     maxBatchItems: 1,
     maxConcurrentBatches: 4,
+    ...options,
   });
   return { proxy, client };
 }
@@ -85,4 +87,49 @@ it('a server that fails without Retry-After (503, /health too) still opens the c
   expect(result).toMatchObject({ sent: 0, spilled: CALLS, failed: 0 });
   expect(client.diagnostics().outbox?.records).toBe(CALLS);
   expect(await listServerCalls(server.url, 'outage')).toEqual([]);
+});
+
+it('regression: a batch refused with 503 + Retry-After more often than maxAttempts went to the outbox; now the refusals spend no attempt and every call is delivered once', async () => {
+  // One batch of every call, two attempts: before the fix the second refusal sent it to the outbox.
+  const { proxy, client } = await clientThroughProxy('long-overload', isBatchPost, {
+    maxBatchItems: CALLS,
+    maxAttempts: 2,
+  });
+  proxy.failNext(10, { status: 503, headers: { 'retry-after': '0.01' } });
+
+  traceCalls();
+  const result = await client.flush();
+
+  expect(proxy.counters.injected).toBe(10);
+  expect(result).toMatchObject({ sent: CALLS, spilled: 0, failed: 0, pending: 0 });
+  const calls = await listServerCalls(server.url, 'long-overload');
+  expect(calls).toHaveLength(CALLS);
+  expect(duplicateIds(calls)).toEqual([]);
+  expect(client.diagnostics().outbox?.records ?? 0).toBe(0);
+});
+
+it('a batch that fails for real (503 without Retry-After) still spends its attempts and goes to the outbox', async () => {
+  const { proxy, client } = await clientThroughProxy('failing-batch', isBatchPost, {
+    maxBatchItems: CALLS,
+    maxAttempts: 2,
+  });
+  proxy.respond(503);
+  const spills: string[] = [];
+  const listener = (message: unknown) => {
+    const event = message as TransportEvent;
+    if (event.type === 'spill') spills.push(event.reason);
+  };
+  subscribe(TRANSPORT_CHANNEL, listener);
+  onTestFinished(() => {
+    unsubscribe(TRANSPORT_CHANNEL, listener);
+  });
+
+  traceCalls();
+  const result = await client.flush({ timeoutMs: 3_000 });
+
+  // Two requests, then the outbox: the attempts ran out (not the circuit, not the deadline).
+  expect(spills[0]).toMatch(/after 2 attempts/);
+  expect(result).toMatchObject({ sent: 0, spilled: CALLS, failed: 0 });
+  expect(client.diagnostics().outbox?.records).toBe(CALLS);
+  expect(await listServerCalls(server.url, 'failing-batch')).toEqual([]);
 });

@@ -5,7 +5,7 @@ import { batchBodyPrefix, encodeBatchBody } from './batch-body.js';
 import { type Batch, type Entry, type RecordOutcome, sentOutcome } from './batch-entry.js';
 import type { BatcherOptionsParsed } from './batcher-options.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
-import { rejectionVerdict, retryVerdict, splitInHalves } from './delivery-rules.js';
+import { rejectionVerdict, retryVerdict, spendsAttempt, splitInHalves } from './delivery-rules.js';
 import { recordAnswer } from './server-circuit.js';
 import type { Timers } from './timers.js';
 import { RecordRejectedError, RecordTooLargeError } from './transport-errors.js';
@@ -149,7 +149,8 @@ export class BatchSender {
             // An overloaded server (429/503 with Retry-After) slows the sender but does not open the circuit.
             recordAnswer(host.circuit, result);
             if (result.retryAfterMs !== undefined) this.#slots = 1;
-            batch.attempts += 1;
+            // Asked to wait (429/503 with Retry-After), the batch keeps its attempts for real failures.
+            if (spendsAttempt(result)) batch.attempts += 1;
             const retry = this.#retryDecision(batch, result);
             if (retry === undefined) break;
             this.#retries += 1;

@@ -5,6 +5,7 @@ import {
   type RetryPolicy,
   retryVerdict,
   serverSignal,
+  spendsAttempt,
   splitInHalves,
 } from './delivery-rules.js';
 import { ServerUnreachableError } from './transport-errors.js';
@@ -47,6 +48,20 @@ describe('retryVerdict', () => {
     expect(retryVerdict(failure(), { ...state, attempts: 3, hasOutbox: false }, policy)).toMatchObject({
       action: 'keep',
     });
+  });
+
+  it('retries an overloaded answer (429/503 with Retry-After) however many attempts were spent; a 503 without it spends them', () => {
+    const overloaded = { ...failure(1_000), statusCode: 503 };
+    const failing = { ...failure(), statusCode: 503 };
+    expect(spendsAttempt(overloaded)).toBe(false);
+    expect(spendsAttempt({ ...failure(1_000), statusCode: 429 })).toBe(false);
+    expect(spendsAttempt(failing)).toBe(true);
+    expect(spendsAttempt(failure())).toBe(true);
+    expect(retryVerdict(overloaded, { ...state, attempts: 3 }, policy, () => 0)).toEqual({
+      action: 'retry',
+      delayMs: 1_000,
+    });
+    expect(retryVerdict(failing, { ...state, attempts: 3 }, policy)).toMatchObject({ action: 'keep' });
   });
 
   it('keeps it at once while the circuit is open or past the retry budget, when an outbox can take it', () => {

@@ -30,7 +30,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 
 /** What the sender knows when a request failed retryably. */
 export interface RetryState {
-  /** Failed requests so far for this record or batch, this one included. */
+  /** Failed requests so far for this record or batch that spent an attempt ({@link spendsAttempt}), this one included. */
   attempts: number;
   /** Whether a durable outbox can take it. */
   hasOutbox: boolean;
@@ -48,7 +48,9 @@ export type RetryVerdict = { action: 'retry'; delayMs: number } | { action: 'kee
  * honouring `Retry-After`, unless the attempts are used up, the server is
  * known to be down, or the retry budget is spent — then the outbox keeps it.
  * Without an outbox it keeps retrying while attempts remain (there is nowhere
- * else to keep it), past the budget too.
+ * else to keep it), past the budget too. An overloaded server's answer
+ * (429/503 with `Retry-After`) spends no attempt ({@link spendsAttempt}), so
+ * it is retried however often the server asks to wait.
  */
 export function retryVerdict(
   result: Extract<SendResult, { status: 'retryable' }>,
@@ -56,7 +58,7 @@ export function retryVerdict(
   policy: RetryPolicy,
   random: () => number = Math.random,
 ): RetryVerdict {
-  if (state.attempts >= policy.maxAttempts) {
+  if (spendsAttempt(result) && state.attempts >= policy.maxAttempts) {
     return {
       action: 'keep',
       reason: `the server did not accept it after ${policy.maxAttempts} attempts (${result.error.message})`,
@@ -95,6 +97,20 @@ export function serverSignal(result: SendResult): ServerSignal {
   if (result.status !== 'retryable') return 'up';
   const slowDown = result.statusCode === 429 || result.statusCode === 503;
   return slowDown && result.retryAfterMs !== undefined ? 'overloaded' : 'failing';
+}
+
+/**
+ * Whether a retryable answer spends one of a record's `maxAttempts`: a real
+ * failure (no answer, a timeout, a 5xx or 408 without `Retry-After`) does;
+ * an overloaded server's 429/503 with `Retry-After` does not. That server is
+ * up and said when to come back, so a long overload slows the sender (the
+ * delay it asks for, one batch out) instead of sending its batches to the
+ * outbox as if they had failed. What bounds such a wait is a flush's
+ * deadline (`flush({ timeoutMs })`: what is still held then goes to the
+ * outbox) and the retry budget; the attempts do not.
+ */
+export function spendsAttempt(result: Extract<SendResult, { status: 'retryable' }>): boolean {
+  return serverSignal(result) !== 'overloaded';
 }
 
 /**

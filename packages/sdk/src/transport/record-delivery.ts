@@ -4,7 +4,7 @@ import type { BatcherOutbox, RecordPayload } from './batcher-options.js';
 import type { ServerHealth } from './circuit-breaker.js';
 import type { DeliveryRecord } from './delivery-record.js';
 import { sendDeliveryRecord } from './delivery-record.js';
-import { rejectionVerdict, type RetryPolicy, retryVerdict } from './delivery-rules.js';
+import { rejectionVerdict, type RetryPolicy, retryVerdict, spendsAttempt } from './delivery-rules.js';
 import { encodeDeliveryRecord } from './outbox-records.js';
 import {
   DeliveryFailedError,
@@ -143,12 +143,15 @@ export class RecordDelivery {
   async #withRetries<T>(attempt: () => Promise<Attempt<T>>): Promise<{ done: T } | { kept: string }> {
     const { outbox, health, policy } = this.#o;
     const serverDown = () => health !== undefined && health.state !== 'closed';
-    for (let attempts = 1; ; attempts++) {
+    // Failed requests that spent an attempt: an overloaded server's 429/503 with Retry-After does not.
+    let attempts = 0;
+    for (;;) {
       // The server is known to be down: keep it on disk now instead of spending the retries.
       if (outbox !== undefined && serverDown())
         return { kept: 'the circuit is open (the server kept failing)' };
       const result = await attempt();
       if ('done' in result) return result;
+      if (spendsAttempt(result.retry)) attempts++;
       const verdict = retryVerdict(
         result.retry,
         { attempts, hasOutbox: outbox !== undefined, serverDown: serverDown(), retrying: this.#retrying },
