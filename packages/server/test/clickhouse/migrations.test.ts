@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ClickHouseStorage } from '../../src/index.js';
-import { ClickHouseConnection } from '../../src/storage/clickhouse/clickhouse-connection.js';
+import { ClickHouseConnection, QUERY_CHANNEL } from '../../src/storage/clickhouse/clickhouse-connection.js';
 import { migrations } from '../../src/storage/clickhouse/migrations.js';
 import { freshDatabaseName } from '../support/test-storage.js';
 
@@ -137,6 +137,37 @@ describe('ClickHouse schema', () => {
       nextCursor: null,
     });
     await storage.close();
+  });
+
+  it('asks the server its version once: creating a database, then deleting a trace', async () => {
+    const asked: string[] = [];
+    const listener = (message: unknown) => {
+      const { sql } = message as { sql: string };
+      if (/version\(\)/i.test(sql)) asked.push(sql);
+    };
+    QUERY_CHANNEL.subscribe(listener);
+    try {
+      const storage = await ClickHouseStorage.open({ hosts: [host()], database: freshDatabaseName() });
+      const id = '0190a5f0-0000-7000-8000-000000000003';
+      await storage.ingestCalls('p', [
+        {
+          type: 'complete',
+          id,
+          traceId: id,
+          parentId: null,
+          opName: 'op',
+          startedAt: 5,
+          endedAt: 9,
+          inputs: {},
+        },
+      ]);
+      await storage.lifecycle.deleteTraces('p', [id]);
+      expect(await storage.readCall('p', id)).toBeUndefined();
+      await storage.close();
+    } finally {
+      QUERY_CHANNEL.unsubscribe(listener);
+    }
+    expect(asked).toHaveLength(1);
   });
 
   it('refuses a database name that is not a plain identifier, naming the option', async () => {

@@ -25,7 +25,7 @@ import { ClickHouseCallQuery } from './call-query.js';
 import { ClickHouseCallListWriter } from './call-list-writer.js';
 import { ClickHouseCallIngest } from './call-ingest.js';
 import { listTimeSql } from './list-schema.js';
-import { type SchemaProfile, storedProfile } from './schema-profile.js';
+import { type ClickHouseServer, detectServer, type SchemaProfile, storedProfile } from './schema-profile.js';
 import { loadChdb } from './chdb-connection.js';
 import { ClickHouseConnection } from './clickhouse-connection.js';
 import { type ClickHouseStorageOptions, clickHouseStorageOptions } from './clickhouse-storage-options.js';
@@ -79,6 +79,7 @@ export class ClickHouseStorage implements Storage {
     schemaVersion: number,
     completionSettleMs: number,
     profile: SchemaProfile,
+    server: ClickHouseServer,
   ) {
     this.#connection = connection;
     this.#schemaVersion = schemaVersion;
@@ -157,7 +158,7 @@ export class ClickHouseStorage implements Storage {
         files: name('files'),
       },
       refs: this.#refs,
-      deleter: new ClickHouseRowDeleter({ connection, database, cluster }),
+      deleter: new ClickHouseRowDeleter({ connection, database, cluster, server }),
       insertSettings,
       forgetCalls: (project, ids) => this.monitoring.forgetCalls(project, ids),
       open: () => this.#open(),
@@ -194,7 +195,8 @@ export class ClickHouseStorage implements Storage {
       settings: options.cluster === undefined ? {} : { distributed_product_mode: 'local' },
     });
     try {
-      const version = await migrate(connection, options.database, options.cluster);
+      const server = await detectServer(connection);
+      const version = await migrate(connection, options.database, options.cluster, server);
       const profile = await storedProfile(connection, options.database, 'call_list');
       if (profile === undefined) throw new Error(`the migrations left no ${options.database}.call_list`);
       return new ClickHouseStorage(
@@ -204,6 +206,7 @@ export class ClickHouseStorage implements Storage {
         version,
         options.completionSettleMs,
         profile,
+        server,
       );
     } catch (error) {
       await connection.close();

@@ -13,10 +13,9 @@ import { lifecycleStatements } from './lifecycle-schema.js';
 import { callListMigration } from './list-migration.js';
 import { callLatencyStatements } from './latency-schema.js';
 import {
-  buildsProjectionsOnAggregates,
+  type ClickHouseServer,
   type SchemaProfile,
   profileForVersion,
-  serverVersion,
   storedProfile,
 } from './schema-profile.js';
 import { rollupProjectionStatements } from './rollup-projection.js';
@@ -123,6 +122,7 @@ export async function migrate(
   connection: ClickHouseConnection,
   database: string,
   cluster: string | undefined,
+  server: ClickHouseServer,
 ): Promise<number> {
   const run = async (sql: string) => {
     for (let attempt = 1; ; attempt++) {
@@ -146,8 +146,8 @@ export async function migrate(
   );
   const current = Math.min(...perHost.map((rows) => Number(rows[0]?.v ?? 0)));
   const profile = {
-    ...(await schemaProfile(connection, database, run)),
-    projectionsOnAggregates: buildsProjectionsOnAggregates(await serverVersion(connection)),
+    ...(await schemaProfile(connection, database, run, server.version)),
+    projectionsOnAggregates: server.projectionsOnAggregates,
   };
   for (const migration of migrations) {
     if (migration.version <= current) continue;
@@ -161,17 +161,17 @@ export async function migrate(
 
 /**
  * The profile the schema is (or will be) written with: the stored one once
- * `call_list` exists, else the server's, whose full-text index type is
+ * `call_list` exists, else that of the server (of `version`), whose full-text index type is
  * probed by creating it (ClickHouse 25+ has `text`; before, `tokenbf_v1`).
  */
 async function schemaProfile(
   connection: ClickHouseConnection,
   database: string,
   run: (sql: string) => Promise<void>,
+  version: string,
 ): Promise<SchemaProfile> {
   const stored = await storedProfile(connection, database, 'call_list');
   if (stored !== undefined) return stored;
-  const version = await serverVersion(connection);
   if (profileForVersion(version, 'text').kind === 'legacy') return profileForVersion(version, 'text');
   const probe = `${database}.weft_probe_text_index`;
   try {

@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { WeftError } from '@weft/protocol';
 import type { ClickHouseConnection } from './clickhouse-connection.js';
+import type { ClickHouseServer } from './schema-profile.js';
 import { sqlLiteral } from './sql-literal.js';
 
 /** How long a deletion waits for ClickHouse to finish rewriting parts before it fails. */
@@ -27,20 +28,24 @@ export class ClickHouseRowDeleter {
   readonly #connection: ClickHouseConnection;
   readonly #database: string;
   readonly #cluster: string | undefined;
-  #lightweight: Promise<boolean> | undefined;
+  readonly #lightweight: boolean;
 
   constructor({
     connection,
     database,
     cluster,
+    server,
   }: {
     connection: ClickHouseConnection;
     database: string;
     cluster: string | undefined;
+    /** What start-up learnt of the server: whether it has the lightweight delete. */
+    server: Pick<ClickHouseServer, 'lightweightDeletes'>;
   }) {
     this.#connection = connection;
     this.#database = database;
     this.#cluster = cluster;
+    this.#lightweight = server.lightweightDeletes;
   }
 
   /**
@@ -51,7 +56,7 @@ export class ClickHouseRowDeleter {
   async delete(table: string, where: string, { projections = false } = {}): Promise<void> {
     const local = this.#cluster === undefined ? table : `${table}_local`;
     const name = `${this.#database}.${local}`;
-    if (!projections && (await this.#supportsLightweight())) {
+    if (!projections && this.#lightweight) {
       await this.#connection.commandOnEveryHost(`DELETE FROM ${name} WHERE ${where}`);
       return;
     }
@@ -73,13 +78,5 @@ export class ClickHouseRowDeleter {
       }
       await delay(MUTATION_POLL_MS);
     }
-  }
-
-  #supportsLightweight(): Promise<boolean> {
-    this.#lightweight ??= this.#connection.rows<{ v: string }>('SELECT version() AS v').then(([row]) => {
-      const [major = 0, minor = 0] = (row?.v ?? '0').split('.').map(Number);
-      return major > 23 || (major === 23 && minor >= 3);
-    });
-    return this.#lightweight;
   }
 }

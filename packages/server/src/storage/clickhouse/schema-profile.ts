@@ -43,10 +43,30 @@ export function buildsProjectionsOnAggregates(version: string): boolean {
   return major > 24 || (major === 24 && minor >= 8);
 }
 
-/** The server's version (`24.8.1.1`, `18.16.1`): every host of a cluster is expected to run the same. */
-export async function serverVersion(connection: ClickHouseConnection): Promise<string> {
+/**
+ * What start-up learns of the ClickHouse server from its version, asked once
+ * ({@link detectServer}) and handed to what depends on it: the migrations
+ * (the profile of a new database, projections) and the row deleter.
+ */
+export interface ClickHouseServer {
+  /** `24.8.1.1`, `18.16.1`: every host of a cluster is expected to run the same. */
+  version: string;
+  /** Builds projections of an AggregatingMergeTree (24.8 and later). */
+  projectionsOnAggregates: boolean;
+  /** Has the lightweight `DELETE FROM` (23.3 and later). */
+  lightweightDeletes: boolean;
+}
+
+/** Asks the server its version (one `SELECT version()`) and what follows from it. */
+export async function detectServer(connection: ClickHouseConnection): Promise<ClickHouseServer> {
   const [row] = await connection.rows<{ v: string }>('SELECT version() AS v');
-  return row?.v ?? '0';
+  const version = row?.v ?? '0';
+  const [major = 0, minor = 0] = version.split('.').map((part) => Number.parseInt(part, 10));
+  return {
+    version,
+    projectionsOnAggregates: buildsProjectionsOnAggregates(version),
+    lightweightDeletes: major > 23 || (major === 23 && minor >= 3),
+  };
 }
 
 /**
