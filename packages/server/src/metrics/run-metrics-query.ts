@@ -70,15 +70,18 @@ async function rollupRows(
     byValue: plan.byValue,
     root: plan.root,
   };
+  // Every read starts in this turn, so a storage can send those that differ only in level as one statement.
   await Promise.all(
-    plan.reads.map(async ({ level, ranges }) => {
-      if (callMeasures.length > 0)
-        calls.push(
-          ...(await storage.monitoring.readCallRollups({ ...base, level, ranges, sums, histograms })),
-        );
-      if (names.length > 0)
-        feedback.push(...(await storage.monitoring.readFeedbackRollups({ ...base, level, ranges, names })));
-    }),
+    plan.reads.flatMap(({ level, ranges }) => [
+      callMeasures.length > 0 &&
+        storage.monitoring
+          .readCallRollups({ ...base, level, ranges, sums, histograms })
+          .then((rows) => calls.push(...rows)),
+      names.length > 0 &&
+        storage.monitoring
+          .readFeedbackRollups({ ...base, level, ranges, names })
+          .then((rows) => feedback.push(...rows)),
+    ]),
   );
   return { calls, feedback };
 }

@@ -17,6 +17,7 @@ import {
 } from '../rollup/index.js';
 import type { ClickHouseConnection } from './clickhouse-connection.js';
 import { CALL_SUM_COLUMNS } from './rollup-schema.js';
+import { perRead, ReadsTogether } from './reads-together.js';
 import { LATENCY, TTFT } from './rollup-store.js';
 
 /** The `hist` column's value of each histogram. */
@@ -36,8 +37,14 @@ export class ClickHouseRollupReader {
   readonly #tables: { calls: string; feedback: string; completions: string };
   /** How long a completion waits before it is listed (see `completions`). */
   readonly #settleMs: number;
-  /** Call reads of this turn waiting to be sent together, by what they share (see `calls`). */
-  readonly #waiting = new Map<string, PendingCallReads>();
+  /** Call reads of this turn, sent together (see `calls`). */
+  readonly #calls = new ReadsTogether<RollupRead, CallRollupRow>(sharedKey, (reads) =>
+    this.#callsTogether(reads),
+  );
+  /** Feedback reads of this turn, sent together (see `feedback`). */
+  readonly #feedback = new ReadsTogether<FeedbackRollupRead, FeedbackRollupRow>(feedbackKey, (reads) =>
+    this.#feedbackTogether(reads),
+  );
 
   constructor(options: {
     connection: ClickHouseConnection;
@@ -65,19 +72,7 @@ export class ClickHouseRollupReader {
    * and planning cost about as much as reading a panel's rows (10 M calls).
    */
   calls(read: RollupRead): Promise<CallRollupRow[]> {
-    const key = sharedKey(read);
-    let pending = this.#waiting.get(key);
-    if (pending === undefined || pending.reads.some((r) => r.level === read.level)) {
-      const reads: RollupRead[] = [];
-      const answer = Promise.resolve().then(() => {
-        if (this.#waiting.get(key) === pending) this.#waiting.delete(key);
-        return this.#callsTogether(reads);
-      });
-      pending = { reads, answer };
-      this.#waiting.set(key, pending);
-    }
-    const index = pending.reads.push(read) - 1;
-    return pending.answer.then((answers) => answers[index] as CallRollupRow[]);
+    return this.#calls.read(read);
   }
 
   /** `reads` (same {@link sharedKey}, distinct levels) in one statement, each read's rows apart. */
@@ -88,13 +83,7 @@ export class ClickHouseRollupReader {
     ).map(([column]) => column);
     const hists = read.histograms.map((histogram) => HIST[histogram]);
     const owns = reads.map(ownConditions);
-    const which = (values: readonly string[]) =>
-      values.length === 1
-        ? (values[0] as string)
-        : `multiIf(${owns
-            .slice(0, -1)
-            .map((own, i) => `${own}, ${values[i]}`)
-            .join(', ')}, ${values.at(-1)})`;
+    const which = (values: readonly string[]) => perRead(owns, values);
     const rows = await this.#connection.rows<Record<string, unknown>>(`
       SELECT ${which(reads.map((_, i) => String(i)))} AS r_q, ${which(reads.map(rangeOf))} AS r_t,
         status AS r_status, ${groupOf(read)} AS r_g,
@@ -129,16 +118,34 @@ export class ClickHouseRollupReader {
     return out;
   }
 
-  async feedback(read: FeedbackRollupRead): Promise<FeedbackRollupRow[]> {
+  /**
+   * One row per rollup bucket, feedback name and group. Reads made in the
+   * same turn that differ only in level and ranges go as one statement, as
+   * in {@link calls}.
+   */
+  feedback(read: FeedbackRollupRead): Promise<FeedbackRollupRow[]> {
+    return this.#feedback.read(read);
+  }
+
+  /** `reads` (same {@link feedbackKey}, distinct levels) in one statement, each read's rows apart. */
+  async #feedbackTogether(reads: readonly FeedbackRollupRead[]): Promise<FeedbackRollupRow[][]> {
+    const [read] = reads as [FeedbackRollupRead];
+    const owns = reads.map(ownConditions);
     const rows = await this.#connection.rows<Record<string, unknown>>(`
-      SELECT t AS r_t, name AS r_name, ${groupOf(read)} AS r_g, dvalue AS r_dvalue, sumMerge(n) AS r_n,
+      SELECT ${perRead(
+        owns,
+        reads.map((_, i) => String(i)),
+      )} AS r_q, t AS r_t, name AS r_name, ${groupOf(read)} AS r_g, dvalue AS r_dvalue, sumMerge(n) AS r_n,
         sumMerge(numeric_n) AS r_numeric_n, sumMerge(sum) AS r_sum, sumMerge(sum_squares) AS r_sum_squares
-      FROM ${this.#tables.feedback} WHERE ${sharedConditions(read)} AND ${ownConditions(read)} AND name IN ${inList(read.names)}
-      GROUP BY r_t, r_name, r_g, r_dvalue`);
-    const out = new Map<string, FeedbackRollupRow>();
+      FROM ${this.#tables.feedback}
+      WHERE ${sharedConditions(read)} AND (${owns.map((own) => `(${own})`).join(' OR ')}) AND name IN ${inList(read.names)}
+      GROUP BY r_q, r_t, r_name, r_g, r_dvalue`);
+    const out = reads.map(() => new Map<string, FeedbackRollupRow>());
     for (const row of rows) {
+      const byKey = out[Number(row.r_q)];
+      if (byKey === undefined) continue;
       const key = `${row.r_t}\u0000${row.r_name}\u0000${row.r_g}`;
-      let found = out.get(key);
+      let found = byKey.get(key);
       if (found === undefined) {
         found = {
           t: Number(row.r_t),
@@ -146,7 +153,7 @@ export class ClickHouseRollupReader {
           group: groupValue(read, row.r_g as string),
           values: emptyFeedbackValues(),
         };
-        out.set(key, found);
+        byKey.set(key, found);
       }
       if (row.r_dvalue !== '') addCount(found.values.distribution, row.r_dvalue as string, Number(row.r_n));
       else {
@@ -156,7 +163,7 @@ export class ClickHouseRollupReader {
         found.values.sumSquares = Number(row.r_sum_squares);
       }
     }
-    return [...out.values()].filter((row) => !isZeroFeedbackValues(row.values));
+    return out.map((byKey) => [...byKey.values()].filter((row) => !isZeroFeedbackValues(row.values)));
   }
 
   /** The last settled completion's position, `undefined` when none. */
@@ -188,12 +195,6 @@ export class ClickHouseRollupReader {
   }
 }
 
-/** Call reads waiting for the end of the turn to be sent together. */
-interface PendingCallReads {
-  reads: RollupRead[];
-  answer: Promise<CallRollupRow[][]>;
-}
-
 /** What call reads sent together share: everything but level and ranges. */
 function sharedKey(read: RollupRead): string {
   return JSON.stringify([
@@ -206,6 +207,11 @@ function sharedKey(read: RollupRead): string {
     read.sums,
     read.histograms,
   ]);
+}
+
+/** What feedback reads sent together share: everything but level and ranges. */
+function feedbackKey(read: FeedbackRollupRead): string {
+  return JSON.stringify([read.project, read.cut, read.value, read.ops, read.byValue, read.root, read.names]);
 }
 
 /** A read's conditions on the key but its level and time. */
