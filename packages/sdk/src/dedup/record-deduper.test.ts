@@ -2,6 +2,7 @@ import { arrayDigest, decodeMsgpack, digestBytes, encodeMsgpack, isValueRef } fr
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeIfSafe, releaseEncoded } from '../values/safe-encoder.js';
+import { snapshotTape } from '../values/snapshot.js';
 import { EncodeTimeDedup } from './encode-time-dedup.js';
 import { KnownValues } from './known-values.js';
 import { RecordDeduper } from './record-deduper.js';
@@ -157,6 +158,39 @@ describe('EncodeTimeDedup (the safe encoder replaces large values as it writes t
             for (const value of encoded.values?.send ?? []) server.take(value.bytes);
             expect(JSON.stringify(server.expand(decodeMsgpack(encoded.bytes)))).toBe(
               JSON.stringify(decodeMsgpack(whole)),
+            );
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('replaces the same values when inputs and output are snapshot tapes, at any threshold (leaves near it included)', () => {
+    const leaf = fc.oneof(
+      fc.string({ maxLength: 120 }),
+      fc.double({ noNaN: true }),
+      fc.integer(),
+      fc.boolean(),
+    );
+    const value = fc.oneof(leaf, fc.jsonValue(), fc.array(leaf), fc.dictionary(fc.string(), leaf));
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.dictionary(fc.string(), value), value), { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 1, max: 400 }),
+        (records, threshold) => {
+          const inline = new EncodeTimeDedup(new ValueMarkers(threshold, new KnownValues(1_000)));
+          const byBytes = deduper(threshold);
+          for (const [inputs, output] of records) {
+            const taped = record(snapshotTape(inputs, undefined, true) as never, snapshotTape(output));
+            const encoded = encodeDeduped(inline, taped);
+            if (encoded === undefined) return; // not safe as it is: the Sanitizer's path
+            const whole = encodeIfSafe(record(inputs, output))!;
+            const expected = byBytes.dedup(Uint8Array.from(whole));
+            releaseEncoded(whole);
+            expect(decodeMsgpack(encoded.bytes)).toEqual(decodeMsgpack(expected?.bytes ?? whole));
+            expect(encoded.values?.send.map((v) => v.digest) ?? []).toEqual(
+              expected?.send.map((v) => v.digest) ?? [],
             );
           }
         },

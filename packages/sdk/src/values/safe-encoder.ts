@@ -57,6 +57,7 @@ export function encodeIfSafe(
   const w = writer;
   w.o = o;
   w.hook = hook;
+  w.threshold = hook === undefined ? 0 : hook.thresholdBytes;
   w.nodes = 0;
   w.maxNodes = Math.min(o.maxNodes, budget);
   w.maxString = o.maxStringLength;

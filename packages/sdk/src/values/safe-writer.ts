@@ -36,6 +36,8 @@ export class SafeWriter extends MsgpackWriter {
   hook: WrittenValueHook | undefined;
   /** Depth from which values are asked about: 2 in the record's `inputs` (its members), 1 in its `output`. */
   hookFrom = NO_HOOK;
+  /** The hook's `thresholdBytes` (0 without a hook): a leaf that encodes shorter is never asked about. */
+  threshold = 0;
 
   constructor() {
     super(EMPTY_ARENA.buf, EMPTY_ARENA.view);
@@ -173,8 +175,10 @@ export class SafeWriter extends MsgpackWriter {
     this.ti = 0;
     this.origins = tape.origins;
     this.oi = 0;
-    this.nodes--; // the root slot is the value `value()` already counted
-    const ok = this.slot(tape.slots, depth, false);
+    // The root slot is the value `value()` already counted, and already asks
+    // the hook about as a whole: asking again would replace its stand-in by
+    // another (a marker longer than a low threshold).
+    const ok = this.slotValue(tape.slots, depth, false);
     this.ti = outer;
     this.origins = outerOrigins;
     this.oi = outerOi;
@@ -262,8 +266,34 @@ export class SafeWriter extends MsgpackWriter {
     const n = slots[this.ti++] as number;
     if (n > o.maxArrayLength) return false;
     this.arrayHeader(n);
-    for (let i = 0; i < n; i++) if (!this.slot(slots, depth + 1, false)) return false;
+    for (let i = 0; i < n; i++) if (!this.item(slots, depth + 1, false)) return false;
     return true;
+  }
+
+  /**
+   * {@link slot}, with the leaves the hook can never replace (most of a
+   * record's values: numbers, booleans, null and strings that encode
+   * shorter than its threshold) written in line, without the calls of the
+   * general path. A leaf's slot is never an origin (origins are containers).
+   */
+  item(slots: unknown[], depth: number, member: boolean): boolean {
+    const v = slots[this.ti];
+    if (typeof v === 'string') {
+      // At most 3 bytes per code unit and a 5-byte header (see `knownString`).
+      if (depth < this.hookFrom || v.length * 3 + 5 < this.threshold) {
+        if (++this.nodes >= this.maxNodes) return false;
+        this.ti++;
+        return this.string(v, this.maxString);
+      }
+    } else if (typeof v === 'number') {
+      // A number encodes in at most 9 bytes.
+      if (depth < this.hookFrom || this.threshold > 9) {
+        if (++this.nodes >= this.maxNodes) return false;
+        this.ti++;
+        return this.safeNumber(v);
+      }
+    }
+    return this.slot(slots, depth, member);
   }
 
   tapeObject(slots: unknown[], depth: number): boolean {
@@ -281,7 +311,7 @@ export class SafeWriter extends MsgpackWriter {
         this.ti++;
         continue;
       }
-      if (!this.string(key, this.maxString) || !this.slot(slots, depth + 1, true)) return false;
+      if (!this.string(key, this.maxString) || !this.item(slots, depth + 1, true)) return false;
       count++;
     }
     this.mapHeader(at, count);
