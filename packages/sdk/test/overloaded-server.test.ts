@@ -33,18 +33,27 @@ async function clientThroughProxy(
   return { proxy, client };
 }
 
-/** The circuit states the transport reports from now until the test ends. */
-function circuitStates(): string[] {
-  const states: string[] = [];
+/** The transport's events of `type` from now until the test ends. */
+function transportEvents<T extends TransportEvent['type']>(type: T): Extract<TransportEvent, { type: T }>[] {
+  const events: Extract<TransportEvent, { type: T }>[] = [];
   const listener = (message: unknown) => {
     const event = message as TransportEvent;
-    if (event.type === 'circuit') states.push(event.state);
+    if (event.type === type) events.push(event as Extract<TransportEvent, { type: T }>);
   };
   subscribe(TRANSPORT_CHANNEL, listener);
   onTestFinished(() => {
     unsubscribe(TRANSPORT_CHANNEL, listener);
   });
-  return states;
+  return events;
+}
+
+/** Every traced call is on the server once, sent, none in the outbox. */
+async function expectEachCallOnce(client: weft.WeftClient, result: weft.FlushResult, project: string) {
+  expect(result).toMatchObject({ sent: CALLS, spilled: 0, failed: 0, pending: 0 });
+  const calls = await listServerCalls(server.url, project);
+  expect(calls).toHaveLength(CALLS);
+  expect(duplicateIds(calls)).toEqual([]);
+  expect(client.diagnostics().outbox?.records ?? 0).toBe(0);
 }
 
 function traceCalls(): void {
@@ -61,29 +70,25 @@ it('regression: an overloaded server (503 + Retry-After, 8 times) opened the cir
   const { proxy, client } = await clientThroughProxy('overloaded', isBatchPost);
   // As the server's admission answers: 503 WEFT_OVERLOADED with Retry-After, more than failureThreshold (5) times.
   proxy.failNext(8, { status: 503, headers: { 'retry-after': '1' } });
-  const states = circuitStates();
+  const circuit = transportEvents('circuit');
 
   traceCalls();
   const result = await client.flush();
 
   expect(proxy.counters.injected).toBe(8);
-  expect(states).toEqual([]);
-  expect(result).toMatchObject({ sent: CALLS, spilled: 0, failed: 0, pending: 0 });
-  const calls = await listServerCalls(server.url, 'overloaded');
-  expect(calls).toHaveLength(CALLS);
-  expect(duplicateIds(calls)).toEqual([]);
-  expect(client.diagnostics().outbox?.records ?? 0).toBe(0);
+  expect(circuit.map((event) => event.state)).toEqual([]);
+  await expectEachCallOnce(client, result, 'overloaded');
 });
 
 it('a server that fails without Retry-After (503, /health too) still opens the circuit: the calls go to the outbox', async () => {
   const { proxy, client } = await clientThroughProxy('outage', () => true);
   proxy.respond(503);
-  const states = circuitStates();
+  const circuit = transportEvents('circuit');
 
   traceCalls();
   const result = await client.flush({ timeoutMs: 3_000 });
 
-  expect(states).toContain('open');
+  expect(circuit.map((event) => event.state)).toContain('open');
   expect(result).toMatchObject({ sent: 0, spilled: CALLS, failed: 0 });
   expect(client.diagnostics().outbox?.records).toBe(CALLS);
   expect(await listServerCalls(server.url, 'outage')).toEqual([]);
@@ -101,11 +106,7 @@ it('regression: a batch refused with 503 + Retry-After more often than maxAttemp
   const result = await client.flush();
 
   expect(proxy.counters.injected).toBe(10);
-  expect(result).toMatchObject({ sent: CALLS, spilled: 0, failed: 0, pending: 0 });
-  const calls = await listServerCalls(server.url, 'long-overload');
-  expect(calls).toHaveLength(CALLS);
-  expect(duplicateIds(calls)).toEqual([]);
-  expect(client.diagnostics().outbox?.records ?? 0).toBe(0);
+  await expectEachCallOnce(client, result, 'long-overload');
 });
 
 it('a batch that fails for real (503 without Retry-After) still spends its attempts and goes to the outbox', async () => {
@@ -114,21 +115,13 @@ it('a batch that fails for real (503 without Retry-After) still spends its attem
     maxAttempts: 2,
   });
   proxy.respond(503);
-  const spills: string[] = [];
-  const listener = (message: unknown) => {
-    const event = message as TransportEvent;
-    if (event.type === 'spill') spills.push(event.reason);
-  };
-  subscribe(TRANSPORT_CHANNEL, listener);
-  onTestFinished(() => {
-    unsubscribe(TRANSPORT_CHANNEL, listener);
-  });
+  const spills = transportEvents('spill');
 
   traceCalls();
   const result = await client.flush({ timeoutMs: 3_000 });
 
   // Two requests, then the outbox: the attempts ran out (not the circuit, not the deadline).
-  expect(spills[0]).toMatch(/after 2 attempts/);
+  expect(spills[0]?.reason).toMatch(/after 2 attempts/);
   expect(result).toMatchObject({ sent: 0, spilled: CALLS, failed: 0 });
   expect(client.diagnostics().outbox?.records).toBe(CALLS);
   expect(await listServerCalls(server.url, 'failing-batch')).toEqual([]);

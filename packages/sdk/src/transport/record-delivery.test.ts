@@ -1,20 +1,10 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { ScriptedServer } from '../../test/support/transport/scripted-server.js';
-import { ApiClient } from './api-client.js';
+import { expect, it } from 'vitest';
+import { useScriptedServer } from '../../test/support/transport/scripted-server.js';
 import type { RecordPayload } from './batcher-options.js';
 import { DEFAULT_RETRY_POLICY } from './delivery-rules.js';
 import { RecordDelivery } from './record-delivery.js';
 
-let server: ScriptedServer;
-let client: ApiClient;
-beforeEach(async () => {
-  server = await ScriptedServer.start();
-  client = new ApiClient({ url: server.url });
-});
-afterEach(async () => {
-  await client.close();
-  await server.close();
-});
+const scripted = useScriptedServer();
 
 /** A delivery of two attempts per record into an outbox that keeps what it is given. */
 function delivery(): { delivery: RecordDelivery; kept: RecordPayload[] } {
@@ -28,7 +18,7 @@ function delivery(): { delivery: RecordDelivery; kept: RecordPayload[] } {
     kept,
     delivery: new RecordDelivery({
       project: 'proj',
-      api: client,
+      api: scripted.client,
       outbox,
       health: undefined,
       warnings: { report: () => {} },
@@ -41,7 +31,7 @@ const object = { kind: 'object', label: 'object o', body: { project: 'proj', nam
 
 it('sends a record the server refused with 503 + Retry-After more often than maxAttempts, then failed once, keeping nothing', async () => {
   // Six refusals spend no attempt; the real failure after them spends the first of two.
-  server.script = (_request, index) =>
+  scripted.server.script = (_request, index) =>
     index < 6
       ? { status: 503, headers: { 'retry-after': '0.001' } }
       : index === 6
@@ -49,14 +39,14 @@ it('sends a record the server refused with 503 + Retry-After more often than max
         : { status: 200, body: {} };
   const { delivery: records, kept } = delivery();
   expect(await records.deliver(object)).toMatchObject({ status: 'sent' });
-  expect(server.requests).toHaveLength(8);
+  expect(scripted.server.requests).toHaveLength(8);
   expect(kept).toEqual([]);
 });
 
 it('keeps a record in the outbox after maxAttempts real failures (503 without Retry-After)', async () => {
-  server.script = () => ({ status: 503 });
+  scripted.server.script = () => ({ status: 503 });
   const { delivery: records, kept } = delivery();
   expect(await records.deliver(object)).toEqual({ status: 'spilled' });
-  expect(server.requests).toHaveLength(2);
+  expect(scripted.server.requests).toHaveLength(2);
   expect(kept).toHaveLength(1);
 });

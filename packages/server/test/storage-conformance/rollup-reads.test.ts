@@ -35,18 +35,38 @@ const LEVELS = [
     ],
   },
 ] as const;
-/** What `read` returns, and the SELECTs a ClickHouse engine ran for it (SQLite publishes none). */
-async function statementsOf<T>(read: () => Promise<T>): Promise<{ result: T; statements: number }> {
+/**
+ * Makes `reads` one after another, then together, and checks that together
+ * each gets the rows it gets alone, within its own ranges, in one statement
+ * on ClickHouse. Returns the rows read together.
+ */
+async function readAloneAndTogether<Read extends Pick<RollupRead, 'ranges'>, Row extends { t: number }>(
+  reads: readonly Read[],
+  readOne: (read: Read) => Promise<Row[]>,
+  order: (a: Row, b: Row) => number,
+): Promise<Row[][]> {
+  const alone: Row[][] = [];
+  for (const read of reads) alone.push(await readOne(read));
   let statements = 0;
   const listener = () => {
     statements += 1;
   };
   QUERY_CHANNEL.subscribe(listener);
+  let together: Row[][];
   try {
-    return { result: await read(), statements };
+    together = await Promise.all(reads.map(readOne));
   } finally {
     QUERY_CHANNEL.unsubscribe(listener);
   }
+  expect(statements).toBe(ONE_STATEMENT);
+  const sorted = (rows: Row[][]) => rows.map((r) => [...r].sort(order));
+  expect(sorted(together)).toEqual(sorted(alone));
+  for (const [i, rows] of together.entries()) {
+    for (const row of rows) {
+      expect(reads[i]?.ranges.some(([from, to]) => row.t >= from && row.t < to)).toBe(true);
+    }
+  }
+  return together;
 }
 /** Reads made together: one statement on ClickHouse (chDB or a server), none published on SQLite. */
 const ONE_STATEMENT = store.engine === 'sqlite' ? 0 : 1;
@@ -70,21 +90,12 @@ describe(`storage contract (${store.engine}): rollup reads`, () => {
       histograms: ['latency'],
     } as const;
     const reads: RollupRead[] = LEVELS.map((level) => ({ ...base, ...level }));
-    const alone: CallRollupRow[][] = [];
-    for (const read of reads) alone.push(await store.storage.monitoring.readCallRollups(read));
-    const { result: together, statements } = await statementsOf(() =>
-      Promise.all(reads.map((read) => store.storage.monitoring.readCallRollups(read))),
+    const together = await readAloneAndTogether(
+      reads,
+      (read) => store.storage.monitoring.readCallRollups(read),
+      (a, b) => a.t - b.t || a.status.localeCompare(b.status),
     );
-    expect(statements).toBe(ONE_STATEMENT);
-    const sorted = (rows: CallRollupRow[][]) =>
-      rows.map((r) => [...r].sort((a, b) => a.t - b.t || a.status.localeCompare(b.status)));
-    expect(sorted(together)).toEqual(sorted(alone));
-    // Each row lies within one of its own read's ranges, and the counts are the calls there.
-    for (const [i, rows] of together.entries()) {
-      for (const row of rows) {
-        expect(reads[i]?.ranges.some(([from, to]) => row.t >= from && row.t < to)).toBe(true);
-      }
-    }
+    // The counts are the calls in each read's ranges.
     const count = (rows: CallRollupRow[]) => rows.reduce((sum, row) => sum + row.values.n, 0);
     expect(together.map(count)).toEqual(COVERED);
   });
@@ -123,20 +134,11 @@ describe(`storage contract (${store.engine}): rollup reads`, () => {
     );
     const base = { project, cut: '', ops: { all: true }, byValue: false, names: ['score', 'label'] } as const;
     const reads: FeedbackRollupRead[] = LEVELS.map((level) => ({ ...base, ...level }));
-    const alone: FeedbackRollupRow[][] = [];
-    for (const read of reads) alone.push(await store.storage.monitoring.readFeedbackRollups(read));
-    const { result: together, statements } = await statementsOf(() =>
-      Promise.all(reads.map((read) => store.storage.monitoring.readFeedbackRollups(read))),
+    const together = await readAloneAndTogether(
+      reads,
+      (read) => store.storage.monitoring.readFeedbackRollups(read),
+      (a, b) => a.t - b.t || a.name.localeCompare(b.name),
     );
-    expect(statements).toBe(ONE_STATEMENT);
-    const sorted = (rows: FeedbackRollupRow[][]) =>
-      rows.map((r) => [...r].sort((a, b) => a.t - b.t || a.name.localeCompare(b.name)));
-    expect(sorted(together)).toEqual(sorted(alone));
-    for (const [i, rows] of together.entries()) {
-      for (const row of rows) {
-        expect(reads[i]?.ranges.some(([from, to]) => row.t >= from && row.t < to)).toBe(true);
-      }
-    }
     const scores = (rows: FeedbackRollupRow[]) =>
       rows.filter((row) => row.name === 'score').reduce((sum, row) => sum + row.values.n, 0);
     expect(together.map(scores)).toEqual(COVERED);

@@ -2,6 +2,8 @@ import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decodeMsgpack } from '@weft/protocol';
+import { afterEach, beforeEach } from 'vitest';
+import { ApiClient } from '../../../src/transport/api-client.js';
 
 /** A request as the scripted server saw it; msgpack and JSON bodies are decoded. */
 export interface SeenRequest {
@@ -102,4 +104,31 @@ export class ScriptedServer {
     this.#waiters = this.#waiters.filter((waiter) => this.requests.length < waiter.count);
     for (const waiter of ready) waiter.resolve();
   }
+}
+
+/**
+ * A scripted server and an `ApiClient` of it for each test of the calling
+ * file, both closed after each test.
+ */
+export function useScriptedServer(): { readonly server: ScriptedServer; readonly client: ApiClient } {
+  let server: ScriptedServer | undefined;
+  let client: ApiClient | undefined;
+  beforeEach(async () => {
+    server = await ScriptedServer.start();
+    client = new ApiClient({ url: server.url });
+  });
+  afterEach(async () => {
+    await client?.close();
+    await server?.close();
+  });
+  return {
+    get server() {
+      if (server === undefined) throw new Error('the scripted server starts in beforeEach');
+      return server;
+    },
+    get client() {
+      if (client === undefined) throw new Error('the scripted server starts in beforeEach');
+      return client;
+    },
+  };
 }
