@@ -310,6 +310,14 @@ export const migrations: readonly Migration[] = [
     // by every range read that stepped over them. See histogram-blob.ts.
     run: rollupBinsToVarints,
   },
+  {
+    version: 13,
+    name: 'call completions found by call',
+    // Deleting a call (retention, deletion on request) removes its completion
+    // by (project, id); with only the (project, seq) index that walked every
+    // completion of the project, per deleted call.
+    sql: 'CREATE INDEX call_completions_call ON call_completions (project, id);',
+  },
 ];
 
 /**
