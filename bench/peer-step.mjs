@@ -44,7 +44,11 @@ const steps = Number(args.steps);
 if (args.child) {
   const sdk = positionals[0];
   const { makeWorkload } = await import(pathToFileURL(join(peerbench, 'lib/workload.mjs')).href);
-  const sink = fork(join(peerbench, 'lib/sink.mjs'), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  // WEFT_DIR: the sink decodes Weft's batches with this checkout's route (bench/peerbench-sink-route.mjs).
+  const sink = fork(join(peerbench, 'lib/sink.mjs'), [], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    env: { ...process.env, WEFT_DIR: fileURLToPath(new URL('..', import.meta.url)) },
+  });
   const url = await new Promise((done) => sink.once('message', (m) => done(m.url)));
   let wrap = (fn) => fn;
   let client;

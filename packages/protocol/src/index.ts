@@ -68,6 +68,9 @@ export {
   totalCostUsd,
 } from './pricing/index.js';
 export {
+  CALL_ID_EXT_TYPE,
+  COMPACT_CALL_ID_BYTES,
+  callIdOfPayload,
   countMsgpackNodes,
   decodeMsgpack,
   encodeMsgpack,
@@ -81,6 +84,7 @@ export {
   msgpackStrHeader,
   readMsgpackHeader,
   skipMsgpackValue,
+  writeCompactCallId,
 } from './msgpack/index.js';
 export * from './schemas/index.js';
 export { tCritical95, Z_975 } from './stats/index.js';

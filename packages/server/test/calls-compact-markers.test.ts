@@ -2,7 +2,7 @@ import { digestBytes, encodeMsgpack, routes, valueRef, valueRefBytes } from '@we
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from '@weft/test-server';
 import { callIdOf, completeOf } from './support/calls.js';
-import { CompactRef } from './support/compact-ref.js';
+import { CompactId, CompactRef } from './support/compact-ref.js';
 import { get, post } from './support/http.js';
 import { freshTestStorageUrl } from './support/test-storage.js';
 
@@ -64,5 +64,27 @@ describe('compact value markers', () => {
     const url = `${routes.callExport()}?${new URLSearchParams({ project, format: 'jsonl', values: 'resolved' })}`;
     const exported = JSON.parse((await (await fetch(new URL(url, server.url))).text()).trim());
     expect({ inputs: exported.inputs, output: exported.output }).toEqual(expected);
+  });
+
+  it('accepts call ids in their compact form (as the SDK writes them) and reads them back as strings', async () => {
+    const root = completeOf(20, { inputs: { q: 'root' } });
+    const child = completeOf(21, { inputs: { q: 'child' } });
+    const compact = (call: Record<string, unknown>) => ({
+      ...call,
+      id: new CompactId(call.id as string),
+      traceId: new CompactId(call.traceId as string),
+      parentId: call.parentId === null ? null : new CompactId(call.parentId as string),
+    });
+    const response = await ingest([
+      compact(root),
+      compact({ ...child, traceId: root.id, parentId: root.id }),
+    ]);
+    expect(response.body).toEqual({ accepted: 2 });
+    const read = (await get(server.url, routes.call(project, callIdOf(21)))).body;
+    expect({ id: read.id, traceId: read.traceId, parentId: read.parentId }).toEqual({
+      id: callIdOf(21),
+      traceId: callIdOf(20),
+      parentId: callIdOf(20),
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { addExtension, Packr } from 'msgpackr';
 import { digestOfValueRefPayload, VALUE_REF_EXT_TYPE, valueRef } from '../values/index.js';
+import { CALL_ID_EXT_TYPE, callIdOfPayload } from './compact-call-id.js';
 
 /**
  * The one msgpackr configuration used on the wire. Records/structures are off
@@ -12,13 +13,15 @@ import { digestOfValueRefPayload, VALUE_REF_EXT_TYPE, valueRef } from '../values
 // named `toJSON` (and throws) when the object also has a `constructor` key.
 const options = { useRecords: false, moreTypes: false, skipValues: [undefined], useToJSON: false };
 const packr = new Packr(options);
-// The compact value marker decodes to the map form every reader knows, so
-// ingest, resolution, search, export and garbage collection read both forms
-// alike. (msgpackr's extensions are per process: every decoder gets it.)
+// The compact value marker and call id decode to the forms every reader
+// knows (the marker map, the id string), so ingest, resolution, search,
+// export and garbage collection read both forms alike. (msgpackr's
+// extensions are per process: every decoder gets them.)
 addExtension({
   type: VALUE_REF_EXT_TYPE,
   unpack: (payload: Uint8Array) => valueRef(digestOfValueRefPayload(payload)),
 });
+addExtension({ type: CALL_ID_EXT_TYPE, unpack: callIdOfPayload });
 /** Decodes maps as `Map`s, for the rare body that holds a `__proto__` key (see {@link decodeMsgpack}). */
 const mapsPackr = new Packr({ ...options, mapsAsObjects: false });
 const PROTO_KEY = Buffer.from('__proto__', 'latin1');

@@ -14,6 +14,7 @@ import {
   snapshotBytes,
 } from '../values/index.js';
 import { callItem, failureMarker, type RecordKind, type RecordText, type WalkedParts } from './call-item.js';
+import { compactRecordIds } from './compact-record-ids.js';
 import type { Backlog } from './backlog.js';
 import type { Epoch, FlushBarrier } from './flush-barrier.js';
 import { type Pool, yieldTurn } from './pool.js';
@@ -168,7 +169,11 @@ export class Pipeline {
         if (bytes === undefined) encoding?.abort();
       }
       if (bytes !== undefined) {
-        this.#deliver(job, bytes, encoding === undefined ? NOT_DEDUPLICATED : encoding.finish());
+        this.#deliver(
+          job,
+          compactRecordIds(bytes),
+          encoding === undefined ? NOT_DEDUPLICATED : encoding.finish(),
+        );
         return undefined;
       }
       // The walk reads containers, not tapes.
@@ -274,7 +279,7 @@ export class Pipeline {
       this.#o.barrier.settle(epoch, 'failed', kind === 'start' ? 'other' : 'call');
       return;
     }
-    this.#deliver(job, bytes, NOT_DEDUPLICATED);
+    this.#deliver(job, compactRecordIds(bytes), NOT_DEDUPLICATED);
   }
 
   /**

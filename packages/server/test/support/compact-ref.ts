@@ -1,4 +1,10 @@
-import { digestOfValueRefPayload, VALUE_REF_EXT_TYPE, valueRef } from '@weft/protocol';
+import {
+  CALL_ID_EXT_TYPE,
+  callIdOfPayload,
+  digestOfValueRefPayload,
+  VALUE_REF_EXT_TYPE,
+  valueRef,
+} from '@weft/protocol';
 import { addExtension } from 'msgpackr';
 
 /**
@@ -18,4 +24,16 @@ addExtension({
   type: VALUE_REF_EXT_TYPE,
   pack: (ref: CompactRef) => Buffer.from(ref.digest, 'base64url'),
   unpack: (payload: Uint8Array) => valueRef(digestOfValueRefPayload(payload)),
+});
+
+/** A call id that `encodeMsgpack` writes in its compact form (msgpack `fixext 16` 0x55), as the SDK writes record ids. */
+export class CompactId {
+  constructor(readonly id: string) {}
+}
+
+addExtension({
+  Class: CompactId,
+  type: CALL_ID_EXT_TYPE,
+  pack: (ref: CompactId) => Buffer.from(ref.id.replaceAll('-', ''), 'hex'),
+  unpack: callIdOfPayload,
 });

@@ -1,0 +1,63 @@
+/**
+ * A call id on the wire in its compact form: msgpack `fixext 16` of type 85
+ * (`d8 55`, then the UUID's 16 bytes), 18 bytes where the 36-character
+ * string takes 38. `decodeMsgpack` gives back the lowercase string, so no
+ * reader past the decoder tells the forms apart. Only a lowercase canonical
+ * UUID is written this way (the form it decodes to); any other id stays a
+ * string.
+ */
+export const CALL_ID_EXT_TYPE = 0x55;
+
+/** Bytes of a compact call id. */
+export const COMPACT_CALL_ID_BYTES = 18;
+
+/** Characters of a call id as text. */
+const ID_CHARS = 36;
+const DASHES = [8, 13, 18, 23];
+/** Each byte value's two lowercase hex digits. */
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** The value of lowercase hex digit `c` (an ASCII code), or -1. */
+function hexValue(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  if (c >= 0x61 && c <= 0x66) return c - 0x61 + 10;
+  return -1;
+}
+
+/**
+ * Writes the compact form of the id whose 36 ASCII characters are at
+ * `src[at…]` to `out[offset…]` (18 bytes), when they are a lowercase
+ * canonical UUID; returns false, having written nothing, otherwise.
+ */
+export function writeCompactCallId(src: Uint8Array, at: number, out: Uint8Array, offset: number): boolean {
+  if (at + ID_CHARS > src.length) return false;
+  for (const dash of DASHES) if (src[at + dash] !== 0x2d) return false;
+  const bytes = new Uint8Array(16);
+  let n = 0;
+  for (let i = 0; i < ID_CHARS; i++) {
+    if (i === 8 || i === 13 || i === 18 || i === 23) continue;
+    const high = hexValue(src[at + i] as number);
+    const low = hexValue(src[at + i + 1] as number);
+    if (high < 0 || low < 0) return false;
+    bytes[n++] = (high << 4) | low;
+    i++;
+  }
+  out[offset] = 0xd8;
+  out[offset + 1] = CALL_ID_EXT_TYPE;
+  out.set(bytes, offset + 2);
+  return true;
+}
+
+/** The id a compact call id's payload carries (the lowercase 8-4-4-4-12 text). */
+export function callIdOfPayload(payload: Uint8Array): string {
+  if (payload.byteLength !== 16)
+    throw new RangeError(
+      `a call id (msgpack ext ${CALL_ID_EXT_TYPE}) carries 16 bytes, not ${payload.byteLength}`,
+    );
+  let s = '';
+  for (let i = 0; i < 16; i++) {
+    if (i === 4 || i === 6 || i === 8 || i === 10) s += '-';
+    s += HEX[payload[i] as number];
+  }
+  return s;
+}
