@@ -36,6 +36,42 @@ export const TTFT = 't';
 /** A bin row's sums: only `n`, its count, is set. */
 const NO_SUMS = Object.fromEntries(CALL_SUM_COLUMNS.map(([column]) => [column, 0]));
 
+/**
+ * Columns of the rows the store inserts, in the order of their TabSeparated
+ * rows (every row holds each): the batch path of ingest writes them per
+ * flush, so they go as `insertColumns`, not JSONEachRow.
+ */
+const FACTS_COLUMNS = ['project', 'id', 'start', 'end', 'feedback_waiting', 'completed', 'seq'] as const;
+const COMPLETIONS_COLUMNS = ['project', 'seq', 'id'] as const;
+const CALL_CHANGE_COLUMNS = [
+  'project',
+  'cut',
+  'op',
+  'level',
+  't',
+  'root',
+  'status',
+  'value',
+  'hist',
+  'bin',
+  ...CALL_SUM_COLUMNS.map(([column]) => column),
+];
+const FEEDBACK_CHANGE_COLUMNS = [
+  'project',
+  'cut',
+  'op',
+  'level',
+  't',
+  'root',
+  'name',
+  'value',
+  'dvalue',
+  'n',
+  'numeric_n',
+  'sum',
+  'sum_squares',
+] as const;
+
 /** Aliases carry an `r_` prefix: an alias equal to a column name would replace it in the other aggregates. */
 interface FactsRow {
   id: string;
@@ -175,8 +211,9 @@ export class ClickHouseRollupStore {
   async #writeFacts(project: string, writes: readonly FactsWrite[]): Promise<void> {
     if (writes.length === 0) return;
     const seq = nextSeq();
-    await this.#connection.insert(
+    await this.#connection.insertColumns(
       this.#tables.facts,
+      FACTS_COLUMNS,
       writes.map((write) => ({
         project,
         id: write.id,
@@ -190,8 +227,9 @@ export class ClickHouseRollupStore {
     );
     const completed = writes.filter((write) => write.complete);
     if (completed.length > 0) {
-      await this.#connection.insert(
+      await this.#connection.insertColumns(
         this.#tables.completions,
+        COMPLETIONS_COLUMNS,
         completed.map((write) => ({ project, seq: nextSeq(), id: write.id })),
         this.#insertSettings,
       );
@@ -248,7 +286,12 @@ export class ClickHouseRollupStore {
         feedback.push({ ...base, dvalue, n: count, numeric_n: 0, sum: 0, sum_squares: 0 });
       }
     }
-    await this.#connection.insert(this.#tables.callChanges, calls, this.#insertSettings);
-    await this.#connection.insert(this.#tables.feedbackChanges, feedback, this.#insertSettings);
+    await this.#connection.insertColumns(this.#tables.callChanges, CALL_CHANGE_COLUMNS, calls, this.#insertSettings);
+    await this.#connection.insertColumns(
+      this.#tables.feedbackChanges,
+      FEEDBACK_CHANGE_COLUMNS,
+      feedback,
+      this.#insertSettings,
+    );
   }
 }
