@@ -2,11 +2,12 @@ import type { ClickHouseSettings } from '@clickhouse/client';
 import type { CallItem, CallSummary, Feedback, FeedbackItem } from '@weft/protocol';
 import {
   BatchRollup,
+  type CallRollupKey,
+  type CallRollupValues,
   type FactsWrite,
   type FeedbackFact,
   forgetDelta,
   KeyedQueue,
-  CALL_SUMS,
   RollupDelta,
   type StoredFacts,
 } from '../rollup/index.js';
@@ -33,8 +34,6 @@ export interface RollupTables {
 /** `hist` of the rows of latency and TTFT histogram bins. */
 export const LATENCY = 'l';
 export const TTFT = 't';
-/** A bin row's sums: only `n`, its count, is set. */
-const NO_SUMS = Object.fromEntries(CALL_SUM_COLUMNS.map(([column]) => [column, 0]));
 
 /**
  * Columns of the rows the store inserts, in the order of their TabSeparated
@@ -71,6 +70,48 @@ const FEEDBACK_CHANGE_COLUMNS = [
   'sum',
   'sum_squares',
 ] as const;
+
+/** A row of `call_rollup_changes`, every column of {@link CALL_CHANGE_COLUMNS}. */
+type CallChangeRow = ReturnType<typeof callChangeRow>;
+
+/**
+ * A change row: the sums of `values`, or (a histogram bin's row, `values`
+ * absent) only `n`, the bin's count. One object literal of one shape, no
+ * spread of the key or of a template (the spreads were 9% of ingest's CPU).
+ * Its sum columns are {@link CALL_SUM_COLUMNS}'.
+ */
+function callChangeRow(
+  project: string,
+  key: CallRollupKey,
+  hist: string,
+  bin: number,
+  n: number,
+  values?: CallRollupValues,
+) {
+  return {
+    project,
+    cut: key.cut,
+    op: key.op,
+    level: key.level,
+    t: key.t,
+    root: key.root ? 1 : 0,
+    status: key.status,
+    value: key.value,
+    hist,
+    bin,
+    n,
+    latency_sum_us: values?.latencySumUs ?? 0,
+    ttft_n: values?.ttftN ?? 0,
+    ttft_sum_us: values?.ttftSumUs ?? 0,
+    input_tokens: values?.inputTokens ?? 0,
+    output_tokens: values?.outputTokens ?? 0,
+    cached_tokens: values?.cachedTokens ?? 0,
+    reasoning_tokens: values?.reasoningTokens ?? 0,
+    total_tokens: values?.totalTokens ?? 0,
+    cost_n: values?.costN ?? 0,
+    cost_nano: values?.costNano ?? 0,
+  };
+}
 
 /** Aliases carry an `r_` prefix: an alias equal to a column name would replace it in the other aggregates. */
 interface FactsRow {
@@ -238,29 +279,11 @@ export class ClickHouseRollupStore {
 
   /** Change rows: per rollup key, a row of sums (`hist` '') and a row per histogram bin; per feedback key, likewise per value. */
   async #insertDelta(project: string, delta: RollupDelta): Promise<void> {
-    const calls: Record<string, unknown>[] = [];
+    const calls: CallChangeRow[] = [];
     for (const { key, values } of delta.callChanges()) {
-      const base = {
-        project,
-        cut: key.cut,
-        op: key.op,
-        level: key.level,
-        t: key.t,
-        root: key.root ? 1 : 0,
-        status: key.status,
-        value: key.value,
-      };
-      const sums: Record<string, unknown> = { ...base, hist: '', bin: 0 };
-      CALL_SUM_COLUMNS.forEach(([column], i) => {
-        sums[column] = values[CALL_SUMS[i] as (typeof CALL_SUMS)[number]];
-      });
-      calls.push(sums);
-      for (const [hist, histogram] of [
-        [LATENCY, values.latency],
-        [TTFT, values.ttft],
-      ] as const) {
-        for (const [bin, count] of histogram) calls.push({ ...base, hist, bin, ...NO_SUMS, n: count });
-      }
+      calls.push(callChangeRow(project, key, '', 0, values.n, values));
+      for (const [bin, count] of values.latency) calls.push(callChangeRow(project, key, LATENCY, bin, count));
+      for (const [bin, count] of values.ttft) calls.push(callChangeRow(project, key, TTFT, bin, count));
     }
     const feedback: Record<string, unknown>[] = [];
     for (const { key, values } of delta.feedbackChanges()) {
@@ -286,7 +309,12 @@ export class ClickHouseRollupStore {
         feedback.push({ ...base, dvalue, n: count, numeric_n: 0, sum: 0, sum_squares: 0 });
       }
     }
-    await this.#connection.insertColumns(this.#tables.callChanges, CALL_CHANGE_COLUMNS, calls, this.#insertSettings);
+    await this.#connection.insertColumns(
+      this.#tables.callChanges,
+      CALL_CHANGE_COLUMNS,
+      calls,
+      this.#insertSettings,
+    );
     await this.#connection.insertColumns(
       this.#tables.feedbackChanges,
       FEEDBACK_CHANGE_COLUMNS,
