@@ -318,6 +318,17 @@ export const migrations: readonly Migration[] = [
     // completion of the project, per deleted call.
     sql: 'CREATE INDEX call_completions_call ON call_completions (project, id);',
   },
+  {
+    version: 14,
+    name: 'rollup rows found by level and bucket',
+    // Retention drops the buckets that ended before its cutoff; keyed by
+    // (project, cut, op, level, t, …) alone, each pass walked every rollup
+    // row of the project to find them.
+    sql: `
+      CREATE INDEX call_rollups_time ON call_rollups (project, level, t);
+      CREATE INDEX feedback_rollups_time ON feedback_rollups (project, level, t);
+    `,
+  },
 ];
 
 /**

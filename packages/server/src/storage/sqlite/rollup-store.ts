@@ -88,15 +88,21 @@ export class SqliteRollupStore {
     this.#knownFeedback = db
       .prepare('SELECT id FROM feedback WHERE project = ? AND id IN (SELECT value FROM json_each(?))')
       .pluck();
-    // A bucket ends at t + its level's width; facts are dropped by their start time.
+    // A bucket ends at t + its level's width: one range per level and table,
+    // on the (project, level, t) indexes (migration 14). Facts are dropped by
+    // their call's start time, found through calls_started: a call's stored
+    // start is the one its facts hold (both take the last start record).
+    const buckets = (table: string, level: 'm' | 'h', width: number) =>
+      db.prepare(
+        `DELETE FROM ${table} WHERE project = @project AND level = '${level}' AND t <= @before - ${width}`,
+      );
     this.#dropBefore = [
-      db.prepare(
-        "DELETE FROM call_rollups WHERE project = @project AND t + (CASE level WHEN 'm' THEN 60000 ELSE 3600000 END) <= @before",
-      ),
-      db.prepare(
-        "DELETE FROM feedback_rollups WHERE project = @project AND t + (CASE level WHEN 'm' THEN 60000 ELSE 3600000 END) <= @before",
-      ),
-      db.prepare("DELETE FROM rollup_facts WHERE project = @project AND start ->> '$.startedAt' < @before"),
+      buckets('call_rollups', 'm', 60_000),
+      buckets('call_rollups', 'h', 3_600_000),
+      buckets('feedback_rollups', 'm', 60_000),
+      buckets('feedback_rollups', 'h', 3_600_000),
+      db.prepare(`DELETE FROM rollup_facts WHERE project = @project AND id IN (
+        SELECT id FROM calls WHERE project = @project AND started_at < @before)`),
     ];
   }
 

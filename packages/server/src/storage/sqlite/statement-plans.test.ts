@@ -59,7 +59,7 @@ const complete = (n: number, trace: number): CallItem => ({
   attributes: { env: 'test', tags: ['a'] },
 });
 
-it('ingest, retention and deletion reach stored rows by their keys, never by walking a whole project', async () => {
+it('ingest, retention (its scans and rollup drop) and deletion reach stored rows by their keys, never by walking a whole project', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'weft-statement-plans-'));
   onTestFinished(() => rm(dir, { recursive: true, force: true }));
   const storage = new SqliteStorage({ path: join(dir, 'weft.db') });
@@ -76,6 +76,7 @@ it('ingest, retention and deletion reach stored rows by their keys, never by wal
     await storage.lifecycle.keptTraces('p', expired.traceIds);
     await storage.lifecycle.measureTraces('p', [id(0)]);
     await storage.lifecycle.deleteTraces('p', [id(0)], { secure: false });
+    await storage.monitoring.dropRollupsBefore('p', 1_800_000_000_000);
   } finally {
     plans = stop();
   }
