@@ -3,6 +3,7 @@
 //
 //   node bench/query.mjs [--calls 100000] [--storage sqlite|clickhouse|chdb|clickhouse://HOST:PORT/DB] [--replicas 2] [--runs 21]
 //   node bench/query.mjs --storage chdb --calls 10000000 --generate [--seed 30000]
+//   node bench/query.mjs --storage chdb --calls 10000000 --keep /tmp/ch10m --only trace --no-results   (A/B: some cases, RESULTS.md left alone)
 // Uses the BUILT packages (`npx turbo run build`). Writes the "Query" section
 // of bench/RESULTS.md ("Query, N calls" for another size) and bench/out/query*.json.
 //
@@ -22,7 +23,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { encodeMsgpack, routes } from '../packages/protocol/dist/index.js';
+import { callsOfTraceColumns, encodeMsgpack, routes } from '../packages/protocol/dist/index.js';
 import { ClickHouseStorage, parseStorageUrl, startServer } from '../packages/server/dist/index.js';
 import { checkGenerated, copySeedCalls, numberedId } from './lib/generated-calls.mjs';
 import { writeResultsSection } from './lib/results-file.mjs';
@@ -50,6 +51,10 @@ const { values: args } = parseArgs({
      * later run finds them there, query them without loading again (to iterate on read paths).
      */
     keep: { type: 'string' },
+    /** Run only the cases whose label holds this text (e.g. `trace`, `newest`). */
+    only: { type: 'string' },
+    /** Leave bench/RESULTS.md as it is (bench/out/ is still written): for A/B runs. */
+    'no-results': { type: 'boolean', default: false },
   },
 });
 const total = Number(args.calls);
@@ -244,9 +249,11 @@ const ingestSeconds = kept?.ingestSeconds ?? (performance.now() - ingestStarted)
 if (keptFile !== undefined && kept === undefined)
   await writeFile(keptFile, JSON.stringify({ t0, traceRoot, generated, ingestSeconds }));
 const cases = queryCases(total, t0);
-/** The UI's trace view: every call of one trace, light, in one read (`routes.traceCalls`). */
+/** The UI's trace view: every call of one trace, light and columnar, in one read (`routes.traceColumns`), decoded. */
 const TRACE_CASE = `a ${(TRACE_CHILDREN + 1).toLocaleString('en-US')}-call trace, loaded whole (one light read)`;
 if (target.kind !== 'sqlite') cases.push([TRACE_CASE, { traceId: traceRoot }]);
+if (args.only !== undefined)
+  cases.splice(0, cases.length, ...cases.filter(([label]) => label.includes(args.only)));
 /** The SQL each case ran on its first run (ClickHouse), for the profile. */
 const captured = new Map();
 let capturing;
@@ -264,14 +271,16 @@ for (const [label, filter] of cases) {
     const url = servers[i % servers.length].url;
     const res =
       label === TRACE_CASE
-        ? await fetch(url + routes.traceCalls('big', filter.traceId))
+        ? await fetch(url + routes.traceColumns('big', filter.traceId))
         : await fetch(url + routes.callQuery(), {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
             body: JSON.stringify({ project: 'big', limit: 50, ...filter }),
           });
     const text = await res.text();
-    const body = res.status === 200 ? JSON.parse(text) : undefined;
+    const parsed = res.status === 200 ? JSON.parse(text) : undefined;
+    // The trace as the trace view has it: its columns turned back into calls.
+    const body = label === TRACE_CASE && parsed?.ids ? { calls: callsOfTraceColumns(parsed) } : parsed;
     // An error answer (503 when storage timed out, 500…) stops the run with what the server said.
     if (!Array.isArray(body?.calls)) throw new Error(`${label}: HTTP ${res.status}: ${text.slice(0, 2_000)}`);
     rows = body.calls.length;
@@ -336,7 +345,9 @@ await writeFile(
   ),
   `${JSON.stringify({ ...meta, storage: target.label, replicas, ingestSeconds, results }, null, 2)}\n`,
 );
-if (!onSqlite) {
+if (args['no-results']) {
+  // A/B runs: the figures go to stdout and bench/out/ only.
+} else if (!onSqlite) {
   await writeResultsSection(
     title,
     [

@@ -1,4 +1,4 @@
-import { type CallItem, type CallSortField, routes } from '@weft/protocol';
+import { type CallItem, type CallSortField, callsOfTraceColumns, routes } from '@weft/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callIdOf, startOf } from './support/calls.js';
 import { get, post } from './support/http.js';
@@ -256,6 +256,44 @@ describe('filters', () => {
     expect(trace.body.calls[1]).toMatchObject({ id: callIdOf(1), inputs: {}, output: null });
     expect(trace.body.truncated).toBe(false);
     const bad = await get(server.url, routes.traceCalls(project, 'not a call id'));
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ code: 'WEFT_INVALID_REQUEST' });
+  });
+
+  it("answers a trace's calls as columns, each shared value once, that give back the same calls", async () => {
+    const traceId = callIdOf(0);
+    const [light, columns] = await Promise.all([
+      get(server.url, routes.traceCalls(project, traceId)),
+      get(server.url, routes.traceColumns(project, traceId)),
+    ]);
+    expect(columns.status).toBe(200);
+    // Calls 0…9, in start order: running every third, an error at 5.
+    expect(columns.body).toMatchObject({
+      project,
+      traceId,
+      truncated: false,
+      ids: light.body.calls.map((c: { id: string }) => c.id),
+      parents: [null, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+      status: [
+        'running',
+        'success',
+        'success',
+        'running',
+        'success',
+        'error',
+        'running',
+        'success',
+        'success',
+        'running',
+      ],
+      endedAt: expect.arrayContaining([null]),
+      // Every call's attributes are {}: one value, shared.
+      attributes: Array(10).fill(columns.body.attributes[0]),
+    });
+    expect(columns.body.values[columns.body.attributes[0]]).toEqual({});
+    expect(columns.body.strings.filter((s: string) => s === 'chat')).toHaveLength(1);
+    expect(callsOfTraceColumns(columns.body)).toEqual(light.body.calls);
+    const bad = await get(server.url, `${routes.traceCalls(project, traceId)}?layout=rows`);
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatchObject({ code: 'WEFT_INVALID_REQUEST' });
   });

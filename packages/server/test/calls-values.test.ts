@@ -1,4 +1,11 @@
-import { arrayDigest, digestBytes, encodeMsgpack, routes, valueRef } from '@weft/protocol';
+import {
+  arrayDigest,
+  callsOfTraceColumns,
+  digestBytes,
+  encodeMsgpack,
+  routes,
+  valueRef,
+} from '@weft/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callIdOf, completeOf } from './support/calls.js';
 import { get, post } from './support/http.js';
@@ -65,6 +72,26 @@ describe('deduplicated values', () => {
     expect(two.output).toEqual(system);
     const page = await post(server.url, routes.callQuery(), { project, traceId: callIdOf(2) });
     expect(page.body.calls[0].inputs).toEqual({ messages: history });
+  });
+
+  it("expands markers in a trace's attributes, as calls and as columns", async () => {
+    const prompt = plain({ ...system, content: 'attribute '.repeat(60) });
+    const attributes = { system: prompt.ref, tier: 1 };
+    const trace = callIdOf(40);
+    const child = { traceId: trace, parentId: trace, attributes };
+    const response = await ingest([
+      prompt.item,
+      completeOf(40, { attributes }),
+      completeOf(41, child),
+      completeOf(42, child),
+    ]);
+    expect(response.status).toBe(200);
+    const expanded = { system: { ...system, content: 'attribute '.repeat(60) }, tier: 1 };
+    const light = (await get(server.url, routes.traceCalls(project, trace))).body.calls;
+    expect(light.map((c: { attributes: unknown }) => c.attributes)).toEqual([expanded, expanded, expanded]);
+    const columns = (await get(server.url, routes.traceColumns(project, trace))).body;
+    expect(columns.values[columns.attributes[0]]).toEqual(expanded);
+    expect(callsOfTraceColumns(columns)).toEqual(light);
   });
 
   it('stores a call before its values, names the missing ones, and expands once they arrive', async () => {

@@ -69,6 +69,11 @@ describe('a 5,000-call trace', () => {
 
   it('renders only the visible rows and scrolls to the last call', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const traceReads: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes(`/v1/traces/big/${traceId}/`))
+        traceReads.push(new URL(request.url()).search);
+    });
     // Opening the trace at its last call expands that call's ancestors.
     await page.goto(`${server.url}/#/big/trace/${traceId}?call=${lastId}`);
     const tree = page.locator('[role="tree"]');
@@ -76,6 +81,8 @@ describe('a 5,000-call trace', () => {
     await expect.poll(() => page.locator('.call-detail').getAttribute('data-call-id')).toBe(lastId);
     // Root + 50 steps + the 101 tools of the step holding the selected call.
     expect(await tree.getAttribute('data-row-count')).toBe(String(1 + 50 + 101));
+    // The whole trace in one light, columnar read.
+    expect(traceReads).toEqual(['?layout=columns']);
     // The selected last row is scrolled into view.
     expect(await page.locator(`[role="treeitem"][data-call-id="${lastId}"]`).isVisible()).toBe(true);
 

@@ -10,3 +10,10 @@ export {
   traceTree,
 } from './trace-tree.js';
 export { type ValueDifference, valueDifferences } from './value-differences.js';
+export {
+  callsOfTraceColumns,
+  type TraceColumns,
+  type TraceColumnsCall,
+  TraceColumnsError,
+  traceColumnsOf,
+} from './trace-columns.js';

@@ -68,6 +68,9 @@ export const routes = {
   otlpTraces: () => '/v1/traces',
   /** GET → `traceCallsResponse`: every call of a trace, light (no inputs, output or feedback), in start order */
   traceCalls: (project: string, traceId: string) => `/v1/traces/${enc(project)}/${enc(traceId)}/calls`,
+  /** GET → `traceColumnsResponse`: `traceCalls` with `?layout=columns`, the same calls one array per field (what the trace view loads) */
+  traceColumns: (project: string, traceId: string) =>
+    `/v1/traces/${enc(project)}/${enc(traceId)}/calls?layout=columns`,
   /** POST `traceDiffQuery` → `traceDiffResponse`: two traces aligned step by step */
   traceDiff: () => '/v1/traces/diff',
   /** POST `metricsQuery` → `metricsQueryResponse` */

@@ -5,6 +5,8 @@ import {
   type FeedbackItem,
   routes,
   TRACE_CALLS_LIMIT,
+  traceCallsQuery,
+  traceColumnsOf,
   type ValueItem,
   valueRead,
 } from '@weft/protocol';
@@ -13,11 +15,18 @@ import { callParams, nodeBudgetOf, routePattern, traceParams } from '../http/ind
 import { InvalidRequestError, NotFoundError } from '../errors/index.js';
 import { parseCallBatch, validate } from '../middleware/index.js';
 import type { Storage, StoredValue } from '../storage/index.js';
-import { expandCallValues, missingValues, readStoredValues, verifyValueItem } from '../values/index.js';
+import {
+  expandCallValues,
+  expandTraceColumnValues,
+  missingValues,
+  readStoredValues,
+  verifyValueItem,
+} from '../values/index.js';
 
 const parseQuery = validate(callQuery, 'body');
 const parseCallParams = validate(callParams, 'params');
 const parseTraceParams = validate(traceParams, 'params');
+const parseTraceQuery = validate(traceCallsQuery, 'query');
 const parseValueRead = validate(valueRead, 'body');
 
 /** Call ingest (idempotent upsert), paged queries, point reads, and their deduplicated values by digest. */
@@ -66,13 +75,16 @@ export function registerCallRoutes(app: FastifyInstance, { storage }: { storage:
 
   app.get(routePattern(routes.traceCalls, 'project', 'traceId'), async (request) => {
     const { project, traceId } = parseTraceParams(request.params);
+    const { layout } = parseTraceQuery(request.query);
     // One past the limit tells whether the trace holds more than an answer may.
     const calls = await storage.traceCalls(project, traceId, TRACE_CALLS_LIMIT + 1);
     const truncated = calls.length > TRACE_CALLS_LIMIT;
-    return {
-      calls: await expandCallValues(storage, truncated ? calls.slice(0, TRACE_CALLS_LIMIT) : calls),
-      truncated,
-    };
+    const shown = truncated ? calls.slice(0, TRACE_CALLS_LIMIT) : calls;
+    // `columns`: the same calls one array per field, each shared value once
+    // and expanded once (what the trace view loads).
+    if (layout === 'columns')
+      return expandTraceColumnValues(storage, traceColumnsOf(project, traceId, shown, truncated));
+    return { calls: await expandCallValues(storage, shown), truncated };
   });
 
   app.get(routePattern(routes.call, 'project', 'id'), async (request) => {

@@ -1,4 +1,4 @@
-import { type Call, collectValueRefs, expandValueRefs } from '@weft/protocol';
+import { type Call, collectValueRefs, expandValueRefs, type TraceColumnsResponse } from '@weft/protocol';
 import type { Storage } from '../storage/index.js';
 import { resolveValues } from './resolve-values.js';
 
@@ -33,4 +33,24 @@ export async function expandCallValues<T extends Call>(storage: Storage, calls: 
       attributes: expandValueRefs(call.attributes, values) as Record<string, unknown>,
     };
   });
+}
+
+/**
+ * `columns` with every deduplicated value expanded in the attributes its
+ * calls point at (a light call has no inputs or output), as
+ * {@link expandCallValues} expands them in calls: each distinct value once,
+ * not once per call (a trace's calls share most of their attributes).
+ */
+export async function expandTraceColumnValues(
+  storage: Storage,
+  columns: TraceColumnsResponse,
+): Promise<TraceColumnsResponse> {
+  const attributes = new Set(columns.attributes);
+  const refs = new Set<string>();
+  for (const at of attributes) collectValueRefs(columns.values[at], refs);
+  if (refs.size === 0) return columns;
+  const resolved = await resolveValues(storage, columns.project, refs);
+  const values = [...columns.values];
+  for (const at of attributes) values[at] = expandValueRefs(values[at], resolved);
+  return { ...columns, values };
 }

@@ -1,4 +1,4 @@
-export { expandCallValues } from './expand-call-values.js';
+export { expandCallValues, expandTraceColumnValues } from './expand-call-values.js';
 export { missingValues } from './missing-values.js';
 export { resolveValues } from './resolve-values.js';
 export { verifyValueItem } from './verify-value-item.js';

@@ -8,7 +8,7 @@ export { isWeftErrorCode, WeftError } from '@weft/protocol/errors';
 export { formatUsd } from '@weft/protocol/pricing';
 export { isRefUri, type Ref, tryParseRef } from '@weft/protocol/refs';
 // The same value differences as the replay's divergence and the trace diff API report.
-export { type ValueDifference, valueDifferences } from '@weft/protocol/trace';
+export { callsOfTraceColumns, type ValueDifference, valueDifferences } from '@weft/protocol/trace';
 // Model calls and session turns read as messages, as `weft mcp` reads them too.
 export {
   type Conversation,
@@ -90,5 +90,6 @@ export type {
   TableRowsResponse,
   TraceDiffQuery,
   TraceCallsResponse,
+  TraceColumnsResponse,
   TraceDiffResponse,
 } from '@weft/protocol';

@@ -1,17 +1,24 @@
 import { useMemo, useState } from 'preact/hooks';
 import { useApp, useIntervalRefresh, useLoad } from '../../hooks/index.js';
 import { CallDetail, ErrorBox, TraceTreeView } from '../../components/index.js';
-import { type Call, formatUsd } from '../../api/index.js';
+import { type Call, callsOfTraceColumns, formatUsd } from '../../api/index.js';
 import { ancestorIds, buildTraceTree, costTitle, formatCount, traceTotals } from '../../model/index.js';
 import { href, navigate, type Route } from '../../router/index.js';
 
 /** One trace: its call tree and waterfall, with the selected call's detail beside it. */
 export function TraceView({ route, traceId }: { route: Route; traceId: string }) {
   const { api, project } = useApp();
-  // The whole trace in one read, light (no inputs, outputs or feedback): a
-  // trace of 25,000 calls is one request; the selected call's values are
-  // read when it is shown (`SelectedCall`).
-  const trace = useLoad((signal) => api.traceCalls(project, traceId, signal), [project, traceId]);
+  // The whole trace in one read, light (no inputs, outputs or feedback) and
+  // columnar (shared values once): a trace of 25,000 calls is one request of
+  // a few MB; the selected call's values are read when it is shown
+  // (`SelectedCall`).
+  const trace = useLoad(
+    async (signal) => {
+      const columns = await api.traceColumns(project, traceId, signal);
+      return { calls: callsOfTraceColumns<Call>(columns), truncated: columns.truncated };
+    },
+    [project, traceId],
+  );
   const calls = { ...trace, data: trace.data?.calls };
   const shown = calls.data ?? NO_CALLS;
   const nowMs = useMemo(() => Date.now(), [shown]);
