@@ -85,6 +85,20 @@ describe(`storage contract (${store.engine}): call records`, () => {
     ]);
   });
 
+  it("reads a trace's names as they arrived, escapes and all", async () => {
+    const project = store.project();
+    const odd = 'tab\there, line\nbreak, back\\slash \\t, quote \' and "double", nul\0 end';
+    await store.storage.ingestCalls(project, [
+      completeOf(1, { displayName: odd, opName: `op ${odd}`, sessionId: `s ${odd}` }),
+      startOf(2, { traceId: callIdOf(1), parentId: callIdOf(1), displayName: '\\', opName: '\\n' }),
+    ]);
+    const calls = await store.storage.traceCalls(project, callIdOf(1), 10);
+    expect(calls.map((c) => [c.displayName, c.opName, c.sessionId])).toEqual([
+      [odd, `op ${odd}`, `s ${odd}`],
+      ['\\', '\\n', undefined],
+    ]);
+  });
+
   it('neither lists nor reads a call whose start has not arrived', async () => {
     const project = store.project();
     await store.storage.ingestCalls(project, [endOf(1)]);

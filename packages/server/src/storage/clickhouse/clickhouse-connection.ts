@@ -109,16 +109,15 @@ export class ClickHouseConnection {
   }
 
   /**
-   * Rows of a SELECT as arrays of its columns in order (`JSONCompact`, one
-   * document; 18.16 has no `JSONCompactEachRow`): for tens of thousands of
-   * rows about half the decoding of {@link rows}, which repeats every column
-   * name in every row.
+   * The answer of a SELECT as `TabSeparated` text (read it with
+   * `tabSeparatedRows`): for tens of thousands of rows of base64 values, no
+   * JSON to parse at all (every server from 18.16 on writes it).
    */
-  async compactRows(sql: string): Promise<unknown[][]> {
+  async tabSeparatedText(sql: string): Promise<string> {
     if (QUERY_CHANNEL.hasSubscribers) QUERY_CHANNEL.publish({ sql });
     return this.#guard(async () => {
-      const result = await this.#reads.query({ query: sql, format: 'JSONCompact' });
-      return ((await result.json()) as unknown as { data: unknown[][] }).data;
+      const result = await this.#reads.query({ query: sql, format: 'TabSeparated' });
+      return result.text();
     });
   }
 
