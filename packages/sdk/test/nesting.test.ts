@@ -233,6 +233,41 @@ describe('decorators and usage', () => {
     });
   });
 
+  it('counts usage once when an op returns its children’s total as its own usage field', async () => {
+    const { client, ended } = sinkClient();
+    const llm = weft.op(async function llmCall(n: number) {
+      return {
+        model: 'gpt-4o',
+        usage: { prompt_tokens: 10 * n, completion_tokens: n, total_tokens: 11 * n },
+      };
+    });
+    // An agent step that sums what its model calls spent and returns it, with no model of its own.
+    const step = weft.op(async function summingStep() {
+      const replies = [await llm(1), await llm(2)];
+      const usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+      for (const reply of replies) {
+        usage.prompt_tokens += reply.usage.prompt_tokens;
+        usage.completion_tokens += reply.usage.completion_tokens;
+        usage.total_tokens += reply.usage.total_tokens;
+      }
+      return { answer: 'done', usage };
+    });
+    // A leaf op with no traced children still reports the usage its output carries.
+    const leaf = weft.op(async function leafModel() {
+      return { model: 'claude-3', usage: { input_tokens: 7, output_tokens: 3 } };
+    });
+    await step();
+    await leaf();
+    await client.flush();
+    const calls = ended();
+    expect(calls.find((c) => c.opName === 'summingStep')?.summary?.usage).toEqual({
+      'gpt-4o': { requests: 2, inputTokens: 30, outputTokens: 3, totalTokens: 33, costUsd: 0.000105 },
+    });
+    expect(calls.find((c) => c.opName === 'leafModel')?.summary?.usage).toEqual({
+      'claude-3': { requests: 1, inputTokens: 7, outputTokens: 3, totalTokens: 10 },
+    });
+  });
+
   it('sends the start of a call still running after startDelayMs, then its end', async () => {
     const sink = memorySink();
     let release!: () => void;

@@ -299,8 +299,11 @@ export class Tracer {
       call.error = error;
       // A failed stream still records what it streamed; a plain throw has no output.
       call.output = recorded === undefined ? undefined : snapshotTape(recorded, this.#o.snapshot.limits);
-      // The call's own usage is priced before its children's (already priced) roll into it.
-      const usage = addUsage(priceUsage(streamUsage ?? ownUsage(output), this.#o.prices), call.childUsage);
+      // The call's own usage is priced before its children's (already priced) roll into it. A call
+      // whose children reported usage returns their sum or one of their responses: its output's usage
+      // is theirs, not its own (counting it would double the trace's tokens and cost).
+      const own = streamUsage ?? (call.childUsage === undefined ? ownUsage(output) : undefined);
+      const usage = addUsage(priceUsage(own, this.#o.prices), call.childUsage);
       const status = failed ? 'error' : 'success';
       call.summary = finishedSummary(call, perf, status, usage, stream?.firstOutputAt);
       rollUpInto(call.parent, usage, status);
