@@ -210,6 +210,11 @@ describe.each(['protobuf', 'json'] as ExporterKind[])('OTLP ingest with the real
       expect(summary.usage).toEqual(expected);
       expect(summary.costUsd).toBe(totalCostUsd(expected));
       expect(summary.costUsd).toBeGreaterThan(0);
+      // The token counts live in summary.usage only, not a second time in attributes; the model stays.
+      const usageKeys = Object.keys(convention.llm).filter((key) => /usage|token_count/.test(key));
+      expect(usageKeys.length).toBeGreaterThan(0);
+      for (const key of usageKeys) expect(llmAttributes).not.toHaveProperty([key]);
+      expect(Object.keys(llmAttributes ?? {}).some((key) => /model/.test(key))).toBe(true);
       // The root (no usage of its own) totals its model call, as the SDK shows an agent op.
       expect(byId.get(idOf(root))?.summary).toMatchObject({
         usage: expected,

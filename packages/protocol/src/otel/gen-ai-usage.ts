@@ -69,15 +69,16 @@ export const UNKNOWN_MODEL = 'unknown';
  * The usage a span reports, keyed by model and priced (`costUsd` on a priced
  * model only), or `undefined` when it reports no token counts. A span's usage
  * attributes are read as its call's `summary.usage`: for the AI SDK's outer
- * spans (`ai.generateText`) they already total the steps beneath.
+ * spans (`ai.generateText`) they already total the steps beneath. The token
+ * counts it reads are consumed (not repeated in the call's `attributes`).
  */
 export function usageOfSpan(
   attributes: SpanAttributes,
   prices: PriceOverrides | undefined,
 ): Record<string, ModelUsage> | undefined {
-  const input = attributes.count(...USAGE_KEYS.inputTokens);
-  const output = attributes.count(...USAGE_KEYS.outputTokens);
-  const total = attributes.count(...USAGE_KEYS.totalTokens);
+  const input = attributes.takeCount(...USAGE_KEYS.inputTokens);
+  const output = attributes.takeCount(...USAGE_KEYS.outputTokens);
+  const total = attributes.takeCount(...USAGE_KEYS.totalTokens);
   if (input === undefined && output === undefined && total === undefined) return undefined;
   const entry: ModelUsage = {
     requests: 1,
@@ -85,9 +86,9 @@ export function usageOfSpan(
     outputTokens: output ?? 0,
     totalTokens: total ?? (input ?? 0) + (output ?? 0),
   };
-  const cached = attributes.count(...USAGE_KEYS.cachedInputTokens);
-  const written = attributes.count(...USAGE_KEYS.cacheWriteTokens);
-  const reasoning = attributes.count(...USAGE_KEYS.reasoningTokens);
+  const cached = attributes.takeCount(...USAGE_KEYS.cachedInputTokens);
+  const written = attributes.takeCount(...USAGE_KEYS.cacheWriteTokens);
+  const reasoning = attributes.takeCount(...USAGE_KEYS.reasoningTokens);
   if (cached !== undefined) entry.cachedInputTokens = cached;
   if (written !== undefined) entry.cacheWriteTokens = written;
   if (reasoning !== undefined) entry.reasoningTokens = reasoning;

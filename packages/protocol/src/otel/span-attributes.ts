@@ -3,9 +3,10 @@ import { setOwnKey } from '../values/index.js';
 
 /**
  * Read access to a span's attributes that remembers which keys went into a
- * call's inputs or output, so the call's `attributes` do not carry a second
- * copy of every prompt. Reads of scalar facts (model, token counts) do not
- * consume: those stay visible as attributes too.
+ * call's inputs, output or usage, so the call's `attributes` do not carry a
+ * second copy of every prompt or token count. Reads of other scalar facts
+ * (model, session, time to first token) do not consume: those stay visible
+ * as attributes too.
  */
 export class SpanAttributes {
   readonly #attributes: OtelAttributes;
@@ -31,10 +32,25 @@ export class SpanAttributes {
 
   /** The first of `keys` that holds a finite, non-negative number (or a decimal string of one). */
   count(...keys: string[]): number | undefined {
+    return this.#firstCount(keys, false);
+  }
+
+  /**
+   * {@link count}, and marks the key it read consumed (its value now lives in
+   * the call's `summary.usage`); a key holding no count stays an attribute.
+   */
+  takeCount(...keys: string[]): number | undefined {
+    return this.#firstCount(keys, true);
+  }
+
+  #firstCount(keys: readonly string[], consume: boolean): number | undefined {
     for (const key of keys) {
       const value = this.get(key);
       const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-      if (typeof n === 'number' && Number.isFinite(n) && n >= 0) return n;
+      if (typeof n === 'number' && Number.isFinite(n) && n >= 0) {
+        if (consume) this.#consumed.add(key);
+        return n;
+      }
     }
     return undefined;
   }

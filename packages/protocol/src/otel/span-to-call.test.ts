@@ -112,9 +112,39 @@ describe('spanToCall', () => {
       'gen_ai.request.model': 'gpt-4o',
       'otel.resource': { 'service.name': 'app' },
     });
-    // Messages moved into inputs/output are not kept twice.
-    expect(call.attributes).not.toHaveProperty('gen_ai.input.messages');
-    expect(call.attributes).not.toHaveProperty('gen_ai.output.messages');
+    // Messages moved into inputs/output, token counts moved into usage, are not kept twice.
+    for (const key of [
+      'gen_ai.input.messages',
+      'gen_ai.output.messages',
+      'gen_ai.usage.input_tokens',
+      'gen_ai.usage.output_tokens',
+      'gen_ai.usage.cache_read.input_tokens',
+      'gen_ai.usage.reasoning.output_tokens',
+    ]) {
+      expect(call.attributes).not.toHaveProperty([key]);
+    }
+  });
+
+  it('keeps as attributes the token-count attributes that did not go into usage', () => {
+    const { call } = mapped(
+      spanToCall(
+        span({
+          'gen_ai.request.model': 'gpt-4o',
+          'gen_ai.usage.input_tokens': 10,
+          // A second spelling of a count already read, and a count that is not one.
+          'gen_ai.usage.prompt_tokens': 11,
+          'gen_ai.usage.output_tokens': 'many',
+        }),
+        undefined,
+      ),
+    );
+    expect(call.summary?.usage?.['gpt-4o']).toMatchObject({ inputTokens: 10, outputTokens: 0 });
+    expect(call.attributes).not.toHaveProperty(['gen_ai.usage.input_tokens']);
+    expect(call.attributes).toMatchObject({
+      'gen_ai.request.model': 'gpt-4o',
+      'gen_ai.usage.prompt_tokens': 11,
+      'gen_ai.usage.output_tokens': 'many',
+    });
   });
 
   it('reads the older gen_ai.prompt.N / gen_ai.completion.N attributes (OpenLLMetry)', () => {
