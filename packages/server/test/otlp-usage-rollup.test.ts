@@ -121,6 +121,44 @@ describe('usage roll-up of OTLP-ingested calls', () => {
     expect(costly.body.calls.map((call: StoredCall) => call.summary?.usage)).toEqual([agentTotal]);
   });
 
+  it('totals a parent sent with some of its children after the others were stored, across a restart', async () => {
+    const project = 'rollup-split';
+    const { tracer, spans } = recordingTracer({ 'service.name': project });
+    //  agent ─┬─ plan (gpt-4o 1000/200)
+    //         └─ step ─┬─ search (tool, no usage) ── summarize (claude 300/40)
+    //                  └─ answer (gpt-4o 500/60)
+    const agent = startChild(tracer, 'agent', undefined, { 'gen_ai.operation.name': 'invoke_agent' });
+    const plan = startChild(tracer, 'plan', agent, chat('gpt-4o', 1_000, 200));
+    const step = startChild(tracer, 'step', agent, {});
+    const search = startChild(tracer, 'search', step, { 'gen_ai.operation.name': 'execute_tool' });
+    const summarize = startChild(tracer, 'summarize', search, chat('claude-sonnet-4-5', 300, 40));
+    const answer = startChild(tracer, 'answer', step, chat('gpt-4o', 500, 60));
+    for (const span of [summarize, search, answer, step, plan, agent]) span.end();
+    const byName = new Map(spans().map((span) => [span.name, span]));
+    const pick = (...names: string[]) => names.map((name) => byName.get(name) as ReadableSpan);
+
+    // A leaf of each parent first; the rest of the tree together after a
+    // restart, so each parent's totals over that request miss a stored child.
+    await send(project, pick('answer', 'plan'));
+    await server.restart();
+    await send(project, pick('agent', 'step', 'search', 'summarize'));
+
+    const summarizeUsage = own('claude-sonnet-4-5', 300, 40);
+    const stepTotal = sdkTotal(summarizeUsage, own('gpt-4o', 500, 60));
+    const agentTotal = sdkTotal(own('gpt-4o', 1_000, 200), stepTotal);
+    const calls = await callsOf(project);
+    expect(calls.get('search')?.summary?.usage).toEqual(sdkTotal(summarizeUsage));
+    expect(calls.get('step')?.summary?.usage).toEqual(stepTotal);
+    expect(calls.get('agent')?.summary?.usage).toEqual(agentTotal);
+    expect(calls.get('agent')?.summary?.costUsd).toBe(totalCostUsd(agentTotal));
+
+    // Re-sent whole, the tree keeps the same totals.
+    await send(project, spans());
+    const again = await callsOf(project);
+    expect(again.get('agent')?.summary?.usage).toEqual(agentTotal);
+    expect(again.get('step')?.summary?.usage).toEqual(stepTotal);
+  });
+
   it("does not add an AI SDK outer span's steps twice, but adds what ran under its tool calls", async () => {
     const project = 'rollup-ai-sdk';
     const { tracer, spans } = recordingTracer({ 'service.name': project });

@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { CallSummary } from '@weft/protocol';
+import type { CallComplete, CallSummary } from '@weft/protocol';
 import { decodeSpanUsage, type SpanCallPut, spanUsageOf } from '../span-usage.js';
 import { rollUpUsage, summaryWithUsage, type UsageNode, type UsageTree } from '../usage-rollup.js';
 import { totalTokensOf } from '../total-tokens.js';
@@ -39,7 +39,12 @@ export class SqliteSpanUsageStore {
   readonly #children: Statement;
   readonly #childrenOfBatch: Statement;
   readonly #setSummary: Statement;
-  readonly #apply: (project: string, spans: readonly SpanCallPut[], then: SummariesChanged) => void;
+  readonly #apply: (
+    project: string,
+    spans: readonly SpanCallPut[],
+    calls: readonly CallComplete[],
+    then: SummariesChanged,
+  ) => void;
 
   constructor(db: Database) {
     this.#node = db.prepare(
@@ -54,25 +59,48 @@ export class SqliteSpanUsageStore {
     this.#setSummary = db.prepare(
       'UPDATE calls SET summary = ?, total_tokens = ?, cost_usd = ? WHERE project = ? AND id = ?',
     );
-    const apply = db.transaction((project: string, spans: readonly SpanCallPut[], then: SummariesChanged) =>
-      this.#rollUp(project, spans, then),
+    const apply = db.transaction(
+      (
+        project: string,
+        spans: readonly SpanCallPut[],
+        calls: readonly CallComplete[],
+        then: SummariesChanged,
+      ) => this.#rollUp(project, spans, calls, then),
     );
-    this.#apply = (project, spans, then) => apply.immediate(project, spans, then);
+    this.#apply = (project, spans, calls, then) => apply.immediate(project, spans, calls, then);
   }
 
   /**
-   * The roll-up of a batch of span calls (with their own usage, `span_usage`,
-   * written by the upsert), as the batch's follow-up; `then` gets the
+   * A batch of span calls as they are to be written, and the roll-up that
+   * follows them. Each call is written with its totals over the batch (its
+   * own usage plus what its descendants in the batch total), so a trace
+   * exported together is written once, not inserted and then updated; the
+   * follow-up (in the batch's transaction, or right after it) recomputes the
+   * batch's calls and their ancestors over everything stored and rewrites
+   * only the totals that calls outside the batch change. `then` gets the
    * summaries it rewrote, in the same transaction.
    */
-  followUp(project: string, spans: readonly SpanCallPut[], then: SummariesChanged): BatchFollowUp {
+  batch(
+    project: string,
+    spans: readonly SpanCallPut[],
+    then: SummariesChanged,
+  ): { calls: CallComplete[]; followUp: BatchFollowUp } {
+    const calls = withBatchTotals(spans);
     return {
-      inTransaction: () => this.#rollUp(project, spans, then),
-      alone: () => this.#apply(project, spans, then),
+      calls,
+      followUp: {
+        inTransaction: () => this.#rollUp(project, spans, calls, then),
+        alone: () => this.#apply(project, spans, calls, then),
+      },
     };
   }
 
-  #rollUp(project: string, spans: readonly SpanCallPut[], then: SummariesChanged): void {
+  #rollUp(
+    project: string,
+    spans: readonly SpanCallPut[],
+    calls: readonly CallComplete[],
+    then: SummariesChanged,
+  ): void {
     const summaries = new Map<string, CallSummary | null>();
     const toNode = (row: NodeRow): UsageNode => {
       const summary = fromBlob<CallSummary | null>(row.summary, null);
@@ -84,10 +112,11 @@ export class SqliteSpanUsageStore {
         usage: summary?.usage,
       };
     };
-    // The calls of this batch are as just written: read them from memory, not back from the table.
+    // The calls of this batch are as just written (own usage in `span`, the
+    // batch's totals in the summary): read them from memory, not back from the table.
     const written = new Map<string, UsageNode>();
-    for (const span of spans) {
-      const { call } = span;
+    spans.forEach((span, index) => {
+      const call = calls[index] as CallComplete;
       summaries.set(call.id, call.summary ?? null);
       written.set(call.id, {
         id: call.id,
@@ -95,7 +124,7 @@ export class SqliteSpanUsageStore {
         span: spanUsageOf(span),
         usage: call.summary?.usage,
       });
-    }
+    });
     // The roll-up asks for the children of every call of the batch: one
     // statement for all of them instead of one per span; the children of the
     // ancestors beyond the batch are still read one call at a time.
@@ -133,4 +162,39 @@ export class SqliteSpanUsageStore {
     }
     then(rewritten);
   }
+}
+
+/**
+ * The batch's calls with their totals over the batch alone: its own usage
+ * plus what its children in the batch total (by `rollUpUsage`, over the
+ * batch in memory). A call whose totals equal its own usage is kept as it is.
+ */
+function withBatchTotals(spans: readonly SpanCallPut[]): CallComplete[] {
+  const nodes = new Map<string, UsageNode>();
+  for (const span of spans) {
+    const { call } = span;
+    nodes.set(call.id, {
+      id: call.id,
+      parentId: call.parentId,
+      span: spanUsageOf(span),
+      usage: call.summary?.usage,
+    });
+  }
+  const children = new Map<string, UsageNode[]>();
+  for (const node of nodes.values()) {
+    if (node.parentId === null || !nodes.has(node.parentId)) continue;
+    const siblings = children.get(node.parentId);
+    if (siblings === undefined) children.set(node.parentId, [node]);
+    else siblings.push(node);
+  }
+  // Only calls with children in the batch can total more than their own usage.
+  if (children.size === 0) return spans.map((span) => span.call);
+  const totals = rollUpUsage(
+    { node: (id) => nodes.get(id), children: (id) => children.get(id) ?? [] },
+    children.keys(),
+  );
+  return spans.map(({ call }) => {
+    if (!totals.has(call.id) || call.summary === undefined) return call;
+    return { ...call, summary: summaryWithUsage(call.summary, totals.get(call.id)) };
+  });
 }

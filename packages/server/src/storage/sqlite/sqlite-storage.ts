@@ -192,18 +192,10 @@ export class SqliteStorage implements Storage {
 
   async ingestSpanCalls(project: string, spans: readonly SpanCallPut[]): Promise<{ accepted: number }> {
     // The span usage goes in with the upsert (one write per span); the roll-up reads it back for other batches' spans.
-    return this.#ingestRows(
-      project,
-      spans.map((span) => span.call),
-      spans.map(encodeSpanUsage),
-      this.#spanUsage.followUp(project, spans, (summaries) =>
-        this.#monitoring.rollups.applyCalls(
-          project,
-          spans.map((span) => span.call),
-          summaries,
-        ),
-      ),
+    const { calls, followUp } = this.#spanUsage.batch(project, spans, (summaries) =>
+      this.#monitoring.rollups.applyCalls(project, calls, summaries),
     );
+    return this.#ingestRows(project, calls, spans.map(encodeSpanUsage), followUp);
   }
 
   async queryCalls(query: CallQueryParsed): Promise<CallQueryResponse> {
