@@ -137,6 +137,12 @@ export class SqliteSpanUsageStore {
       return row === undefined ? undefined : toNode(row);
     };
     const rows = this.#childrenOfBatch.all(project, JSON.stringify([...written.keys()])) as ChildRow[];
+    // A batch that holds whole trees (every child of its calls, every parent
+    // of its calls) was written with its final totals: nothing to rewrite.
+    if (isClosed(written, rows)) {
+      then(new Map());
+      return;
+    }
     // A child written by this batch is taken from memory (as stored, so the
     // same node): only the others are read and their summaries decoded.
     for (const row of rows) {
@@ -162,6 +168,14 @@ export class SqliteSpanUsageStore {
     }
     then(rewritten);
   }
+}
+
+/** True when every stored child of the batch's calls and every parent they name are calls of the batch. */
+function isClosed(written: ReadonlyMap<string, UsageNode>, children: readonly ChildRow[]): boolean {
+  for (const child of children) if (!written.has(child.id)) return false;
+  for (const node of written.values())
+    if (node.parentId !== null && !written.has(node.parentId)) return false;
+  return true;
 }
 
 /**
