@@ -10,6 +10,9 @@
 //   cd packages/server && npx tsup && cd ../.. && node bench/ingest-otlp-parts.mjs
 //   node bench/ingest-otlp-parts.mjs --records 20000 --rounds 3
 //   node --cpu-prof bench/ingest-otlp-parts.mjs --only spans --rounds 1   (a profile of one variant)
+//   node bench/ingest-otlp-parts.mjs --only spans --baseline node_modules/.weft-bench-base/index.js
+//       (A/B against another build of the server, in this one process: copy its packages/server/dist
+//       to node_modules/.weft-bench-base first; adds the variant `spans, baseline build`)
 //
 // Variants (each a fresh database):
 //   native          the native 1 KB records (`ingestCalls`): time-ordered ids, 2 attribute terms
@@ -19,6 +22,8 @@
 //   spans, no roll-up   the same calls through `ingestCalls` (no span usage roll-up)
 //   spans, time ids     `ingestSpanCalls` with each trace's ids made time-ordered (as native's)
 //   spans, 2 terms      `ingestSpanCalls` with the calls' attributes cut to native's 2 terms
+//   spans, usage attributes kept   `ingestSpanCalls` with the spans' token counts also kept in
+//                       attributes (as the mapping did before 2026-11-28: 2 more attribute terms)
 //   spans, time ids + 2 terms   both
 import { mkdtemp, rm } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
@@ -35,11 +40,17 @@ const { values: args } = parseArgs({
     batch: { type: 'string', default: '500' },
     /** Run only these variants (by label; repeatable), e.g. for a CPU profile of one. */
     only: { type: 'string', multiple: true },
+    /** Another build's server `index.js`: its `SqliteStorage` stores the spans too (`spans, baseline build`). */
+    baseline: { type: 'string' },
   },
 });
 const records = Number(args.records);
 const batchSize = Number(args.batch);
 const { SqliteStorage } = await import(new URL('../packages/server/dist/index.js', import.meta.url).href);
+const Baseline =
+  args.baseline === undefined
+    ? undefined
+    : (await import(new URL(args.baseline, `file://${process.cwd()}/`).href)).SqliteStorage;
 
 /** The native 1 KB records, batch by batch. */
 const nativeBatches = nativeBodies({ project: 'bench', records, recordBytes: 1024, batchSize }).bodies.map(
@@ -135,12 +146,42 @@ function withTwoTerms(batches) {
   );
 }
 
+/** The spans with their token counts kept in attributes too, as the mapping kept them before. */
+function withUsageAttributes(batches) {
+  return batches.map((puts) =>
+    puts.map(({ call, usageScope }) => {
+      const usage = Object.values(call.summary?.usage ?? {})[0];
+      if (usage === undefined) return { call, usageScope };
+      const counts = {
+        'gen_ai.usage.input_tokens': usage.inputTokens,
+        'gen_ai.usage.output_tokens': usage.outputTokens,
+      };
+      return { usageScope, call: { ...call, attributes: { ...call.attributes, ...counts } } };
+    }),
+  );
+}
+
 const spansWithProject = spanBatches();
 const spans = withoutProjectAttribute(spansWithProject);
 const timeIds = withTimeOrderedIds(spans);
 const allVariants = [
   { label: 'native', write: (s, b) => s.ingestCalls('bench', b), batches: nativeBatches },
   { label: 'spans', write: (s, b) => s.ingestSpanCalls('bench', b), batches: spans },
+  ...(Baseline === undefined
+    ? []
+    : [
+        {
+          label: 'spans, baseline build',
+          Storage: Baseline,
+          write: (s, b) => s.ingestSpanCalls('bench', b),
+          batches: spans,
+        },
+      ]),
+  {
+    label: 'spans, usage attributes kept',
+    write: (s, b) => s.ingestSpanCalls('bench', b),
+    batches: withUsageAttributes(spans),
+  },
   {
     label: 'spans, no roll-up',
     write: (s, b) =>
@@ -172,7 +213,7 @@ const perCall = new Map(variants.map((v) => [v.label, []]));
 for (let round = 0; round < Number(args.rounds); round++) {
   for (const variant of variants) {
     const dir = await mkdtemp(join(tmpdir(), 'weft-bench-otlp-parts-'));
-    const storage = new SqliteStorage({ path: join(dir, 'weft.db') });
+    const storage = new (variant.Storage ?? SqliteStorage)({ path: join(dir, 'weft.db') });
     try {
       const before = process.cpuUsage();
       for (const batch of variant.batches) await variant.write(storage, batch);
