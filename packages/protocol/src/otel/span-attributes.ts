@@ -170,7 +170,9 @@ export function parseJsonText(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   try {
     const parsed: unknown = JSON.parse(value);
-    return depthExceeds(parsed, MAX_PARSED_DEPTH) ? value : parsed;
+    return mayNestDeeperThan(value, MAX_PARSED_DEPTH) && depthExceeds(parsed, MAX_PARSED_DEPTH)
+      ? value
+      : parsed;
   } catch {
     return value;
   }
@@ -187,10 +189,28 @@ export function parseJsonValue(value: unknown): unknown {
   if (first !== '{' && first !== '[') return value;
   try {
     const parsed: unknown = JSON.parse(value);
-    return depthExceeds(parsed, MAX_PARSED_DEPTH) ? value : parsed;
+    return mayNestDeeperThan(value, MAX_PARSED_DEPTH) && depthExceeds(parsed, MAX_PARSED_DEPTH)
+      ? value
+      : parsed;
   } catch {
     return value;
   }
+}
+
+/**
+ * False when JSON `text` cannot nest containers deeper than `max`: it holds
+ * at most `max` opening brackets (inside strings or not). Counted with
+ * `indexOf`, so the common message (a few brackets) skips walking the parsed
+ * value with {@link depthExceeds}, which every ingested span's messages paid.
+ */
+function mayNestDeeperThan(text: string, max: number): boolean {
+  let count = 0;
+  for (const bracket of ['{', '[']) {
+    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) {
+      if (++count > max) return true;
+    }
+  }
+  return false;
 }
 
 /** True when `value` nests containers deeper than `max` (iterative: no stack to overflow). */

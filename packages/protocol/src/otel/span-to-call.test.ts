@@ -125,6 +125,16 @@ describe('spanToCall', () => {
     }
   });
 
+  it('parses JSON text nested up to 64 levels, keeps deeper text as sent, whatever brackets its strings hold', () => {
+    const nested = (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
+    const argumentsOf = (text: string) =>
+      mapped(spanToCall(span({ 'gen_ai.tool.call.arguments': text }), undefined)).call.inputs;
+    expect(argumentsOf(nested(64))).toEqual({ input: JSON.parse(nested(64)) });
+    expect(argumentsOf(nested(65))).toEqual({ input: nested(65) });
+    const bracketsInText = JSON.stringify({ code: '{['.repeat(100) });
+    expect(argumentsOf(bracketsInText)).toEqual({ code: '{['.repeat(100) });
+  });
+
   it('keeps as attributes the token-count attributes that did not go into usage', () => {
     const { call } = mapped(
       spanToCall(
