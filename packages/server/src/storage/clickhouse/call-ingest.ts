@@ -153,29 +153,31 @@ function encodeBatch(
   return rows;
 }
 
-/** About the bytes `rows` take as JSON: their stored values (the rest is a few hundred bytes a row). */
+/**
+ * About the bytes `rows` take as TabSeparated: their stored values and
+ * their text (the rest is a few hundred bytes a row). Each column by name:
+ * a loop over column names made a keyed load per column and row (2% of
+ * ingest's CPU).
+ */
 function sizeOf(rows: readonly CallHalfRow[]): number {
   let bytes = 0;
   for (const row of rows) {
-    bytes += 256;
-    for (const column of VALUE_COLUMNS) {
-      const value = row[column];
-      if (typeof value === 'string') bytes += value.length;
-    }
+    bytes +=
+      256 +
+      lengthOf(row.inputs) +
+      lengthOf(row.attributes) +
+      lengthOf(row.output) +
+      lengthOf(row.exception) +
+      lengthOf(row.summary) +
+      lengthOf(row.search_start) +
+      lengthOf(row.search_end);
   }
   return bytes;
 }
 
-/** The columns of a half-row that hold encoded values or their text. */
-const VALUE_COLUMNS = [
-  'inputs',
-  'attributes',
-  'output',
-  'exception',
-  'summary',
-  'search_start',
-  'search_end',
-] as const;
+function lengthOf(value: unknown): number {
+  return typeof value === 'string' ? value.length : 0;
+}
 
 /** The `content_refs` rows of a request's records. */
 function refRows(project: string, items: readonly CallItem[]): Record<string, string | number>[] {
