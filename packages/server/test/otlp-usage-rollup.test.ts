@@ -67,22 +67,35 @@ const chat = (model: string, input: number, output: number): Attributes => ({
   'gen_ai.usage.output_tokens': output,
 });
 
+/**
+ * One agent's spans, ended, for `project`:
+ *
+ *     agent ─┬─ plan (gpt-4o 1000/200)
+ *            └─ step ─┬─ search (tool, no usage) ── summarize (claude 300/40)
+ *                     └─ answer (gpt-4o 500/60)
+ *
+ * `pick` gives the named ones.
+ */
+function agentTree(project: string): {
+  spans: () => ReadableSpan[];
+  pick: (...names: string[]) => ReadableSpan[];
+} {
+  const { tracer, spans } = recordingTracer({ 'service.name': project });
+  const agent = startChild(tracer, 'agent', undefined, { 'gen_ai.operation.name': 'invoke_agent' });
+  const plan = startChild(tracer, 'plan', agent, chat('gpt-4o', 1_000, 200));
+  const step = startChild(tracer, 'step', agent, {});
+  const search = startChild(tracer, 'search', step, { 'gen_ai.operation.name': 'execute_tool' });
+  const summarize = startChild(tracer, 'summarize', search, chat('claude-sonnet-4-5', 300, 40));
+  const answer = startChild(tracer, 'answer', step, chat('gpt-4o', 500, 60));
+  for (const span of [summarize, search, answer, step, plan, agent]) span.end();
+  const byName = new Map(spans().map((span) => [span.name, span]));
+  return { spans, pick: (...names) => names.map((name) => byName.get(name) as ReadableSpan) };
+}
+
 describe('usage roll-up of OTLP-ingested calls', () => {
   it('totals nested GenAI spans sent child-first over several requests and re-sent, as the SDK would', async () => {
     const project = 'rollup-nested';
-    const { tracer, spans } = recordingTracer({ 'service.name': project });
-    //  agent ─┬─ plan (gpt-4o 1000/200)
-    //         └─ step ─┬─ search (tool, no usage) ── summarize (claude 300/40)
-    //                  └─ answer (gpt-4o 500/60)
-    const agent = startChild(tracer, 'agent', undefined, { 'gen_ai.operation.name': 'invoke_agent' });
-    const plan = startChild(tracer, 'plan', agent, chat('gpt-4o', 1_000, 200));
-    const step = startChild(tracer, 'step', agent, {});
-    const search = startChild(tracer, 'search', step, { 'gen_ai.operation.name': 'execute_tool' });
-    const summarize = startChild(tracer, 'summarize', search, chat('claude-sonnet-4-5', 300, 40));
-    const answer = startChild(tracer, 'answer', step, chat('gpt-4o', 500, 60));
-    for (const span of [summarize, search, answer, step, plan, agent]) span.end();
-    const byName = new Map(spans().map((span) => [span.name, span]));
-    const pick = (...names: string[]) => names.map((name) => byName.get(name) as ReadableSpan);
+    const { spans, pick } = agentTree(project);
 
     // Leaves first, the root before its middle, everything again, then a re-sent leaf.
     await send(project, pick('summarize', 'answer'));
@@ -123,19 +136,7 @@ describe('usage roll-up of OTLP-ingested calls', () => {
 
   it('totals a parent sent with some of its children after the others were stored, across a restart', async () => {
     const project = 'rollup-split';
-    const { tracer, spans } = recordingTracer({ 'service.name': project });
-    //  agent ─┬─ plan (gpt-4o 1000/200)
-    //         └─ step ─┬─ search (tool, no usage) ── summarize (claude 300/40)
-    //                  └─ answer (gpt-4o 500/60)
-    const agent = startChild(tracer, 'agent', undefined, { 'gen_ai.operation.name': 'invoke_agent' });
-    const plan = startChild(tracer, 'plan', agent, chat('gpt-4o', 1_000, 200));
-    const step = startChild(tracer, 'step', agent, {});
-    const search = startChild(tracer, 'search', step, { 'gen_ai.operation.name': 'execute_tool' });
-    const summarize = startChild(tracer, 'summarize', search, chat('claude-sonnet-4-5', 300, 40));
-    const answer = startChild(tracer, 'answer', step, chat('gpt-4o', 500, 60));
-    for (const span of [summarize, search, answer, step, plan, agent]) span.end();
-    const byName = new Map(spans().map((span) => [span.name, span]));
-    const pick = (...names: string[]) => names.map((name) => byName.get(name) as ReadableSpan);
+    const { spans, pick } = agentTree(project);
 
     // A leaf of each parent first; the rest of the tree together after a
     // restart, so each parent's totals over that request miss a stored child.

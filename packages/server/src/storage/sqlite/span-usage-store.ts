@@ -118,12 +118,7 @@ export class SqliteSpanUsageStore {
     spans.forEach((span, index) => {
       const call = calls[index] as CallComplete;
       summaries.set(call.id, call.summary ?? null);
-      written.set(call.id, {
-        id: call.id,
-        parentId: call.parentId,
-        span: spanUsageOf(span),
-        usage: call.summary?.usage,
-      });
+      written.set(call.id, nodeOf(span, call));
     });
     // The roll-up asks for the children of every call of the batch: one
     // statement for all of them instead of one per span; the children of the
@@ -170,6 +165,11 @@ export class SqliteSpanUsageStore {
   }
 }
 
+/** A span call as the roll-up reads it: its own usage from the span, its totals from `call` (as written). */
+function nodeOf(span: SpanCallPut, call: CallComplete): UsageNode {
+  return { id: call.id, parentId: call.parentId, span: spanUsageOf(span), usage: call.summary?.usage };
+}
+
 /** True when every stored child of the batch's calls and every parent they name are calls of the batch. */
 function isClosed(written: ReadonlyMap<string, UsageNode>, children: readonly ChildRow[]): boolean {
   for (const child of children) if (!written.has(child.id)) return false;
@@ -185,15 +185,7 @@ function isClosed(written: ReadonlyMap<string, UsageNode>, children: readonly Ch
  */
 function withBatchTotals(spans: readonly SpanCallPut[]): CallComplete[] {
   const nodes = new Map<string, UsageNode>();
-  for (const span of spans) {
-    const { call } = span;
-    nodes.set(call.id, {
-      id: call.id,
-      parentId: call.parentId,
-      span: spanUsageOf(span),
-      usage: call.summary?.usage,
-    });
-  }
+  for (const span of spans) nodes.set(span.call.id, nodeOf(span, span.call));
   const children = new Map<string, UsageNode[]>();
   for (const node of nodes.values()) {
     if (node.parentId === null || !nodes.has(node.parentId)) continue;
