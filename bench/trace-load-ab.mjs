@@ -1,32 +1,48 @@
-// The trace view's load, both layouts of the trace route alternated in one process (an A/B that holds on a busy
-// machine), on a load kept by `node bench/query.mjs --storage chdb --calls N --keep DIR`:
+// The trace view's load, alternated in one process (an A/B that holds on a busy machine), on a load kept by
+// `node bench/query.mjs --storage chdb --calls N --keep DIR`:
 //
 //   node bench/trace-load-ab.mjs [DIR=/tmp/ch10m] [N=10000000] [RUNS=11]
 //
 // `calls`: GET …/calls, parsed (the route's first shape); `columns`: GET …/calls?layout=columns, parsed and turned
-// back into calls with callsOfTraceColumns (what the UI does). Per load: wall time and this process's CPU (server,
-// client and chDB all run in it). Uses the BUILT packages.
+// back into calls with callsOfTraceColumns (what the UI does), the columns filled by the engine
+// (`Storage.traceColumns`); `columns-via-calls`: the same route and answer, the columns made by `traceColumnsOf` from
+// `Storage.traceCalls` (how the route made them before the engine did). Two apps over ONE opened storage. Per load:
+// wall time and this process's CPU (server, client and chDB all run in it). Uses the BUILT packages.
 import { readFile } from 'node:fs/promises';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { callsOfTraceColumns, routes } from '../packages/protocol/dist/index.js';
-import { startServer } from '../packages/server/dist/index.js';
+import { callsOfTraceColumns, routes, traceColumnsOf } from '../packages/protocol/dist/index.js';
+import { createApp, openStorage, parseStorageUrl } from '../packages/server/dist/index.js';
 
 const [dir = '/tmp/ch10m', total = '10000000', runs = '11'] = process.argv.slice(2);
 const name = `bench_keep_${total}`;
 const { traceRoot } = JSON.parse(await readFile(join(dir, `${name}.json`), 'utf8'));
-const scratch = await mkdtemp(join(tmpdir(), 'weft-trace-ab-'));
-const server = await startServer({
-  port: 0,
-  dbPath: join(scratch, 'weft.db'),
-  uiDir: false,
-  storage: `chdb:${dir}?database=${name}`,
+const storage = await openStorage(parseStorageUrl(`chdb:${dir}?database=${name}`));
+// The storage, its traceColumns made as the route made them before `Storage.traceColumns`.
+const viaCalls = new Proxy(storage, {
+  get(target, key) {
+    if (key === 'traceColumns')
+      return async (project, traceId, limit) => {
+        const calls = await target.traceCalls(project, traceId, limit + 1);
+        return traceColumnsOf(project, traceId, calls.slice(0, limit), calls.length > limit);
+      };
+    const value = target[key];
+    return typeof value === 'function' ? value.bind(target) : value;
+  },
 });
-const read = async (path) => JSON.parse(await (await fetch(server.url + path)).text());
+const listening = async (over) => {
+  const app = createApp({ storage: over, uiDir: false });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  return { app, url: `http://127.0.0.1:${app.server.address().port}` };
+};
+const direct = await listening(storage);
+const legacy = await listening(viaCalls);
+const read = async (url, path) => JSON.parse(await (await fetch(url + path)).text());
 const cases = {
-  calls: async () => (await read(routes.traceCalls('big', traceRoot))).calls,
-  columns: async () => callsOfTraceColumns(await read(routes.traceColumns('big', traceRoot))),
+  calls: async () => (await read(direct.url, routes.traceCalls('big', traceRoot))).calls,
+  columns: async () => callsOfTraceColumns(await read(direct.url, routes.traceColumns('big', traceRoot))),
+  'columns-via-calls': async () =>
+    callsOfTraceColumns(await read(legacy.url, routes.traceColumns('big', traceRoot))),
 };
 const measured = Object.fromEntries(Object.keys(cases).map((k) => [k, { wall: [], cpu: [] }]));
 const loadBefore = loadavg()[0];
@@ -53,5 +69,6 @@ for (const [label, { wall, cpu }] of Object.entries(measured)) {
   );
 }
 console.log(`1-minute load average ${loadBefore.toFixed(1)} before / ${loadavg()[0].toFixed(1)} after`);
-await server.close();
-await rm(scratch, { recursive: true, force: true });
+await direct.app.close();
+await legacy.app.close();
+await storage.close();

@@ -6,7 +6,6 @@ import {
   routes,
   TRACE_CALLS_LIMIT,
   traceCallsQuery,
-  traceColumnsOf,
   type ValueItem,
   valueRead,
 } from '@weft/protocol';
@@ -76,14 +75,17 @@ export function registerCallRoutes(app: FastifyInstance, { storage }: { storage:
   app.get(routePattern(routes.traceCalls, 'project', 'traceId'), async (request) => {
     const { project, traceId } = parseTraceParams(request.params);
     const { layout } = parseTraceQuery(request.query);
+    // `columns`: the same calls one array per field, each shared value once
+    // and expanded once (what the trace view loads).
+    if (layout === 'columns')
+      return expandTraceColumnValues(
+        storage,
+        await storage.traceColumns(project, traceId, TRACE_CALLS_LIMIT),
+      );
     // One past the limit tells whether the trace holds more than an answer may.
     const calls = await storage.traceCalls(project, traceId, TRACE_CALLS_LIMIT + 1);
     const truncated = calls.length > TRACE_CALLS_LIMIT;
     const shown = truncated ? calls.slice(0, TRACE_CALLS_LIMIT) : calls;
-    // `columns`: the same calls one array per field, each shared value once
-    // and expanded once (what the trace view loads).
-    if (layout === 'columns')
-      return expandTraceColumnValues(storage, traceColumnsOf(project, traceId, shown, truncated));
     return { calls: await expandCallValues(storage, shown), truncated };
   });
 

@@ -16,6 +16,7 @@ import type {
   SessionQueryParsed,
   SessionQueryResponse,
   TableRowsResponse,
+  TraceColumnsResponse,
 } from '@weft/protocol';
 import type { LifecycleStorage } from './lifecycle-storage.js';
 import type { MonitorStateStorage, RollupStorage } from './monitor-storage.js';
@@ -146,6 +147,16 @@ export interface Storage {
    * answer must stay bounded.
    */
   traceCalls(project: string, traceId: string, limit: number): Promise<Call[]>;
+
+  /**
+   * The calls `traceCalls` gives, as one array per field: a
+   * `traceColumnsResponse` (of at most `limit` calls, `truncated` when the
+   * trace holds more) whose attribute markers are not expanded yet. What the
+   * trace view loads: an engine may fill the columns from its rows without
+   * an object per call. The same calls give the same answer as
+   * `traceColumnsOf` (in `@weft/protocol`) of `traceCalls`.
+   */
+  traceColumns(project: string, traceId: string, limit: number): Promise<TraceColumnsResponse>;
 
   /**
    * Stores feedback items once per (project, id), whether or not their call

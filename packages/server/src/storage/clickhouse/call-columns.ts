@@ -78,7 +78,8 @@ export interface FoldedCall {
 /** Decodes a stored value (msgpack as base64), `fallback` when there is none (''). */
 export type StoredDecoder = <T>(base64: string, fallback: T) => T;
 
-const fromStored: StoredDecoder = <T>(base64: string, fallback: T): T =>
+/** Decodes one stored value, no sharing (see {@link sharedDecoder} for many calls). */
+export const fromStored: StoredDecoder = <T>(base64: string, fallback: T): T =>
   base64 === '' ? fallback : (decodeMsgpack(Buffer.from(base64, 'base64')) as T);
 
 /**

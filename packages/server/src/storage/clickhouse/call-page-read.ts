@@ -60,6 +60,35 @@ const LIGHT_START = [
 ];
 const LIGHT_END = ['ended_at', 'status', 'exception', 'summary'];
 
+/** How many fields each row of {@link traceStatement} holds. */
+export const TRACE_FIELDS = 2 + LIGHT_START.length + LIGHT_END.length;
+
+/**
+ * The statement of a trace's light calls (see {@link readTraceCalls}): a
+ * TabSeparated row per call, in start order then id, its fields: id, then
+ * {@link LIGHT_START} of its newest start, whether an end arrived, then
+ * {@link LIGHT_END} of its newest end.
+ */
+export function traceStatement(
+  { table, list }: { table: string; list: string },
+  project: string,
+  traceId: string,
+  limit: number,
+  settings: string,
+): string {
+  const inProject = `project = ${sqlLiteral(project)}`;
+  const newest = (columns: readonly string[], half: number) =>
+    columns.map((c) => `argMaxIf(${c}, seq, half = ${half})`);
+  return `
+    SELECT id, ${[...newest(LIGHT_START, START), `max(half = ${END})`, ...newest(LIGHT_END, END)].join(', ')}
+    FROM ${table}
+    WHERE ${inProject} AND id IN (
+      SELECT id FROM ${list} WHERE ${inProject} AND trace_id = ${sqlLiteral(traceId)}
+      GROUP BY id ORDER BY min(started_at), id LIMIT ${Math.trunc(limit)})
+    GROUP BY id HAVING max(half = ${START}) = 1
+    ORDER BY argMaxIf(started_at, seq, half = ${START}), id${settings}`;
+}
+
 /**
  * Every call of a trace whose start arrived, light (no inputs or output:
  * `callFromFolded` gives `{}` and `null`), by start time then id. One
@@ -75,23 +104,14 @@ const LIGHT_END = ['ended_at', 'status', 'exception', 'summary'];
  */
 export async function readTraceCalls(
   connection: ClickHouseConnection,
-  { table, list }: { table: string; list: string },
+  tables: { table: string; list: string },
   project: string,
   traceId: string,
   limit: number,
   settings: string,
 ): Promise<FoldedCall[]> {
-  const inProject = `project = ${sqlLiteral(project)}`;
-  const newest = (columns: readonly string[], half: number) =>
-    columns.map((c) => `argMaxIf(${c}, seq, half = ${half})`);
-  const text = await connection.tabSeparatedText(`
-    SELECT id, ${[...newest(LIGHT_START, START), `max(half = ${END})`, ...newest(LIGHT_END, END)].join(', ')}
-    FROM ${table}
-    WHERE ${inProject} AND id IN (
-      SELECT id FROM ${list} WHERE ${inProject} AND trace_id = ${sqlLiteral(traceId)}
-      GROUP BY id ORDER BY min(started_at), id LIMIT ${Math.trunc(limit)})
-    GROUP BY id HAVING max(half = ${START}) = 1${settings}`);
-  const calls = tabSeparatedRows(text, 2 + LIGHT_START.length + LIGHT_END.length).map(
+  const text = await connection.tabSeparatedText(traceStatement(tables, project, traceId, limit, settings));
+  const calls = tabSeparatedRows(text, TRACE_FIELDS).map(
     ([
       id,
       parent,

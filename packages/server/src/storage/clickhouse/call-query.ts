@@ -4,6 +4,7 @@ import {
   type CallSortField,
   type Feedback,
   isRefUri,
+  type TraceColumnsResponse,
 } from '@weft/protocol';
 import { attributeTerm } from '../attribute-terms.js';
 import { type CursorPosition, callSortKey, decodeCursor, encodeCursor } from '../cursor.js';
@@ -18,6 +19,7 @@ import { listReadSettings } from './list-read-settings.js';
 import { type ListTimeSql, microsOf } from './list-schema.js';
 import type { SchemaProfile } from './schema-profile.js';
 import { inList, sqlLiteral } from './sql-literal.js';
+import { readTraceColumns } from './trace-columns-read.js';
 
 /** How many list rows each read of a page's walk takes (see {@link ClickHouseCallQuery}); tests make it tiny. */
 export interface ListWalk {
@@ -158,6 +160,12 @@ export class ClickHouseCallQuery {
   async trace(project: string, traceId: string, limit: number): Promise<FoldedCall[]> {
     const tables = { table: this.#calls, list: this.#list };
     return readTraceCalls(this.#connection, tables, project, traceId, limit, await this.#settings());
+  }
+
+  /** The same calls as {@link trace}, as columns (see `Storage.traceColumns`). */
+  async traceColumns(project: string, traceId: string, limit: number): Promise<TraceColumnsResponse> {
+    const tables = { table: this.#calls, list: this.#list };
+    return readTraceColumns(this.#connection, tables, project, traceId, limit, await this.#settings());
   }
 
   /** The filters of `query` as conditions on list rows (see `Storage.queryCalls`). */

@@ -16,8 +16,9 @@ import type {
   SessionQueryResponse,
   TableCreateResponse,
   TableRowsResponse,
+  TraceColumnsResponse,
 } from '@weft/protocol';
-import { InvalidOptionsError, StorageClosedError } from '../../errors/index.js';
+import { StorageClosedError } from '../../errors/index.js';
 import type { SpanCallPut } from '../span-usage.js';
 import type { ObjectPut, Storage, TablePut, VersionSelector } from '../storage.js';
 import { callFromFolded, sharedDecoder } from './call-columns.js';
@@ -26,9 +27,9 @@ import { ClickHouseCallListWriter } from './call-list-writer.js';
 import { ClickHouseCallIngest } from './call-ingest.js';
 import { listTimeSql } from './list-schema.js';
 import { type ClickHouseServer, detectServer, type SchemaProfile, storedProfile } from './schema-profile.js';
-import { loadChdb } from './chdb-connection.js';
-import { ClickHouseConnection } from './clickhouse-connection.js';
-import { type ClickHouseStorageOptions, clickHouseStorageOptions } from './clickhouse-storage-options.js';
+import { clickHouseConnectionOf, clickHouseOpenOptions } from './clickhouse-open.js';
+import type { ClickHouseConnection } from './clickhouse-connection.js';
+import type { ClickHouseStorageOptions } from './clickhouse-storage-options.js';
 import { ClickHouseContentRefStore } from './content-ref-store.js';
 import { ClickHouseFeedbackStore } from './feedback-store.js';
 import { ClickHouseLifecycle } from './clickhouse-lifecycle.js';
@@ -172,28 +173,8 @@ export class ClickHouseStorage implements Storage {
    * when ClickHouse cannot be reached.
    */
   static async open(input: ClickHouseStorageOptions): Promise<ClickHouseStorage> {
-    const parsed = clickHouseStorageOptions.safeParse(input);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new InvalidOptionsError(
-        `storage.${issue?.path.map(String).join('.') ?? ''}`,
-        issue?.message ?? 'invalid',
-      );
-    }
-    const options = parsed.data;
-    const connection = new ClickHouseConnection({
-      endpoint:
-        options.chdbPath === undefined
-          ? { kind: 'http', hosts: options.hosts ?? [] }
-          : { kind: 'chdb', connect: await loadChdb(options.chdbPath) },
-      username: options.username,
-      password: options.password,
-      requestTimeoutMs: options.requestTimeoutMs,
-      retryAfterMs: options.retryAfterMs,
-      // In a cluster, `id IN (SELECT … FROM calls)` runs the subquery on each
-      // shard's local table: a call's halves always share a shard.
-      settings: options.cluster === undefined ? {} : { distributed_product_mode: 'local' },
-    });
+    const options = clickHouseOpenOptions(input);
+    const connection = await clickHouseConnectionOf(options);
     try {
       const server = await detectServer(connection);
       const version = await migrate(connection, options.database, options.cluster, server);
@@ -251,6 +232,11 @@ export class ClickHouseStorage implements Storage {
     return (await this.#calls.trace(project, traceId, limit)).map((row) =>
       callFromFolded(project, row, decode),
     );
+  }
+
+  async traceColumns(project: string, traceId: string, limit: number): Promise<TraceColumnsResponse> {
+    this.#open();
+    return this.#calls.traceColumns(project, traceId, limit);
   }
 
   async putFeedback(project: string, items: readonly FeedbackItem[]): Promise<{ stored: number }> {

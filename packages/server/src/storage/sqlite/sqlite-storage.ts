@@ -18,7 +18,9 @@ import type {
   SessionQueryParsed,
   SessionQueryResponse,
   TableRowsResponse,
+  TraceColumnsResponse,
 } from '@weft/protocol';
+import { traceColumnsOf } from '@weft/protocol';
 import { InvalidRequestError, StorageClosedError } from '../../errors/index.js';
 import { encodeSpanUsage, type SpanCallPut } from '../span-usage.js';
 import type { MonitorStorage, ObjectPut, Storage, TablePut, VersionSelector } from '../storage.js';
@@ -213,6 +215,12 @@ export class SqliteStorage implements Storage {
   async traceCalls(project: string, traceId: string, limit: number): Promise<Call[]> {
     this.#open();
     return this.#calls.trace(project, traceId, limit);
+  }
+
+  async traceColumns(project: string, traceId: string, limit: number): Promise<TraceColumnsResponse> {
+    // One past the limit tells whether the trace holds more.
+    const calls = await this.traceCalls(project, traceId, limit + 1);
+    return traceColumnsOf(project, traceId, calls.slice(0, limit), calls.length > limit);
   }
 
   async putFeedback(project: string, items: readonly FeedbackItem[]): Promise<{ stored: number }> {
