@@ -2,8 +2,13 @@
 export const DEFAULT_PORT = 7420;
 /** The address the SDK and CLI use when neither an option nor `WEFT_URL` names one. */
 export const DEFAULT_URL = `http://127.0.0.1:${DEFAULT_PORT}`;
-/** Bumped on any incompatible change to the schemas. */
-export const PROTOCOL_VERSION = 1;
+/**
+ * Bumped on any incompatible change to the schemas or the wire forms; the
+ * server reports it at `GET /version`. 2: reads the compact value marker
+ * (msgpack ext 0x57) and the compact call id (ext 0x55) in call batches; an
+ * SDK sends these only to a server that reports 2 or more.
+ */
+export const PROTOCOL_VERSION = 2;
 
 export const CONTENT_TYPE_MSGPACK = 'application/msgpack';
 export const CONTENT_TYPE_JSON = 'application/json';

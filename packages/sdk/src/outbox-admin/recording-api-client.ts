@@ -26,6 +26,13 @@ export class RecordingApiClient extends ApiClient {
     return result;
   }
 
+  /** A failed version probe is the failure too (the batch POST itself goes through {@link post}). */
+  override async postCallBatch(body: Uint8Array): Promise<SendResult> {
+    const result = await super.postCallBatch(body);
+    if (result.status !== 'sent') this.#lastFailure = result;
+    return result;
+  }
+
   /** File records of the outbox are replayed as raw bytes. */
   override async postBytes(path: string, bytes: Uint8Array): Promise<SendResult> {
     const result = await super.postBytes(path, bytes);

@@ -28,7 +28,7 @@ export interface OutboxKeeperOptions {
   /** The project's outbox folder (created only when a record has to be written). */
   dir: string;
   /** Replays go through the client's one API client. */
-  api: Pick<ApiClient, 'post' | 'postBytes'>;
+  api: Pick<ApiClient, 'post' | 'postBytes' | 'postCallBatch'>;
   warnings: KeeperWarnings;
   /** Disk bound of each outbox folder. @default the outbox's (1 GiB) */
   maxBytes?: number | undefined;
@@ -94,8 +94,9 @@ export class OutboxKeeper {
     this.#dir = resolve(options.dir);
     const health = options.health;
     // Replay requests tell the circuit what they saw, as the batcher's do.
-    const observed: Pick<ApiClient, 'post' | 'postBytes'> = {
+    const observed: Pick<ApiClient, 'post' | 'postBytes' | 'postCallBatch'> = {
       post: async (path, body) => this.#observe(await options.api.post(path, body)),
+      postCallBatch: async (body) => this.#observe(await options.api.postCallBatch(body)),
       postBytes: async (path, bytes) => this.#observe(await options.api.postBytes(path, bytes)),
     };
     this.#send = createReplaySender(observed, (message, details) =>

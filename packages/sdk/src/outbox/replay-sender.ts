@@ -1,4 +1,4 @@
-import { decodeMsgpack, routes } from '@weft/protocol';
+import { decodeMsgpack } from '@weft/protocol';
 import {
   type ApiClient,
   batchBodyPrefix,
@@ -34,7 +34,7 @@ export type ReplayWarning = (message: string, details: Record<string, unknown>) 
  * ingest is an idempotent upsert by call id.
  */
 export function createReplaySender(
-  client: Pick<ApiClient, 'post' | 'postBytes'>,
+  client: Pick<ApiClient, 'post' | 'postBytes' | 'postCallBatch'>,
   onWarning: ReplayWarning = () => {},
 ): ReplaySend {
   return async (records) => {
@@ -96,7 +96,7 @@ async function sendDelivery(
  * when the server cannot take records now.
  */
 async function sendIsolating(
-  client: Pick<ApiClient, 'post'>,
+  client: Pick<ApiClient, 'postCallBatch'>,
   prefix: Uint8Array,
   items: Uint8Array[],
   onWarning: ReplayWarning,
@@ -104,7 +104,7 @@ async function sendIsolating(
   const work: Uint8Array[][] = [items];
   while (work.length > 0) {
     const batch = work.pop()!;
-    const result: SendResult = await client.post(routes.callBatch(), encodeBatchBody(prefix, batch));
+    const result: SendResult = await client.postCallBatch(encodeBatchBody(prefix, batch));
     if (result.status === 'sent') continue;
     if (result.status === 'retryable') return false;
     const { statusCode, index, error } = result;

@@ -6,11 +6,13 @@ import {
   decodeMsgpack,
   encodeMsgpack,
   errorResponse,
+  routes,
 } from '@weft/protocol';
 import { Pool } from 'undici';
 import { z } from 'zod';
 import { parseOptions } from './parse-options.js';
 import { parseRetryAfter } from './retry-after.js';
+import { COMPACT_FORMS_PROTOCOL_VERSION, callBatchBodyV1, ServerProtocol } from './server-protocol.js';
 import {
   BadResponseError,
   HttpError,
@@ -80,6 +82,8 @@ export class ApiClient {
   #basePath: string;
   #authorization: string | undefined;
   #closing: Promise<void> | undefined;
+  /** The server's protocol version, learnt before the first call batch (see {@link ApiClient.postCallBatch}). */
+  readonly protocol = new ServerProtocol<SendResult>((path) => this.get(path));
 
   constructor(options: ApiClientOptions) {
     const { url, apiKey, requestTimeoutMs, connections } = parseOptions('ApiClient', optionsSchema, options);
@@ -102,6 +106,20 @@ export class ApiClient {
   post(path: string, body: Uint8Array | unknown): Promise<SendResult> {
     const bytes = body instanceof Uint8Array ? body : encodeMsgpack(body);
     return this.#send('POST', path, bytes, CONTENT_TYPE_MSGPACK);
+  }
+
+  /**
+   * POSTs an encoded call batch in the forms the server reads: as it is
+   * (compact value markers and call ids) to a server of protocol 2 or more,
+   * transcoded to the forms of protocol 1 for an older one. The first batch
+   * waits for the one version probe; while the server cannot be reached the
+   * probe's failure is the answer, classified like {@link post}. Never throws.
+   */
+  async postCallBatch(body: Uint8Array): Promise<SendResult> {
+    const answer = await this.protocol.answer();
+    if ('failure' in answer) return answer.failure;
+    const bytes = answer.version >= COMPACT_FORMS_PROTOCOL_VERSION ? body : callBatchBodyV1(body);
+    return this.post(routes.callBatch(), bytes);
   }
 
   /** POSTs `bytes` as `application/octet-stream` (the file routes), classified like {@link post}. Never throws. */

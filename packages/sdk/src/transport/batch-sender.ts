@@ -1,4 +1,4 @@
-import { routes, type WeftError } from '@weft/protocol';
+import type { WeftError } from '@weft/protocol';
 import { ReusableBytes } from '../memory/index.js';
 import type { SendResult } from './api-client.js';
 import { batchBodyPrefix, encodeBatchBody } from './batch-body.js';
@@ -135,7 +135,7 @@ export class BatchSender {
           batch.entries.map((entry) => entry.record.bytes),
           this.#bodyMemory.take,
         );
-        const result = await client.post(routes.callBatch(), body);
+        const result = await client.postCallBatch(body);
         switch (result.status) {
           case 'sent': {
             this.#bodyMemory.release(body);

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { decodeMsgpack } from '@weft/protocol';
+import { decodeMsgpack, PROTOCOL_VERSION, routes } from '@weft/protocol';
 import { afterEach, beforeEach } from 'vitest';
 import { ApiClient } from '../../../src/transport/api-client.js';
 
@@ -34,6 +34,16 @@ export class ScriptedServer {
   /** How many items arrived in 2xx-answered batches, duplicates included. */
   itemsAccepted = 0;
   script: Script = () => ({ status: 200, body: { accepted: 0 } });
+  /**
+   * How `GET /version` is answered: by default as a current server does.
+   * These probes are counted in `versionProbes`, not kept in `requests`, so
+   * the script's indexes count batches and health checks only.
+   */
+  versionScript: () => ScriptedResponse = () => ({
+    status: 200,
+    body: { version: 'scripted', protocolVersion: PROTOCOL_VERSION },
+  });
+  versionProbes = 0;
   #server: Server;
   #waiters: { count: number; resolve: () => void }[] = [];
 
@@ -48,6 +58,13 @@ export class ScriptedServer {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', async () => {
+        if (req.url === routes.version()) {
+          scripted.versionProbes += 1;
+          const answer = scripted.versionScript();
+          res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
+          res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+          return;
+        }
         const raw = Buffer.concat(chunks);
         const type = req.headers['content-type'] ?? '';
         let body: unknown;

@@ -1,0 +1,69 @@
+import { decodeMsgpack, encodeMsgpack, PROTOCOL_VERSION } from '@weft/protocol';
+import { describe, expect, it } from 'vitest';
+import { useScriptedServer } from '../../test/support/transport/scripted-server.js';
+import { batchBodyPrefix, encodeBatchBody } from './batch-body.js';
+import { callBatchBodyV1 } from './server-protocol.js';
+
+const body = () =>
+  encodeBatchBody(batchBodyPrefix('p'), [encodeMsgpack({ type: 'end', id: 'x', endedAt: 1 })]);
+
+describe('ApiClient.postCallBatch: the server protocol probe', () => {
+  const scripted = useScriptedServer();
+
+  it('probes once for concurrent and later batches', async () => {
+    const { server, client } = scripted;
+    const results = await Promise.all([client.postCallBatch(body()), client.postCallBatch(body())]);
+    await client.postCallBatch(body());
+    expect(results.map((result) => result.status)).toEqual(['sent', 'sent']);
+    expect(server.versionProbes).toBe(1);
+    expect(client.protocol.probes).toBe(1);
+    expect(server.batches).toHaveLength(3);
+  });
+
+  it('a failing probe (503) decides nothing: the batch gets its failure, unsent, and the next batch probes again', async () => {
+    const { server, client } = scripted;
+    server.versionScript = () => ({ status: 503 });
+    expect(await client.postCallBatch(body())).toMatchObject({ status: 'retryable', statusCode: 503 });
+    expect(server.batches).toHaveLength(0);
+    server.versionScript = () => ({ status: 200, body: { version: 'x', protocolVersion: PROTOCOL_VERSION } });
+    expect(await client.postCallBatch(body())).toMatchObject({ status: 'sent' });
+    expect(server.versionProbes).toBe(2);
+    expect(server.batches).toHaveLength(1);
+  });
+
+  it('a 2xx without protocolVersion means protocol 1, and is remembered', async () => {
+    const { server, client } = scripted;
+    server.versionScript = () => ({ status: 200, body: { version: 'x' } });
+    await client.postCallBatch(body());
+    await client.postCallBatch(body());
+    expect(server.versionProbes).toBe(1);
+    expect(await client.protocol.answer()).toEqual({ version: 1 });
+  });
+});
+
+describe('callBatchBodyV1', () => {
+  it('gives compact ids and markers their protocol 1 forms, other values unchanged', () => {
+    const compact = new Uint8Array([
+      0x82,
+      0xa2,
+      0x69,
+      0x64,
+      0xd8,
+      0x55,
+      ...new Array(16).fill(0x11),
+      0xa1,
+      0x76,
+      0xc7,
+      0x20,
+      0x57,
+      ...new Array(32).fill(0xab),
+    ]);
+    const plain = callBatchBodyV1(compact);
+    expect(decodeMsgpack(plain)).toEqual(decodeMsgpack(compact));
+    expect(plain.includes(0x55) || plain.includes(0x57)).toBe(false);
+    expect(decodeMsgpack(plain)).toEqual({
+      id: '11111111-1111-1111-1111-111111111111',
+      v: { _weft: 'value', digest: expect.stringMatching(/^[\w-]{43}$/) },
+    });
+  });
+});

@@ -1,0 +1,101 @@
+import { rm } from 'node:fs/promises';
+import { routes } from '@weft/protocol';
+import * as weft from '@weft/sdk';
+import { tempDir } from '@weft/test-server';
+import { expect, it, onTestFinished } from 'vitest';
+import { FaultProxy, listServerCalls, useFileServer } from './support/index.js';
+import { extTypesIn, OldServer, type OldVersionAnswer } from './support/transport/old-server.js';
+
+// Compact value markers (ext 0x57) and call ids (ext 0x55) are read by servers of protocol 2 on.
+// An SDK in front of an older server must send the forms it reads: a server before protocol 2
+// answers 400 to a compact body, and those records were dropped as rejected.
+
+const CALLS = 6;
+/** Large enough to be deduplicated: the second and later calls carry a value marker in its place. */
+const PROMPT = 'the same long system prompt, sent with every call. '.repeat(60);
+
+const server = useFileServer();
+
+function traceCalls(from = 0, count = CALLS): string[] {
+  const answer = weft.op(function answer(prompt: string, n: number) {
+    return { id: weft.currentCall()?.id ?? '', n, length: prompt.length };
+  });
+  return Array.from({ length: count }, (_, n) => answer(PROMPT, from + n).id);
+}
+
+async function startOld(versionAnswer: OldVersionAnswer): Promise<OldServer> {
+  const old = await OldServer.start(versionAnswer);
+  onTestFinished(() => old.close());
+  return old;
+}
+
+async function clientOf(
+  url: string,
+  project: string,
+  options: weft.WeftOptions = {},
+): Promise<weft.WeftClient> {
+  const outboxDir = await tempDir();
+  const client = weft.init({ project, url, outboxDir, handleExit: false, ...options });
+  onTestFinished(async () => {
+    await client.shutdown({ timeoutMs: 2_000 });
+    await rm(outboxDir, { recursive: true, force: true });
+  });
+  return client;
+}
+
+/** Each call's records arrived exactly once, with string ids, and value markers as `{ _weft: 'value', digest }` maps. */
+function expectEachCallOnceInV1Forms(old: OldServer, ids: string[]): void {
+  expect(old.refusedCompact).toBe(0);
+  const arrivedIds = new Set([...old.arrivals.keys()].map((key) => key.split(' ')[1]));
+  expect([...arrivedIds].sort()).toEqual([...ids].sort());
+  expect([...old.arrivals.values()].every((count) => count === 1)).toBe(true);
+  const records = old.items.filter((item) => item.type !== 'value');
+  expect(records.every((item) => typeof item.id === 'string' && typeof item.traceId === 'string')).toBe(true);
+  expect(JSON.stringify(records)).toMatch(/"_weft":"value","digest":"[\w-]{43}"/);
+}
+
+for (const versionAnswer of ['protocol-1', 'not-found'] as const) {
+  it(`an SDK newer than its server (version probe: ${versionAnswer}) delivers every call once in the forms the old server reads`, async () => {
+    const old = await startOld(versionAnswer);
+    const client = await clientOf(old.url, `skew-${versionAnswer}`, { maxBatchItems: 2 });
+    const ids = traceCalls();
+    const result = await client.flush();
+    expect(result).toMatchObject({ sent: CALLS, failed: 0, spilled: 0, pending: 0 });
+    expectEachCallOnceInV1Forms(old, ids);
+    // One probe for the client, however many batches.
+    expect(old.versionProbes).toBe(1);
+  });
+}
+
+it('a current server gets compact bodies, after one version probe per client', async () => {
+  const proxy = await FaultProxy.start({ upstream: server.url, record: true });
+  onTestFinished(() => proxy.close());
+  const client = await clientOf(proxy.url, 'skew-current', { maxBatchItems: 2 });
+  const ids = traceCalls();
+  expect(await client.flush()).toMatchObject({ sent: CALLS, failed: 0, spilled: 0 });
+  const probes = proxy.received.filter((request) => request.path === routes.version());
+  const batches = proxy.received.filter((request) => request.path === routes.callBatch());
+  expect(probes).toHaveLength(1);
+  expect(batches.length).toBeGreaterThan(1);
+  const types = new Set(batches.flatMap((batch) => extTypesIn(new Uint8Array(batch.body))));
+  expect([...types].sort()).toEqual([0x55, 0x57]);
+  const stored = await listServerCalls(server.url, 'skew-current');
+  expect(stored.map((call) => call.id).sort()).toEqual([...ids].sort());
+});
+
+it('calls spilled while the server was unreachable reach it once it is back, old, transcoded by the outbox replay', async () => {
+  const old = await startOld('protocol-1');
+  old.down = true;
+  const client = await clientOf(old.url, 'skew-down-then-old');
+  const spilled = traceCalls();
+  // Unreachable: the probe decides nothing, the batches take the failure path to the outbox.
+  expect(await client.flush({ timeoutMs: 1_500 })).toMatchObject({ sent: 0, failed: 0, spilled: CALLS });
+  expect(old.arrivals.size).toBe(0);
+
+  old.down = false;
+  const later = traceCalls(CALLS, 1);
+  // The later call may reach the server directly or through the outbox (the circuit may still be open).
+  expect(await client.flush()).toMatchObject({ failed: 0, pending: 0 });
+  expectEachCallOnceInV1Forms(old, [...spilled, ...later]);
+  expect(client.diagnostics().outbox?.records ?? 0).toBe(0);
+});
