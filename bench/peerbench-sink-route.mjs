@@ -5,13 +5,21 @@
 // counted no call at all. This one decodes with @weft/protocol's decoder
 // (the server's), built in this checkout. Same contract: match, rawBody,
 // reply, count(headers, buf) → the ids of calls started and completed.
-import { decodeMsgpack } from '../packages/protocol/dist/index.js';
+//
+// It also answers the SDK's protocol probe (GET /version, once per client) as
+// a current server does, so the SDK sends its compact bodies as they are; the
+// sink's own /version answer has no protocolVersion, which an SDK reads as an
+// old server (and would transcode every batch for). The reply carries both
+// answers' fields: the route contract's reply does not see the path.
+import { decodeMsgpack, PROTOCOL_VERSION } from '../packages/protocol/dist/index.js';
 
 export default {
-  match: (method, path) => method === 'POST' && /\/v1\/calls\/batch$/.test(path),
+  match: (method, path) =>
+    (method === 'POST' && /\/v1\/calls\/batch$/.test(path)) || (method === 'GET' && path === '/version'),
   rawBody: true,
-  reply: () => ({ accepted: 0 }),
+  reply: () => ({ accepted: 0, version: '0.0.0-mock', protocolVersion: PROTOCOL_VERSION }),
   count: (_headers, buf) => {
+    if (buf.byteLength === 0) return { completed: [], started: [] }; // the version probe
     const body = decodeMsgpack(buf);
     const completed = [];
     const started = [];
