@@ -58,16 +58,24 @@ const LIGHT_START = [
   'started_at',
   'attributes',
 ];
-const LIGHT_END = ['ended_at', 'status', 'exception', 'summary'];
+const LIGHT_END = ['ended_at', 'status', 'summary', 'exception'];
 
 /** How many fields each row of {@link traceStatement} holds. */
 export const TRACE_FIELDS = 2 + LIGHT_START.length + LIGHT_END.length;
+
+/** The stored values among the light columns: `keyed`, each comes after a key of its text. */
+const VALUE_COLUMNS: ReadonlySet<string> = new Set(['attributes', 'exception', 'summary']);
+
+/** How many fields each row of a `keyed` {@link traceStatement} holds. */
+export const KEYED_TRACE_FIELDS = TRACE_FIELDS + VALUE_COLUMNS.size;
 
 /**
  * The statement of a trace's light calls (see {@link readTraceCalls}): a
  * TabSeparated row per call, in start order then id, its fields: id, then
  * {@link LIGHT_START} of its newest start, whether an end arrived, then
- * {@link LIGHT_END} of its newest end.
+ * {@link LIGHT_END} of its newest end. `keyed`: each stored value comes
+ * after a key of its text (its 64-bit CityHash and length, in hex), so a
+ * reader can tell a value it has seen without reading or hashing its text.
  */
 export function traceStatement(
   { table, list }: { table: string; list: string },
@@ -75,10 +83,16 @@ export function traceStatement(
   traceId: string,
   limit: number,
   settings: string,
+  keyed = false,
 ): string {
   const inProject = `project = ${sqlLiteral(project)}`;
   const newest = (columns: readonly string[], half: number) =>
-    columns.map((c) => `argMaxIf(${c}, seq, half = ${half})`);
+    columns.map((c) => {
+      const value = `argMaxIf(${c}, seq, half = ${half})`;
+      return keyed && VALUE_COLUMNS.has(c)
+        ? `concat(hex(cityHash64(${value})), hex(length(${value}))), ${value}`
+        : value;
+    });
   return `
     SELECT id, ${[...newest(LIGHT_START, START), `max(half = ${END})`, ...newest(LIGHT_END, END)].join(', ')}
     FROM ${table}
@@ -124,8 +138,8 @@ export async function readTraceCalls(
       hasEnd,
       endedAt,
       status,
-      exception,
       summary,
+      exception,
     ]) => {
       const ended = hasEnd === '1';
       // Ids and base64 values hold no character TabSeparated escapes.

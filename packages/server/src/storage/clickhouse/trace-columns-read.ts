@@ -1,6 +1,6 @@
 import type { CallStatus, TraceColumnsResponse } from '@weft/protocol';
 import { fromStored } from './call-columns.js';
-import { TRACE_FIELDS, traceStatement } from './call-page-read.js';
+import { KEYED_TRACE_FIELDS, traceStatement } from './call-page-read.js';
 import type { ClickHouseConnection } from './clickhouse-connection.js';
 import { unescapeTabSeparated } from './tab-separated-read.js';
 
@@ -23,37 +23,36 @@ class StringColumn {
 }
 
 /**
- * Each distinct value once, in order of first use. A stored text (base64
- * msgpack) seen before costs one map lookup: it is decoded and written as
- * JSON once, and values equal as JSON share an index whatever bytes held
- * them (as `traceColumnsOf` shares them).
+ * Each distinct value once, in order of first use. A stored text is known
+ * by its key (see `traceStatement`'s `keyed`): one seen before costs a
+ * lookup of its short key, and is neither read nor decoded again; a new one
+ * is decoded and written as JSON once, and values equal as JSON share an
+ * index whatever bytes held them (as `traceColumnsOf` shares them).
  */
 class ValueColumn {
   readonly items: unknown[] = [];
   readonly #byJson = new Map<string, number>();
-  readonly #byStored = new Map<string, number>();
+  /** By key: the value's index, -1 for a stored null. */
+  readonly #byKey = new Map<string, number>();
 
   /**
-   * The index of the value `stored` holds; for '' (none), of `{}` when
-   * `nullable` is false, else `null`, as is a stored null when `nullable`.
+   * The index of the value the stored text `stored()` (keyed `key`) holds;
+   * a stored null gives `null` when `nullable`. Empty texts are the
+   * caller's: see {@link readTraceColumns}.
    */
-  add(stored: string, nullable: boolean): number | null {
-    if (nullable && stored === '') return null;
-    // A stored text means one value, whether or not it may be null: a null is cached as -1.
-    let at = this.#byStored.get(stored);
-    if (at !== undefined) return at === -1 ? (nullable ? null : this.#indexOf(null)) : at;
-    const value = fromStored<unknown>(stored, {});
-    if (value === null || value === undefined) {
-      this.#byStored.set(stored, -1);
-      return nullable ? null : this.#indexOf(value);
+  add(key: string, stored: () => string, nullable: boolean): number | null {
+    let at = this.#byKey.get(key);
+    if (at === undefined) {
+      const value = fromStored<unknown>(stored(), {});
+      at = value === null || value === undefined ? -1 : this.indexOf(value);
+      this.#byKey.set(key, at);
     }
-    at = this.#indexOf(value);
-    this.#byStored.set(stored, at);
-    return at;
+    if (at !== -1) return at;
+    return nullable ? null : this.indexOf(null);
   }
 
   /** The index of `value`, added when no value equal as JSON is there. */
-  #indexOf(value: unknown): number {
+  indexOf(value: unknown): number {
     const json = JSON.stringify(value) ?? 'null';
     let at = this.#byJson.get(json);
     if (at === undefined) {
@@ -61,6 +60,63 @@ class ValueColumn {
       this.#byJson.set(json, at);
     }
     return at;
+  }
+}
+
+/** The fields of one TabSeparated row at a time, read in place: a field is sliced only when asked for. */
+class TabSeparatedCursor {
+  #at = 0;
+  #lineEnd = -1;
+  #fieldEnd = -1;
+
+  constructor(
+    readonly text: string,
+    readonly fields: number,
+  ) {}
+
+  /** Moves to the next row; false at the end of the text. */
+  nextRow(): boolean {
+    this.#at = this.#lineEnd + 1;
+    if (this.#at >= this.text.length) return false;
+    const end = this.text.indexOf('\n', this.#at);
+    this.#lineEnd = end === -1 ? this.text.length : end;
+    this.#fieldEnd = this.#at - 1;
+    return true;
+  }
+
+  /** Moves to the row's next field; throws when the row has fewer than `fields`. */
+  skip(): this {
+    this.#at = this.#fieldEnd + 1;
+    const tab = this.text.indexOf('\t', this.#at);
+    this.#fieldEnd = tab === -1 || tab > this.#lineEnd ? this.#lineEnd : tab;
+    if (this.#at > this.#lineEnd) this.#malformed();
+    return this;
+  }
+
+  /** The next field's text, still escaped. */
+  field(): string {
+    this.skip();
+    return this.text.slice(this.#at, this.#fieldEnd);
+  }
+
+  /** The current field's text (after `skip`). */
+  current(): string {
+    return this.text.slice(this.#at, this.#fieldEnd);
+  }
+
+  /** Whether the current field is empty. */
+  empty(): boolean {
+    return this.#at === this.#fieldEnd;
+  }
+
+  /** Throws when the row holds more fields than were read. */
+  endRow(): void {
+    if (this.#fieldEnd !== this.#lineEnd) this.#malformed();
+  }
+
+  #malformed(): never {
+    const row = this.text.slice(this.text.lastIndexOf('\n', this.#lineEnd - 1) + 1, this.#lineEnd);
+    throw new Error(`A TabSeparated row does not hold ${this.fields} fields: ${row.slice(0, 200)}`);
   }
 }
 
@@ -81,90 +137,72 @@ export async function readTraceColumns(
   settings: string,
 ): Promise<TraceColumnsResponse> {
   const text = await connection.tabSeparatedText(
-    traceStatement(tables, project, traceId, limit + 1, settings),
+    traceStatement(tables, project, traceId, limit + 1, settings, true),
   );
-  const lines = text.split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  const n = Math.min(lines.length, limit);
   const strings = new StringColumn();
   const values = new ValueColumn();
   const columns: TraceColumnsResponse = {
     project,
     traceId,
-    truncated: lines.length > limit,
-    ids: new Array(n),
-    parents: new Array(n),
-    startedAt: new Array(n),
-    endedAt: new Array(n),
-    status: new Array(n),
-    opName: new Array(n),
-    displayName: new Array(n),
-    sessionId: new Array(n),
-    attributes: new Array(n),
-    summary: new Array(n),
-    exception: new Array(n),
+    truncated: false,
+    ids: [],
+    parents: [],
+    startedAt: [],
+    endedAt: [],
+    status: [],
+    opName: [],
+    displayName: [],
+    sessionId: [],
+    attributes: [],
+    summary: [],
+    exception: [],
     strings: strings.items,
     values: values.items,
   };
-  const parentIds: string[] = new Array(n);
-  for (let i = 0; i < n; i++) {
-    const line = lines[i] as string;
-    const f = line.split('\t');
-    if (f.length !== TRACE_FIELDS)
-      throw new Error(
-        `A TabSeparated row holds ${f.length} fields, not ${TRACE_FIELDS}: ${line.slice(0, 200)}`,
-      );
-    // Fields as `traceStatement` lists them; ids and base64 values hold no escapes.
-    const [
-      id,
-      parent,
-      op,
-      hasDisplay,
-      display,
-      session,
-      startedAt,
-      attributes,
-      hasEnd,
-      endedAt,
-      status,
-      exception,
-      summary,
-    ] = f as [
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-    ];
-    const ended = hasEnd === '1';
-    columns.ids[i] = id;
-    parentIds[i] = parent;
-    columns.startedAt[i] = Number(startedAt);
-    columns.endedAt[i] = ended ? Number(endedAt) : null;
-    columns.status[i] = ended ? (status as CallStatus) : 'running';
-    // Strings, then values, added in the order `traceColumnsOf` adds them: the same calls give the same answer.
-    columns.opName[i] = strings.add(op);
-    columns.displayName[i] = hasDisplay === '1' ? strings.add(display) : null;
+  const parentIds: string[] = [];
+  const row = new TabSeparatedCursor(text, KEYED_TRACE_FIELDS);
+  // A stored value, by its key: '' (none) is the empty object for attributes, else null.
+  const value = (nullable: boolean): number | null => {
+    const key = row.field();
+    if (row.skip().empty()) return nullable ? null : values.indexOf({});
+    return values.add(key, () => row.current(), nullable);
+  };
+  // A call without an end shows no summary or exception, whatever its row holds.
+  const skipValue = () => {
+    row.skip().skip();
+    return null;
+  };
+  for (let i = 0; row.nextRow(); i++) {
+    if (i === limit) {
+      columns.truncated = true;
+      break;
+    }
+    // Fields in `traceStatement`'s order; ids and base64 values hold no escapes. Strings, then
+    // values, are added in the order `traceColumnsOf` adds them: the same calls give the same answer.
+    columns.ids.push(row.field());
+    parentIds.push(row.field());
+    columns.opName.push(strings.add(row.field()));
+    const hasDisplay = row.field() === '1';
+    const display = row.field();
+    columns.displayName.push(hasDisplay ? strings.add(display) : null);
     // An empty session id is "none": the protocol refuses an empty one.
-    columns.sessionId[i] = session === '' ? null : strings.add(session);
-    columns.attributes[i] = values.add(attributes, false) as number;
-    columns.summary[i] = ended ? values.add(summary, true) : null;
-    columns.exception[i] = ended ? values.add(exception, true) : null;
+    const session = row.field();
+    columns.sessionId.push(session === '' ? null : strings.add(session));
+    columns.startedAt.push(Number(row.field()));
+    columns.attributes.push(value(false) as number);
+    const ended = row.field() === '1';
+    const endedAt = row.field();
+    const status = row.field();
+    columns.endedAt.push(ended ? Number(endedAt) : null);
+    columns.status.push(ended ? (status as CallStatus) : 'running');
+    columns.summary.push(ended ? value(true) : skipValue());
+    columns.exception.push(ended ? value(true) : skipValue());
+    row.endRow();
   }
   // Parents by index once every id is known (a child may start before its parent).
   const position = new Map<string, number>();
-  for (let i = 0; i < n; i++) position.set(columns.ids[i] as string, i);
-  for (let i = 0; i < n; i++) {
-    const parent = parentIds[i] as string;
-    columns.parents[i] = parent === '' ? null : (position.get(parent) ?? parent);
-  }
+  for (let i = 0; i < columns.ids.length; i++) position.set(columns.ids[i] as string, i);
+  for (const parent of parentIds)
+    columns.parents.push(parent === '' ? null : (position.get(parent) ?? parent));
   return columns;
 }
