@@ -99,3 +99,18 @@ it('calls spilled while the server was unreachable reach it once it is back, old
   expectEachCallOnceInV1Forms(old, [...spilled, ...later]);
   expect(client.diagnostics().outbox?.records ?? 0).toBe(0);
 });
+
+it('a server replaced by an older one after the probe: the refused compact batch is sent again transcoded, nothing lost', async () => {
+  const old = await startOld('protocol-1');
+  old.current = true;
+  const client = await clientOf(old.url, 'skew-downgraded');
+  const before = traceCalls();
+  expect(await client.flush()).toMatchObject({ sent: CALLS, failed: 0 });
+  old.current = false;
+  const after = traceCalls(CALLS);
+  expect(await client.flush()).toMatchObject({ sent: CALLS, failed: 0, spilled: 0 });
+  expect(old.versionProbes).toBe(2);
+  expect(old.refusedCompact).toBe(1);
+  const ids = new Set([...old.arrivals.keys()].map((key) => key.split(' ')[1]));
+  expect([...ids].sort()).toEqual([...before, ...after].sort());
+});

@@ -113,13 +113,25 @@ export class ApiClient {
    * (compact value markers and call ids) to a server of protocol 2 or more,
    * transcoded to the forms of protocol 1 for an older one. The first batch
    * waits for the one version probe; while the server cannot be reached the
-   * probe's failure is the answer, classified like {@link post}. Never throws.
+   * probe's failure is the answer, classified like {@link post}. A 400 naming
+   * no item to a compact body asks again (the server may have been replaced
+   * by an older one) and, if so, sends the body transcoded. Never throws.
    */
   async postCallBatch(body: Uint8Array): Promise<SendResult> {
     const answer = await this.protocol.answer();
     if ('failure' in answer) return answer.failure;
-    const bytes = answer.version >= COMPACT_FORMS_PROTOCOL_VERSION ? body : callBatchBodyV1(body);
-    return this.post(routes.callBatch(), bytes);
+    if (answer.version < COMPACT_FORMS_PROTOCOL_VERSION)
+      return this.post(routes.callBatch(), callBatchBodyV1(body));
+    const result = await this.post(routes.callBatch(), body);
+    // A 400 naming no item is how a server older than the compact forms refuses
+    // them (malformed msgpack): it may have replaced the one probed. Ask again.
+    if (result.status !== 'rejected' || result.statusCode !== 400 || result.index !== undefined)
+      return result;
+    this.protocol.forget();
+    const again = await this.protocol.answer();
+    if ('failure' in again) return again.failure;
+    if (again.version >= COMPACT_FORMS_PROTOCOL_VERSION) return result;
+    return this.post(routes.callBatch(), callBatchBodyV1(body));
   }
 
   /** POSTs `bytes` as `application/octet-stream` (the file routes), classified like {@link post}. Never throws. */

@@ -40,6 +40,11 @@ export class ServerProtocol<R extends ProbeResult> {
     return this.#probes;
   }
 
+  /** Forgets the answer: the next {@link answer} probes again (a compact body was refused as malformed). */
+  forget(): void {
+    this.#version = undefined;
+  }
+
   /** The server's protocol version, probing once if it is not known yet. */
   answer(): Promise<ProtocolAnswer<R>> | ProtocolAnswer<R> {
     if (this.#version !== undefined) return { version: this.#version };

@@ -12,7 +12,8 @@ export type OldVersionAnswer = 'protocol-1' | 'not-found';
  * (or 404, as a server older than the route) and refuses, with 400, any call
  * batch whose msgpack holds an ext of type 0x55 (compact call id) or 0x57
  * (compact value marker), as its decoder did. Batches it takes are stored by
- * call id; while `down`, it resets every connection (unreachable).
+ * call id; while `down`, it resets every connection (unreachable); while
+ * `current`, it acts as a server of protocol 2.
  */
 export class OldServer {
   /** Every batch item taken (call records and value items), in order. */
@@ -23,6 +24,8 @@ export class OldServer {
   refusedCompact = 0;
   versionProbes = 0;
   down = false;
+  /** While true it acts as a current server (protocol 2, compact bodies taken): set it false to "downgrade" it. */
+  current = false;
   readonly #server: Server;
 
   private constructor(server: Server) {
@@ -46,14 +49,15 @@ export class OldServer {
         };
         if (req.url === routes.version()) {
           old.versionProbes += 1;
-          if (versionAnswer === 'not-found')
+          if (old.current) answer(200, { version: '1.0.0', protocolVersion: 2 });
+          else if (versionAnswer === 'not-found')
             answer(404, { error: { code: 'WEFT_NOT_FOUND', message: 'no route' } });
           else answer(200, { version: '0.9.0', protocolVersion: 1 });
           return;
         }
         if (req.url !== routes.callBatch()) return answer(200, {});
         const raw = new Uint8Array(Buffer.concat(chunks));
-        if (extTypesIn(raw).some((type) => type === 0x55 || type === 0x57)) {
+        if (!old.current && extTypesIn(raw).some((type) => type === 0x55 || type === 0x57)) {
           old.refusedCompact += 1;
           return answer(400, { error: { code: 'WEFT_INVALID_REQUEST', message: 'malformed msgpack body' } });
         }
