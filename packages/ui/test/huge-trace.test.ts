@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CallItem } from '@weft/protocol';
+import { callsOfTraceColumns, type TraceColumns } from '@weft/protocol/trace';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '@weft/test-server';
@@ -51,11 +52,16 @@ describe('a 25,001-call trace', () => {
       if (request.url().includes('/v1/'))
         reads.push(`${request.method()} ${new URL(request.url()).pathname}`);
     });
-    const traceRead = page.waitForResponse((r) => r.url().endsWith(`/v1/traces/huge/${traceId}/calls`));
+    const traceRead = page.waitForResponse(
+      (r) => new URL(r.url()).pathname === `/v1/traces/huge/${traceId}/calls`,
+    );
     await page.goto(`${server.url}/#/huge/trace/${traceId}`);
-    const light = (await (await traceRead).json()) as { calls: { id: string; inputs: unknown }[] };
-    expect(light.calls).toHaveLength(CALLS);
-    expect(light.calls[0]).toMatchObject({ id: traceId, inputs: {} });
+    const response = await traceRead;
+    // The light read, as columns: each field one array, decoded back to calls without values.
+    expect(new URL(response.url()).search).toBe('?layout=columns');
+    const light = callsOfTraceColumns((await response.json()) as TraceColumns);
+    expect(light).toHaveLength(CALLS);
+    expect(light[0]).toMatchObject({ id: traceId, inputs: {} });
     await expect
       .poll(() => page.locator('.live-indicator').textContent(), { timeout: 60_000 })
       .toBe('25,001 calls');
