@@ -5,7 +5,7 @@ import { CALL_ID_EXT_TYPE, writeCompactCallId } from './compact-call-id.js';
 
 function compact(id: string): Uint8Array | undefined {
   const out = new Uint8Array(18);
-  return writeCompactCallId(Buffer.from(id, 'latin1'), 0, out, 0) ? out : undefined;
+  return writeCompactCallId(id, out, 0) ? out : undefined;
 }
 
 describe('compact call ids', () => {

@@ -13,7 +13,6 @@ export const COMPACT_CALL_ID_BYTES = 18;
 
 /** Characters of a call id as text. */
 const ID_CHARS = 36;
-const DASHES = [8, 13, 18, 23];
 /** Each byte value's two lowercase hex digits. */
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
@@ -25,26 +24,24 @@ function hexValue(c: number): number {
 }
 
 /**
- * Writes the compact form of the id whose 36 ASCII characters are at
- * `src[at…]` to `out[offset…]` (18 bytes), when they are a lowercase
- * canonical UUID; returns false, having written nothing, otherwise.
+ * Writes the compact form of call id `id` to `out[offset…]` (18 bytes) when
+ * it is a lowercase canonical UUID; returns false, having written nothing,
+ * otherwise. The record encoder writes a record's ids with it as it writes
+ * the record's head.
  */
-export function writeCompactCallId(src: Uint8Array, at: number, out: Uint8Array, offset: number): boolean {
-  if (at + ID_CHARS > src.length) return false;
-  for (const dash of DASHES) if (src[at + dash] !== 0x2d) return false;
-  const bytes = new Uint8Array(16);
-  let n = 0;
+export function writeCompactCallId(id: string, out: Uint8Array, offset: number): boolean {
+  if (id.length !== ID_CHARS) return false;
   for (let i = 0; i < ID_CHARS; i++) {
-    if (i === 8 || i === 13 || i === 18 || i === 23) continue;
-    const high = hexValue(src[at + i] as number);
-    const low = hexValue(src[at + i + 1] as number);
-    if (high < 0 || low < 0) return false;
-    bytes[n++] = (high << 4) | low;
-    i++;
+    const c = id.charCodeAt(i);
+    if (i === 8 || i === 13 || i === 18 || i === 23 ? c !== 0x2d : hexValue(c) < 0) return false;
   }
   out[offset] = 0xd8;
   out[offset + 1] = CALL_ID_EXT_TYPE;
-  out.set(bytes, offset + 2);
+  let n = offset + 2;
+  for (let i = 0; i < ID_CHARS; i += 2) {
+    if (i === 8 || i === 13 || i === 18 || i === 23) i++;
+    out[n++] = (hexValue(id.charCodeAt(i)) << 4) | hexValue(id.charCodeAt(i + 1));
+  }
   return true;
 }
 

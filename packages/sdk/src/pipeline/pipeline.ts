@@ -1,11 +1,10 @@
-import { encodeMsgpack } from '@weft/protocol';
 import type { CallRecord } from '../calls/index.js';
 import { outsideCalls } from '../context/index.js';
 import type { RecordValues, ValueDedup } from '../dedup/index.js';
 import type { Warnings } from '../diagnostics/index.js';
 import type { RecordOutcome } from '../transport/index.js';
 import {
-  encodeIfSafe,
+  encodeRecordIfSafe,
   materialize,
   releaseEncoded,
   type SanitizeOptions,
@@ -14,7 +13,7 @@ import {
   snapshotBytes,
 } from '../values/index.js';
 import { callItem, failureMarker, type RecordKind, type RecordText, type WalkedParts } from './call-item.js';
-import { compactRecordIds } from './compact-record-ids.js';
+import { encodeCallItem } from './encode-call-item.js';
 import type { Backlog } from './backlog.js';
 import type { Epoch, FlushBarrier } from './flush-barrier.js';
 import { type Pool, yieldTurn } from './pool.js';
@@ -165,15 +164,11 @@ export class Pipeline {
       if (options.redact === undefined) {
         const item = callItem(kind, call, value, this.#text(job, NO_SECRETS));
         encoding?.begin();
-        bytes = encodeIfSafe(item, options, this.#o.sliceBudget, encoding);
+        bytes = encodeRecordIfSafe(item, options, this.#o.sliceBudget, encoding);
         if (bytes === undefined) encoding?.abort();
       }
       if (bytes !== undefined) {
-        this.#deliver(
-          job,
-          compactRecordIds(bytes),
-          encoding === undefined ? NOT_DEDUPLICATED : encoding.finish(),
-        );
+        this.#deliver(job, bytes, encoding === undefined ? NOT_DEDUPLICATED : encoding.finish());
         return undefined;
       }
       // The walk reads containers, not tapes.
@@ -255,7 +250,7 @@ export class Pipeline {
         scrubStrings(parts.attributes, text.secrets);
       }
       try {
-        bytes = encodeMsgpack(callItem(kind, call, parts, text));
+        bytes = encodeCallItem(callItem(kind, call, parts, text));
       } catch (error) {
         this.#o.warnings.report(
           'encode',
@@ -264,7 +259,7 @@ export class Pipeline {
           call.id,
         );
         const marker = failureMarker('encode', error);
-        bytes = encodeMsgpack(
+        bytes = encodeCallItem(
           callItem(kind, call, { inputs: { _weft_error: marker }, output: marker }, text),
         );
       }
@@ -279,7 +274,7 @@ export class Pipeline {
       this.#o.barrier.settle(epoch, 'failed', kind === 'start' ? 'other' : 'call');
       return;
     }
-    this.#deliver(job, compactRecordIds(bytes), NOT_DEDUPLICATED);
+    this.#deliver(job, bytes, NOT_DEDUPLICATED);
   }
 
   /**

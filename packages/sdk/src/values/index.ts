@@ -7,7 +7,7 @@ export {
   sanitize,
 } from './sanitize.js';
 export { type SnapshotLimits, snapshot, snapshotTape } from './snapshot.js';
-export { encodeIfSafe, releaseEncoded } from './safe-encoder.js';
+export { encodeIfSafe, encodeRecordIfSafe, releaseEncoded } from './safe-encoder.js';
 export type { WrittenValueHook } from './written-value-hook.js';
 export { DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES, MAX_DEPTH_LIMIT } from './value-limits.js';
 export { materialize, snapshotBytes } from './snapshot-tape.js';

@@ -52,9 +52,35 @@ export function encodeIfSafe(
   budget = Number.POSITIVE_INFINITY,
   hook?: WrittenValueHook,
 ): Uint8Array | undefined {
+  return encode(value, options, budget, hook, false);
+}
+
+/**
+ * {@link encodeIfSafe} for a call record (the protocol's `CallItem`): its
+ * `id`, `traceId` and `parentId` are written as compact call ids (msgpack
+ * ext 0x55, 18 bytes where the string takes 38) when they are lowercase
+ * UUIDs, as the record's head is written — no second pass over the bytes.
+ */
+export function encodeRecordIfSafe(
+  record: object,
+  options: SanitizeOptions,
+  budget: number,
+  hook: WrittenValueHook | undefined,
+): Uint8Array | undefined {
+  return encode(record, options, budget, hook, true);
+}
+
+function encode(
+  value: unknown,
+  options: SanitizeOptions | undefined,
+  budget: number,
+  hook: WrittenValueHook | undefined,
+  compactIds: boolean,
+): Uint8Array | undefined {
   const o = resolveSanitizeOptions(options);
   if (o.redact !== undefined || !forInListsWalkedKeys()) return undefined;
   const w = writer;
+  w.compactIds = compactIds;
   w.o = o;
   w.hook = hook;
   w.threshold = hook === undefined ? 0 : hook.thresholdBytes;

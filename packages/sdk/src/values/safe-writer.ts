@@ -1,4 +1,4 @@
-import { MsgpackWriter } from '@weft/protocol';
+import { COMPACT_CALL_ID_BYTES, MsgpackWriter, writeCompactCallId } from '@weft/protocol';
 import type { ResolvedSanitizeOptions } from './sanitize-options.js';
 import { isPlainPrototype } from './value-kinds.js';
 import { NO_ORIGINS, SnapshotTape, TapeTag } from './snapshot-tape.js';
@@ -38,6 +38,8 @@ export class SafeWriter extends MsgpackWriter {
   hookFrom = NO_HOOK;
   /** The hook's `thresholdBytes` (0 without a hook): a leaf that encodes shorter is never asked about. */
   threshold = 0;
+  /** Whether the root's `id`, `traceId` and `parentId` are call ids, written compactly (a call record). */
+  compactIds = false;
 
   constructor() {
     super(EMPTY_ARENA.buf, EMPTY_ARENA.view);
@@ -153,13 +155,28 @@ export class SafeWriter extends MsgpackWriter {
         continue;
       }
       if (!this.string(key, this.maxString)) return false;
-      if (depth === 0 && this.hook !== undefined)
-        this.hookFrom = key === 'inputs' ? 2 : key === 'output' ? 1 : NO_HOOK;
+      if (depth === 0) {
+        if (this.compactIds && isIdKey(key) && this.compactId(member)) {
+          count++;
+          continue;
+        }
+        if (this.hook !== undefined) this.hookFrom = key === 'inputs' ? 2 : key === 'output' ? 1 : NO_HOOK;
+      }
       if (!this.value(member, depth + 1, true)) return false;
       count++;
     }
     if (depth === 0) this.hookFrom = NO_HOOK;
     this.mapHeader(at, count);
+    return true;
+  }
+
+  /** Writes `v` as a compact call id (see `writeCompactCallId`) when it is a lowercase UUID; false, having written nothing, otherwise. */
+  compactId(v: unknown): boolean {
+    if (typeof v !== 'string') return false;
+    this.ensure(COMPACT_CALL_ID_BYTES);
+    if (!writeCompactCallId(v, this.buf, this.pos)) return false;
+    this.pos += COMPACT_CALL_ID_BYTES;
+    this.nodes++;
     return true;
   }
 
@@ -340,4 +357,9 @@ export class SafeWriter extends MsgpackWriter {
     this.number(v);
     return true;
   }
+}
+
+/** A call record's members that hold call ids. */
+function isIdKey(key: string): boolean {
+  return key === 'id' || key === 'traceId' || key === 'parentId';
 }
