@@ -21,6 +21,8 @@ interface Expected {
   op: string;
   words: string[];
   env: string;
+  service: string;
+  model: string;
 }
 
 const idOf = (n: number) => `0190a5f0-0000-7000-8000-${n.toString(16).padStart(12, '0')}`;
@@ -41,6 +43,9 @@ function dataset(): { items: CallItem[]; expected: Expected[] } {
     const startedAt = 1_700_000_000_000 + Math.floor(((n * 7919) % COUNT) / 3);
     const latency = (n * 31) % 17;
     const env = n % 2 === 0 ? 'prod' : 'dev';
+    // Shared terms (term-sets.ts): a few distinct resource and model sets.
+    const service = n % 3 === 0 ? 'billing' : 'search';
+    const model = n % 5 === 0 ? 'm-small' : 'm-large';
     items.push({
       type: 'complete',
       id: idOf(n),
@@ -51,9 +56,9 @@ function dataset(): { items: CallItem[]; expected: Expected[] } {
       endedAt: startedAt + latency,
       inputs: { q: `${words.join(' ')} filler` },
       output: `answer ${n}`,
-      attributes: { env },
+      attributes: { env, 'otel.resource': { 'service.name': service }, 'gen_ai.request.model': model },
     });
-    expected.push({ id: idOf(n), startedAt, latency, op, words, env });
+    expected.push({ id: idOf(n), startedAt, latency, op, words, env, service, model });
   }
   return { items, expected };
 }
@@ -66,6 +71,8 @@ const keyOf: Record<CallSortField, (e: Expected) => SortKey> = {
 
 let dir: string;
 let raw: Database.Database;
+/** `call_attributes` rows as ingest wrote them. */
+let attributeRows: number;
 const prepared: string[] = [];
 const { items, expected } = dataset();
 
@@ -76,6 +83,19 @@ beforeAll(async () => {
   await storage.ingestCalls(PROJECT, items);
   await storage.close();
   raw = new Database(path);
+  attributeRows = raw.prepare('SELECT COUNT(*) FROM call_attributes').pluck().get() as number;
+  // Every 4th call as stored before migration 15: its shared terms as its own rows, no set row.
+  raw.exec(`
+    CREATE TEMP TABLE legacy AS SELECT rowid AS call_row FROM calls WHERE rowid % 4 = 0;
+    INSERT INTO call_attributes (project, call_row, key, kind, value)
+      SELECT a.project, a.call_row, s.key, s.kind, s.value FROM call_attributes a
+      JOIN call_term_sets s ON s.project = a.project AND s.term_set = a.value
+      WHERE a.key = '' AND a.kind = 't' AND a.call_row IN (SELECT call_row FROM temp.legacy);
+    DELETE FROM call_attributes WHERE key = '' AND kind = 't' AND call_row IN (SELECT call_row FROM temp.legacy);
+  `);
+  expect(
+    raw.prepare("SELECT COUNT(*) FROM call_attributes WHERE key = 'gen_ai.request.model'").pluck().get(),
+  ).toBe(COUNT / 4);
   // Records each statement's SQL, to see which form of a filter the plan chose.
   const prepare = raw.prepare.bind(raw);
   raw.prepare = ((sql: string) => {
@@ -137,6 +157,23 @@ const FILTERS: { name: string; filter: Record<string, unknown>; keep: (e: Expect
     keep: (e) => (e.op === 'chat' || e.op === 'embed') && e.env === 'prod',
   },
   {
+    name: 'a resource attribute',
+    filter: { attributes: { 'otel.resource.service.name': 'billing' } },
+    keep: (e) => e.service === 'billing',
+  },
+  {
+    name: 'a model, a resource attribute and an own attribute',
+    filter: {
+      attributes: { 'gen_ai.request.model': 'm-small', 'otel.resource.service.name': 'search', env: 'dev' },
+    },
+    keep: (e) => e.model === 'm-small' && e.service === 'search' && e.env === 'dev',
+  },
+  {
+    name: 'a model and a word',
+    filter: { text: 'mid', attributes: { 'gen_ai.request.model': 'm-small' } },
+    keep: (e) => e.words.includes('mid') && e.model === 'm-small',
+  },
+  {
     name: 'a word and a rare op',
     filter: { text: 'mid', opName: 'op.rare' },
     keep: (e) => e.words.includes('mid') && e.op === 'op.rare',
@@ -146,6 +183,12 @@ const FILTERS: { name: string; filter: Record<string, unknown>; keep: (e: Expect
 const SORTS = (['startedAt', 'latencyMs', 'opName'] as const).flatMap((field) =>
   (['asc', 'desc'] as const).map((direction) => ({ field, direction })),
 );
+
+it('indexes the shared terms of a call as one row naming their set', () => {
+  // env, and the set of service and model: 2 rows a call (3 when each term was a row).
+  expect(attributeRows).toBe(2 * COUNT);
+  expect(raw.prepare('SELECT COUNT(DISTINCT term_set) FROM call_term_sets').pluck().get()).toBe(4);
+});
 
 describe.each(PLANS)('call query plan: $name', ({ bounds, textForm, snippetForm }) => {
   it.each(FILTERS)(

@@ -22,11 +22,26 @@ beforeAll(async () => {
   project = store.project();
   const trace = callIdOf(1);
   await store.storage.ingestCalls(project, [
-    completeOf(1, { opName: 'agent', attributes: { env: 'prod', tier: 2, user: { id: 'u1' } } }),
+    completeOf(1, {
+      opName: 'agent',
+      attributes: {
+        env: 'prod',
+        tier: 2,
+        user: { id: 'u1' },
+        ...span('checkout', 'gpt-4o'),
+        'otel.kind': 'client',
+      },
+    }),
     completeOf(2, { traceId: trace, parentId: trace, opName: `weft:///${project}/op/llm:${V1}` }),
     completeOf(3, { traceId: trace, parentId: trace, opName: `weft:///${project}/op/llm:${V2}` }),
-    completeOf(4, { attributes: { env: 'dev', tier: '2', tags: ['vip', 'eu'] }, sessionId: 's1' }),
-    completeOf(5, { attributes: { env: 'prod', tags: ['eu'], 'user.id': 'u1' }, sessionId: 's1' }),
+    completeOf(4, {
+      attributes: { env: 'dev', tier: '2', tags: ['vip', 'eu'], ...span('checkout', 'gpt-4o-mini', 42) },
+      sessionId: 's1',
+    }),
+    completeOf(5, {
+      attributes: { env: 'prod', tags: ['eu'], 'user.id': 'u1', ...span('search', 'gpt-4o') },
+      sessionId: 's1',
+    }),
     { ...completeOf(6), exception: { name: 'Error', message: 'boom' } },
     completeOf(7, { summary: { latencyMs: 5, status: 'error' } }),
     startOf(8, { attributes: { flag: true, n: 1.5 } }),
@@ -40,6 +55,20 @@ beforeAll(async () => {
     { type: 'feedback', id: callIdOf(104), callId: callIdOf(6), name: 'label', value: 'bad', createdAt: T },
   ]);
 });
+
+/**
+ * The attributes a call made from a GenAI span has (`spanToCall`): its
+ * resource, scope and model, which SQLite indexes once per distinct set
+ * rather than per call; filters on them must answer as on any attribute.
+ */
+function span(service: string, model: string, pid?: number): Record<string, unknown> {
+  return {
+    'otel.resource': { 'service.name': service, ...(pid === undefined ? {} : { 'process.pid': pid }) },
+    'otel.scope': { name: 'genai-lib', version: '1.0.0' },
+    'gen_ai.operation.name': 'chat',
+    'gen_ai.request.model': model,
+  };
+}
 
 /** The call numbers a filter selects, oldest first. */
 async function matching(filter: Omit<CallQuery, 'project'>): Promise<number[]> {
@@ -79,6 +108,23 @@ describe(`storage contract (${store.engine}): call filters`, () => {
     ['a tag', { tag: 'vip' }, [4]],
     ['every one of several tags', { tag: ['vip', 'eu'] }, [4]],
     ['an attribute no call has', { attributes: { env: 'staging' } }, []],
+    ['a resource attribute', { attributes: { 'otel.resource.service.name': 'checkout' } }, [1, 4]],
+    ['a model', { attributes: { 'gen_ai.request.model': 'gpt-4o' } }, [1, 5]],
+    ['a model and an own attribute', { attributes: { 'gen_ai.request.model': 'gpt-4o', tier: 2 } }, [1]],
+    [
+      'a resource attribute and a model',
+      { attributes: { 'otel.resource.service.name': 'search', 'gen_ai.request.model': 'gpt-4o' } },
+      [5],
+    ],
+    ['a scope attribute', { attributes: { 'otel.scope.name': 'genai-lib' } }, [1, 4, 5]],
+    ['the span kind', { attributes: { 'otel.kind': 'client' } }, [1]],
+    ['a shared attribute is typed: 42', { attributes: { 'otel.resource.process.pid': 42 } }, [4]],
+    ['a shared attribute is typed: "42"', { attributes: { 'otel.resource.process.pid': '42' } }, []],
+    [
+      'a shared attribute and a session',
+      { attributes: { 'gen_ai.operation.name': 'chat' }, sessionId: 's1' },
+      [4, 5],
+    ],
     ['any feedback', { feedback: {} }, [4, 5, 6]],
     ['feedback by name', { feedback: { name: 'thumbs' } }, [4, 5]],
     ['feedback by name and boolean value', { feedback: { name: 'thumbs', value: false } }, [5]],
@@ -88,6 +134,23 @@ describe(`storage contract (${store.engine}): call filters`, () => {
   ])('%s', async (_, filter, expected) => {
     const withProject = JSON.parse(JSON.stringify(filter).replaceAll('PROJECT', project));
     expect(await matching(withProject)).toEqual(expected);
+  });
+
+  it('finds a re-sent call by its new shared attributes only, and only in its own project', async () => {
+    const other = store.project();
+    await store.storage.ingestCalls(other, [completeOf(1, { attributes: span('checkout', 'gpt-4o') })]);
+    await store.storage.ingestCalls(other, [completeOf(1, { attributes: span('billing', 'gpt-4o') })]);
+    const services = async (service: string, inProject: string) =>
+      (
+        await allPages(store.storage, {
+          project: inProject,
+          attributes: { 'otel.resource.service.name': service },
+        })
+      ).length;
+    expect(await services('checkout', other)).toBe(0);
+    expect(await services('billing', other)).toBe(1);
+    // The first project's calls of the same service are not the other project's.
+    expect(await services('billing', project)).toBe(0);
   });
 
   it('attaches each call its feedback, oldest first', async () => {

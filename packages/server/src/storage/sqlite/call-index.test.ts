@@ -243,7 +243,7 @@ describe('the batch index statements', () => {
       for (const sql of [...CALL_INDEX_BEFORE, ...CALL_INDEX_AFTER]) {
         const plan = db
           .prepare(`EXPLAIN QUERY PLAN ${sql}`)
-          .all({ project: 'p', ids: '[]', refs: '[]' })
+          .all({ project: 'p', ids: '[]', refs: '[]', termSets: '[]' })
           .map((step) => (step as { detail: string }).detail);
         // A step on `calls c` must be a lookup by rowid or by (project, id):
         // one by project alone costs a walk of every call of it, per batch.

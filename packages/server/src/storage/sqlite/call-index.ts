@@ -1,5 +1,6 @@
 import { WeftError } from '@weft/protocol';
 import { callRefsOf, splitRef } from './lifecycle-schema.js';
+import { INSERT_TERM_SETS, termSetsJson } from './term-sets.js';
 
 /** Positions of the value blobs in an upsert row (`upsertRow`): read before a writer thread takes them. */
 const INPUTS = 10;
@@ -85,6 +86,8 @@ export const CALL_INDEX_AFTER: readonly string[] = [
     FROM calls c, json_each(c.attribute_terms) t
     WHERE ${BATCH_CALLS} AND c.attribute_terms IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM temp.call_index_before o WHERE o.row_id = c.rowid AND o.attribute_terms IS c.attribute_terms)`,
+  // The term sets the batch's calls name (term-sets.ts), each stored once per project.
+  INSERT_TERM_SETS,
   // What the batch's calls refer to (values, files: lifecycle-schema.ts), so
   // deletion knows what only they kept; OR IGNORE: a re-sent call's rows exist.
   // CROSS JOIN keeps the refs the outer loop: with a plain JOIN, SQLite's
@@ -103,6 +106,8 @@ export interface CallIndexKeys {
   ids: string;
   /** What the batch's calls refer to, as a JSON array of `[call id, kind, target]`. */
   refs: string;
+  /** The distinct term sets of the batch's calls (term-sets.ts), as JSON. */
+  termSets: string;
 }
 
 /**
@@ -133,5 +138,6 @@ export function callIndexKeys(rows: readonly (readonly unknown[])[]): CallIndexK
     project: typeof project === 'string' ? project : '',
     ids: JSON.stringify(ids),
     refs: JSON.stringify(refs),
+    termSets: termSetsJson(rows),
   };
 }

@@ -1,5 +1,6 @@
 import type { CallQueryParsed } from '@weft/protocol';
 import { attributeTerm } from '../attribute-terms.js';
+import { isSharedTermKey, TERM_SET_KEY, TERM_SET_KIND } from './term-sets.js';
 
 /**
  * The match counts that choose how each indexed filter is applied; see
@@ -96,14 +97,7 @@ export function indexedFilters(query: CallQueryParsed, bounds: QueryPlanBounds):
   }
   for (const [key, value] of attributes) {
     const [kind, stored] = attributeTerm(value);
-    filters.push({
-      // Attribute rows name their call by rowid (migration 7).
-      hits: 'SELECT call_row AS hit FROM call_attributes WHERE project = ? AND key = ? AND kind = ? AND value = ?',
-      joinOn: 'rowid',
-      fewMatches: bounds.fewIndexMatches,
-      test: 'EXISTS (SELECT 1 FROM call_attributes a WHERE a.project = ? AND a.key = ? AND a.kind = ? AND a.value = ? AND a.call_row = calls.rowid)',
-      params: [query.project, key, kind, stored],
-    });
+    filters.push(attributeFilter(query.project, key, kind, stored, bounds));
   }
   if (query.feedback !== undefined) {
     const terms = ['project = ?'];
@@ -128,6 +122,50 @@ export function indexedFilters(query: CallQueryParsed, bounds: QueryPlanBounds):
     });
   }
   return filters;
+}
+
+/** A call's own attribute term (attribute rows name their call by rowid, migration 7). */
+const OWN_TERM_HITS =
+  'SELECT call_row AS hit FROM call_attributes WHERE project = ? AND key = ? AND kind = ? AND value = ?';
+const OWN_TERM_TEST =
+  'EXISTS (SELECT 1 FROM call_attributes a WHERE a.project = ? AND a.key = ? AND a.kind = ? AND a.value = ? AND a.call_row = calls.rowid)';
+/** The calls whose term set (term-sets.ts) holds the term: the sets, then each set's row per call. */
+const SET_TERM_HITS = `SELECT a.call_row AS hit FROM call_term_sets s CROSS JOIN call_attributes a
+  ON a.project = s.project AND a.key = '${TERM_SET_KEY}' AND a.kind = '${TERM_SET_KIND}' AND a.value = s.term_set
+  WHERE s.project = ? AND s.key = ? AND s.kind = ? AND s.value = ?`;
+const SET_TERM_TEST = `EXISTS (SELECT 1 FROM call_term_sets s CROSS JOIN call_attributes a
+  ON a.project = s.project AND a.key = '${TERM_SET_KEY}' AND a.kind = '${TERM_SET_KIND}' AND a.value = s.term_set
+  WHERE s.project = ? AND s.key = ? AND s.kind = ? AND s.value = ? AND a.call_row = calls.rowid)`;
+
+/**
+ * Attribute equality. A key whose terms are shared (`isSharedTermKey`)
+ * matches a call by its term set or, for calls stored before sets
+ * existed, by its own term; a call has one or the other, never both.
+ */
+function attributeFilter(
+  project: string,
+  key: string,
+  kind: string,
+  value: string | number,
+  bounds: QueryPlanBounds,
+): IndexedFilter {
+  const term = [project, key, kind, value];
+  if (!isSharedTermKey(key)) {
+    return {
+      hits: OWN_TERM_HITS,
+      joinOn: 'rowid',
+      fewMatches: bounds.fewIndexMatches,
+      test: OWN_TERM_TEST,
+      params: term,
+    };
+  }
+  return {
+    hits: `${OWN_TERM_HITS} UNION ALL ${SET_TERM_HITS}`,
+    joinOn: 'rowid',
+    fewMatches: bounds.fewIndexMatches,
+    test: `(${OWN_TERM_TEST} OR ${SET_TERM_TEST})`,
+    params: [...term, ...term],
+  };
 }
 
 /** Full-text search for `match` (what `ftsMatchExpression` in fts-query.ts made of the text). */

@@ -1,7 +1,6 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import type { Call, CallItem } from '@weft/protocol';
 import { endStatus } from '../call-status.js';
-import { attributeTermsOf } from '../attribute-terms.js';
 import { plainOpName } from '../op-name.js';
 import { searchTextOf } from '../search-text.js';
 import { totalTokensOf } from '../total-tokens.js';
@@ -9,6 +8,7 @@ import type { BatchFollowUp } from './batch-follow-up.js';
 import { toBlob } from './blob.js';
 import { CALL_INDEX_AFTER, CALL_INDEX_BEFORE, CALL_INDEX_SETUP, callIndexKeys } from './call-index.js';
 import { CALL_COLUMNS, type CallRow, LIGHT_CALL_COLUMNS, callFromRow } from './call-row.js';
+import { callTermsOf, rowTermSets } from './term-sets.js';
 
 /*
  * One statement serves start, end and complete records. `has_start` and
@@ -140,7 +140,8 @@ export type UpsertRow = unknown[];
 export function upsertRow(project: string, item: CallItem, spanUsage: string | null = null): UpsertRow {
   const start = item.type === 'end' ? undefined : item;
   const end = item.type === 'start' ? undefined : item;
-  return [
+  const terms = start ? callTermsOf(start.attributes) : undefined;
+  const row: UpsertRow = [
     project,
     item.id,
     start ? 1 : 0,
@@ -161,16 +162,13 @@ export function upsertRow(project: string, item: CallItem, spanUsage: string | n
     end ? endStatus(end) : 'running',
     start?.sessionId ?? null,
     start ? searchTextOf(start.inputs) : null,
-    start ? attributeTermsJson(start.attributes) : null,
+    terms?.json ?? null,
     end ? searchTextOf(end.output ?? end.exception?.message ?? null) : null,
     end ? totalTokensOf(end.summary) : null,
     end?.summary?.costUsd ?? null,
     spanUsage,
   ];
-}
-
-/** The attribute index terms as the JSON the batch index statement reads (call-index.ts), or `null` when there are none. */
-function attributeTermsJson(attributes: Record<string, unknown> | undefined): string | null {
-  const terms = attributeTermsOf(attributes);
-  return terms.length === 0 ? null : JSON.stringify(terms);
+  // The batch's index statements store the set (call-index.ts); the row itself holds only bound values.
+  if (terms?.set !== undefined) rowTermSets.set(row, terms.set);
+  return row;
 }

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { bigintValuesToSafeForm } from './bigint-values.js';
 import { backfillContentRefs, LIFECYCLE_SCHEMA } from './lifecycle-schema.js';
+import { CALL_TERM_SETS_SCHEMA } from './term-sets.js';
 import {
   MONITOR_STATE_SCHEMA,
   ROLLUP_SCHEMA,
@@ -328,6 +329,15 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX call_rollups_time ON call_rollups (project, level, t);
       CREATE INDEX feedback_rollups_time ON feedback_rollups (project, level, t);
     `,
+  },
+  {
+    version: 15,
+    name: 'attribute terms shared by many calls indexed once per project',
+    // A GenAI span's resource, scope, kind, operation and model were 5
+    // `call_attributes` rows per span, the same for every span of a process
+    // (term-sets.ts). Rows written before keep their own terms, which
+    // filters still read.
+    sql: CALL_TERM_SETS_SCHEMA,
   },
 ];
 
