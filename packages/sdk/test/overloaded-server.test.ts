@@ -126,3 +126,19 @@ it('a batch that fails for real (503 without Retry-After) still spends its attem
   expect(client.diagnostics().outbox?.records).toBe(CALLS);
   expect(await listServerCalls(server.url, 'failing-batch')).toEqual([]);
 });
+
+it('regression: waits an overloaded server asked for used the retry budget, so past maxRetriesInFlight (8) a refused batch went to the outbox; now they do not and every call is delivered once', async () => {
+  // Twelve batches out at once, all refused with Retry-After: before the fix four went to the outbox.
+  const { proxy, client } = await clientThroughProxy('overload-budget', isBatchPost, {
+    maxConcurrentBatches: CALLS,
+  });
+  proxy.failNext(CALLS, { status: 503, headers: { 'retry-after': '0.05' } });
+  const spills = transportEvents('spill');
+
+  traceCalls();
+  const result = await client.flush();
+
+  expect(proxy.counters.injected).toBe(CALLS);
+  expect(spills).toEqual([]);
+  await expectEachCallOnce(client, result, 'overload-budget');
+});

@@ -150,11 +150,14 @@ export class BatchSender {
             recordAnswer(host.circuit, result);
             if (result.retryAfterMs !== undefined) this.#slots = 1;
             // Asked to wait (429/503 with Retry-After), the batch keeps its attempts for real failures.
-            if (spendsAttempt(result)) batch.attempts += 1;
+            const failed = spendsAttempt(result);
+            if (failed) batch.attempts += 1;
             const retry = this.#retryDecision(batch, result);
             if (retry === undefined) break;
             this.#retries += 1;
-            this.#retrying += 1;
+            // Only real failures use the retry budget; an overloaded server's wait holds a send slot instead.
+            const budgeted = failed ? 1 : 0;
+            this.#retrying += budgeted;
             publishTransportEvent({
               type: 'retry',
               project: host.options.project,
@@ -163,15 +166,17 @@ export class BatchSender {
               records: batch.entries.length,
               reason: result.error.message,
             });
-            // Within the budget the slot is free while waiting; past it (no outbox) the slot is kept.
-            const keepSlot = this.#retrying > host.options.maxRetriesInFlight;
+            // After a real failure, within the budget, the slot is free while waiting; past it (no outbox)
+            // the slot is kept. Asked to wait by an overloaded server, the batch keeps its slot: nothing
+            // more goes out until the server takes a batch (the budget does not bound these waits).
+            const keepSlot = !failed || this.#retrying > host.options.maxRetriesInFlight;
             if (!keepSlot) {
               this.#active -= 1;
               holdingSlot = false;
               host.schedulePump();
             }
             await this.#sleep(retry);
-            this.#retrying -= 1;
+            this.#retrying -= budgeted;
             if (!holdingSlot) {
               // May briefly exceed maxConcurrentBatches: retries are bounded by the retry budget instead.
               this.#active += 1;

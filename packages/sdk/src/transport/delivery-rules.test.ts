@@ -75,6 +75,14 @@ describe('retryVerdict', () => {
     });
   });
 
+  it('retries an overloaded answer (429/503 with Retry-After) past the retry budget: those waits do not use it', () => {
+    const overloaded = { ...failure(1_000), statusCode: 503 };
+    expect(retryVerdict(overloaded, { ...state, retrying: 2 }, policy, () => 0)).toEqual({
+      action: 'retry',
+      delayMs: 1_000,
+    });
+  });
+
   it('without an outbox it retries while attempts remain, whatever the circuit and the budget', () => {
     expect(
       retryVerdict(failure(), { ...state, hasOutbox: false, serverDown: true, retrying: 9 }, policy, () => 0),

@@ -16,7 +16,11 @@ export interface RetryPolicy {
   backoff: BackoffOptions;
   /** Cap on one delay, including one asked for by `Retry-After`. */
   maxRetryDelayMs: number;
-  /** Retry budget: records (or batches) waiting to be retried at once; past it they go to the outbox. */
+  /**
+   * Retry budget: records (or batches) waiting to be retried after a real
+   * failure at once; past it they go to the outbox. Waits an overloaded
+   * server asked for ({@link spendsAttempt} false) are not counted.
+   */
   maxRetriesInFlight: number;
 }
 
@@ -36,7 +40,7 @@ export interface RetryState {
   hasOutbox: boolean;
   /** Whether the circuit breaker says the server keeps failing. */
   serverDown: boolean;
-  /** Records or batches already waiting to retry (the retry budget in use). */
+  /** Records or batches already waiting to retry after a real failure (the retry budget in use). */
   retrying: number;
 }
 
@@ -49,8 +53,12 @@ export type RetryVerdict = { action: 'retry'; delayMs: number } | { action: 'kee
  * known to be down, or the retry budget is spent — then the outbox keeps it.
  * Without an outbox it keeps retrying while attempts remain (there is nowhere
  * else to keep it), past the budget too. An overloaded server's answer
- * (429/503 with `Retry-After`) spends no attempt ({@link spendsAttempt}), so
- * it is retried however often the server asks to wait.
+ * (429/503 with `Retry-After`) spends no attempt and no room in the budget
+ * ({@link spendsAttempt}): the server is up and said when to come back, so
+ * it is retried however often the server asks to wait. (The budget counted
+ * such waits once: past eight of them a busy server's batches went to the
+ * outbox as if it had failed. Those waits are bounded by the send slots
+ * instead: the batcher keeps a refused batch's slot while it waits.)
  */
 export function retryVerdict(
   result: Extract<SendResult, { status: 'retryable' }>,
@@ -58,7 +66,8 @@ export function retryVerdict(
   policy: RetryPolicy,
   random: () => number = Math.random,
 ): RetryVerdict {
-  if (spendsAttempt(result) && state.attempts >= policy.maxAttempts) {
+  const failed = spendsAttempt(result);
+  if (failed && state.attempts >= policy.maxAttempts) {
     return {
       action: 'keep',
       reason: `the server did not accept it after ${policy.maxAttempts} attempts (${result.error.message})`,
@@ -66,7 +75,7 @@ export function retryVerdict(
   }
   if (state.hasOutbox && state.serverDown)
     return { action: 'keep', reason: 'the circuit is open (the server kept failing)' };
-  if (state.hasOutbox && state.retrying >= policy.maxRetriesInFlight)
+  if (failed && state.hasOutbox && state.retrying >= policy.maxRetriesInFlight)
     return { action: 'keep', reason: 'the retry budget is used up' };
   const jittered = backoffDelayMs(state.attempts, policy.backoff, random);
   return {
@@ -107,7 +116,8 @@ export function serverSignal(result: SendResult): ServerSignal {
  * delay it asks for, one batch out) instead of sending its batches to the
  * outbox as if they had failed. What bounds such a wait is a flush's
  * deadline (`flush({ timeoutMs })`: what is still held then goes to the
- * outbox) and the retry budget; the attempts do not.
+ * outbox) and the send slots (a refused batch keeps its slot while it
+ * waits); neither the attempts nor the retry budget do.
  */
 export function spendsAttempt(result: Extract<SendResult, { status: 'retryable' }>): boolean {
   return serverSignal(result) !== 'overloaded';

@@ -87,4 +87,34 @@ describe('Batcher under an overloaded server', () => {
     await flushed;
     expect(server.itemsAccepted).toBe(3);
   });
+
+  it('regression: a refused batch freed its slot while waiting, so in a long overload every queued batch went out and was refused; now it keeps the slot and nothing more goes out until the server takes one', async () => {
+    let overloaded = true;
+    server.script = () =>
+      overloaded ? { status: 503, headers: { 'retry-after': '1' } } : { status: 200, body: {} };
+    batcher = new Batcher({
+      project: 'proj',
+      client,
+      timers,
+      random: () => 0,
+      maxBatchItems: 1,
+      maxConcurrentBatches: 2,
+    });
+    for (let n = 0; n < 6; n++) batcher.add(record(n));
+    const retries = [1, 2].map((count) => {
+      let seen = 0;
+      return nextTransportEvent((event) => event.type === 'retry' && ++seen === count);
+    });
+    const flushed = batcher.flush();
+    await Promise.all(retries);
+    await new Promise<void>((resolve) => setImmediate(resolve)); // any pump a freed slot scheduled
+    // The two batches out when the server refused them wait with their slots; the other four stay queued.
+    expect(server.requests).toHaveLength(2);
+    expect(batcher.stats).toMatchObject({ inFlightBatches: 2, queuedRecords: 4 });
+    overloaded = false;
+    timers.advance(1_000);
+    await flushed;
+    expect(server.itemsAccepted).toBe(6);
+    expect(server.requests).toHaveLength(8);
+  });
 });

@@ -159,17 +159,19 @@ export class RecordDelivery {
         this.#o.random,
       );
       if (verdict.action === 'keep') return { kept: verdict.reason };
-      await this.#wait(verdict.delayMs);
+      await this.#wait(verdict.delayMs, spendsAttempt(result.retry));
     }
   }
 
-  async #wait(delayMs: number): Promise<void> {
+  /** Waits `delayMs`; after a real failure (`budgeted`) it uses the retry budget meanwhile. */
+  async #wait(delayMs: number, budgeted: boolean): Promise<void> {
     this.#counts.retries++;
-    this.#retrying++;
+    const counted = budgeted ? 1 : 0;
+    this.#retrying += counted;
     try {
       await new Promise((resolve) => setTimeout(resolve, delayMs).unref());
     } finally {
-      this.#retrying--;
+      this.#retrying -= counted;
     }
   }
 
