@@ -2,7 +2,7 @@ import { decodeMsgpack, encodeMsgpack, PROTOCOL_VERSION } from '@weft/protocol';
 import { describe, expect, it } from 'vitest';
 import { useScriptedServer } from '../../test/support/transport/scripted-server.js';
 import { batchBodyPrefix, encodeBatchBody } from './batch-body.js';
-import { callBatchBodyV1 } from './server-protocol.js';
+import { callBatchBodyV1, REFUSED_PROBE_RETRY_MS, ServerProtocol } from './server-protocol.js';
 
 const body = () =>
   encodeBatchBody(batchBodyPrefix('p'), [encodeMsgpack({ type: 'end', id: 'x', endedAt: 1 })]);
@@ -28,6 +28,47 @@ describe('ApiClient.postCallBatch: the server protocol probe', () => {
     server.versionScript = () => ({ status: 200, body: { version: 'x', protocolVersion: PROTOCOL_VERSION } });
     expect(await client.postCallBatch(body())).toMatchObject({ status: 'sent' });
     expect(server.versionProbes).toBe(2);
+    expect(server.batches).toHaveLength(1);
+  });
+
+  it("regression: a refused probe (403 from a proxy) pinned protocol 1 for the client's life; now it stands for a while, then the client asks again", async () => {
+    const { server, client } = scripted;
+    let now = 0;
+    const protocol = new ServerProtocol(
+      (path) => client.get(path),
+      () => now,
+    );
+    server.versionScript = () => ({ status: 403, body: { error: { code: 'FORBIDDEN', message: 'no' } } });
+    expect(await protocol.answer()).toEqual({ version: 1 });
+    server.versionScript = () => ({ status: 200, body: { version: 'x', protocolVersion: PROTOCOL_VERSION } });
+    now = REFUSED_PROBE_RETRY_MS - 1;
+    expect(await protocol.answer()).toEqual({ version: 1 });
+    expect(protocol.probes).toBe(1);
+    now = REFUSED_PROBE_RETRY_MS;
+    expect(await protocol.answer()).toEqual({ version: PROTOCOL_VERSION });
+    now = 10 * REFUSED_PROBE_RETRY_MS;
+    expect(await protocol.answer()).toEqual({ version: PROTOCOL_VERSION });
+    expect(protocol.probes).toBe(2);
+  });
+
+  it("a 404 (a server older than the route) means protocol 1 for the client's life", async () => {
+    const { server, client } = scripted;
+    let now = 0;
+    const protocol = new ServerProtocol(
+      (path) => client.get(path),
+      () => now,
+    );
+    server.versionScript = () => ({ status: 404 });
+    expect(await protocol.answer()).toEqual({ version: 1 });
+    now = 10 * REFUSED_PROBE_RETRY_MS;
+    expect(await protocol.answer()).toEqual({ version: 1 });
+    expect(protocol.probes).toBe(1);
+  });
+
+  it('a batch whose probe was refused (401) is sent in protocol 1 forms, not held back', async () => {
+    const { server, client } = scripted;
+    server.versionScript = () => ({ status: 401 });
+    expect(await client.postCallBatch(body())).toMatchObject({ status: 'sent' });
     expect(server.batches).toHaveLength(1);
   });
 

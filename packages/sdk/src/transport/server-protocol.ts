@@ -8,7 +8,17 @@ import { decodeMsgpack, encodeMsgpack, routes } from '@weft/protocol';
 export const COMPACT_FORMS_PROTOCOL_VERSION = 2;
 
 /** What a probe needs of a GET's outcome (the shape of `ApiClient`'s `SendResult`). */
-export type ProbeResult = { status: 'sent'; body: unknown } | { status: 'retryable' | 'rejected' };
+export type ProbeResult =
+  | { status: 'sent'; body: unknown }
+  | { status: 'retryable' }
+  | { status: 'rejected'; statusCode: number };
+
+/**
+ * How long a refused probe's stand-in answer (protocol 1) is used before the
+ * client asks again: a 401/403 from a proxy, or another 4xx that is not
+ * about the route, says nothing about the server's version.
+ */
+export const REFUSED_PROBE_RETRY_MS = 30_000;
 
 /** What the server said about its protocol, or the failed probe (`R`, not sent) that said nothing. */
 export type ProtocolAnswer<R> = { version: number } | { failure: R };
@@ -19,20 +29,28 @@ export type ProtocolAnswer<R> = { version: number } | { failure: R };
  * later batch reads the cached answer.
  *
  * A 2xx with an integer `protocolVersion` is that version; a 2xx without one
- * or any other 4xx (a 404 from a server that predates the route) means 1,
- * whose forms every server reads. An unreachable or failing server (network
- * error, 408, 429, 5xx) decides nothing: its failure is handed back, so the
- * batch takes the normal failure path (retry, outbox, circuit), and the next
- * batch probes again.
+ * or a 404 (a server that predates the route) means 1, whose forms every
+ * server reads; both are kept for the client's life. Another 4xx (a proxy's
+ * 401/403, a 400) is no answer about the version: protocol 1 is used for
+ * {@link REFUSED_PROBE_RETRY_MS}, then the next batch asks again — kept for
+ * the client's life, one refusal pinned the slow transcoding path to a
+ * server that reads the compact forms. An unreachable or failing server
+ * (network error, 408, 429, 5xx) decides nothing: its failure is handed
+ * back, so the batch takes the normal failure path (retry, outbox,
+ * circuit), and the next batch probes again.
  */
 export class ServerProtocol<R extends ProbeResult> {
   readonly #get: (path: string) => Promise<R>;
+  readonly #now: () => number;
   #version: number | undefined;
+  /** When a stand-in answer (after a refused probe) runs out; undefined for a real answer. */
+  #standInUntil: number | undefined;
   #probing: Promise<ProtocolAnswer<R>> | undefined;
   #probes = 0;
 
-  constructor(get: (path: string) => Promise<R>) {
+  constructor(get: (path: string) => Promise<R>, now: () => number = Date.now) {
     this.#get = get;
+    this.#now = now;
   }
 
   /** `GET /version` requests made so far. */
@@ -47,7 +65,8 @@ export class ServerProtocol<R extends ProbeResult> {
 
   /** The server's protocol version, probing once if it is not known yet. */
   answer(): Promise<ProtocolAnswer<R>> | ProtocolAnswer<R> {
-    if (this.#version !== undefined) return { version: this.#version };
+    if (this.#version !== undefined && (this.#standInUntil === undefined || this.#now() < this.#standInUntil))
+      return { version: this.#version };
     this.#probing ??= this.#probe().finally(() => {
       this.#probing = undefined;
     });
@@ -58,6 +77,8 @@ export class ServerProtocol<R extends ProbeResult> {
     this.#probes += 1;
     const result = await this.#get(routes.version());
     if (result.status === 'retryable') return { failure: result };
+    const refused = result.status === 'rejected' && result.statusCode !== 404;
+    this.#standInUntil = refused ? this.#now() + REFUSED_PROBE_RETRY_MS : undefined;
     const reported =
       result.status === 'sent'
         ? (result.body as { protocolVersion?: unknown } | undefined)?.protocolVersion
