@@ -37,7 +37,7 @@ const SEED_ROW = "match(id, '^[0-9a-f]{8}-0000-4000-8000-[0-9]{12}$')";
 
 /**
  * What changes from seed call n to call n + k·S, per column of `calls` and
- * of `call_list`; a column not named here is copied as it is. `nn` is the
+ * of `call_list` (and `call_trace`); a column not named here is copied as it is. `nn` is the
  * new call number, `shift` the milliseconds added to its times.
  */
 const CALLS = {
@@ -64,6 +64,16 @@ const LIST = {
     "concat(replaceAll(op_plain, '.', ' '), ' ', toString(nn), substring(search, length(replaceAll(op_plain, '.', ' ')) + 2 + length(toString(nn - shift))))",
 };
 
+const TRACE = {
+  id: idSql('nn'),
+  trace_id: idSql('nn'),
+  started_ms: 'started_ms + shift',
+  ended_ms: 'if(ended_ms = 0, 0, ended_ms + shift)',
+  display_name:
+    "if(has_display = 1, replaceRegexpOne(display_name, ' #[0-9]+$', concat(' #', toString(nn))), display_name)",
+  session_id: "if(session_id = '', '', concat('s', toString(intDiv(nn, 10))))",
+};
+
 /**
  * Copies the seed calls (numbers 0 … seedCalls − 1) of `project` to the
  * numbers seedCalls … total − 1 (the last block cut short), `copiesPerInsert` seed-sized blocks per
@@ -79,6 +89,7 @@ export async function copySeedCalls(engine, options) {
   const selects = {
     calls: await selectList(engine, database, 'calls', CALLS),
     call_list: await selectList(engine, database, 'call_list', LIST),
+    call_trace: await selectList(engine, database, 'call_trace', TRACE),
   };
   const blocks = Math.ceil(total / seedCalls);
   for (let k = 1; k < blocks; k += per) {
@@ -98,14 +109,14 @@ export async function copySeedCalls(engine, options) {
 
 /**
  * Compares the copies of calls from…to−1 in `database` with the same calls
- * ingested for real into `fresh`, every column of `calls` and `call_list`
+ * ingested for real into `fresh`, every column of `calls`, `call_list` and `call_trace`
  * (`seq` and `version` are write counters: only `version`'s has-end part
  * is compared). Returns the rows found in one and not the other, per table.
  */
 export async function checkGenerated(engine, { database, fresh, project, from, to }) {
   const ids = Array.from({ length: to - from }, (_, i) => `'${numberedId(from + i)}'`).join(', ');
   const differences = {};
-  for (const table of ['calls', 'call_list']) {
+  for (const table of ['calls', 'call_list', 'call_trace']) {
     const columns = (await engine.rows(`DESCRIBE TABLE ${database}.${table}`))
       .map((c) => String(c.name))
       .filter((name) => name !== 'seq')

@@ -112,6 +112,7 @@ describe('ClickHouse call pages walked over call_list', () => {
       connection,
       list: `${database}.call_list`,
       calls: `${database}.calls`,
+      trace: `${database}.call_trace`,
       feedback,
       time: listTimeSql(profile),
       profile,

@@ -56,6 +56,7 @@ describe('ClickHouse schema', () => {
       'call_rollup_changes',
       'call_rollups',
       'call_rollups_mv',
+      'call_trace',
       'call_values',
       'calls',
       'content_refs',
@@ -108,7 +109,7 @@ describe('ClickHouse schema', () => {
     await storage.close();
   });
 
-  it('migrates a version-1 database: calls written before it read with no session or feedback, searchable by name', async () => {
+  it('migrates a version-1 database: calls written before it read with no session or feedback, searchable by name, in their trace', async () => {
     const database = freshDatabaseName();
     await connection.commandOnEveryHost(`CREATE DATABASE ${database}`);
     await connection.commandOnEveryHost(
@@ -124,14 +125,33 @@ describe('ClickHouse schema', () => {
     // A start half exactly as version 1 wrote it (no migration-2 columns).
     await connection.commandOnEveryHost(`INSERT INTO ${database}.calls (project, id, half, seq, event_ms, trace_id, op_name, op_plain, started_at, status)
       VALUES ('p', '${id}', 1, 1, 5, '${id}', 'old', 'old', 5, 'running')`);
+    // And a start alone, sent twice: the trace view shows its newest copy.
+    const child = '0190a5f0-0000-7000-8000-000000000003';
+    for (const [seq, op] of [
+      [2, 'child-old'],
+      [3, 'child'],
+    ])
+      await connection.commandOnEveryHost(`INSERT INTO ${database}.calls (project, id, half, seq, event_ms, trace_id, parent_id, op_name, op_plain, started_at, status)
+        VALUES ('p', '${child}', 1, ${seq}, 4, '${id}', '${id}', '${op}', '${op}', 4, 'running')`);
+    await connection.commandOnEveryHost(`INSERT INTO ${database}.calls (project, id, half, seq, event_ms, ended_at, status)
+      VALUES ('p', '${id}', 2, 4, 9, 9, 'success')`);
     const storage = await ClickHouseStorage.open({ hosts: [host()], database });
     expect(storage.schemaVersion).toBe(migrations.at(-1)?.version);
     const call = await storage.readCall('p', id);
-    expect(call).toMatchObject({ opName: 'old', startedAt: 5, feedback: [] });
+    expect(call).toMatchObject({ opName: 'old', startedAt: 5, endedAt: 9, feedback: [] });
+    // The trace view's table is filled from the halves stored before it.
+    expect(await storage.traceColumns('p', id, 10)).toMatchObject({
+      ids: [child, id],
+      parents: [1, null],
+      startedAt: [4, 5],
+      endedAt: [null, 9],
+      status: ['running', 'success'],
+      strings: ['child', 'old'],
+    });
     expect(call?.sessionId).toBeUndefined();
     const query = { project: 'p', limit: 10, sort: { field: 'startedAt', direction: 'desc' } } as const;
     expect((await storage.queryCalls({ ...query, text: 'OLD' })).calls.map((c) => c.id)).toEqual([id]);
-    expect((await storage.queryCalls(query)).calls.map((c) => c.id)).toEqual([id]);
+    expect((await storage.queryCalls(query)).calls.map((c) => c.id)).toEqual([id, child]);
     expect(await storage.querySessions({ project: 'p', limit: 10 })).toEqual({
       sessions: [],
       nextCursor: null,

@@ -46,7 +46,7 @@ async function callRollupCount(storage: Storage, project: string): Promise<numbe
 }
 
 describe(`storage contract (${store.engine}): deleting traces`, () => {
-  it('removes the calls, their search text, feedback, sessions and rollups, and values and files only they used', async () => {
+  it('removes the calls, their search text, trace view, feedback, sessions and rollups, and values and files only they used', async () => {
     const project = store.project();
     const fileRef = (c: string) => `weft:///${project}/file/${digest(c)}`;
     await store.storage.putValues(project, [
@@ -87,6 +87,12 @@ describe(`storage contract (${store.engine}): deleting traces`, () => {
     const other = await store.reopen();
     for (const storage of [store.storage, other]) {
       for (const n of [1, 2, 3]) expect(await storage.readCall(project, callIdOf(n))).toBeUndefined();
+      expect(await storage.traceCalls(project, callIdOf(1), 10)).toEqual([]);
+      expect((await storage.traceColumns(project, callIdOf(1), 10)).ids).toEqual([]);
+      expect((await storage.traceColumns(project, callIdOf(10), 10)).ids).toEqual([
+        callIdOf(10),
+        callIdOf(11),
+      ]);
       expect(await allPages(storage, { project })).toEqual([callIdOf(11), callIdOf(10)]);
       expect(await allPages(storage, { project, text: 'zanzibar' })).toEqual([]);
       expect(await allPages(storage, { project, userId: 'alice' })).toEqual([]);

@@ -47,6 +47,26 @@ describe(`storage contract (${store.engine}): a trace as columns`, () => {
     expect(columns.exception).toEqual([null, null, null, expect.any(Number), null]);
   });
 
+  it('shows the newest state of each call: halves sent apart, records sent again', async () => {
+    const project = store.project();
+    const traceId = callIdOf(1);
+    const inTrace = { traceId, parentId: traceId };
+    await store.storage.ingestCalls(project, [startOf(1, { attributes: { v: 1 } }), completeOf(2, inTrace)]);
+    expect((await store.storage.traceColumns(project, traceId, 10)).status).toEqual(['running', 'success']);
+    // The end of 1 alone, then its start again with other attributes, then 2 again, whole.
+    await store.storage.ingestCalls(project, [endOf(1, { exception: { name: 'E', message: 'late' } })]);
+    await store.storage.ingestCalls(project, [startOf(1, { attributes: { v: 2 } })]);
+    await store.storage.ingestCalls(project, [completeOf(2, { ...inTrace, attributes: { again: true } })]);
+    const columns = await store.storage.traceColumns(project, traceId, 10);
+    expect(callsOfTraceColumns(columns)).toEqual(await store.storage.traceCalls(project, traceId, 10));
+    expect(columns).toMatchObject({
+      ids: [callIdOf(1), callIdOf(2)],
+      status: ['error', 'success'],
+      endedAt: [1_700_000_000_011, 1_700_000_000_012],
+      values: [{ v: 2 }, { name: 'E', message: 'late' }, { again: true }],
+    });
+  });
+
   it('reads at most the first calls by start time, and says the trace holds more', async () => {
     const project = store.project();
     const traceId = callIdOf(1);

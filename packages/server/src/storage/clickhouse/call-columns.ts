@@ -82,24 +82,7 @@ export type StoredDecoder = <T>(base64: string, fallback: T) => T;
 export const fromStored: StoredDecoder = <T>(base64: string, fallback: T): T =>
   base64 === '' ? fallback : (decodeMsgpack(Buffer.from(base64, 'base64')) as T);
 
-/**
- * A {@link StoredDecoder} that decodes each distinct stored text once, for
- * the many calls of one answer: a trace's calls share most of their
- * attributes and summaries (at 10 M calls, the bench's 25,001-call trace
- * holds 3,000 distinct attributes and 50 summaries), and decoding was the
- * largest CPU cost of the read. Equal values come back as ONE shared
- * object, so the calls built with it must be read, not changed.
- */
-export function sharedDecoder(): StoredDecoder {
-  const decoded = new Map<string, unknown>();
-  return <T>(base64: string, fallback: T): T => {
-    if (base64 === '') return fallback;
-    if (!decoded.has(base64)) decoded.set(base64, fromStored(base64, fallback));
-    return decoded.get(base64) as T;
-  };
-}
-
-/** The wire shape of a folded call whose start has arrived (`decode`: see {@link sharedDecoder}). */
+/** The wire shape of a folded call whose start has arrived. */
 export function callFromFolded(project: string, row: FoldedCall, decode: StoredDecoder = fromStored): Call {
   const ended = Number(row.f_has_end) === 1;
   const call: Call = {

@@ -2,7 +2,12 @@ import { WORD } from '../search-text.js';
 import { type CallHalfRow, END, START } from './call-halves.js';
 import { microsOf } from './list-schema.js';
 
-/** One row of `call_list` as inserted (JSONEachRow; times in microseconds, see `list-schema.ts`). */
+/**
+ * One row of `call_list` as inserted (TabSeparated; times in microseconds,
+ * see `list-schema.ts`), which is also the row of `call_trace`: the fields
+ * only that table has (`CALL_TRACE_COLUMNS`) ride along, and each insert
+ * writes the columns of its own table.
+ */
 export type CallListRow = Record<string, string | number | string[]>;
 
 /** Ranks a row holding both halves above any row holding the start alone (see `callListStatements`). */
@@ -43,7 +48,10 @@ export const CALL_LIST_COLUMNS = [
 /**
  * The `call_list` row of a call from its halves: the fields lists filter
  * and sort on, the folded words of its text (single spaces, so every
- * tokenizer cuts exactly the contract's words), and its `version`.
+ * tokenizer cuts exactly the contract's words), and its `version`; with
+ * what `call_trace` adds: the times as sent (milliseconds) and the values
+ * the trace view shows (attributes of the start, summary and exception of
+ * the end).
  */
 export function callListRow(project: string, { start, end }: CallHalves): CallListRow {
   const startedAt = Number(start.started_at);
@@ -72,6 +80,11 @@ export function callListRow(project: string, { start, end }: CallHalves): CallLi
     cost_usd: ended ? Number(end.cost_usd ?? -1) : -1,
     attr_terms: (start.attr_terms as string[] | undefined) ?? [],
     search: String(text).match(WORD)?.join(' ') ?? '',
+    started_ms: startedAt,
+    ended_ms: endedAt,
+    attributes: String(start.attributes ?? ''),
+    summary: ended ? String(end.summary ?? '') : '',
+    exception: ended ? String(end.exception ?? '') : '',
   };
 }
 
@@ -108,10 +121,19 @@ export const LIST_FOLD_COLUMNS = [
     'session_id',
     'attr_terms',
     'search_start',
+    'attributes',
   ].map((c) => `argMaxIf(${c}, seq, half = ${START}) AS s_${c}`),
-  ...['seq', 'ended_at', 'latency_given', 'status', 'search_end', 'total_tokens', 'cost_usd'].map(
-    (c) => `argMaxIf(${c}, seq, half = ${END}) AS e_${c}`,
-  ),
+  ...[
+    'seq',
+    'ended_at',
+    'latency_given',
+    'status',
+    'search_end',
+    'total_tokens',
+    'cost_usd',
+    'summary',
+    'exception',
+  ].map((c) => `argMaxIf(${c}, seq, half = ${END}) AS e_${c}`),
   `max(half = ${START}) AS has_start`,
   `max(half = ${END}) AS has_end`,
 ].join(', ');

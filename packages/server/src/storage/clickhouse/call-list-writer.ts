@@ -12,13 +12,15 @@ import {
 import type { ClickHouseConnection } from './clickhouse-connection.js';
 import type { SchemaProfile } from './schema-profile.js';
 import { inList, sqlLiteral } from './sql-literal.js';
+import { CALL_TRACE_COLUMNS } from './trace-schema.js';
 import { dateTime64Text, type NumberText } from './tab-separated.js';
 
 /** Ids per lookup of stored halves. */
 const IDS_PER_LOOKUP = 1_000;
 
 /**
- * Keeps `call_list` (one row per call, see `callListStatements`) in step
+ * Keeps `call_list` (one row per call, see `callListStatements`) and
+ * `call_trace` (the same rows keyed by trace, see `callTraceTable`) in step
  * with `calls` (every half as it arrived). A batch's complete records give
  * their list rows directly. A record that carries ONE half needs the other
  * half, which may be stored already: its list row is rebuilt from `calls`
@@ -31,6 +33,7 @@ export class ClickHouseCallListWriter {
   readonly #connection: ClickHouseConnection;
   readonly #calls: string;
   readonly #list: string;
+  readonly #trace: string;
   readonly #insertSettings: ClickHouseSettings;
   /** The times of a list row (microseconds) as their column reads them: `DateTime64` text on modern servers. */
   readonly #times: Readonly<Record<string, NumberText>>;
@@ -39,18 +42,22 @@ export class ClickHouseCallListWriter {
     connection,
     calls,
     list,
+    trace,
     insertSettings,
     profile,
   }: {
     connection: ClickHouseConnection;
     calls: string;
     list: string;
+    /** `call_trace`, written with the same rows. */
+    trace: string;
     insertSettings: ClickHouseSettings;
     profile: SchemaProfile;
   }) {
     this.#connection = connection;
     this.#calls = calls;
     this.#list = list;
+    this.#trace = trace;
     this.#insertSettings = insertSettings;
     this.#times = profile.kind === 'modern' ? { started_at: dateTime64Text, ended_at: dateTime64Text } : {};
   }
@@ -68,15 +75,12 @@ export class ClickHouseCallListWriter {
     return listRows;
   }
 
-  /** Writes list rows (one INSERT). */
+  /** Writes list rows to `call_list` and `call_trace` (one INSERT each, at once). */
   async insert(rows: readonly CallListRow[]): Promise<void> {
-    await this.#connection.insertColumns(
-      this.#list,
-      CALL_LIST_COLUMNS,
-      rows,
-      this.#insertSettings,
-      this.#times,
-    );
+    await Promise.all([
+      this.#connection.insertColumns(this.#list, CALL_LIST_COLUMNS, rows, this.#insertSettings, this.#times),
+      this.#connection.insertColumns(this.#trace, CALL_TRACE_COLUMNS, rows, this.#insertSettings),
+    ]);
   }
 
   /** Rewrites the list rows of `ids` from what `calls` holds now (after a roll-up changed their ends). */

@@ -12,7 +12,7 @@ import { searchWords } from '../search-text.js';
 import { callSearchText, textSnippet } from '../text-snippet.js';
 import { attributeTermKey } from './attribute-term-key.js';
 import { type FoldedCall, callFromFolded } from './call-columns.js';
-import { readFullCalls, readTraceCalls } from './call-page-read.js';
+import { readFullCalls } from './call-page-read.js';
 import type { ClickHouseConnection } from './clickhouse-connection.js';
 import type { ClickHouseFeedbackStore } from './feedback-store.js';
 import { listReadSettings } from './list-read-settings.js';
@@ -78,6 +78,7 @@ export class ClickHouseCallQuery {
   readonly #list: string;
   readonly #latency: string | undefined;
   readonly #calls: string;
+  readonly #trace: string;
   readonly #feedback: ClickHouseFeedbackStore;
   readonly #time: ListTimeSql;
   readonly #profile: SchemaProfile;
@@ -90,6 +91,7 @@ export class ClickHouseCallQuery {
     list,
     latency,
     calls,
+    trace,
     feedback,
     time,
     profile,
@@ -100,6 +102,8 @@ export class ClickHouseCallQuery {
     /** `call_latency` (modern servers, see `callLatencyStatements`), else undefined. */
     latency?: string | undefined;
     calls: string;
+    /** `call_trace` (see `callTraceTable`). */
+    trace: string;
     feedback: ClickHouseFeedbackStore;
     time: ListTimeSql;
     profile: SchemaProfile;
@@ -109,6 +113,7 @@ export class ClickHouseCallQuery {
     this.#list = list;
     this.#latency = latency;
     this.#calls = calls;
+    this.#trace = trace;
     this.#feedback = feedback;
     this.#time = time;
     this.#profile = profile;
@@ -156,16 +161,9 @@ export class ClickHouseCallQuery {
     return (await readFullCalls(this.#connection, this.#calls, project, [id])).get(id);
   }
 
-  /** Every call of a trace, light and in start order (see `Storage.traceCalls`). */
-  async trace(project: string, traceId: string, limit: number): Promise<FoldedCall[]> {
-    const tables = { table: this.#calls, list: this.#list };
-    return readTraceCalls(this.#connection, tables, project, traceId, limit, await this.#settings());
-  }
-
-  /** The same calls as {@link trace}, as columns (see `Storage.traceColumns`). */
-  async traceColumns(project: string, traceId: string, limit: number): Promise<TraceColumnsResponse> {
-    const tables = { table: this.#calls, list: this.#list };
-    return readTraceColumns(this.#connection, tables, project, traceId, limit, await this.#settings());
+  /** Every call of a trace, light, in start order, as columns (see `Storage.traceColumns`). */
+  traceColumns(project: string, traceId: string, limit: number): Promise<TraceColumnsResponse> {
+    return readTraceColumns(this.#connection, this.#trace, project, traceId, limit);
   }
 
   /** The filters of `query` as conditions on list rows (see `Storage.queryCalls`). */

@@ -109,8 +109,8 @@ export class ClickHouseConnection {
   }
 
   /**
-   * The answer of a SELECT as `TabSeparated` text (read it with
-   * `tabSeparatedRows`): for tens of thousands of rows of base64 values, no
+   * The answer of a SELECT as `TabSeparated` text (read in place, see
+   * `readTraceColumns`): for tens of thousands of rows of base64 values, no
    * JSON to parse at all (every server from 18.16 on writes it).
    */
   async tabSeparatedText(sql: string): Promise<string> {

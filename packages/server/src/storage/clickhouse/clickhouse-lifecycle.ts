@@ -17,6 +17,8 @@ export interface ClickHouseLifecycleOptions {
   tables: {
     calls: string;
     list: string;
+    /** `call_trace`, the calls as the trace view reads them (see `callTraceTable`). */
+    trace: string;
     /** `call_latency`, on modern servers (see `callLatencyStatements`). */
     latency: string | undefined;
     feedback: string;
@@ -135,6 +137,7 @@ export class ClickHouseLifecycle implements LifecycleStorage {
       await this.#o.deleter.delete(tableName(this.#o.tables.list), `${where} AND id IN ${chunk}`, {
         projections: true,
       });
+      await this.#o.deleter.delete(tableName(this.#o.tables.trace), `${where} AND id IN ${chunk}`);
       const latency = this.#o.tables.latency;
       if (latency !== undefined)
         await this.#o.deleter.delete(tableName(latency), `${where} AND id IN ${chunk}`);

@@ -1,27 +1,28 @@
 import type { ClickHouseSettings } from '@clickhouse/client';
-import type {
-  Call,
-  CallItem,
-  CallQueryParsed,
-  CallQueryResponse,
-  Feedback,
-  FeedbackItem,
-  ObjectCreateResponse,
-  ObjectLabel,
-  ObjectListResponse,
-  ObjectRead,
-  ObjectVersion,
-  ProjectListResponse,
-  SessionQueryParsed,
-  SessionQueryResponse,
-  TableCreateResponse,
-  TableRowsResponse,
-  TraceColumnsResponse,
+import {
+  type Call,
+  type CallItem,
+  type CallQueryParsed,
+  type CallQueryResponse,
+  type Feedback,
+  type FeedbackItem,
+  type ObjectCreateResponse,
+  type ObjectLabel,
+  type ObjectListResponse,
+  type ObjectRead,
+  type ObjectVersion,
+  type ProjectListResponse,
+  type SessionQueryParsed,
+  type SessionQueryResponse,
+  type TableCreateResponse,
+  type TableRowsResponse,
+  type TraceColumnsResponse,
+  callsOfTraceColumns,
 } from '@weft/protocol';
 import { StorageClosedError } from '../../errors/index.js';
 import type { SpanCallPut } from '../span-usage.js';
 import type { ObjectPut, Storage, TablePut, VersionSelector } from '../storage.js';
-import { callFromFolded, sharedDecoder } from './call-columns.js';
+import { callFromFolded } from './call-columns.js';
 import { ClickHouseCallQuery } from './call-query.js';
 import { ClickHouseCallListWriter } from './call-list-writer.js';
 import { ClickHouseCallIngest } from './call-ingest.js';
@@ -92,12 +93,14 @@ export class ClickHouseStorage implements Storage {
     const insertSettings = this.#insertSettings;
     this.#feedback = new ClickHouseFeedbackStore({ connection, table: name('feedback'), insertSettings });
     const list = name('call_list');
+    const trace = name('call_trace');
     const time = listTimeSql(profile);
     this.#calls = new ClickHouseCallQuery({
       connection,
       list,
       latency: profile.kind === 'modern' ? name('call_latency') : undefined,
       calls: this.#callsTable,
+      trace,
       feedback: this.#feedback,
       time,
       profile,
@@ -142,6 +145,7 @@ export class ClickHouseStorage implements Storage {
         connection,
         calls: this.#callsTable,
         list,
+        trace,
         insertSettings,
         profile,
       }),
@@ -153,6 +157,7 @@ export class ClickHouseStorage implements Storage {
       tables: {
         calls: this.#callsTable,
         list,
+        trace,
         latency: profile.kind === 'modern' ? name('call_latency') : undefined,
         feedback: name('feedback'),
         values: name('call_values'),
@@ -228,10 +233,8 @@ export class ClickHouseStorage implements Storage {
 
   async traceCalls(project: string, traceId: string, limit: number): Promise<Call[]> {
     this.#open();
-    const decode = sharedDecoder();
-    return (await this.#calls.trace(project, traceId, limit)).map((row) =>
-      callFromFolded(project, row, decode),
-    );
+    // The columns' calls: one statement and one reader for both shapes.
+    return callsOfTraceColumns<Call>(await this.#calls.traceColumns(project, traceId, limit));
   }
 
   async traceColumns(project: string, traceId: string, limit: number): Promise<TraceColumnsResponse> {

@@ -20,6 +20,7 @@ import {
 } from './schema-profile.js';
 import { rollupProjectionStatements } from './rollup-projection.js';
 import { rollupStatements } from './rollup-schema.js';
+import { callTraceStatements } from './trace-schema.js';
 import { sqlLiteral } from './sql-literal.js';
 
 /**
@@ -92,6 +93,11 @@ export const migrations: readonly Migration[] = [
     version: 9,
     name: 'call_rollups: a projection with the histogram before the bucket time (24.8+)',
     statements: rollupProjectionStatements,
+  },
+  {
+    version: 10,
+    name: 'call_trace: one row per call keyed by trace, what the trace view shows',
+    statements: callTraceStatements,
   },
 ];
 

@@ -1,7 +1,7 @@
 import type { CallStatus, TraceColumnsResponse } from '@weft/protocol';
 import { fromStored } from './call-columns.js';
-import { KEYED_TRACE_FIELDS, traceStatement } from './call-page-read.js';
 import type { ClickHouseConnection } from './clickhouse-connection.js';
+import { sqlLiteral } from './sql-literal.js';
 import { unescapeTabSeparated } from './tab-separated-read.js';
 
 /**
@@ -24,28 +24,33 @@ class StringColumn {
 
 /**
  * Each distinct value once, in order of first use. A stored text is known
- * by its key (see `traceStatement`'s `keyed`): one seen before costs a
- * lookup of its short key, and is neither read nor decoded again; a new one
- * is decoded and written as JSON once, and values equal as JSON share an
- * index whatever bytes held them (as `traceColumnsOf` shares them).
+ * by its key (see {@link traceStatement}: a 64-bit hash and the length): a
+ * text seen before costs a lookup of its short key and a comparison in
+ * place with the text held under it (so two texts whose keys collide are
+ * still told apart), and is neither copied nor decoded again; a new one is
+ * decoded and written as JSON once, and values equal as JSON share an index
+ * whatever bytes held them (as `traceColumnsOf` shares them).
  */
 class ValueColumn {
   readonly items: unknown[] = [];
   readonly #byJson = new Map<string, number>();
-  /** By key: the value's index, -1 for a stored null. */
-  readonly #byKey = new Map<string, number>();
+  /** By key: the text first seen with it and its value's index, -1 for a stored null. */
+  readonly #byKey = new Map<string, { text: string; at: number }>();
 
   /**
-   * The index of the value the stored text `stored()` (keyed `key`) holds;
-   * a stored null gives `null` when `nullable`. Empty texts are the
-   * caller's: see {@link readTraceColumns}.
+   * The index of the value of the current field of `row` (keyed `key`); a
+   * stored null gives `null` when `nullable`. Empty texts are the caller's:
+   * see {@link readTraceColumns}.
    */
-  add(key: string, stored: () => string, nullable: boolean): number | null {
-    let at = this.#byKey.get(key);
-    if (at === undefined) {
-      const value = fromStored<unknown>(stored(), {});
+  add(key: string, row: TabSeparatedCursor, nullable: boolean): number | null {
+    const held = this.#byKey.get(key);
+    let at: number;
+    if (held !== undefined && row.currentIs(held.text)) at = held.at;
+    else {
+      const text = row.current();
+      const value = fromStored<unknown>(text, {});
       at = value === null || value === undefined ? -1 : this.indexOf(value);
-      this.#byKey.set(key, at);
+      if (held === undefined) this.#byKey.set(key, { text, at });
     }
     if (at !== -1) return at;
     return nullable ? null : this.indexOf(null);
@@ -104,6 +109,11 @@ class TabSeparatedCursor {
     return this.text.slice(this.#at, this.#fieldEnd);
   }
 
+  /** Whether the current field's text is `text` (compared in place). */
+  currentIs(text: string): boolean {
+    return this.#fieldEnd - this.#at === text.length && this.text.startsWith(text, this.#at);
+  }
+
   /** Whether the current field is empty. */
   empty(): boolean {
     return this.#at === this.#fieldEnd;
@@ -120,25 +130,65 @@ class TabSeparatedCursor {
   }
 }
 
+/** The fields of a row of {@link traceStatement}, in order: `key:` a value's key, then the value. */
+const TRACE_FIELDS = [
+  'id',
+  'parent_id',
+  'op_name',
+  'has_display',
+  'display_name',
+  'session_id',
+  'started_ms',
+  'key:attributes',
+  'has_end',
+  'ended_ms',
+  'status',
+  'key:summary',
+  'key:exception',
+] as const;
+
+/** How many fields a row of {@link traceStatement} holds: a key before each value. */
+const ROW_FIELDS = TRACE_FIELDS.length + TRACE_FIELDS.filter((field) => field.startsWith('key:')).length;
+
+/**
+ * The statement of a trace's light calls: one primary-key range of
+ * `call_trace` (see `callTraceTable`), the newest version of each call
+ * (`LIMIT 1 BY id` over its copies, next to each other in the key), in
+ * start order then id, at most `limit` — a TabSeparated row per call with
+ * {@link TRACE_FIELDS}. Each stored value comes after its key: its 64-bit
+ * CityHash and length in hex, so the reader tells a value it has seen by a
+ * lookup of 24 characters and a comparison, not a decode (a 25,001-call
+ * trace holds some 3,000 distinct attributes).
+ */
+function traceStatement(table: string, project: string, traceId: string, limit: number): string {
+  const fields = TRACE_FIELDS.flatMap((field) => {
+    if (!field.startsWith('key:')) return [field];
+    const value = field.slice('key:'.length);
+    return [`concat(hex(cityHash64(${value})), hex(length(${value})))`, value];
+  });
+  return `
+    SELECT ${fields.join(', ')} FROM (
+      SELECT * FROM ${table} WHERE project = ${sqlLiteral(project)} AND trace_id = ${sqlLiteral(traceId)}
+      ORDER BY id, version DESC LIMIT 1 BY id)
+    ORDER BY started_ms, id LIMIT ${Math.trunc(limit)}`;
+}
+
 /**
  * Every call of a trace whose start arrived, light, as a
- * `traceColumnsResponse` (markers not expanded): the statement of
- * `readTraceCalls`, its TabSeparated fields written straight into the
- * columns, with no object per call (a 25,001-call trace built three layers
- * of them: folded rows, calls, then the columns). At most `limit` calls,
- * the first by start time then id; `truncated` when the trace holds more.
+ * `traceColumnsResponse` (markers not expanded): the rows of
+ * {@link traceStatement} over `table` (`call_trace`), their TabSeparated
+ * fields written straight into the columns, with no object per call. At
+ * most `limit` calls, the first by start time then id; `truncated` when the
+ * trace holds more. (`Storage.traceCalls` is these columns as calls.)
  */
 export async function readTraceColumns(
   connection: ClickHouseConnection,
-  tables: { table: string; list: string },
+  table: string,
   project: string,
   traceId: string,
   limit: number,
-  settings: string,
 ): Promise<TraceColumnsResponse> {
-  const text = await connection.tabSeparatedText(
-    traceStatement(tables, project, traceId, limit + 1, settings, true),
-  );
+  const text = await connection.tabSeparatedText(traceStatement(table, project, traceId, limit + 1));
   const strings = new StringColumn();
   const values = new ValueColumn();
   const columns: TraceColumnsResponse = {
@@ -160,12 +210,12 @@ export async function readTraceColumns(
     values: values.items,
   };
   const parentIds: string[] = [];
-  const row = new TabSeparatedCursor(text, KEYED_TRACE_FIELDS);
+  const row = new TabSeparatedCursor(text, ROW_FIELDS);
   // A stored value, by its key: '' (none) is the empty object for attributes, else null.
   const value = (nullable: boolean): number | null => {
     const key = row.field();
     if (row.skip().empty()) return nullable ? null : values.indexOf({});
-    return values.add(key, () => row.current(), nullable);
+    return values.add(key, row, nullable);
   };
   // A call without an end shows no summary or exception, whatever its row holds.
   const skipValue = () => {
