@@ -8,9 +8,10 @@ import {
   UnsupportedMediaTypeError,
 } from '../errors/index.js';
 import { parseJsonBody } from '../http/index.js';
-import { CONTENT_TYPE_PROTOBUF, decodeTraceRequest } from './otlp-codec.js';
+import { CONTENT_TYPE_PROTOBUF } from './otlp-codec.js';
 import { countTraceRequestNodes } from './otlp-nodes.js';
 import { spansOfOtlp } from './otlp-spans.js';
+import { spansOfOtlpProtobuf } from './otlp-wire-spans.js';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -18,7 +19,8 @@ const gunzipAsync = promisify(gunzip);
  * The body parsers of `/v1/traces`, and only them (the plugin's other
  * parsers are removed, so msgpack or raw bytes get 415 like any other type):
  * OTLP protobuf and OTLP JSON, each plain or gzip-compressed. Both end as
- * the same neutral spans (`spansOfOtlp`), so the route never sees a format.
+ * the same neutral spans (protobuf read straight from its wire format by
+ * `spansOfOtlpProtobuf`, JSON by `spansOfOtlp`), so the route never sees a format.
  * `maxBytes` bounds the body after decompression too (a gzip bomb is a 413),
  * and `maxNodes` the fields or values it holds, counted before decoding
  * (413 `WEFT_TOO_MANY_VALUES`).
@@ -34,7 +36,7 @@ export function registerOtlpBodyParsers(
     async (request: FastifyRequest, body: Buffer) => {
       const bytes = await decoded(request, body, maxBytes);
       if (countTraceRequestNodes(bytes, maxNodes).status === 'over') throw new TooManyValuesError(maxNodes);
-      return spansOfOtlp(decodeTraceRequest(bytes));
+      return spansOfOtlpProtobuf(bytes);
     },
   );
   app.addContentTypeParser(
