@@ -301,7 +301,14 @@ async function main() {
   const bare =
     bareRecords.length === 0
       ? []
-      : await bareSqliteReference({ serverEntry, records: bareRecords, batchSize });
+      : // This build's schema and upsert, whatever build serves: an A/B of two builds
+        // (WEFT_BENCH_SERVER_ENTRY) compares both with one reference, and an older build's
+        // schema may lack columns the reference's rows fill.
+        await bareSqliteReference({
+          serverEntry: new URL('../packages/server/dist/index.js', import.meta.url),
+          records: bareRecords,
+          batchSize,
+        });
   for (const b of bare)
     process.stdout.write(`bare better-sqlite3, ${b.label}: ${b.rowsPerSec.toLocaleString('en-US')} rows/s\n`);
   const meta = {
