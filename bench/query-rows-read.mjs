@@ -34,7 +34,7 @@ const events = async () => {
 };
 const cases = [
   ...queryCases(total, t0),
-  // The trace view's one light read of the whole trace (`Storage.traceCalls`).
+  // The trace view's one light read of the whole trace (`Storage.traceCalls`: its columns, one statement).
   ['the 25,001-call trace, whole and light', { traceId: traceRoot, whole: true }],
 ];
 let cap;
@@ -43,7 +43,7 @@ subscribe('weft:clickhouse:query', ({ sql }) => cap?.push(sql));
 const kind = (sql) =>
   sql.includes('system.settings')
     ? 'settings'
-    : sql.includes('id IN (SELECT id')
+    : sql.includes('id IN (SELECT id') || sql.includes('call_trace')
       ? 'trace'
       : sql.includes('call_latency')
         ? 'latency walk'
