@@ -105,8 +105,11 @@ export {
   callsViewHash,
 } from './wire/index.js';
 export {
+  COMPACT_DIGEST_BYTES,
   collectValueRefs,
   DIGEST_BYTES,
+  DIGEST_EXT_TYPE,
+  digestOfPayload,
   DIGEST_LENGTH,
   digestOfValueRefPayload,
   expandStoredValues,
@@ -123,6 +126,7 @@ export {
   valueRef,
   valueRefBytes,
   writeAscii,
+  writeCompactDigest,
 } from './values/index.js';
 export {
   type AlignedStep,

@@ -1,14 +1,16 @@
 import { rm } from 'node:fs/promises';
-import { routes } from '@weft/protocol';
+import { decodeMsgpack, routes } from '@weft/protocol';
 import * as weft from '@weft/sdk';
 import { tempDir } from '@weft/test-server';
 import { expect, it, onTestFinished } from 'vitest';
 import { FaultProxy, listServerCalls, useFileServer } from './support/index.js';
 import { extTypesIn, OldServer, type OldVersionAnswer } from './support/transport/old-server.js';
 
-// Compact value markers (ext 0x57) and call ids (ext 0x55) are read by servers of protocol 2 on.
-// An SDK in front of an older server must send the forms it reads: a server before protocol 2
-// answers 400 to a compact body, and those records were dropped as rejected.
+// Compact value markers (ext 0x57) and call ids (ext 0x55) are read by servers of protocol 2 on,
+// value items' compact digests (ext 0x44) and complete records without their implied latencyMs
+// from 3. An SDK in front of an older server must send the forms it reads: an older server
+// answers 400 to a compact body (those records were dropped as rejected), and would store a
+// complete record without its latency.
 
 const CALLS = 6;
 /** Large enough to be deduplicated: the second and later calls carry a value marker in its place. */
@@ -43,7 +45,10 @@ async function clientOf(
   return client;
 }
 
-/** Each call's records arrived exactly once, with string ids, and value markers as `{ _weft: 'value', digest }` maps. */
+/**
+ * Each call's records arrived exactly once, with string ids, value markers as
+ * `{ _weft: 'value', digest }` maps and every summary's latencyMs.
+ */
 function expectEachCallOnceInV1Forms(old: OldServer, ids: string[]): void {
   expect(old.refusedCompact).toBe(0);
   const arrivedIds = new Set([...old.arrivals.keys()].map((key) => key.split(' ')[1]));
@@ -52,9 +57,17 @@ function expectEachCallOnceInV1Forms(old: OldServer, ids: string[]): void {
   const records = old.items.filter((item) => item.type !== 'value');
   expect(records.every((item) => typeof item.id === 'string' && typeof item.traceId === 'string')).toBe(true);
   expect(JSON.stringify(records)).toMatch(/"_weft":"value","digest":"[\w-]{43}"/);
+  const summaries = records.map((item) => item.summary as { latencyMs?: unknown } | undefined);
+  expect(summaries.filter((summary) => summary !== undefined)).toHaveLength(ids.length);
+  expect(summaries.every((summary) => summary === undefined || typeof summary.latencyMs === 'number')).toBe(
+    true,
+  );
+  const values = old.items.filter((item) => item.type === 'value');
+  expect(values.length).toBeGreaterThan(0);
+  expect(values.every((item) => typeof item.digest === 'string')).toBe(true);
 }
 
-for (const versionAnswer of ['protocol-1', 'not-found'] as const) {
+for (const versionAnswer of ['protocol-1', 'protocol-2', 'not-found'] as const) {
   it(`an SDK newer than its server (version probe: ${versionAnswer}) delivers every call once in the forms the old server reads`, async () => {
     const old = await startOld(versionAnswer);
     const client = await clientOf(old.url, `skew-${versionAnswer}`, { maxBatchItems: 2 });
@@ -78,9 +91,20 @@ it('a current server gets compact bodies, after one version probe per client', a
   expect(probes).toHaveLength(1);
   expect(batches.length).toBeGreaterThan(1);
   const types = new Set(batches.flatMap((batch) => extTypesIn(new Uint8Array(batch.body))));
-  expect([...types].sort()).toEqual([0x55, 0x57]);
+  expect([...types].sort()).toEqual([0x44, 0x55, 0x57]);
+  // Complete records leave out the latency they imply (endedAt − startedAt).
+  const sent = batches.flatMap(
+    (batch) => (decodeMsgpack(batch.body) as { items: Record<string, unknown>[] }).items,
+  );
+  const completes = sent.filter((item) => item.type === 'complete');
+  expect(completes.map((item) => item.id).sort()).toEqual([...ids].sort());
+  expect(completes.every((item) => (item.summary as { latencyMs?: number }).latencyMs === undefined)).toBe(
+    true,
+  );
   const stored = await listServerCalls(server.url, 'skew-current');
   expect(stored.map((call) => call.id).sort()).toEqual([...ids].sort());
+  // The records left their implied latency out; the server put it back.
+  expect(stored.every((call) => typeof call.summary?.latencyMs === 'number')).toBe(true);
 });
 
 it('calls spilled while the server was unreachable reach it once it is back, old, transcoded by the outbox replay', async () => {

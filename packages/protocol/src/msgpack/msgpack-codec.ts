@@ -1,5 +1,11 @@
 import { addExtension, Packr } from 'msgpackr';
-import { digestOfValueRefPayload, VALUE_REF_EXT_TYPE, valueRef } from '../values/index.js';
+import {
+  DIGEST_EXT_TYPE,
+  digestOfPayload,
+  digestOfValueRefPayload,
+  VALUE_REF_EXT_TYPE,
+  valueRef,
+} from '../values/index.js';
 import { CALL_ID_EXT_TYPE, callIdOfPayload } from './compact-call-id.js';
 
 /**
@@ -13,8 +19,8 @@ import { CALL_ID_EXT_TYPE, callIdOfPayload } from './compact-call-id.js';
 // named `toJSON` (and throws) when the object also has a `constructor` key.
 const options = { useRecords: false, moreTypes: false, skipValues: [undefined], useToJSON: false };
 const packr = new Packr(options);
-// The compact value marker and call id decode to the forms every reader
-// knows (the marker map, the id string), so ingest, resolution, search,
+// The compact value marker, call id and digest decode to the forms every reader
+// knows (the marker map, the id and digest strings), so ingest, resolution, search,
 // export and garbage collection read both forms alike. (msgpackr's
 // extensions are per process: every decoder gets them.)
 addExtension({
@@ -22,6 +28,7 @@ addExtension({
   unpack: (payload: Uint8Array) => valueRef(digestOfValueRefPayload(payload)),
 });
 addExtension({ type: CALL_ID_EXT_TYPE, unpack: callIdOfPayload });
+addExtension({ type: DIGEST_EXT_TYPE, unpack: digestOfPayload });
 /** Decodes maps as `Map`s, for the rare body that holds a `__proto__` key (see {@link decodeMsgpack}). */
 const mapsPackr = new Packr({ ...options, mapsAsObjects: false });
 const PROTO_KEY = Buffer.from('__proto__', 'latin1');

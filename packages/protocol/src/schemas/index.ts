@@ -17,3 +17,4 @@ export * from './evaluators.js';
 export * from './lifecycle.js';
 export * from './traces.js';
 export * from './dashboards.js';
+export * from './call-latency.js';

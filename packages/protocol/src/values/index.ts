@@ -1,3 +1,9 @@
+export {
+  COMPACT_DIGEST_BYTES,
+  DIGEST_EXT_TYPE,
+  digestOfPayload,
+  writeCompactDigest,
+} from './compact-digest.js';
 export { expandStoredValues, type StoredValueNode } from './expand-stored-values.js';
 export { setOwnKey } from './own-key.js';
 export { collectValueRefs, expandValueRefs, isValueRef, type ValueRef, valueRef } from './value-ref.js';

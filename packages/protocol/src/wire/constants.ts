@@ -6,9 +6,12 @@ export const DEFAULT_URL = `http://127.0.0.1:${DEFAULT_PORT}`;
  * Bumped on any incompatible change to the schemas or the wire forms; the
  * server reports it at `GET /version`. 2: reads the compact value marker
  * (msgpack ext 0x57) and the compact call id (ext 0x55) in call batches; an
- * SDK sends these only to a server that reports 2 or more.
+ * SDK sends these only to a server that reports 2 or more. 3: reads a value
+ * item's `digest`/`prev` as msgpack ext 0x44 of the 32 raw bytes, and fills in
+ * a complete record's `summary.latencyMs` left out where it is `endedAt −
+ * startedAt` (`fillCompleteLatency`); an SDK sends these only to 3 or more.
  */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 export const CONTENT_TYPE_MSGPACK = 'application/msgpack';
 export const CONTENT_TYPE_JSON = 'application/json';

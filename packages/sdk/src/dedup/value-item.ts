@@ -1,4 +1,10 @@
-import { DIGEST_LENGTH, fixstr, msgpackArrayHeader, msgpackBinHeader, writeAscii } from '@weft/protocol';
+import {
+  COMPACT_DIGEST_BYTES,
+  fixstr,
+  msgpackArrayHeader,
+  msgpackBinHeader,
+  writeCompactDigest,
+} from '@weft/protocol';
 import { type ChainEntry, chainItems, type PlainEntry } from './digest-memo.js';
 
 /**
@@ -42,7 +48,7 @@ export function plainValueItem(digest: string, parts: readonly Uint8Array[]): Ui
   let length = 0;
   for (const part of parts) length += part.byteLength;
   // The map header byte, the head, the digest, the key, a bin32 header at most, the bytes.
-  const w = new Writer(ITEM_HEAD_3.byteLength + 2 + DIGEST_LENGTH + BYTES_KEY.byteLength + 5 + length);
+  const w = new Writer(ITEM_HEAD_3.byteLength + COMPACT_DIGEST_BYTES + BYTES_KEY.byteLength + 5 + length);
   w.bytes(ITEM_HEAD_3);
   w.digest(digest);
   w.bytes(BYTES_KEY);
@@ -61,7 +67,7 @@ export function arrayValueItem(
   for (const item of items) length += 5 + item.byteLength;
   const w = new Writer(
     ITEM_HEAD_4.byteLength +
-      2 * (2 + DIGEST_LENGTH) +
+      2 * COMPACT_DIGEST_BYTES +
       PREV_KEY.byteLength +
       ITEMS_KEY.byteLength +
       5 +
@@ -103,12 +109,10 @@ class Writer {
     this.#pos += b.byteLength;
   }
 
-  /** A digest as str8. */
+  /** A digest in its compact form (ext 0x44 of the 32 raw bytes; servers of protocol 3 on read it). */
   digest(digest: string): void {
-    this.#out[this.#pos] = 0xd9;
-    this.#out[this.#pos + 1] = DIGEST_LENGTH;
-    writeAscii(this.#out, this.#pos + 2, digest);
-    this.#pos += 2 + DIGEST_LENGTH;
+    writeCompactDigest(this.#out, this.#pos, digest);
+    this.#pos += COMPACT_DIGEST_BYTES;
   }
 
   binHeader(n: number): void {

@@ -35,7 +35,7 @@ export function finishedView(call: CallRecord): FinishedCall {
 }
 
 /**
- * A finished call's summary: latency, status, a stream's time to its first
+ * A finished call's summary (`call.endedAt` set): latency, status, a stream's time to its first
  * output, usage (its own, priced, and its children's) with its cost, and
  * its children's statuses.
  */
@@ -46,7 +46,11 @@ export function finishedSummary(
   usage: Record<string, ModelUsage> | undefined,
   firstOutputAt: number | undefined,
 ): CallSummary {
-  const summary: CallSummary = { latencyMs: Math.max(0, endedPerf - call.startedAtPerf), status };
+  // `endedAt − startedAt` (not the two perf readings, which differ from it in
+  // the last bits): a complete record then leaves it to the server (see
+  // `latencyIsImplied` in @weft/protocol).
+  const endedAt = call.endedAt ?? performance.timeOrigin + endedPerf;
+  const summary: CallSummary = { latencyMs: Math.max(0, endedAt - call.startedAt), status };
   if (firstOutputAt !== undefined)
     summary.timeToFirstTokenMs = Math.max(0, firstOutputAt - call.startedAtPerf);
   setSummaryUsage(summary, usage);

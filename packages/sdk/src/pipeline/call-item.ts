@@ -1,4 +1,4 @@
-import type { CallItem, ExceptionInfo } from '@weft/protocol';
+import { type CallItem, type CallSummary, type ExceptionInfo, latencyIsImplied } from '@weft/protocol';
 import type { CallRecord } from '../calls/index.js';
 
 /**
@@ -50,8 +50,21 @@ export function callItem(kind: RecordKind, call: CallRecord, parts: WalkedParts,
     endedAt: complete ? (call.endedAt ?? call.startedAt) : undefined,
     output: complete ? parts.output : undefined,
     exception: complete ? exception : undefined,
-    summary: complete ? call.summary : undefined,
+    summary: complete ? completeSummary(call) : undefined,
   } as CallItem;
+}
+
+/**
+ * A complete record's summary as sent: without `latencyMs` where it is
+ * `endedAt − startedAt`, which the server puts back at ingest (protocol 3;
+ * older servers get it back from the SDK's transcoding).
+ */
+function completeSummary(call: CallRecord): CallSummary | undefined {
+  const { summary } = call;
+  if (summary === undefined || !latencyIsImplied(call.startedAt, call.endedAt ?? call.startedAt, summary))
+    return summary;
+  const { latencyMs: _implied, ...rest } = summary;
+  return rest;
 }
 
 /** The marker left where part of a call could not be processed, so the rest of the call is still sent. */

@@ -83,6 +83,39 @@ describe('ApiClient.postCallBatch: the server protocol probe', () => {
 });
 
 describe('callBatchBodyV1', () => {
+  it('puts back the latency complete records left out, and gives compact digests their string form', () => {
+    const digest = Buffer.alloc(32, 0xcd);
+    const compactDigest = Uint8Array.from([0xc7, 0x20, 0x44, ...digest]);
+    const complete = { type: 'complete', id: 'a', traceId: 'a', parentId: null, opName: 'op', inputs: {} };
+    const items = [
+      encodeMsgpack({ ...complete, startedAt: 100.5, endedAt: 130, summary: { status: 'success' } }),
+      encodeMsgpack({
+        ...complete,
+        startedAt: 100,
+        endedAt: 130,
+        summary: { latencyMs: 3, status: 'error' },
+      }),
+      // { type: 'value', digest: <ext 0x44>, bytes: <nil> }
+      Uint8Array.from([
+        0x83,
+        ...encodeMsgpack('type'),
+        ...encodeMsgpack('value'),
+        ...encodeMsgpack('digest'),
+        ...compactDigest,
+        ...encodeMsgpack('bytes'),
+        0xc4,
+        1,
+        0xc0,
+      ]),
+    ];
+    const plain = decodeMsgpack(callBatchBodyV1(encodeBatchBody(batchBodyPrefix('p'), items))) as {
+      items: Record<string, unknown>[];
+    };
+    expect(plain.items[0]?.summary).toEqual({ latencyMs: 29.5, status: 'success' });
+    expect(plain.items[1]?.summary).toEqual({ latencyMs: 3, status: 'error' });
+    expect(plain.items[2]?.digest).toBe(digest.toString('base64url'));
+  });
+
   it('gives compact ids and markers their protocol 1 forms, other values unchanged', () => {
     const compact = new Uint8Array([
       0x82,

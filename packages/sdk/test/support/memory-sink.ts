@@ -1,16 +1,19 @@
-import { type CallItem, decodeMsgpack } from '@weft/protocol';
+import { type CallItem, decodeMsgpack, fillCompleteLatency } from '@weft/protocol';
 import type { RecordSink } from '../../src/testing/index.js';
 
 /**
  * A test-only sink in place of the HTTP batcher: decodes each record (the
- * exact bytes the pipeline encoded) and acknowledges it on a later turn.
+ * exact bytes the pipeline encoded) as the server reads it (a complete
+ * record's implied latency put back) and acknowledges it on a later turn.
  */
 export function memorySink(): RecordSink & { items: CallItem[] } {
   const items: CallItem[] = [];
   return {
     items,
     add(record) {
-      items.push(decodeMsgpack(record.bytes) as CallItem);
+      const item = decodeMsgpack(record.bytes) as CallItem;
+      fillCompleteLatency(item);
+      items.push(item);
       setImmediate(() => record.done({ status: 'sent' }));
     },
     flush: async () => {},

@@ -1,6 +1,8 @@
 import {
   CALL_ID_EXT_TYPE,
   callIdOfPayload,
+  DIGEST_EXT_TYPE,
+  digestOfPayload,
   digestOfValueRefPayload,
   VALUE_REF_EXT_TYPE,
   valueRef,
@@ -36,4 +38,16 @@ addExtension({
   type: CALL_ID_EXT_TYPE,
   pack: (ref: CompactId) => Buffer.from(ref.id.replaceAll('-', ''), 'hex'),
   unpack: callIdOfPayload,
+});
+
+/** A value item's digest that `encodeMsgpack` writes in its compact form (ext 0x44 of the raw digest), as the SDK writes them. */
+export class CompactDigest {
+  constructor(readonly digest: string) {}
+}
+
+addExtension({
+  Class: CompactDigest,
+  type: DIGEST_EXT_TYPE,
+  pack: (d: CompactDigest) => Buffer.from(d.digest, 'base64url'),
+  unpack: digestOfPayload,
 });

@@ -1,19 +1,23 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { decodeMsgpack, MsgpackKind, readMsgpackHeader, routes } from '@weft/protocol';
+import { decodeMsgpack, MsgpackKind, PROTOCOL_VERSION, readMsgpackHeader, routes } from '@weft/protocol';
 
-/** How the old server answers `GET /version`. */
-export type OldVersionAnswer = 'protocol-1' | 'not-found';
+/** How the old server answers `GET /version` (and, for protocol 2, which compact forms it reads). */
+export type OldVersionAnswer = 'protocol-1' | 'protocol-2' | 'not-found';
+
+/** The compact forms' ext types: call id, value marker (protocol 2), value item digest (protocol 3). */
+const COMPACT_EXT_TYPES = [0x55, 0x57, 0x44];
 
 /**
- * A Weft server from before protocol 2, as far as the SDK can tell: a real
+ * A Weft server from before protocol 3, as far as the SDK can tell: a real
  * HTTP server on 127.0.0.1:0 that answers `GET /version` with protocol 1
  * (or 404, as a server older than the route) and refuses, with 400, any call
- * batch whose msgpack holds an ext of type 0x55 (compact call id) or 0x57
- * (compact value marker), as its decoder did. Batches it takes are stored by
- * call id; while `down`, it resets every connection (unreachable); while
- * `current`, it acts as a server of protocol 2.
+ * batch whose msgpack holds an ext of type 0x55 (compact call id), 0x57
+ * (compact value marker) or 0x44 (compact digest), as its decoder did; as
+ * `protocol-2` it answers 2 and refuses only 0x44. Batches it takes are
+ * stored by call id; while `down`, it resets every connection (unreachable);
+ * while `current`, it acts as a current server (compact bodies taken).
  */
 export class OldServer {
   /** Every batch item taken (call records and value items), in order. */
@@ -49,7 +53,8 @@ export class OldServer {
         };
         if (req.url === routes.version()) {
           old.versionProbes += 1;
-          if (old.current) answer(200, { version: '1.0.0', protocolVersion: 2 });
+          if (old.current) answer(200, { version: '1.0.0', protocolVersion: PROTOCOL_VERSION });
+          else if (versionAnswer === 'protocol-2') answer(200, { version: '0.9.5', protocolVersion: 2 });
           else if (versionAnswer === 'not-found')
             answer(404, { error: { code: 'WEFT_NOT_FOUND', message: 'no route' } });
           else answer(200, { version: '0.9.0', protocolVersion: 1 });
@@ -57,7 +62,8 @@ export class OldServer {
         }
         if (req.url !== routes.callBatch()) return answer(200, {});
         const raw = new Uint8Array(Buffer.concat(chunks));
-        if (!old.current && extTypesIn(raw).some((type) => type === 0x55 || type === 0x57)) {
+        const unread = old.current ? [] : versionAnswer === 'protocol-2' ? [0x44] : COMPACT_EXT_TYPES;
+        if (extTypesIn(raw).some((type) => unread.includes(type))) {
           old.refusedCompact += 1;
           return answer(400, { error: { code: 'WEFT_INVALID_REQUEST', message: 'malformed msgpack body' } });
         }
