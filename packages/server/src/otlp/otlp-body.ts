@@ -1,15 +1,9 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import {
-  InvalidRequestError,
-  PayloadTooLargeError,
-  TooManyValuesError,
-  UnsupportedMediaTypeError,
-} from '../errors/index.js';
+import { InvalidRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors/index.js';
 import { parseJsonBody } from '../http/index.js';
 import { CONTENT_TYPE_PROTOBUF } from './otlp-codec.js';
-import { countTraceRequestNodes } from './otlp-nodes.js';
 import { spansOfOtlp } from './otlp-spans.js';
 import { spansOfOtlpProtobuf } from './otlp-wire-spans.js';
 
@@ -22,8 +16,8 @@ const gunzipAsync = promisify(gunzip);
  * the same neutral spans (protobuf read straight from its wire format by
  * `spansOfOtlpProtobuf`, JSON by `spansOfOtlp`), so the route never sees a format.
  * `maxBytes` bounds the body after decompression too (a gzip bomb is a 413),
- * and `maxNodes` the fields or values it holds, counted before decoding
- * (413 `WEFT_TOO_MANY_VALUES`).
+ * and `maxNodes` the fields or values it holds (413 `WEFT_TOO_MANY_VALUES`),
+ * counted before decoding (JSON) or as it is read, before more is built (protobuf).
  */
 export function registerOtlpBodyParsers(
   app: FastifyInstance,
@@ -35,8 +29,7 @@ export function registerOtlpBodyParsers(
     { parseAs: 'buffer' },
     async (request: FastifyRequest, body: Buffer) => {
       const bytes = await decoded(request, body, maxBytes);
-      if (countTraceRequestNodes(bytes, maxNodes).status === 'over') throw new TooManyValuesError(maxNodes);
-      return spansOfOtlpProtobuf(bytes);
+      return spansOfOtlpProtobuf(bytes, maxNodes);
     },
   );
   app.addContentTypeParser(

@@ -9,7 +9,7 @@ import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/ap
 import fc from 'fast-check';
 import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError } from '../errors/index.js';
+import { InvalidRequestError, TooManyValuesError } from '../errors/index.js';
 import { decodeTraceRequest } from './otlp-codec.js';
 import { OTLP_DESCRIPTOR } from './otlp-descriptor.js';
 import { spansOfOtlp } from './otlp-spans.js';
@@ -191,4 +191,18 @@ describe('spansOfOtlpProtobuf', () => {
       else expect(spansOfOtlpProtobuf(bytes)).toEqual(viaProtobufjs(bytes));
     },
   );
+
+  it('refuses a request of more fields than its budget with 413, counting nested fields', () => {
+    const values = Array.from({ length: 50 }, () => ({}));
+    const bytes = OfficialRequest.encode(
+      OfficialRequest.fromObject({
+        resourceSpans: [
+          { scopeSpans: [{ spans: [{ attributes: [{ key: 'k', value: { arrayValue: { values } } }] }] }] },
+        ],
+      }),
+    ).finish();
+    // request → resourceSpans → scopeSpans → span → attribute → key, value → arrayValue → 50 values: 57 fields.
+    expect(() => spansOfOtlpProtobuf(bytes, 56)).toThrow(TooManyValuesError);
+    expect(spansOfOtlpProtobuf(bytes, 57)[0]?.spans[0]?.attributes.k).toHaveLength(50);
+  });
 });

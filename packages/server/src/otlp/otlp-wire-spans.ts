@@ -7,7 +7,7 @@ import type {
   OtelSpanKind,
 } from '@weft/protocol';
 import { setOwnKey } from '@weft/protocol';
-import { InvalidRequestError } from '../errors/index.js';
+import { InvalidRequestError, TooManyValuesError } from '../errors/index.js';
 import { MAX_VALUE_DEPTH, TOO_DEEP } from './any-value.js';
 import type { OtlpResourceSpans } from './otlp-spans.js';
 
@@ -21,12 +21,17 @@ import type { OtlpResourceSpans } from './otlp-spans.js';
  * As protobufjs does: a repeated field appends, a scalar given twice keeps
  * the last, an AnyValue's last member wins (the oneof), unknown fields are
  * skipped, and a message nested deeper than {@link RECURSION_LIMIT} is
- * refused.
+ * refused. Fields are counted as they are read: past `maxNodes` the request
+ * is refused (413) before more is built, which bounds what a body of
+ * millions of two-byte values (a node bomb) can make, with no second pass
+ * over the bytes to count them first.
  */
 
 /** protobufjs' `Reader.recursionLimit`: nested messages beyond it refuse the request. */
 const RECURSION_LIMIT = 100;
 const MAX_DEPTH = 'max depth exceeded';
+/** Thrown by the reader past its field budget (caught and answered with 413). */
+const TOO_MANY_NODES = new Error('too many fields');
 
 const KIND_BY_NUMBER: readonly OtelSpanKind[] = [
   'unspecified',
@@ -42,10 +47,17 @@ const WIRE_FIXED64 = 1;
 const WIRE_LENGTH = 2;
 const WIRE_FIXED32 = 5;
 
-/** Reads the OTLP `ExportTraceServiceRequest` in `bytes` as neutral spans grouped by resource; 400 when it is not one. */
-export function spansOfOtlpProtobuf(bytes: Uint8Array): OtlpResourceSpans[] {
+/**
+ * Reads the OTLP `ExportTraceServiceRequest` in `bytes` as neutral spans
+ * grouped by resource; 400 when it is not one, 413 (`WEFT_TOO_MANY_VALUES`)
+ * when it holds more than `maxNodes` fields.
+ */
+export function spansOfOtlpProtobuf(
+  bytes: Uint8Array,
+  maxNodes = Number.POSITIVE_INFINITY,
+): OtlpResourceSpans[] {
   try {
-    const reader = new WireReader(bytes);
+    const reader = new WireReader(bytes, maxNodes);
     const out: OtlpResourceSpans[] = [];
     reader.fields(bytes.byteLength, 0, (field, wire, end) => {
       if (field === 1 && wire === WIRE_LENGTH) out.push(resourceSpansOf(reader, end, 1));
@@ -53,7 +65,7 @@ export function spansOfOtlpProtobuf(bytes: Uint8Array): OtlpResourceSpans[] {
     });
     return out;
   } catch (error) {
-    if (error instanceof InvalidRequestError) throw error;
+    if (error === TOO_MANY_NODES) throw new TooManyValuesError(maxNodes);
     const message = String((error as Error)?.message ?? error);
     // The same words as `decodeTraceRequest` (otlp-codec.ts) for the same bytes.
     throw notARequest(
@@ -242,9 +254,12 @@ function notARequest(reason: string): InvalidRequestError {
 class WireReader {
   readonly #bytes: Uint8Array;
   readonly #buffer: Buffer;
+  /** Fields left to read before the request is refused. */
+  #budget: number;
   pos = 0;
 
-  constructor(bytes: Uint8Array) {
+  constructor(bytes: Uint8Array, maxNodes: number) {
+    this.#budget = maxNodes;
     this.#bytes = bytes;
     this.#buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
@@ -258,6 +273,7 @@ class WireReader {
     if (depth > RECURSION_LIMIT) throw new Error(MAX_DEPTH);
     while (this.pos < end) {
       const tag = this.varint32();
+      if (--this.#budget < 0) throw TOO_MANY_NODES;
       const wire = tag & 7;
       const field = tag >>> 3;
       let fieldEnd = this.pos;
