@@ -19,16 +19,27 @@ import { CALL_ID_EXT_TYPE, callIdOfPayload } from './compact-call-id.js';
 // named `toJSON` (and throws) when the object also has a `constructor` key.
 const options = { useRecords: false, moreTypes: false, skipValues: [undefined], useToJSON: false };
 const packr = new Packr(options);
-// The compact value marker, call id and digest decode to the forms every reader
-// knows (the marker map, the id and digest strings), so ingest, resolution, search,
-// export and garbage collection read both forms alike. (msgpackr's
-// extensions are per process: every decoder gets them.)
-addExtension({
-  type: VALUE_REF_EXT_TYPE,
-  unpack: (payload: Uint8Array) => valueRef(digestOfValueRefPayload(payload)),
-});
-addExtension({ type: CALL_ID_EXT_TYPE, unpack: callIdOfPayload });
-addExtension({ type: DIGEST_EXT_TYPE, unpack: digestOfPayload });
+// The compact value marker, call id and digest decode to the forms every
+// reader knows (the marker map, the id and digest strings), so ingest,
+// resolution, search, export and garbage collection read both forms alike.
+// msgpackr's extensions are per process (one table per module instance, and
+// an application that imports msgpackr itself shares ours): each is Weft's
+// only inside a `decodeMsgpack` call; anywhere else it answers as msgpackr
+// does for a type nobody registered, so an application's own `unpack` of
+// these ext types is unchanged by loading Weft.
+let decoding = 0;
+function weftOnly(type: number, unpack: (payload: Uint8Array) => unknown): void {
+  addExtension({
+    type,
+    unpack: (payload: Uint8Array) => {
+      if (decoding === 0) throw new Error(`Unknown extension type ${type}`);
+      return unpack(payload);
+    },
+  });
+}
+weftOnly(VALUE_REF_EXT_TYPE, (payload) => valueRef(digestOfValueRefPayload(payload)));
+weftOnly(CALL_ID_EXT_TYPE, callIdOfPayload);
+weftOnly(DIGEST_EXT_TYPE, digestOfPayload);
 /** Decodes maps as `Map`s, for the rare body that holds a `__proto__` key (see {@link decodeMsgpack}). */
 const mapsPackr = new Packr({ ...options, mapsAsObjects: false });
 const PROTO_KEY = Buffer.from('__proto__', 'latin1');
@@ -49,9 +60,14 @@ export function encodeMsgpack(value: unknown): Uint8Array {
  * defined (never assigned) properties; no prototype is ever changed.
  */
 export function decodeMsgpack(bytes: Uint8Array): unknown {
-  if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(PROTO_KEY) === -1)
-    return packr.unpack(bytes);
-  return mapsToObjects(mapsPackr.unpack(bytes));
+  decoding += 1;
+  try {
+    if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(PROTO_KEY) === -1)
+      return packr.unpack(bytes);
+    return mapsToObjects(mapsPackr.unpack(bytes));
+  } finally {
+    decoding -= 1;
+  }
 }
 
 function mapsToObjects(value: unknown): unknown {
