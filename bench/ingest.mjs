@@ -11,7 +11,7 @@
 //
 //   cd packages/server && npx tsup && cd ../.. && node bench/ingest.mjs
 //   node bench/ingest.mjs --records-1k 100000 --records-20k 10000 --spans 100000 --connections 4 [--profile DIR]
-//   node bench/ingest.mjs --storage clickhouse [--replicas 2]   (or --storage clickhouse://HOST:PORT/DB, or --storage chdb: one replica)
+//   node bench/ingest.mjs --storage clickhouse [--replicas 2] [--workers N]   (--workers: each replica is the built `weft serve --workers N`; or --storage clickhouse://HOST:PORT/DB, or --storage chdb: one replica)
 //   node bench/ingest.mjs --records-1k 2000 --records-20k 200 --spans 2000 --no-results   (a quick check)
 //
 // The OTLP bodies are made by the real OpenTelemetry SDK and the exporters'
@@ -29,6 +29,7 @@ import { bareSqliteReference } from './lib/bare-sqlite-reference.mjs';
 import { makeRecord, nativeBodies, otlpBodies } from './lib/ingest-bodies.mjs';
 import { writeResultsSection } from './lib/results-file.mjs';
 import { clickHouseRow, storageTarget } from './lib/storage-target.mjs';
+import { startCliReplica } from './lib/cli-replica.mjs';
 import Database from 'better-sqlite3';
 import { Pool } from 'undici';
 
@@ -59,6 +60,8 @@ const { values: args } = parseArgs({
     storage: { type: 'string', default: 'sqlite' },
     /** Server processes sharing the storage (ClickHouse only); the client spreads batches over them. */
     replicas: { type: 'string', default: '1' },
+    /** Run each replica as the built `weft serve --workers N` (ClickHouse servers only); CPU summed over its processes. */
+    workers: { type: 'string' },
     'serve-storage': { type: 'string' },
     /** Print the results section instead of writing it: leave bench/RESULTS.md and bench/out as they are (for quick, small runs). */
     'no-results': { type: 'boolean', default: false },
@@ -417,6 +420,9 @@ function bareSection(results, bare) {
 async function mainOnStorage() {
   const target = await storageTarget(args.storage);
   const replicas = Number(args.replicas);
+  const workers = args.workers === undefined ? undefined : Number(args.workers);
+  if (workers !== undefined && target.kind !== 'clickhouse')
+    throw new Error('--workers runs `weft serve --workers N`, which needs ClickHouse servers');
   if (target.kind === 'chdb' && replicas !== 1)
     throw new Error('--storage chdb runs one replica: chDB opens its folder in one process only');
   const batchSize = Number(args.batch);
@@ -428,14 +434,25 @@ async function mainOnStorage() {
       const runs = [];
       for (let run = 0; run < Number(args.runs); run++) {
         const { storage, database } = target.fresh();
-        const children = Array.from({ length: replicas }, () =>
-          startChild(undefined, ['--serve-storage', storage]),
-        );
+        const children =
+          workers === undefined
+            ? Array.from({ length: replicas }, () => startChild(undefined, ['--serve-storage', storage]))
+            : [];
+        const cliReplicas = [];
         try {
-          // The first replica migrates alone; the others start once the schema exists.
-          const first = await children[0].next();
-          const rest = await Promise.all(children.slice(1).map((child) => child.next()));
-          const startedMessages = [first, ...rest];
+          let startedMessages;
+          if (workers === undefined) {
+            // The first replica migrates alone; the others start once the schema exists.
+            const first = await children[0].next();
+            const rest = await Promise.all(children.slice(1).map((child) => child.next()));
+            startedMessages = [first, ...rest];
+          } else {
+            for (let r = 0; r < replicas; r++) cliReplicas.push(await startCliReplica(storage, workers));
+            startedMessages = cliReplicas.map((replica) => ({
+              url: replica.url,
+              cpuS: replica.cpuSeconds(),
+            }));
+          }
           const urls = startedMessages.map((m) => m.url);
           const load = encodeBodies({
             format: c.format,
@@ -459,6 +476,11 @@ async function mainOnStorage() {
           // Closed cleanly (not killed), so a --profile run writes its profile; the
           // servers' CPU time from start-up to close is what ingest cost them.
           let serverCpuS = 0;
+          for (const [i, replica] of cliReplicas.entries()) {
+            // Read before closing: the primary's /proc entry goes with it.
+            serverCpuS += replica.cpuSeconds() - startedMessages[i].cpuS;
+            await replica.close();
+          }
           for (const [i, { child, next }] of children.entries()) {
             child.send('close');
             const { cpu } = await next();
@@ -483,6 +505,7 @@ async function mainOnStorage() {
           );
         } finally {
           for (const { child } of children) if (child.exitCode === null) child.kill();
+          await Promise.all(cliReplicas.map((replica) => replica.close()));
         }
       }
       const sorted = [...runs].sort((a, b) => a.acceptedPerSec - b.acceptedPerSec);
@@ -505,21 +528,25 @@ async function mainOnStorage() {
   if (!args['no-results']) {
     await mkdir(join(here, 'out'), { recursive: true });
     await writeFile(
-      join(here, 'out', `ingest-${target.kind}-${replicas}.json`),
+      join(
+        here,
+        'out',
+        `ingest-${target.kind}-${replicas}${workers === undefined ? '' : `x${workers}`}.json`,
+      ),
       `${JSON.stringify({ ...meta, storage: target.label, replicas, results }, null, 2)}\n`,
     );
   }
   const title =
     target.kind === 'chdb'
       ? 'Server ingest on chDB'
-      : `Server ingest on ClickHouse, ${replicas} replica${replicas === 1 ? '' : 's'}`;
+      : `Server ingest on ClickHouse, ${replicas} replica${replicas === 1 ? '' : 's'}${workers === undefined ? '' : ` × ${workers} worker${workers === 1 ? '' : 's'}`}`;
   await saveSection(
     title,
     [
       `## ${title}`,
       '',
       `\`node bench/ingest.mjs ${process.argv.slice(2).join(' ')}\` — ${meta.date}, Node ${meta.node}, ${meta.cpus} CPUs, load ${meta.load}; ${target.label}`,
-      `on the same machine (started by the bench), ${replicas} \`weft serve\` child process(es), batches of ${batchSize} msgpack records over`,
+      `on the same machine (started by the bench), ${replicas} ${workers === undefined ? '`weft serve` child process(es)' : `\`weft serve --workers ${workers}\` (built CLI; server CPU summed over the primary and its workers, from /proc)`}, batches of ${batchSize} msgpack records over`,
       `${connections} connections per replica; "verified" counts calls with both halves in ClickHouse after the last 200.`,
       'The OTLP rows POST /v1/traces export requests of the same batch size of 1 KB GenAI spans (real OpenTelemetry',
       'SDK and serializers); "share of native" is their accepted/s against the native 1 KB row.',

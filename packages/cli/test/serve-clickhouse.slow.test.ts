@@ -3,7 +3,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { routes } from '@weft/protocol';
 import {
   type ClickHouseCluster,
   type ClickHouseProcess,
@@ -14,6 +13,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import * as weft from '@weft/sdk';
 import { type ServerProcess, startServerProcess } from '@weft/test-server';
+import { readCounts, sendCalls } from './support/burst.js';
 import { RoundRobinProxy } from './support/round-robin-proxy.js';
 
 // The real, built binary: what `npm run build` produces and a user runs.
@@ -123,14 +123,7 @@ describe.each(LAYOUTS)('weft serve replicas on $name', (layout) => {
     onTestFinished(async () => {
       await client.shutdown({ timeoutMs: 0 });
     });
-    const work = weft.op(async function work(i: number) {
-      return { doubled: i * 2 };
-    });
-    for (let i = 0; i < CALLS; i++) {
-      await work(i);
-      // Yield to I/O now and then so the burst and the kill interleave.
-      if (i % 500 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    }
+    await sendCalls(CALLS);
     await killed;
     const result = await weft.flush();
     expect(result).toMatchObject({ sent: CALLS, failed: 0, spilled: 0, pending: 0 });
@@ -141,19 +134,7 @@ describe.each(LAYOUTS)('weft serve replicas on $name', (layout) => {
     // A fresh replica joins; pages alternate between it and the survivor,
     // each continuing the other's cursor.
     const c = await replica(2);
-    const seen = new Map<number, number>();
-    let cursor: string | null = null;
-    let page = 0;
-    do {
-      const base = page % 2 === 0 ? a.url : c.url;
-      const body: { calls: { inputs: { i: number } }[]; nextCursor: string | null } = await query(
-        base,
-        cursor,
-      );
-      for (const call of body.calls) seen.set(call.inputs.i, (seen.get(call.inputs.i) ?? 0) + 1);
-      cursor = body.nextCursor;
-      page++;
-    } while (cursor !== null);
+    const seen = await readCounts([a.url, c.url], PROJECT);
     expect(seen.size).toBe(CALLS);
     expect([...seen.values()].every((n) => n === 1)).toBe(true);
 
@@ -169,21 +150,6 @@ describe.each(LAYOUTS)('weft serve replicas on $name', (layout) => {
     await once(c.process.child, 'exit');
   }, 120_000);
 });
-
-async function query(base: string, cursor: string | null) {
-  const res = await request(new URL(routes.callQuery(), base), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      project: PROJECT,
-      limit: 1_000,
-      sort: { field: 'startedAt', direction: 'asc' },
-      ...(cursor === null ? {} : { cursor }),
-    }),
-  });
-  expect(res.statusCode).toBe(200);
-  return res.body.json() as never;
-}
 
 /** Distinct calls stored on one shard's own table (not through the Distributed table). */
 async function localCallCount(url: string): Promise<number> {

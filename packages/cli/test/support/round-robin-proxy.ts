@@ -22,16 +22,27 @@ export class RoundRobinProxy extends EventEmitter {
   /** Requests sent on, per upstream. */
   readonly forwarded: number[];
 
-  private constructor(server: Server, upstreams: string[]) {
+  readonly #connectionPerRequest: boolean;
+
+  private constructor(server: Server, upstreams: string[], connectionPerRequest: boolean) {
     super();
     this.#server = server;
     this.#upstreams = upstreams;
+    this.#connectionPerRequest = connectionPerRequest;
     this.forwarded = upstreams.map(() => 0);
   }
 
-  static async start(upstreams: string[]): Promise<RoundRobinProxy> {
+  /**
+   * `connectionPerRequest`: open a new connection to the upstream for each
+   * request (and close it after), so an upstream that hands connections to
+   * several worker processes spreads the requests over all of them.
+   */
+  static async start(
+    upstreams: string[],
+    { connectionPerRequest = false }: { connectionPerRequest?: boolean } = {},
+  ): Promise<RoundRobinProxy> {
     const server = createServer();
-    const proxy = new RoundRobinProxy(server, upstreams);
+    const proxy = new RoundRobinProxy(server, upstreams, connectionPerRequest);
     server.on('request', (req, res) => {
       proxy.#handle(req, res).catch(() => res.destroy());
     });
@@ -67,6 +78,7 @@ export class RoundRobinProxy extends EventEmitter {
         const answer = await request(`${this.#upstreams[index]}${req.url ?? '/'}`, {
           method: req.method as 'GET' | 'POST',
           headers,
+          reset: this.#connectionPerRequest,
           ...(body.length > 0 ? { body } : {}),
         });
         const reply = Buffer.from(await answer.body.arrayBuffer());

@@ -16,7 +16,12 @@ import type { Storage } from '../storage/index.js';
 /** The server options of the data lifecycle. */
 export type LifecycleOptions = Pick<
   ServerOptionsParsed,
-  'retentionDays' | 'retentionIntervalMs' | 'exportDir' | 'exportFormat' | 'exportIntervalMs'
+  | 'retentionDays'
+  | 'retentionIntervalMs'
+  | 'exportDir'
+  | 'exportFormat'
+  | 'exportIntervalMs'
+  | 'backgroundJobs'
 >;
 
 /**
@@ -51,6 +56,7 @@ export function registerLifecycle(
           onError: (error) => v1.log.error({ err: error }, 'scheduled export failed'),
         });
   v1.addHook('onReady', async () => {
+    if (!options.backgroundJobs) return;
     sweeper.start();
     scheduled?.start();
   });

@@ -189,6 +189,14 @@ export const serverOptions = z.object({
    */
   retentionDays: retentionDays.optional(),
   /**
+   * Run the background jobs of the data lifecycle in this process: retention
+   * passes and, with `exportDir`, the scheduled export. Off in all but one of
+   * several processes of one replica (`weft serve --workers N`), which share
+   * its work; the routes (deletion, export, project settings) answer either way.
+   * @default true
+   */
+  backgroundJobs: z.boolean().default(true),
+  /**
    * Time between retention passes over every project.
    * @default 10 minutes
    */

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { DEFAULT_PORT } from '@weft/protocol';
 import { InvalidArgumentError } from 'commander';
 import { defineCommand } from '../define-command.js';
@@ -14,6 +15,7 @@ interface ServeFlags {
   tokensFile: string;
   retentionDays: number;
   allowedHosts: string[];
+  workers: number | 'auto';
 }
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -51,6 +53,11 @@ export const serveCommand = defineCommand<ServeOptions, ServeFlags>({
         '--allowed-hosts <names>',
         'comma-separated host names to answer besides loopback names and the listen address, e.g. the name a reverse proxy forwards (env: WEFT_ALLOWED_HOSTS)',
         parseHostNames,
+      )
+      .option(
+        '--workers <n>',
+        'server processes sharing the port, each with its own inserts (ClickHouse servers only), or auto: one per available core (env: WEFT_WORKERS; default: 1)',
+        parseWorkers,
       );
   },
   resolve(_args, flags, env) {
@@ -69,10 +76,28 @@ export const serveCommand = defineCommand<ServeOptions, ServeFlags>({
       tokensFile: flagOrEnv(flags.tokensFile, env, 'WEFT_TOKENS_FILE', parseNonEmpty),
       retentionDays: flagOrEnv(flags.retentionDays, env, 'WEFT_RETENTION_DAYS', parsePositiveInt),
       allowedHosts: flagOrEnv(flags.allowedHosts, env, 'WEFT_ALLOWED_HOSTS', parseHostNames),
+      workers: workerCount(flagOrEnv(flags.workers, env, 'WEFT_WORKERS', parseWorkers) ?? 1),
     };
   },
   load: async () => (await import('./serve.js')).serve,
 });
+
+/** `--workers`: a whole number of at least 1, or `auto`. */
+function parseWorkers(value: string): number | 'auto' {
+  if (value.trim().toLowerCase() === 'auto') return 'auto';
+  try {
+    return parsePositiveInt(value);
+  } catch {
+    throw new InvalidArgumentError(
+      'Expected a whole number of at least 1, or auto (one per available core).',
+    );
+  }
+}
+
+/** `auto` → the cores this process may use (`os.availableParallelism`, which honours CPU affinity). */
+function workerCount(workers: number | 'auto'): number {
+  return workers === 'auto' ? availableParallelism() : workers;
+}
 
 /** `a.example,b.example` → the names, lower-case, without ports. */
 function parseHostNames(value: string): string[] {

@@ -36,4 +36,10 @@ export interface ServeOptions {
    * from `--allowed-hosts`, else `WEFT_ALLOWED_HOSTS` (comma-separated).
    */
   allowedHosts?: string[] | undefined;
+  /**
+   * Server processes of this replica (`--workers`, else `WEFT_WORKERS`;
+   * `auto` resolved to the available cores). Above 1: ClickHouse servers only.
+   * @default 1
+   */
+  workers?: number | undefined;
 }

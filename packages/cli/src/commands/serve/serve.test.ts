@@ -1,5 +1,6 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { routes } from '@weft/protocol';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -85,4 +86,46 @@ describe('serve --tokens-file', () => {
     expect(out).toContain('project tokens from the tokens file');
     expect(out).not.toContain(tokenA);
   });
+});
+
+describe('serve --workers', () => {
+  const workers = (flags: Record<string, unknown>, env: Record<string, string>) =>
+    (serveCommand.resolve([], flags, env).options as ServeOptions).workers;
+
+  it('takes --workers, else WEFT_WORKERS, else 1; auto is the available cores', () => {
+    expect(workers({ workers: 3 }, { WEFT_WORKERS: '2' })).toBe(3);
+    expect(workers({}, { WEFT_WORKERS: '2' })).toBe(2);
+    expect(workers({}, {})).toBe(1);
+    expect(workers({}, { WEFT_WORKERS: 'auto' })).toBe(availableParallelism());
+    expect(workers({ workers: 'auto' }, {})).toBe(availableParallelism());
+    expect(() => workers({}, { WEFT_WORKERS: '0' })).toThrow(/WEFT_WORKERS.*at least 1, or auto/);
+  });
+
+  it.each([
+    ['SQLite', undefined, /SQLite has one writer per database file/],
+    ['chDB', 'chdb:./never-opened', /chDB runs ClickHouse inside the one process/],
+  ])(
+    'refuses more than one worker on %s, naming why, before opening anything',
+    async (_name, storage, why) => {
+      const dir = await mkdtemp(join(tmpdir(), 'weft-cli-serve-workers-'));
+      onTestFinished(() => rm(dir, { recursive: true, force: true }));
+      const io = {
+        stdout: { write: () => {} },
+        stderr: { write: () => {} },
+        env: {},
+        signal: new AbortController().signal,
+      };
+      const dbPath = join(dir, 'sub', 'w.db');
+      const refused = serve(
+        { host: '127.0.0.1', port: 0, dbPath, storage, token: undefined, workers: 2 },
+        io,
+      );
+      await expect(refused).rejects.toMatchObject({
+        code: 'WEFT_USAGE',
+        message: expect.stringMatching(why),
+      });
+      await expect(refused).rejects.toThrow(/--workers 2 needs ClickHouse servers/);
+      expect(existsSync(join(dir, 'sub'))).toBe(false);
+    },
+  );
 });

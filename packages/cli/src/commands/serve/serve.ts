@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { once } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
@@ -5,19 +6,29 @@ import { parseStorageUrl, redactStorageUrl, startServer } from '@weft/server';
 import type { CliIo } from '../../io/index.js';
 import { ExitCode } from '../../exit/index.js';
 import type { ServeOptions } from './serve-options.js';
+import { serveAsWorker } from './serve-worker.js';
+import { refuseWorkersOn, startWorkers } from './serve-workers.js';
+import { serverOptionsOf } from './server-options-of.js';
 import { stopOnProcessSignals } from './stop-signal.js';
 
 /**
  * `weft serve`: starts the trace server, prints where it listens, and closes
  * it gracefully (in-flight requests drained, database closed) when
- * `io.signal` aborts, or on SIGINT/SIGTERM when there is none.
+ * `io.signal` aborts, or on SIGINT/SIGTERM when there is none. With
+ * `workers` above 1 (ClickHouse servers only) this process is the replica's
+ * primary: it migrates the schema, then runs that many worker processes on
+ * the one port (see serve-workers.ts).
  */
 export async function serve(options: ServeOptions, io: CliIo): Promise<number> {
   // `--storage sqlite:PATH` is `--db PATH`; any other URL names a remote engine.
   const target =
     options.storage === undefined ? undefined : parseStorageUrl(options.storage, options.storageCredentials);
+  const workers = options.workers ?? 1;
+  if (workers > 1) refuseWorkersOn(target, workers);
   const dbPath = resolve(target?.kind === 'sqlite' ? target.path : options.dbPath);
   const remote = target?.kind === 'clickhouse' ? (options.storage as string) : undefined;
+  const serverOptions = serverOptionsOf(options, { dbPath, remote });
+  if (cluster.isWorker) return serveAsWorker(serverOptions);
   // Owner-only, like the database files the server creates in it.
   if (remote === undefined) await mkdir(dirname(dbPath), { recursive: true, mode: 0o700 });
   if (options.tokenOnCommandLine) io.stderr.write(TOKEN_FLAG_WARNING);
@@ -27,22 +38,13 @@ export async function serve(options: ServeOptions, io: CliIo): Promise<number> {
   try {
     // Refusals (no token beyond loopback, port taken) are WeftErrors whose
     // messages say what to change; runCli prints them and picks the exit code.
-    const server = await startServer({
-      host: options.host,
-      port: options.port,
-      dbPath,
-      ...(remote === undefined
-        ? {}
-        : { storage: remote, storageCredentials: options.storageCredentials ?? {} }),
-      token: options.token,
-      ...(options.tokensFile === undefined ? {} : { tokensFile: resolve(options.tokensFile) }),
-      ...(options.retentionDays === undefined ? {} : { retentionDays: options.retentionDays }),
-      ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
-    });
+    const server =
+      workers > 1 ? await startWorkers(serverOptions, workers, io) : await startServer(serverOptions);
     io.stdout.write(
       `Weft server listening on ${server.url}\n` +
         `  database  ${remote === undefined ? dbPath : redactStorageUrl(remote)}\n` +
         `  auth      ${authSummary(options)}\n` +
+        (workers > 1 ? `  workers   ${workers} processes\n` : '') +
         'Press Ctrl+C to stop.\n',
     );
     if (!stop.signal.aborted) await once(stop.signal, 'abort');

@@ -1,3 +1,5 @@
+import type { CallRollupValues } from '../rollup/index.js';
+
 /**
  * Metrics rollups and monitoring state in ClickHouse (migration 5), with
  * the semantics of SQLite's (see `MonitorStorage`):
@@ -40,19 +42,28 @@ const FEEDBACK_KEY_COLUMNS = 'project, cut, op, level, t, root, name, value, dva
 /** A month of bucket starts (epoch ms) per partition: retention drops whole months. */
 const MONTH_OF_T = 'toYYYYMM(toDateTime(toUInt32(intDiv(t, 1000))))';
 
-/** The sums of a call rollup: whole numbers (µs, nano-dollars, counts) exact as Int64, tokens as Float64. */
-export const CALL_SUM_COLUMNS: readonly [column: string, type: 'Int64' | 'Float64'][] = [
-  ['n', 'Int64'],
-  ['latency_sum_us', 'Int64'],
-  ['ttft_n', 'Int64'],
-  ['ttft_sum_us', 'Int64'],
-  ['input_tokens', 'Float64'],
-  ['output_tokens', 'Float64'],
-  ['cached_tokens', 'Float64'],
-  ['reasoning_tokens', 'Float64'],
-  ['total_tokens', 'Float64'],
-  ['cost_n', 'Int64'],
-  ['cost_nano', 'Int64'],
+/** The number fields of `CallRollupValues`: what a sum column adds up. */
+type CallSumField = {
+  [K in keyof CallRollupValues]: CallRollupValues[K] extends number ? K : never;
+}[keyof CallRollupValues];
+
+/**
+ * The sums of a call rollup: whole numbers (µs, nano-dollars, counts) exact
+ * as Int64, tokens as Float64; each column with the field of
+ * `CallRollupValues` it sums (the change rows of ingest are built from it).
+ */
+export const CALL_SUM_COLUMNS: readonly [column: string, type: 'Int64' | 'Float64', field: CallSumField][] = [
+  ['n', 'Int64', 'n'],
+  ['latency_sum_us', 'Int64', 'latencySumUs'],
+  ['ttft_n', 'Int64', 'ttftN'],
+  ['ttft_sum_us', 'Int64', 'ttftSumUs'],
+  ['input_tokens', 'Float64', 'inputTokens'],
+  ['output_tokens', 'Float64', 'outputTokens'],
+  ['cached_tokens', 'Float64', 'cachedTokens'],
+  ['reasoning_tokens', 'Float64', 'reasoningTokens'],
+  ['total_tokens', 'Float64', 'totalTokens'],
+  ['cost_n', 'Int64', 'costN'],
+  ['cost_nano', 'Int64', 'costNano'],
 ];
 
 export const ROLLUP_TABLES: readonly RollupTableSpec[] = [
