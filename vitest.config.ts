@@ -120,6 +120,7 @@ const API_SUITE = [
   'auth',
   'backpressure-soak.slow',
   'calls-cost',
+  'calls-implied-latency',
   'calls-ingest',
   'calls-query',
   'calls-values',
