@@ -14,6 +14,15 @@ export interface WalkedParts {
 
 export type RecordKind = 'start' | 'end' | 'complete';
 
+/** The values a record of `kind` carries: a start record the inputs, an end record the output, a complete record both. */
+export function recordParts({ call, kind }: { call: CallRecord; kind: RecordKind }): WalkedParts {
+  return kind === 'end'
+    ? { output: call.output }
+    : kind === 'start'
+      ? { inputs: call.inputs, attributes: call.attributes }
+      : { inputs: call.inputs, attributes: call.attributes, output: call.output };
+}
+
 /** A record's free text, already redacted like its values (see `values/free-text.ts`). */
 export interface RecordText {
   displayName: string | undefined;

@@ -12,11 +12,19 @@ import {
   scrubStrings,
   snapshotBytes,
 } from '../values/index.js';
-import { callItem, failureMarker, type RecordKind, type RecordText, type WalkedParts } from './call-item.js';
+import {
+  callItem,
+  failureMarker,
+  type RecordKind,
+  type RecordText,
+  recordParts,
+  type WalkedParts,
+} from './call-item.js';
 import { encodeCallItem } from './encode-call-item.js';
 import type { Backlog } from './backlog.js';
 import type { Epoch, FlushBarrier } from './flush-barrier.js';
 import { type Pool, yieldTurn } from './pool.js';
+import { TurnEndQueue } from './turn-end-queue.js';
 import { NO_SECRETS, recordText, releaseValues, type TextSource } from './record-text.js';
 
 /**
@@ -53,6 +61,13 @@ interface Job extends TextSource {
   readonly bytes: number;
 }
 
+/**
+ * An output snapshot this large (its characters and slots) is encoded at the
+ * end of the caller's turn instead of waiting for the pool: its strings are
+ * the young garbage that, left waiting, the collector copies and promotes.
+ */
+export const LARGE_OUTPUT_BYTES = 16 * 1024;
+
 /** A record whose large values are still in it (the Sanitizer's encoder does not deduplicate). */
 const NOT_DEDUPLICATED = Symbol('not deduplicated');
 
@@ -72,6 +87,20 @@ export class Pipeline {
   readonly #o: PipelineOptions;
   #intake: Job[] = [];
   #drainScheduled = false;
+  /**
+   * Records with a large output, encoded as soon as the caller's code in
+   * this turn has run, not on a later turn: a fresh reply string then dies
+   * in the young generation instead of waiting (and being copied and
+   * promoted) behind other records. Only the one-pass encode is tried here;
+   * a record that needs the Sanitizer's walk goes to the pool.
+   */
+  readonly #largeOutputs = new TurnEndQueue<Job>(
+    (job) => {
+      this.#pickUp(job);
+      if (!this.#encodeFast(job)) this.#o.pool.run(this.#walkJob, job, job.bytes);
+    },
+    (error) => this.#o.warnings.report('pool', 'a pipeline task failed', error),
+  );
   #urgent = 0;
   #sinkFlushScheduled = false;
   #scheduled = 0;
@@ -106,7 +135,12 @@ export class Pipeline {
           ? snapshotBytes(call.inputs)
           : snapshotBytes(call.inputs) + snapshotBytes(call.output);
     this.#o.backlog?.add(bytes);
-    this.#intake.push({ call, kind, epoch, bytes });
+    const job = { call, kind, epoch, bytes };
+    if (kind !== 'start' && snapshotBytes(call.output) >= LARGE_OUTPUT_BYTES) {
+      this.#largeOutputs.push(job);
+      return;
+    }
+    this.#intake.push(job);
     if (!this.#drainScheduled) {
       this.#drainScheduled = true;
       outsideCalls(() => setImmediate(this.#drain));
@@ -133,44 +167,61 @@ export class Pipeline {
   };
 
   /**
-   * Walks the record's values. Synchronous when the walk fits one slice (a
-   * small record: no promise, no extra turn); otherwise it returns the promise
-   * of the sliced rest, which holds the slot between slices.
+   * Encodes the record in one pass (see {@link Pipeline.encodeFast}), or
+   * walks its values. Synchronous when the walk fits one slice (a small
+   * record: no promise, no extra turn); otherwise it returns the promise of
+   * the sliced rest, which holds the slot between slices.
    */
   #schedule(job: Job): Promise<void> | undefined {
+    this.#pickUp(job);
+    return this.#encodeFast(job) ? undefined : this.#walk(job);
+  }
+
+  /** Counts a record as picked up: its snapshot no longer waits. */
+  #pickUp(job: Job): void {
     this.#scheduled++;
     this.#o.backlog?.remove(job.bytes);
-    const { call, kind } = job;
+  }
+
+  /**
+   * The snapshot is our own copy: when it is already in its safe form (the
+   * common case), one pass checks and encodes the whole record instead of
+   * walking it into a second copy. Bounded by one slice of nodes; larger
+   * values take the sliced walk. It succeeds only when nothing in the record
+   * is redacted and there is no `redact` function (which then is asked once,
+   * by the walk), so its free text needs only the secrets of values outside
+   * the record (an end record's inputs). Large values are deduplicated as
+   * they are written (see EncodeTimeDedup). False: the record needs the walk.
+   */
+  #encodeFast(job: Job): boolean {
+    const encoding = this.#o.dedup?.encoding;
+    let bytes: Uint8Array | undefined;
+    try {
+      const options = this.#o.sanitizeOptions(job.epoch);
+      if (options.redact !== undefined) return false;
+      const item = callItem(job.kind, job.call, recordParts(job), this.#text(job, NO_SECRETS));
+      encoding?.begin();
+      bytes = encodeRecordIfSafe(item, options, this.#o.sliceBudget, encoding);
+    } catch {
+      // The walk meets the same value and reports it (or gets past it).
+      bytes = undefined;
+    }
+    if (bytes === undefined) {
+      encoding?.abort();
+      return false;
+    }
+    this.#deliver(job, bytes, encoding === undefined ? NOT_DEDUPLICATED : encoding.finish());
+    return true;
+  }
+
+  readonly #walkJob = (job: Job): Promise<void> | undefined => this.#walk(job);
+
+  /** Walks the record's values with the Sanitizer, in slices when they are large. */
+  #walk(job: Job): Promise<void> | undefined {
     let sanitizer: Sanitizer;
     try {
-      const value: WalkedParts =
-        kind === 'end'
-          ? { output: call.output }
-          : kind === 'start'
-            ? { inputs: call.inputs, attributes: call.attributes }
-            : { inputs: call.inputs, attributes: call.attributes, output: call.output };
+      const value = recordParts(job);
       const options = this.#o.sanitizeOptions(job.epoch);
-      // The snapshot is our own copy: when it is already in its safe form
-      // (the common case), one pass checks and encodes the whole record
-      // instead of walking it into a second copy. Bounded by one slice of
-      // nodes; larger values take the sliced walk.
-      // The fast path succeeds only when nothing in the record is redacted
-      // and there is no `redact` function, so its free text needs only the
-      // secrets of values outside the record (an end record's inputs).
-      // (With a `redact` function the fast path never applies: skip it, so the function is asked once.)
-      // Large values are deduplicated as they are written (see EncodeTimeDedup).
-      const encoding = this.#o.dedup?.encoding;
-      let bytes: Uint8Array | undefined;
-      if (options.redact === undefined) {
-        const item = callItem(kind, call, value, this.#text(job, NO_SECRETS));
-        encoding?.begin();
-        bytes = encodeRecordIfSafe(item, options, this.#o.sliceBudget, encoding);
-        if (bytes === undefined) encoding?.abort();
-      }
-      if (bytes !== undefined) {
-        this.#deliver(job, bytes, encoding === undefined ? NOT_DEDUPLICATED : encoding.finish());
-        return undefined;
-      }
       // The walk reads containers, not tapes.
       sanitizer = new Sanitizer(
         {

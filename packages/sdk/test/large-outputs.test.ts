@@ -1,0 +1,83 @@
+import type { CallItem } from '@weft/protocol';
+import * as weft from '@weft/sdk';
+import { afterEach, expect, it } from 'vitest';
+import type { CallRecord } from '../src/calls/call-record.js';
+import { callContext } from '../src/context/index.js';
+import { LARGE_OUTPUT_BYTES } from '../src/pipeline/pipeline.js';
+import { createClient, resetWeft } from '../src/testing/index.js';
+import { memorySink } from './support/memory-sink.js';
+
+// A call whose output is large is encoded at the end of the turn it finished
+// in (a microtask), not on a later turn with the pool: its fresh strings
+// then die young instead of waiting, surviving minor GCs and being promoted
+// (bench/RESULTS.md, "80 KB step"). Small outputs still wait for the pool.
+
+afterEach(async () => {
+  await resetWeft();
+});
+
+/** The call record of the op that is running now (the tracer's own object). */
+function runningCall(): CallRecord {
+  const call = callContext.getStore()?.call;
+  if (call === undefined) throw new Error('not inside an op');
+  return call as CallRecord;
+}
+
+function reply(chars: number): { choices: { message: { content: string; api_key?: string } }[] } {
+  return { choices: [{ message: { content: 'a reply. '.repeat(Math.ceil(chars / 9)).slice(0, chars) } }] };
+}
+
+it('regression: a call with a large output waited for the pool’s next turn, holding its reply; now it is encoded (and its values dropped) before the caller resumes', async () => {
+  const sink = memorySink();
+  createClient({ project: 'large', outbox: false, handleExit: false }, () => sink);
+  let record: CallRecord | undefined;
+  const model = weft.op(async function model(prompt: string) {
+    record = runningCall();
+    return reply(LARGE_OUTPUT_BYTES + prompt.length);
+  });
+
+  const answer = await model('why?');
+
+  expect(record?.output).toBeUndefined();
+  expect(sink.items).toHaveLength(1);
+  const item = sink.items[0] as Extract<CallItem, { type: 'complete' }>;
+  expect(item).toMatchObject({ type: 'complete', inputs: { prompt: 'why?' } });
+  expect(item.output).toEqual(answer);
+});
+
+it('a call with a small output still waits for the pool (the caller’s turn pays nothing for it)', async () => {
+  const sink = memorySink();
+  const client = createClient({ project: 'large', outbox: false, handleExit: false }, () => sink);
+  const model = weft.op(async function model(prompt: string) {
+    return reply(prompt.length);
+  });
+
+  await model('why?');
+  expect(sink.items).toHaveLength(0);
+  await client.flush();
+  expect(sink.items).toHaveLength(1);
+});
+
+it('a large output is still redacted (by key and by a redact function), then sent', async () => {
+  for (const rules of [{ redactKeys: ['api_key'] }, { redact: (key: string) => key === 'api_key' }]) {
+    const sink = memorySink();
+    const client = createClient({ project: 'large', outbox: false, handleExit: false, ...rules }, () => sink);
+    const model = weft.op(async function model() {
+      const out = reply(2 * LARGE_OUTPUT_BYTES);
+      out.choices[0]!.message.api_key = 'sk-secret-value';
+      return out;
+    });
+
+    await model();
+    await client.flush();
+
+    expect(sink.items).toHaveLength(1);
+    const output = (sink.items[0] as Extract<CallItem, { type: 'complete' }>).output as ReturnType<
+      typeof reply
+    >;
+    expect(output.choices[0]!.message.api_key).not.toBe('sk-secret-value');
+    expect(output.choices[0]!.message.content).toHaveLength(2 * LARGE_OUTPUT_BYTES);
+    expect(JSON.stringify(sink.items)).not.toContain('sk-secret-value');
+    await resetWeft();
+  }
+});
