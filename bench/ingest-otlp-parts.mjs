@@ -16,12 +16,14 @@
 //
 // Variants (each a fresh database):
 //   native          the native 1 KB records (`ingestCalls`): time-ordered ids, 2 attribute terms
-//   spans           the OTLP spans' calls as OTLP ingest stores them (`ingestSpanCalls`; 7 attribute
-//                   terms: the resource's `weft.project` is left out, as ingest does since 0c5c553)
+//   spans           the OTLP spans' calls as OTLP ingest stores them (`ingestSpanCalls`: the resource's
+//                   `weft.project` left out, as ingest does since 0c5c553; since 3289fc2 their 5 terms
+//                   (resource, scope, kind, operation, model) are one term set: 1 attribute row a call)
 //   spans, with weft.project   as ingest stored them before 0c5c553 (8 terms)
 //   spans, no roll-up   the same calls through `ingestCalls` (no span usage roll-up)
 //   spans, time ids     `ingestSpanCalls` with each trace's ids made time-ordered (as native's)
-//   spans, 2 terms      `ingestSpanCalls` with the calls' attributes cut to native's 2 terms
+//   spans, 2 terms      `ingestSpanCalls` with the calls' attributes replaced by native's (2 own terms,
+//                       no resource or scope in the attributes blob)
 //   spans, usage attributes kept   `ingestSpanCalls` with the spans' token counts also kept in
 //                       attributes (as the mapping did before 2026-11-28: 2 more attribute terms)
 //   spans, time ids + 2 terms   both

@@ -12,7 +12,8 @@ export interface OtlpResourceSpans {
 
 type Loose = Record<string, unknown>;
 
-const KIND_BY_NUMBER: readonly OtelSpanKind[] = [
+/** OTLP's `SpanKind` numbers as the kinds' names. */
+export const KIND_BY_NUMBER: readonly OtelSpanKind[] = [
   'unspecified',
   'internal',
   'server',

@@ -1,15 +1,8 @@
-import type {
-  OtelAttributes,
-  OtelAttributeValue,
-  OtelEvent,
-  OtelLink,
-  OtelSpan,
-  OtelSpanKind,
-} from '@weft/protocol';
+import type { OtelAttributes, OtelAttributeValue, OtelEvent, OtelLink, OtelSpan } from '@weft/protocol';
 import { setOwnKey } from '@weft/protocol';
 import { InvalidRequestError, TooManyValuesError } from '../errors/index.js';
 import { MAX_VALUE_DEPTH, TOO_DEEP } from './any-value.js';
-import type { OtlpResourceSpans } from './otlp-spans.js';
+import { KIND_BY_NUMBER, type OtlpResourceSpans } from './otlp-spans.js';
 
 /*
  * OTLP protobuf straight to neutral spans: the same result as
@@ -32,15 +25,6 @@ const RECURSION_LIMIT = 100;
 const MAX_DEPTH = 'max depth exceeded';
 /** Thrown by the reader past its field budget (caught and answered with 413). */
 const TOO_MANY_NODES = new Error('too many fields');
-
-const KIND_BY_NUMBER: readonly OtelSpanKind[] = [
-  'unspecified',
-  'internal',
-  'server',
-  'client',
-  'producer',
-  'consumer',
-];
 
 const WIRE_VARINT = 0;
 const WIRE_FIXED64 = 1;
