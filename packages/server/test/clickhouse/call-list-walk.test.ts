@@ -5,7 +5,7 @@ import { type CallItem, type CallQuery, callQuery } from '@weft/protocol';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ClickHouseStorage, SqliteStorage } from '../../src/index.js';
 import { ClickHouseCallQuery } from '../../src/storage/clickhouse/call-query.js';
-import { ClickHouseConnection } from '../../src/storage/clickhouse/clickhouse-connection.js';
+import { ClickHouseConnection, QUERY_CHANNEL } from '../../src/storage/clickhouse/clickhouse-connection.js';
 import { ClickHouseFeedbackStore } from '../../src/storage/clickhouse/feedback-store.js';
 import { listTimeSql } from '../../src/storage/clickhouse/list-schema.js';
 import { storedProfile } from '../../src/storage/clickhouse/schema-profile.js';
@@ -180,5 +180,28 @@ describe('ClickHouse call pages walked over call_list', () => {
     expect(late.calls).toEqual([]);
     const all = await tiny.run(callQuery.parse({ project: 'p', limit: 1_000 }));
     expect(all.calls).toHaveLength(60);
+  });
+
+  it('checks versions in call_list only for rows that do not match their stored halves', async () => {
+    const asked: string[] = [];
+    const listener = (message: unknown) => asked.push((message as { sql: string }).sql);
+    QUERY_CHANNEL.subscribe(listener);
+    try {
+      // Calls 0–9 were all written whole or in two halves: every list row read is current.
+      await clickhouse.ingestCalls(
+        'q',
+        Array.from({ length: 10 }, (_, n) => completeOf(n)),
+      );
+      const page = await clickhouse.queryCalls(callQuery.parse({ project: 'q', limit: 5 }));
+      expect(page.calls).toHaveLength(5);
+      expect(asked.filter((sql) => sql.includes('max(version)'))).toEqual([]);
+      // Project 'p' holds stale copies: those, and only those, are checked.
+      asked.length = 0;
+      const all = await clickhouse.queryCalls(callQuery.parse({ project: 'p', limit: 1_000 }));
+      expect(all.calls).toHaveLength(60);
+      expect(asked.filter((sql) => sql.includes('max(version)'))).toHaveLength(1);
+    } finally {
+      QUERY_CHANNEL.unsubscribe(listener);
+    }
   });
 });

@@ -25,9 +25,23 @@ type HalfRow = Record<(typeof START_COLUMNS)[number] | (typeof END_COLUMNS)[numb
   seq: number | string;
 };
 
+/** 2^52: a list row with both halves ranks above any start alone (`callListRow`'s `version`). */
+const ENDED_RANK = 2 ** 52;
+
+/**
+ * A full call with the `version` its current `call_list` row has: `2^52`
+ * if an end is stored, plus the highest `seq` of its stored halves. A list
+ * row is built from stored halves only (they are written first), so no list
+ * row of the call has a higher version, and a list row of exactly this one
+ * is its newest.
+ */
+export interface StoredCall extends FoldedCall {
+  version: number;
+}
+
 /**
  * Full calls of `ids` from their half-rows in `calls`, by id; only those
- * whose start arrived. The half-rows are read as stored (a primary-key read
+ * whose start arrived, with their {@link StoredCall.version}. The half-rows are read as stored (a primary-key read
  * of the page's ids) and the newest copy of each half (highest `seq`) is
  * picked here: a `GROUP BY id` with `argMaxIf` over every value column cost
  * twice the read itself on ClickHouse 26 (the aggregation of the value
@@ -38,7 +52,7 @@ export async function readFullCalls(
   table: string,
   project: string,
   ids: readonly string[],
-): Promise<Map<string, FoldedCall>> {
+): Promise<Map<string, StoredCall>> {
   if (ids.length === 0) return new Map();
   return foldHalves(
     await connection.rows<HalfRow>(`
@@ -48,17 +62,23 @@ export async function readFullCalls(
 }
 
 /** The newest copy of each half (highest `seq`) of each id among `rows`, folded; only ids whose start is there. */
-function foldHalves(rows: readonly HalfRow[]): Map<string, FoldedCall> {
+function foldHalves(rows: readonly HalfRow[]): Map<string, StoredCall> {
   const starts = new Map<string, HalfRow>();
   const ends = new Map<string, HalfRow>();
+  const seqs = new Map<string, number>();
   for (const row of rows) {
+    seqs.set(row.id, Math.max(seqs.get(row.id) ?? 0, Number(row.seq)));
     const newest = Number(row.half) === START ? starts : Number(row.half) === END ? ends : undefined;
     const held = newest?.get(row.id);
     if (newest !== undefined && (held === undefined || Number(row.seq) > Number(held.seq)))
       newest.set(row.id, row);
   }
-  const calls = new Map<string, FoldedCall>();
-  for (const [id, start] of starts) calls.set(id, foldedOf(start, ends.get(id)));
+  const calls = new Map<string, StoredCall>();
+  for (const [id, start] of starts) {
+    const end = ends.get(id);
+    const version = (end === undefined ? 0 : ENDED_RANK) + (seqs.get(id) ?? 0);
+    calls.set(id, { ...foldedOf(start, end), version });
+  }
   return calls;
 }
 

@@ -61,15 +61,17 @@ const ORDER: Record<CallSortField, readonly string[]> = {
  *      order of the primary key or of a projection, so a page reads a few
  *      granules, not the project;
  *   2. drop stale copies: a row whose `version` is not its call's highest
- *      (read by id, with the candidates' full calls from `calls` by primary
- *      key and their feedback: three small reads at once, after the walk)
  *      (a start stored alone before its end, a half since sent again) is an
  *      old state of the call; the current row is in the table too, at its
- *      own place in the order, and is kept there if it passes. Copies of
- *      the same version (two replicas wrote the same row) count once;
+ *      own place in the order, and is kept there if it passes. The highest
+ *      version follows from the call's stored halves (`StoredCall`), read
+ *      anyway for the page with its feedback (two small reads at once,
+ *      after the walk); only rows that do not match it (rare) cost a third
+ *      read, of their ids' highest version in `call_list`. Copies of the
+ *      same version (two replicas wrote the same row) count once;
  *   3. too few left? read on after the last row read.
  *
- * A page is so two round trips: the walk, then the three reads at once.
+ * A page is so two round trips: the walk, then the two reads at once.
  * (Joining the newest versions into the walk's query read the walk twice
  * and cost more than the walk itself on ClickHouse 26.)
  */
@@ -265,18 +267,25 @@ export class ClickHouseCallQuery {
       const lastId = (rows.at(-1) as KeyRow).id;
       const whole = full ? rows.findLastIndex((r) => r.id !== lastId) + 1 : rows.length;
       const taken = whole > 0 ? rows.slice(0, whole) : rows;
-      // Each candidate's highest version (by the id index), its full call and
-      // its feedback, at once: a page's ids are known after the walk, and a
-      // stale candidate (rare: before merges) only costs reading one call.
+      // Each candidate's full call and feedback, at once: a page's ids are
+      // known after the walk. A list row whose version is its stored call's
+      // (see `StoredCall`) is current; only the others (rare: a stale copy
+      // before merges, or a list row still being written) cost a read of
+      // their highest version in `call_list`.
       const ids = [...new Set(taken.map((r) => r.id))].filter((id) => !seen.has(id));
-      const [newest, calls, feedback] = await Promise.all([
-        this.#newestVersions(project, ids, settings),
+      const [calls, feedback] = await Promise.all([
         readFullCalls(this.#connection, this.#calls, project, ids),
         this.#feedback.forCalls(project, ids),
       ]);
+      const unsure = ids.filter((id) =>
+        taken.some((key) => key.id === id && Number(key.version) !== calls.get(id)?.version),
+      );
+      const newest = await this.#newestVersions(project, unsure, settings);
+      const current = (key: KeyRow) =>
+        Number(key.version) === (newest.get(key.id) ?? calls.get(key.id)?.version);
       for (const key of taken) {
         const call = calls.get(key.id);
-        if (seen.has(key.id) || newest.get(key.id) !== Number(key.version) || call === undefined) continue;
+        if (seen.has(key.id) || !current(key) || call === undefined) continue;
         seen.add(key.id);
         found.push({ key, call, feedback });
         if (found.length === count) break;
