@@ -8,8 +8,8 @@
 // (`Storage.traceColumns`); `columns-via-calls`: the same route and answer, the columns made by `traceColumnsOf` from
 // `Storage.traceCalls` (how the route made them before the engine did). Two apps over ONE opened storage. Per load:
 // wall time and this process's CPU (server, client and chDB all run in it). Uses the BUILT packages.
-// BEFORE (optional): another build of @weft/server (its `dist/index.js`, copied under packages/server/ so it resolves
-// the same dependencies): adds `columns-before`, the same route over a storage that build opens on the same database
+// BEFORE (optional): another build of @weft/server (its `dist/index.js`, copied e.g. to node_modules/.server-before/ so
+// it resolves the same dependencies): adds `columns-before`, the same route over a storage that build opens on the same database
 // — an A/B of two builds in one process. (That build must not be older than the database's schema.)
 import { readFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
