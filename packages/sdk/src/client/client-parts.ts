@@ -182,6 +182,10 @@ export function wireClient(
     pipeline,
     warnings,
     snapshot,
+    output: {
+      options: values.withoutHooks,
+      thresholdBytes: dedup === undefined ? Number.POSITIVE_INFINITY : dedup.encoding.thresholdBytes,
+    },
     prices: options.prices,
     sampler,
   });

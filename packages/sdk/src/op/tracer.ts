@@ -19,7 +19,7 @@ import {
 } from '../calls/index.js';
 import { isStreamLike, type StreamEnd, traceStream } from './traced-stream.js';
 import type { HeldTrace, Sampler } from '../sampling/index.js';
-import { snapshotTape } from '../values/index.js';
+import { snapshotOutput } from '../values/index.js';
 import type { EndedSpan } from './ended-span.js';
 import { rollUpInto } from './roll-up.js';
 import { SpanCall } from './span-call.js';
@@ -298,7 +298,11 @@ export class Tracer {
       call.failed = failed;
       call.error = error;
       // A failed stream still records what it streamed; a plain throw has no output.
-      call.output = recorded === undefined ? undefined : snapshotTape(recorded, this.#o.snapshot.limits);
+      // A small output in its safe form is written as msgpack now, once (the pool copies the bytes).
+      call.output =
+        recorded === undefined
+          ? undefined
+          : snapshotOutput(recorded, this.#o.snapshot.limits, this.#o.output);
       // The call's own usage is priced before its children's (already priced) roll into it. A call
       // whose children reported usage returns their sum or one of their responses: its output's usage
       // is theirs, not its own (counting it would double the trace's tokens and cost).

@@ -7,6 +7,7 @@ import {
   redactedStringsOf,
   redactException,
   redactText,
+  releaseSnapshot,
   type SanitizeOptions,
 } from '../values/index.js';
 import type { RecordKind, RecordText } from './call-item.js';
@@ -85,5 +86,6 @@ export function recordText(
 export function releaseValues(call: CallRecord, kind: RecordKind): void {
   if (kind === 'start') return;
   call.inputs = undefined;
+  releaseSnapshot(call.output);
   call.output = undefined;
 }

@@ -7,6 +7,7 @@ export {
   sanitize,
 } from './sanitize.js';
 export { type SnapshotLimits, snapshot, snapshotTape } from './snapshot.js';
+export { type OutputRules, releaseSnapshot, snapshotOutput } from './output-encoder.js';
 export { encodeIfSafe, encodeRecordIfSafe, releaseEncoded } from './safe-encoder.js';
 export type { WrittenValueHook } from './written-value-hook.js';
 export { DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES, MAX_DEPTH_LIMIT } from './value-limits.js';

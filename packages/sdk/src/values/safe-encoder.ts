@@ -1,4 +1,8 @@
-import { resolveSanitizeOptions, type SanitizeOptions } from './sanitize-options.js';
+import {
+  type ResolvedSanitizeOptions,
+  resolveSanitizeOptions,
+  type SanitizeOptions,
+} from './sanitize-options.js';
 import { forInListsWalkedKeys } from './value-kinds.js';
 import type { WrittenValueHook } from './written-value-hook.js';
 import { arenaOf, keepSpare } from '../memory/index.js';
@@ -79,23 +83,74 @@ function encode(
 ): Uint8Array | undefined {
   const o = resolveSanitizeOptions(options);
   if (o.redact !== undefined || !forInListsWalkedKeys()) return undefined;
+  writer.compactIds = compactIds;
+  writer.hookFrom = NO_HOOK;
+  return write(value, 0, o, Math.min(o.maxNodes, budget), o.maxStringLength, hook);
+}
+
+/**
+ * A call's output, at its depth in the record (1), checked against `o` (see
+ * `encodeOutput`), with `noting` asked about the values below it; strings
+ * over `maxString` and outputs over `maxBytes` are refused. The bytes are a
+ * view into an arena, like a record's: give them back with
+ * {@link releaseEncoded} once they are copied into the record.
+ */
+export function encodeOutputIfSafe(
+  value: object,
+  o: ResolvedSanitizeOptions,
+  noting: WrittenValueHook,
+  maxString: number,
+  maxBytes: number,
+): Uint8Array | undefined {
+  writer.compactIds = false;
+  // The output is the record's `output` member (depth 1); the values below it are asked about.
+  writer.hookFrom = 2;
+  const bytes = write(value, 1, o, o.maxNodes, Math.min(o.maxStringLength, maxString), noting);
+  if (bytes !== undefined && bytes.byteLength > maxBytes) {
+    releaseEncoded(bytes);
+    return undefined;
+  }
+  return bytes;
+}
+
+/** Values written by the last {@link encodeOutputIfSafe} (or record). */
+export function writtenNodes(): number {
+  return writer.nodes;
+}
+
+/** Where the value being written starts in the writer's buffer (a hook's offsets are relative to it). */
+export function writtenStart(): number {
+  return writer.start;
+}
+
+function write(
+  value: unknown,
+  depth: number,
+  o: ResolvedSanitizeOptions,
+  maxNodes: number,
+  maxString: number,
+  hook: WrittenValueHook | undefined,
+): Uint8Array | undefined {
+  // A getter read while a value is written may finish a traced call, whose output then takes the tape.
+  if (writing) return undefined;
+  writing = true;
   const w = writer;
-  w.compactIds = compactIds;
   w.o = o;
   w.hook = hook;
   w.threshold = hook === undefined ? 0 : hook.thresholdBytes;
   w.nodes = 0;
-  w.maxNodes = Math.min(o.maxNodes, budget);
-  w.maxString = o.maxStringLength;
+  w.maxNodes = maxNodes;
+  w.maxString = maxString;
   const start = w.pos;
   w.start = start;
   let ok: boolean;
   try {
-    ok = w.value(value, 0, false);
+    ok = w.value(value, depth, false);
   } catch {
-    // A proxy trap or a hook threw: let the Sanitizer handle and report it.
+    // A proxy trap or a hook threw: let the Sanitizer (or the snapshot) handle and report it.
     ok = false;
   }
+  writing = false;
   w.o = undefined;
   w.hook = undefined;
   w.hookFrom = NO_HOOK;
@@ -125,3 +180,4 @@ export function releaseEncoded(bytes: Uint8Array): void {
 }
 
 const writer = new SafeWriter();
+let writing = false;

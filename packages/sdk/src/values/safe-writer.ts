@@ -4,6 +4,7 @@ import { isPlainPrototype } from './value-kinds.js';
 import { NO_ORIGINS, SnapshotTape, TapeTag } from './snapshot-tape.js';
 import { cacheContainer, cachedContainer, seenBefore } from './container-cache.js';
 import type { WrittenValueHook } from './written-value-hook.js';
+import { EncodedValue, replayAsked } from './encoded-value.js';
 import { type Arena, EMPTY_ARENA, keepSpare, takeArena } from '../memory/index.js';
 
 /** `hookFrom` when no value is asked about. */
@@ -63,9 +64,16 @@ export class SafeWriter extends MsgpackWriter {
   /** `member`: an object member, where `undefined` is left out; an array item must not be undefined. */
   value(v: unknown, depth: number, member: boolean): boolean {
     if (++this.nodes >= this.maxNodes) return false;
-    if (depth >= this.hookFrom) return this.hookedValue(v, depth, member);
-    if (typeof v === 'object' && v !== null) return this.container(v, depth);
+    if (typeof v === 'object' && v !== null)
+      return depth >= this.hookFrom ? this.hookedValue(v, depth, member) : this.container(v, depth);
+    // A leaf the hook can never replace is written in line (see `item`).
+    if (depth >= this.hookFrom && !this.neverAsked(v)) return this.hookedValue(v, depth, member);
     return this.leaf(v, member);
+  }
+
+  /** Whether leaf `v` encodes shorter than the hook's threshold, whatever it is (3 bytes per code unit and a 5-byte header for a string, at most 9 for anything else). */
+  neverAsked(v: unknown): boolean {
+    return typeof v === 'string' ? v.length * 3 + 5 < this.threshold : this.threshold > 9;
   }
 
   /** {@link value} for a value the hook is asked about. */
@@ -138,6 +146,7 @@ export class SafeWriter extends MsgpackWriter {
     }
     const proto: unknown = Object.getPrototypeOf(v);
     if (proto === SnapshotTape.prototype) return this.tape(v as SnapshotTape, depth);
+    if (proto === EncodedValue.prototype) return this.encoded(v as EncodedValue, depth);
     if (!isPlainPrototype(proto)) return false;
     if (o.onObject !== undefined && o.onObject(v) !== undefined) return false;
     // A fixmap header, widened afterwards in the rare case of 16 or more
@@ -177,6 +186,29 @@ export class SafeWriter extends MsgpackWriter {
     if (!writeCompactCallId(v, this.buf, this.pos)) return false;
     this.pos += COMPACT_CALL_ID_BYTES;
     this.nodes++;
+    return true;
+  }
+
+  /**
+   * An output written on the caller's turn: its bytes copied, and the values
+   * it noted asked about again with this record's hook. Not safe (the
+   * Sanitizer takes the record) when the rules or the hook's threshold are
+   * not the ones it was written for, or the record's nodes would pass the limit.
+   */
+  encoded(v: EncodedValue, depth: number): boolean {
+    const o = this.o as ResolvedSanitizeOptions;
+    // The root was counted by `value()`.
+    const nodes = this.nodes + v.nodes - 1;
+    if (nodes >= this.maxNodes || !v.fits(o)) return false;
+    const hook = this.hook;
+    // Below the root every value is asked about (the output's case), or none is.
+    const asks = hook !== undefined && this.hookFrom <= depth + 1;
+    if (asks && v.threshold > hook.thresholdBytes && v.bytes.byteLength >= hook.thresholdBytes) return false;
+    if (!asks && hook !== undefined && this.hookFrom !== NO_HOOK && v.asked.length > 0) return false;
+    this.nodes = nodes;
+    const at = this.pos - this.start;
+    this.bytes(v.bytes);
+    if (asks && v.asked.length > 0) replayAsked(this, at, v, hook);
     return true;
   }
 

@@ -1,3 +1,6 @@
+import { decodeMsgpack } from '@weft/protocol';
+import { EncodedValue } from './encoded-value.js';
+
 /** The `origins` of a tape written without them. */
 export const NO_ORIGINS: readonly unknown[] = Object.freeze([]);
 
@@ -55,6 +58,7 @@ export class SnapshotTape {
  */
 export function snapshotBytes(value: unknown): number {
   if (typeof value === 'string') return value.length;
+  if (EncodedValue.is(value)) return value.size;
   return SnapshotTape.is(value) ? value.chars + 8 * value.slots.length : 0;
 }
 
@@ -70,10 +74,11 @@ export const TapeTag = {
 
 /**
  * The snapshot as copied containers (arrays, plain objects, Maps, Sets), for
- * the Sanitizer and for user hooks; anything that is not a tape is returned
- * as it is. Cycles are cycles again, through the same copy.
+ * the Sanitizer and for user hooks; an output written on the caller's turn
+ * ({@link EncodedValue}) decoded; anything else is returned as it is. Cycles are cycles again, through the same copy.
  */
 export function materialize(value: unknown): unknown {
+  if (EncodedValue.is(value)) return decodeMsgpack(value.bytes);
   if (!SnapshotTape.is(value)) return value;
   const reader: Reader = { slots: value.slots, i: 0, open: [] };
   return read(reader, 0);
