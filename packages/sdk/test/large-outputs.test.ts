@@ -2,10 +2,10 @@ import type { CallItem } from '@weft/protocol';
 import * as weft from '@weft/sdk';
 import { afterEach, expect, it } from 'vitest';
 import type { CallRecord } from '../src/calls/call-record.js';
-import { callContext } from '../src/context/index.js';
 import { LARGE_OUTPUT_BYTES } from '../src/pipeline/pipeline.js';
 import { createClient, resetWeft } from '../src/testing/index.js';
 import { memorySink } from './support/memory-sink.js';
+import { runningCall } from './support/running-call.js';
 
 // A call whose output is large is encoded at the end of the turn it finished
 // in (a microtask), not on a later turn with the pool: its fresh strings
@@ -15,13 +15,6 @@ import { memorySink } from './support/memory-sink.js';
 afterEach(async () => {
   await resetWeft();
 });
-
-/** The call record of the op that is running now (the tracer's own object). */
-function runningCall(): CallRecord {
-  const call = callContext.getStore()?.call;
-  if (call === undefined) throw new Error('not inside an op');
-  return call as CallRecord;
-}
 
 function reply(chars: number): { choices: { message: { content: string; api_key?: string } }[] } {
   return { choices: [{ message: { content: 'a reply. '.repeat(Math.ceil(chars / 9)).slice(0, chars) } }] };

@@ -2,9 +2,9 @@ import type { CallItem } from '@weft/protocol';
 import { afterEach, expect, it } from 'vitest';
 import * as weft from '@weft/sdk';
 import type { CallRecord } from '../src/calls/call-record.js';
-import { callContext } from '../src/context/index.js';
 import { createClient, type RecordSink, resetWeft } from '../src/testing/index.js';
 import { memorySink } from './support/memory-sink.js';
+import { runningCall } from './support/running-call.js';
 
 // Once a call's last record is encoded the pipeline drops the call's values
 // (`releaseValues` in src/pipeline/pipeline.ts): a long-lived call record
@@ -15,13 +15,6 @@ import { memorySink } from './support/memory-sink.js';
 afterEach(async () => {
   await resetWeft();
 });
-
-/** The call record of the op that is running now (the tracer's own object). */
-function runningCall(): CallRecord {
-  const call = callContext.getStore()?.call;
-  if (call === undefined) throw new Error('not inside an op');
-  return call as CallRecord;
-}
 
 /** A memory sink that also resolves `started` when the first start record arrives. */
 function watchedSink(): { sink: RecordSink & { items: CallItem[] }; started: Promise<void> } {

@@ -56,6 +56,18 @@ afterEach(async () => {
   await server.close();
 });
 
+/** A batcher of one record per batch, two batches out at once, on the manual timers. */
+function oneRecordBatches(): Batcher {
+  return new Batcher({
+    project: 'proj',
+    client,
+    timers,
+    random: () => 0,
+    maxBatchItems: 1,
+    maxConcurrentBatches: 2,
+  });
+}
+
 describe('Batcher under an overloaded server', () => {
   it('regression: the slot a refused batch freed went at once to the next batch; now one batch is out until the server takes one', async () => {
     let answerHeld: (response: ScriptedResponse) => void = () => {};
@@ -66,14 +78,7 @@ describe('Batcher under an overloaded server', () => {
         : index === 1
           ? held
           : { status: 200, body: {} };
-    batcher = new Batcher({
-      project: 'proj',
-      client,
-      timers,
-      random: () => 0,
-      maxBatchItems: 1,
-      maxConcurrentBatches: 2,
-    });
+    batcher = oneRecordBatches();
     for (let n = 0; n < 3; n++) batcher.add(record(n));
     const retry = nextTransportEvent((event) => event.type === 'retry');
     const flushed = batcher.flush();
@@ -92,14 +97,7 @@ describe('Batcher under an overloaded server', () => {
     let overloaded = true;
     server.script = () =>
       overloaded ? { status: 503, headers: { 'retry-after': '1' } } : { status: 200, body: {} };
-    batcher = new Batcher({
-      project: 'proj',
-      client,
-      timers,
-      random: () => 0,
-      maxBatchItems: 1,
-      maxConcurrentBatches: 2,
-    });
+    batcher = oneRecordBatches();
     for (let n = 0; n < 6; n++) batcher.add(record(n));
     const retries = [1, 2].map((count) => {
       let seen = 0;
