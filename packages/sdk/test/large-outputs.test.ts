@@ -3,6 +3,7 @@ import * as weft from '@weft/sdk';
 import { afterEach, expect, it } from 'vitest';
 import type { CallRecord } from '../src/calls/call-record.js';
 import { LARGE_OUTPUT_BYTES } from '../src/pipeline/pipeline.js';
+import { SLICE } from '../src/pipeline/pool.js';
 import { createClient, resetWeft } from '../src/testing/index.js';
 import { memorySink } from './support/memory-sink.js';
 import { runningCall } from './support/running-call.js';
@@ -73,4 +74,21 @@ it('a large output is still redacted (by key and by a redact function), then sen
     expect(JSON.stringify(sink.items)).not.toContain('sk-secret-value');
     await resetWeft();
   }
+});
+
+it('a synchronous burst of large calls encodes one pool slice of them at the end of the turn; the pool takes the rest, yielding between slices', async () => {
+  const sink = memorySink();
+  const client = createClient({ project: 'large', outbox: false, handleExit: false }, () => sink);
+  const model = weft.op(function model(n: number) {
+    return { n, ...reply(LARGE_OUTPUT_BYTES) };
+  });
+
+  for (let n = 0; n < 3 * SLICE.records; n++) model(n);
+  await Promise.resolve();
+
+  expect(sink.items).toHaveLength(SLICE.records);
+  await client.flush();
+  expect(sink.items).toHaveLength(3 * SLICE.records);
+  const sent = sink.items.map((item) => (item as { output: { n: number } }).output.n);
+  expect(new Set(sent).size).toBe(3 * SLICE.records);
 });

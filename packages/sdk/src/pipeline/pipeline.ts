@@ -23,7 +23,7 @@ import {
 import { encodeCallItem } from './encode-call-item.js';
 import type { Backlog } from './backlog.js';
 import type { Epoch, FlushBarrier } from './flush-barrier.js';
-import { type Pool, yieldTurn } from './pool.js';
+import { type Pool, SLICE, yieldTurn } from './pool.js';
 import { TurnEndQueue } from './turn-end-queue.js';
 import { NO_SECRETS, recordText, releaseValues, type TextSource } from './record-text.js';
 
@@ -65,6 +65,8 @@ interface Job extends TextSource {
  * An output snapshot this large (its characters and slots) is encoded at the
  * end of the caller's turn instead of waiting for the pool: its strings are
  * the young garbage that, left waiting, the collector copies and promotes.
+ * At most a pool slice's records (`SLICE.records`) per turn: the rest of a
+ * synchronous burst of large calls goes to the pool, which yields between slices.
  */
 export const LARGE_OUTPUT_BYTES = 16 * 1024;
 
@@ -88,11 +90,9 @@ export class Pipeline {
   #intake: Job[] = [];
   #drainScheduled = false;
   /**
-   * Records with a large output, encoded as soon as the caller's code in
-   * this turn has run, not on a later turn: a fresh reply string then dies
-   * in the young generation instead of waiting (and being copied and
-   * promoted) behind other records. Only the one-pass encode is tried here;
-   * a record that needs the Sanitizer's walk goes to the pool.
+   * Records with a large output (see {@link LARGE_OUTPUT_BYTES}), encoded
+   * once the caller's code in this turn has run. Only the one-pass encode is
+   * tried here; a record that needs the Sanitizer's walk goes to the pool.
    */
   readonly #largeOutputs = new TurnEndQueue<Job>(
     (job) => {
@@ -136,7 +136,8 @@ export class Pipeline {
           : snapshotBytes(call.inputs) + snapshotBytes(call.output);
     this.#o.backlog?.add(bytes);
     const job = { call, kind, epoch, bytes };
-    if (kind !== 'start' && snapshotBytes(call.output) >= LARGE_OUTPUT_BYTES) {
+    const large = kind !== 'start' && snapshotBytes(call.output) >= LARGE_OUTPUT_BYTES;
+    if (large && this.#largeOutputs.pending < SLICE.records) {
       this.#largeOutputs.push(job);
       return;
     }

@@ -31,6 +31,11 @@ export class TurnEndQueue<T> {
     this.#onError = onError;
   }
 
+  /** Items waiting for the end of this turn. */
+  get pending(): number {
+    return this.#items.length;
+  }
+
   push(item: T): void {
     this.#items.push(item);
     if (this.#scheduled) return;
