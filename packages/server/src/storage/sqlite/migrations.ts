@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { bigintValuesToSafeForm } from './bigint-values.js';
 import { backfillContentRefs, LIFECYCLE_SCHEMA } from './lifecycle-schema.js';
-import { CALL_TERM_SETS_SCHEMA } from './term-sets.js';
+import { CALL_TERM_SETS_BY_SET, CALL_TERM_SETS_SCHEMA } from './term-sets.js';
 import {
   MONITOR_STATE_SCHEMA,
   ROLLUP_SCHEMA,
@@ -338,6 +338,12 @@ export const migrations: readonly Migration[] = [
     // (term-sets.ts). Rows written before keep their own terms, which
     // filters still read.
     sql: CALL_TERM_SETS_SCHEMA,
+  },
+  {
+    version: 16,
+    name: 'term sets found by id',
+    // Deleting calls deletes the term sets no remaining call names, by id.
+    sql: CALL_TERM_SETS_BY_SET,
   },
 ];
 

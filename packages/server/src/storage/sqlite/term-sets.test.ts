@@ -69,4 +69,30 @@ describe.each([
     expect(raw.prepare('SELECT COUNT(*) FROM call_attributes').pluck().get()).toBe(4);
     expect(raw.prepare('SELECT COUNT(*) FROM call_term_sets').pluck().get()).toBe(15);
   });
+
+  it('go with the last call that names them when traces are deleted, and stay while another call names them', async () => {
+    const path = await dbPath();
+    const storage = new SqliteStorage({ path, writerThread });
+    onTestFinished(() => storage.close());
+    await storage.ingestCalls('p', [spanCall(1, 'checkout', 'gpt-4o'), spanCall(2, 'checkout', 'gpt-4o')]);
+    await storage.ingestCalls('p', [spanCall(3, 'search', 'gpt-4o-mini')]);
+    const sets = () => {
+      const raw = new Database(path, { readonly: true });
+      try {
+        return raw.prepare('SELECT DISTINCT value FROM call_term_sets ORDER BY value').pluck().all();
+      } finally {
+        raw.close();
+      }
+    };
+    expect(sets()).toEqual(['chat', 'checkout', 'client', 'genai-lib', 'gpt-4o', 'gpt-4o-mini', 'search']);
+
+    await storage.lifecycle.deleteTraces('p', [id(1), id(3)], { secure: false });
+    // Call 2 still names the checkout set; the search set had only call 3.
+    expect(sets()).toEqual(['chat', 'checkout', 'client', 'genai-lib', 'gpt-4o']);
+    expect(await found(storage, { 'otel.resource.service.name': 'checkout' })).toEqual([id(2)]);
+    expect(await found(storage, { 'otel.resource.service.name': 'search' })).toEqual([]);
+
+    await storage.lifecycle.deleteTraces('p', [id(2)], { secure: false });
+    expect(sets()).toEqual([]);
+  });
 });

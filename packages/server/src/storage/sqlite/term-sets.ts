@@ -25,9 +25,10 @@ import { type AttributeTerm, attributeTermsOf } from '../attribute-terms.js';
  * same set gets the same id in every batch and process, with no lookup. Two
  * sets of one project sharing an id would make a filter on one match the
  * other's calls; with the few sets a project has (one per process, library
- * and model combination) that chance is below 10⁻⁹. Sets are never deleted:
- * they hold no content of a call, and a set whose calls are gone matches
- * nothing.
+ * and model combination) that chance is below 10⁻⁹. Deleting calls (retention, deletion on
+ * request) deletes the sets no remaining call names (trace-deleter.ts), so
+ * the resource and model values of deleted calls are not kept; a set left
+ * behind by a re-sent call whose attributes changed matches nothing.
  */
 
 /** The `call_attributes` key and kind of the row that names a call's term set. */
@@ -118,3 +119,6 @@ export const CALL_TERM_SETS_SCHEMA = `
     PRIMARY KEY (project, key, kind, value, term_set)
   ) WITHOUT ROWID;
 `;
+
+/** Migration 16: a deletion finds a set's rows by its id (the primary key leads with the terms). */
+export const CALL_TERM_SETS_BY_SET = 'CREATE INDEX call_term_sets_set ON call_term_sets (project, term_set);';

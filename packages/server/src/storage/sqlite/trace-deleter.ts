@@ -4,6 +4,7 @@ import type { ContentRefKey } from '../content-refs.js';
 import { deletionCounts } from '../lifecycle/index.js';
 import type { ContentCollector } from './content-collector.js';
 import { callRefsOf, splitRef } from './lifecycle-schema.js';
+import { TERM_SET_KEY, TERM_SET_KIND } from './term-sets.js';
 
 /** The traces of one statement, as `@project` and `@traces` (a JSON array). */
 const TRACE_CALLS = 'c.project = @project AND c.trace_id IN (SELECT value FROM json_each(@traces))';
@@ -28,7 +29,8 @@ export interface RollupForget {
  *   rollups        the calls' contributions taken out (forgetCalls), first
  *   calls_fts      'delete' with the indexed text (external content: FTS5
  *                  removes a row by the exact text it indexed)
- *   call_attributes by full key, from the calls' terms
+ *   call_attributes by full key, from the calls' terms; then the term sets
+ *                  no remaining call names
  *   call_refs      by full key, from the calls' values; what they named
  *                  becomes a candidate for the collector
  *   feedback       of the calls
@@ -63,6 +65,14 @@ export class TraceDeleter {
       db.prepare(`DELETE FROM call_attributes WHERE project = @project AND (key, kind, value, call_row) IN (
         SELECT t.value ->> 0, t.value ->> 1, t.value ->> 2, c.rowid
         FROM calls c, json_each(c.attribute_terms) t WHERE ${TRACE_CALLS} AND c.attribute_terms IS NOT NULL)`),
+      // After the calls' own rows: a term set no other call names goes too, so
+      // the resource and model values of deleted calls are not kept (term-sets.ts).
+      db.prepare(`DELETE FROM call_term_sets WHERE project = @project AND term_set IN (
+        SELECT t.value ->> 2 FROM calls c, json_each(c.attribute_terms) t
+        WHERE ${TRACE_CALLS} AND c.attribute_terms IS NOT NULL
+          AND t.value ->> 0 = '${TERM_SET_KEY}' AND t.value ->> 1 = '${TERM_SET_KIND}'
+          AND NOT EXISTS (SELECT 1 FROM call_attributes a WHERE a.project = @project
+            AND a.key = '${TERM_SET_KEY}' AND a.kind = '${TERM_SET_KIND}' AND a.value = t.value ->> 2))`),
     ];
     this.#deleteRef = db.prepare(
       'DELETE FROM call_refs WHERE project = ? AND kind = ? AND target = ? AND call_row = ?',
