@@ -24,6 +24,15 @@ describe('compact call ids', () => {
     expect(compact(id.slice(0, 30))).toBeUndefined();
   });
 
+  it('are refused for a wrong character at any position (a dash where a digit goes, a digit where a dash goes)', () => {
+    const id = randomUUID();
+    for (let i = 0; i < id.length; i++) {
+      const wrong = id[i] === '-' ? 'a' : i % 2 === 0 ? 'x' : '-';
+      expect(compact(`${id.slice(0, i)}${wrong}${id.slice(i + 1)}`)).toBeUndefined();
+      expect(compact(`${id.slice(0, i)}\u00e9${id.slice(i + 1)}`)).toBeUndefined();
+    }
+  });
+
   it('refuse a payload that is not 16 bytes, naming the id', () => {
     expect(() => decodeMsgpack(Uint8Array.of(0xd7, CALL_ID_EXT_TYPE, 1, 2, 3, 4, 5, 6, 7, 8))).toThrow(
       /call id \(msgpack ext 85\) carries 16 bytes, not 8/,

@@ -16,31 +16,37 @@ const ID_CHARS = 36;
 /** Each byte value's two lowercase hex digits. */
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
-/** The value of lowercase hex digit `c` (an ASCII code), or -1. */
+/** Each ASCII code's value as a lowercase hex digit, or -1. */
+const HEX_VALUE = Int8Array.from({ length: 128 }, (_, c) =>
+  c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x61 + 10 : -1,
+);
+
+/** The value of lowercase hex digit `c` (a UTF-16 code unit), or -1. */
 function hexValue(c: number): number {
-  if (c >= 0x30 && c <= 0x39) return c - 0x30;
-  if (c >= 0x61 && c <= 0x66) return c - 0x61 + 10;
-  return -1;
+  return c < 128 ? (HEX_VALUE[c] as number) : -1;
 }
 
 /**
  * Writes the compact form of call id `id` to `out[offset…]` (18 bytes) when
- * it is a lowercase canonical UUID; returns false, having written nothing,
- * otherwise. The record encoder writes a record's ids with it as it writes
- * the record's head.
+ * it is a lowercase canonical UUID, and returns true; otherwise returns false,
+ * and what it wrote to `out[offset…offset + 18)` is to be ignored. The record
+ * encoder writes a record's ids with it as it writes the record's head (in
+ * one pass: checking and writing together).
  */
 export function writeCompactCallId(id: string, out: Uint8Array, offset: number): boolean {
   if (id.length !== ID_CHARS) return false;
-  for (let i = 0; i < ID_CHARS; i++) {
-    const c = id.charCodeAt(i);
-    if (i === 8 || i === 13 || i === 18 || i === 23 ? c !== 0x2d : hexValue(c) < 0) return false;
-  }
   out[offset] = 0xd8;
   out[offset + 1] = CALL_ID_EXT_TYPE;
   let n = offset + 2;
   for (let i = 0; i < ID_CHARS; i += 2) {
-    if (i === 8 || i === 13 || i === 18 || i === 23) i++;
-    out[n++] = (hexValue(id.charCodeAt(i)) << 4) | hexValue(id.charCodeAt(i + 1));
+    if (i === 8 || i === 13 || i === 18 || i === 23) {
+      if (id.charCodeAt(i) !== 0x2d) return false;
+      i++;
+    }
+    const high = hexValue(id.charCodeAt(i));
+    const low = hexValue(id.charCodeAt(i + 1));
+    if ((high | low) < 0) return false;
+    out[n++] = (high << 4) | low;
   }
   return true;
 }
