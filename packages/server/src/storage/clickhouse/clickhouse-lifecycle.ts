@@ -137,11 +137,16 @@ export class ClickHouseLifecycle implements LifecycleStorage {
       await this.#o.deleter.delete(tableName(this.#o.tables.list), `${where} AND id IN ${chunk}`, {
         projections: true,
       });
-      await this.#o.deleter.delete(tableName(this.#o.tables.trace), `${where} AND id IN ${chunk}`);
       const latency = this.#o.tables.latency;
       if (latency !== undefined)
         await this.#o.deleter.delete(tableName(latency), `${where} AND id IN ${chunk}`);
       await this.#o.deleter.delete(tableName(this.#o.tables.feedback), `${where} AND call_id IN ${chunk}`);
+    }
+    // By trace, its key's prefix: a range per trace, not a scan of the project's ids.
+    const traces = [...new Set(calls.map((c) => c.trace_id))];
+    for (let i = 0; i < traces.length; i += CHUNK) {
+      const chunk = inList(traces.slice(i, i + CHUNK));
+      await this.#o.deleter.delete(tableName(this.#o.tables.trace), `${where} AND trace_id IN ${chunk}`);
     }
     await this.#removeContent(
       project,
