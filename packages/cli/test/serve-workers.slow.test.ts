@@ -75,7 +75,13 @@ describe('weft serve --workers 2 on ClickHouse', () => {
       await client.shutdown({ timeoutMs: 0 });
     });
     await sendCalls(CALLS);
-    expect(await weft.flush()).toMatchObject({ sent: CALLS, failed: 0, spilled: 0, pending: 0 });
+    // A request cut by a kill is re-sent after the SDK's backoff: give the flush time for it.
+    expect(await weft.flush({ timeoutMs: 120_000 })).toMatchObject({
+      sent: CALLS,
+      failed: 0,
+      spilled: 0,
+      pending: 0,
+    });
   }
 
   // 10,000 calls, a worker SIGKILLed and replaced: tens of seconds, past the test default.
