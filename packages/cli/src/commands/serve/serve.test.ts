@@ -103,7 +103,7 @@ describe('serve --workers', () => {
 
   it.each([
     ['SQLite', undefined, /SQLite has one writer per database file/],
-    ['chDB', 'chdb:./never-opened', /chDB runs ClickHouse inside the one process/],
+    ['chDB', 'chdb:', /chDB runs ClickHouse inside the one process/],
   ])(
     'refuses more than one worker on %s, naming why, before opening anything',
     async (_name, storage, why) => {
@@ -116,8 +116,10 @@ describe('serve --workers', () => {
         signal: new AbortController().signal,
       };
       const dbPath = join(dir, 'sub', 'w.db');
+      // chDB's folder, in the test's own folder: created only if it were opened.
+      const url = storage === undefined ? undefined : `${storage}${join(dir, 'sub')}`;
       const refused = serve(
-        { host: '127.0.0.1', port: 0, dbPath, storage, token: undefined, workers: 2 },
+        { host: '127.0.0.1', port: 0, dbPath, storage: url, token: undefined, workers: 2 },
         io,
       );
       await expect(refused).rejects.toMatchObject({
