@@ -81,6 +81,7 @@ export {
   MsgpackWriter,
   msgpackArrayHeader,
   msgpackBinHeader,
+  msgpackExtHeader,
   msgpackStrHeader,
   readMsgpackHeader,
   skipMsgpackValue,
@@ -105,8 +106,12 @@ export {
   callsViewHash,
 } from './wire/index.js';
 export {
+  ARRAY_ITEM_HAS_PREV,
+  ARRAY_VALUE_ITEM_EXT_TYPE,
+  arrayValueItemOfPayload,
   COMPACT_DIGEST_BYTES,
   collectValueRefs,
+  type DecodedValueItem,
   DIGEST_BYTES,
   DIGEST_EXT_TYPE,
   digestOfPayload,
@@ -119,14 +124,17 @@ export {
   mayHoldValueRefs,
   setOwnKey,
   type StoredValueNode,
+  VALUE_ITEM_EXT_TYPE,
   VALUE_REF_BYTES,
   VALUE_REF_EXT_HEAD,
   VALUE_REF_EXT_TYPE,
   type ValueRef,
   valueRef,
+  valueItemOfPayload,
   valueRefBytes,
   writeAscii,
   writeCompactDigest,
+  writeRawDigest,
 } from './values/index.js';
 export {
   type AlignedStep,

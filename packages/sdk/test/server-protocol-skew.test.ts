@@ -18,11 +18,31 @@ const PROMPT = 'the same long system prompt, sent with every call. '.repeat(60);
 
 const server = useFileServer();
 
+/** Traces `count` calls, every third of them failed (its status is `error`); their ids. */
 function traceCalls(from = 0, count = CALLS): string[] {
+  const ids: string[] = [];
   const answer = weft.op(function answer(prompt: string, n: number) {
-    return { id: weft.currentCall()?.id ?? '', n, length: prompt.length };
+    ids.push(weft.currentCall()?.id ?? '');
+    if (n % 3 === 2) throw new Error(`answer ${n} failed`);
+    return { n, length: prompt.length };
   });
-  return Array.from({ length: count }, (_, n) => answer(PROMPT, from + n).id);
+  for (let n = 0; n < count; n++) {
+    try {
+      answer(PROMPT, from + n);
+    } catch {
+      // Recorded as a failed call.
+    }
+  }
+  return ids;
+}
+
+/** Each record's status is the one its exception implies, and some are errors. */
+function expectStatusesOf(calls: readonly object[]): void {
+  const records = calls as { exception?: unknown; summary?: { status?: unknown } | null }[];
+  expect(records.map((r) => r.summary?.status)).toEqual(
+    records.map((r) => (r.exception === undefined || r.exception === null ? 'success' : 'error')),
+  );
+  expect(records.some((r) => r.summary?.status === 'error')).toBe(true);
 }
 
 async function startOld(versionAnswer: OldVersionAnswer): Promise<OldServer> {
@@ -47,7 +67,7 @@ async function clientOf(
 
 /**
  * Each call's records arrived exactly once, with string ids, value markers as
- * `{ _weft: 'value', digest }` maps and every summary's latencyMs.
+ * `{ _weft: 'value', digest }` maps and every summary's latencyMs and status.
  */
 function expectEachCallOnceInV1Forms(old: OldServer, ids: string[]): void {
   expect(old.refusedCompact).toBe(0);
@@ -62,12 +82,13 @@ function expectEachCallOnceInV1Forms(old: OldServer, ids: string[]): void {
   expect(summaries.every((summary) => summary === undefined || typeof summary.latencyMs === 'number')).toBe(
     true,
   );
+  expectStatusesOf(records.filter((item) => item.summary !== undefined));
   const values = old.items.filter((item) => item.type === 'value');
   expect(values.length).toBeGreaterThan(0);
   expect(values.every((item) => typeof item.digest === 'string')).toBe(true);
 }
 
-for (const versionAnswer of ['protocol-1', 'protocol-2', 'not-found'] as const) {
+for (const versionAnswer of ['protocol-1', 'protocol-2', 'protocol-3', 'not-found'] as const) {
   it(`an SDK newer than its server (version probe: ${versionAnswer}) delivers every call once in the forms the old server reads`, async () => {
     const old = await startOld(versionAnswer);
     const client = await clientOf(old.url, `skew-${versionAnswer}`, { maxBatchItems: 2 });
@@ -91,20 +112,22 @@ it('a current server gets compact bodies, after one version probe per client', a
   expect(probes).toHaveLength(1);
   expect(batches.length).toBeGreaterThan(1);
   const types = new Set(batches.flatMap((batch) => extTypesIn(new Uint8Array(batch.body))));
-  expect([...types].sort()).toEqual([0x44, 0x55, 0x57]);
-  // Complete records leave out the latency they imply (endedAt − startedAt).
+  expect([...types].sort()).toEqual([0x55, 0x56, 0x57]);
+  // Complete records leave out the latency (endedAt − startedAt) and status (their exception's) they imply.
   const sent = batches.flatMap(
     (batch) => (decodeMsgpack(batch.body) as { items: Record<string, unknown>[] }).items,
   );
   const completes = sent.filter((item) => item.type === 'complete');
   expect(completes.map((item) => item.id).sort()).toEqual([...ids].sort());
-  expect(completes.every((item) => (item.summary as { latencyMs?: number }).latencyMs === undefined)).toBe(
+  const summaries = completes.map((item) => item.summary as Record<string, unknown>);
+  expect(summaries.every((summary) => summary.latencyMs === undefined && summary.status === undefined)).toBe(
     true,
   );
   const stored = await listServerCalls(server.url, 'skew-current');
   expect(stored.map((call) => call.id).sort()).toEqual([...ids].sort());
-  // The records left their implied latency out; the server put it back.
+  // The records left their implied latency and status out; the server put them back.
   expect(stored.every((call) => typeof call.summary?.latencyMs === 'number')).toBe(true);
+  expectStatusesOf(stored);
 });
 
 it('calls spilled while the server was unreachable reach it once it is back, old, transcoded by the outbox replay', async () => {

@@ -1,5 +1,10 @@
 export { decodeMsgpack, encodeMsgpack } from './msgpack-codec.js';
-export { msgpackArrayHeader, msgpackBinHeader, msgpackStrHeader } from './msgpack-headers.js';
+export {
+  msgpackArrayHeader,
+  msgpackBinHeader,
+  msgpackExtHeader,
+  msgpackStrHeader,
+} from './msgpack-headers.js';
 export { type MsgpackHeader, MsgpackKind, readMsgpackHeader, skipMsgpackValue } from './msgpack-layout.js';
 export { MsgpackWriter } from './msgpack-writer.js';
 export { countMsgpackNodes, type MsgpackNodeCount, type MsgpackNodeCountOptions } from './msgpack-nodes.js';

@@ -1,9 +1,13 @@
 import { addExtension, Packr } from 'msgpackr';
 import {
+  ARRAY_VALUE_ITEM_EXT_TYPE,
+  arrayValueItemOfPayload,
   DIGEST_EXT_TYPE,
   digestOfPayload,
   digestOfValueRefPayload,
+  VALUE_ITEM_EXT_TYPE,
   VALUE_REF_EXT_TYPE,
+  valueItemOfPayload,
   valueRef,
 } from '../values/index.js';
 import { CALL_ID_EXT_TYPE, callIdOfPayload } from './compact-call-id.js';
@@ -19,8 +23,9 @@ import { CALL_ID_EXT_TYPE, callIdOfPayload } from './compact-call-id.js';
 // named `toJSON` (and throws) when the object also has a `constructor` key.
 const options = { useRecords: false, moreTypes: false, skipValues: [undefined], useToJSON: false };
 const packr = new Packr(options);
-// The compact value marker, call id and digest decode to the forms every
-// reader knows (the marker map, the id and digest strings), so ingest,
+// The compact value marker, call id, digest and value items decode to the
+// forms every reader knows (the marker map, the id and digest strings, the
+// value item maps), so ingest,
 // resolution, search, export and garbage collection read both forms alike.
 // msgpackr's extensions are per process (one table per module instance, and
 // an application that imports msgpackr itself shares ours): each is Weft's
@@ -40,6 +45,8 @@ function weftOnly(type: number, unpack: (payload: Uint8Array) => unknown): void 
 weftOnly(VALUE_REF_EXT_TYPE, (payload) => valueRef(digestOfValueRefPayload(payload)));
 weftOnly(CALL_ID_EXT_TYPE, callIdOfPayload);
 weftOnly(DIGEST_EXT_TYPE, digestOfPayload);
+weftOnly(VALUE_ITEM_EXT_TYPE, valueItemOfPayload);
+weftOnly(ARRAY_VALUE_ITEM_EXT_TYPE, arrayValueItemOfPayload);
 /** Decodes maps as `Map`s, for the rare body that holds a `__proto__` key (see {@link decodeMsgpack}). */
 const mapsPackr = new Packr({ ...options, mapsAsObjects: false });
 const PROTO_KEY = Buffer.from('__proto__', 'latin1');

@@ -30,3 +30,10 @@ export function msgpackArrayHeader(count: number): Uint8Array {
 function be32(n: number): number[] {
   return [n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
 }
+
+/** The smallest ext header (never a fixext) of `type` for a payload of `length` bytes. */
+export function msgpackExtHeader(type: number, length: number): Uint8Array {
+  if (length < 0x100) return Uint8Array.of(0xc7, length, type);
+  if (length < 0x10000) return Uint8Array.of(0xc8, length >>> 8, length & 0xff, type);
+  return Uint8Array.of(0xc9, ...be32(length), type);
+}

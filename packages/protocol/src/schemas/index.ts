@@ -18,3 +18,4 @@ export * from './lifecycle.js';
 export * from './traces.js';
 export * from './dashboards.js';
 export * from './call-latency.js';
+export * from './implied-status.js';

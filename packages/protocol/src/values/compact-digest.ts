@@ -21,12 +21,21 @@ export const COMPACT_DIGEST_BYTES = DIGEST_EXT_HEAD.byteLength + DIGEST_BYTES;
  * @throws RangeError when `digest` is not a value digest.
  */
 export function writeCompactDigest(out: Uint8Array, offset: number, digest: string): void {
+  out.set(DIGEST_EXT_HEAD, offset);
+  writeRawDigest(out, offset + DIGEST_EXT_HEAD.byteLength, digest);
+}
+
+/**
+ * Writes the 32 raw bytes of `digest` (base64url) at `out[offset…]`: the
+ * payload of a compact digest, and the head of a compact value item's.
+ * @throws RangeError when `digest` is not a value digest.
+ */
+export function writeRawDigest(out: Uint8Array, offset: number, digest: string): void {
   const raw = Buffer.from(digest, 'base64url');
   // The round trip refuses what base64url decoding would silently bend.
   if (raw.byteLength !== DIGEST_BYTES || raw.toString('base64url') !== digest)
     throw new RangeError(`"${digest}" is not a value digest (base64url of ${DIGEST_BYTES} bytes)`);
-  out.set(DIGEST_EXT_HEAD, offset);
-  out.set(raw, offset + DIGEST_EXT_HEAD.byteLength);
+  out.set(raw, offset);
 }
 
 /** The digest (base64url) a compact digest's payload carries. */

@@ -3,7 +3,16 @@ export {
   DIGEST_EXT_TYPE,
   digestOfPayload,
   writeCompactDigest,
+  writeRawDigest,
 } from './compact-digest.js';
+export {
+  ARRAY_ITEM_HAS_PREV,
+  ARRAY_VALUE_ITEM_EXT_TYPE,
+  arrayValueItemOfPayload,
+  type DecodedValueItem,
+  VALUE_ITEM_EXT_TYPE,
+  valueItemOfPayload,
+} from './compact-value-item.js';
 export { expandStoredValues, type StoredValueNode } from './expand-stored-values.js';
 export { setOwnKey } from './own-key.js';
 export { collectValueRefs, expandValueRefs, isValueRef, type ValueRef, valueRef } from './value-ref.js';

@@ -10,8 +10,12 @@ export const DEFAULT_URL = `http://127.0.0.1:${DEFAULT_PORT}`;
  * item's `digest`/`prev` as msgpack ext 0x44 of the 32 raw bytes, and fills in
  * a complete record's `summary.latencyMs` left out where it is `endedAt −
  * startedAt` (`fillCompleteLatency`); an SDK sends these only to 3 or more.
+ * 4: reads value items as msgpack ext 0x56 (plain) and 0x41 (array), and
+ * fills in a complete or end record's `summary.status` left out where its
+ * exception implies it (`fillImpliedSummary`); an SDK sends these only to 4 or
+ * more.
  */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 export const CONTENT_TYPE_MSGPACK = 'application/msgpack';
 export const CONTENT_TYPE_JSON = 'application/json';

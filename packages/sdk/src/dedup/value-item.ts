@@ -1,9 +1,11 @@
 import {
-  COMPACT_DIGEST_BYTES,
-  fixstr,
-  msgpackArrayHeader,
+  ARRAY_ITEM_HAS_PREV,
+  ARRAY_VALUE_ITEM_EXT_TYPE,
+  DIGEST_BYTES,
   msgpackBinHeader,
-  writeCompactDigest,
+  msgpackExtHeader,
+  VALUE_ITEM_EXT_TYPE,
+  writeRawDigest,
 } from '@weft/protocol';
 import { type ChainEntry, chainItems, type PlainEntry } from './digest-memo.js';
 
@@ -43,58 +45,51 @@ export function valueItemFor(source: ValueSource, digest: string): Uint8Array | 
   return i === -1 ? undefined : arrayValueItem(digest, undefined, chainItems(source, i + 1));
 }
 
-/** `{ type: 'value', digest, bytes }` with the value's bytes given as parts. */
+/**
+ * `{ type: 'value', digest, bytes }` with the value's bytes given as parts, in
+ * its compact form: ext 0x56 of the raw digest and the bytes (protocol 4; see
+ * `VALUE_ITEM_EXT_TYPE` in @weft/protocol).
+ */
 export function plainValueItem(digest: string, parts: readonly Uint8Array[]): Uint8Array {
   let length = 0;
   for (const part of parts) length += part.byteLength;
-  // The map header byte, the head, the digest, the key, a bin32 header at most, the bytes.
-  const w = new Writer(ITEM_HEAD_3.byteLength + COMPACT_DIGEST_BYTES + BYTES_KEY.byteLength + 5 + length);
-  w.bytes(ITEM_HEAD_3);
+  const payload = DIGEST_BYTES + length;
+  const head = msgpackExtHeader(VALUE_ITEM_EXT_TYPE, payload);
+  const w = new Writer(head.byteLength + payload);
+  w.bytes(head);
   w.digest(digest);
-  w.bytes(BYTES_KEY);
-  w.binHeader(length);
   for (const part of parts) w.bytes(part);
   return w.done();
 }
 
-/** `{ type: 'value', digest, prev?, items }`: an array as the items after `prev`. */
+/**
+ * `{ type: 'value', digest, prev?, items }`: an array as the items after
+ * `prev`, in its compact form: ext 0x41 of the raw digest, a flags byte, the
+ * raw `prev` if any, and each item as a bin (protocol 4; see
+ * `ARRAY_VALUE_ITEM_EXT_TYPE` in @weft/protocol).
+ */
 export function arrayValueItem(
   digest: string,
   prev: string | undefined,
   items: readonly Uint8Array[],
 ): Uint8Array {
-  let length = 0;
-  for (const item of items) length += 5 + item.byteLength;
-  const w = new Writer(
-    ITEM_HEAD_4.byteLength +
-      2 * COMPACT_DIGEST_BYTES +
-      PREV_KEY.byteLength +
-      ITEMS_KEY.byteLength +
-      5 +
-      length,
-  );
-  w.bytes(prev === undefined ? ITEM_HEAD_3 : ITEM_HEAD_4);
+  let payload = DIGEST_BYTES + 1 + (prev === undefined ? 0 : DIGEST_BYTES);
+  for (const item of items) payload += msgpackBinHeader(item.byteLength).byteLength + item.byteLength;
+  const head = msgpackExtHeader(ARRAY_VALUE_ITEM_EXT_TYPE, payload);
+  const w = new Writer(head.byteLength + payload);
+  w.bytes(head);
   w.digest(digest);
-  if (prev !== undefined) {
-    w.bytes(PREV_KEY);
-    w.digest(prev);
-  }
-  w.bytes(ITEMS_KEY);
-  w.arrayHeader(items.length);
+  w.bytes(prev === undefined ? NO_PREV : HAS_PREV);
+  if (prev !== undefined) w.digest(prev);
   for (const item of items) {
-    w.binHeader(item.byteLength);
+    w.bytes(msgpackBinHeader(item.byteLength));
     w.bytes(item);
   }
   return w.done();
 }
 
-/** `type: 'value', digest:` after a map header. */
-const ITEM_HEAD = Uint8Array.from([...fixstr('type'), ...fixstr('value'), ...fixstr('digest')]);
-const ITEM_HEAD_3 = Uint8Array.from([0x83, ...ITEM_HEAD]);
-const ITEM_HEAD_4 = Uint8Array.from([0x84, ...ITEM_HEAD]);
-const BYTES_KEY = Uint8Array.from(fixstr('bytes'));
-const PREV_KEY = Uint8Array.from(fixstr('prev'));
-const ITEMS_KEY = Uint8Array.from(fixstr('items'));
+const NO_PREV = Uint8Array.of(0);
+const HAS_PREV = Uint8Array.of(ARRAY_ITEM_HAS_PREV);
 
 class Writer {
   readonly #out: Uint8Array;
@@ -109,18 +104,10 @@ class Writer {
     this.#pos += b.byteLength;
   }
 
-  /** A digest in its compact form (ext 0x44 of the 32 raw bytes; servers of protocol 3 on read it). */
+  /** A digest's 32 raw bytes. */
   digest(digest: string): void {
-    writeCompactDigest(this.#out, this.#pos, digest);
-    this.#pos += COMPACT_DIGEST_BYTES;
-  }
-
-  binHeader(n: number): void {
-    this.bytes(msgpackBinHeader(n));
-  }
-
-  arrayHeader(n: number): void {
-    this.bytes(msgpackArrayHeader(n));
+    writeRawDigest(this.#out, this.#pos, digest);
+    this.#pos += DIGEST_BYTES;
   }
 
   done(): Uint8Array {

@@ -1,4 +1,10 @@
-import { type CallItem, type CallSummary, type ExceptionInfo, latencyIsImplied } from '@weft/protocol';
+import {
+  type CallItem,
+  type CallSummary,
+  type ExceptionInfo,
+  latencyIsImplied,
+  statusIsImplied,
+} from '@weft/protocol';
 import type { CallRecord } from '../calls/index.js';
 
 /**
@@ -39,7 +45,7 @@ export function callItem(kind: RecordKind, call: CallRecord, parts: WalkedParts,
       endedAt: call.endedAt ?? call.startedAt,
       output: parts.output,
       exception,
-      summary: call.summary,
+      summary: sentSummary(call.summary, exception, false),
     };
   }
   // One object literal for both kinds (no spread of a shared `start` object).
@@ -59,21 +65,35 @@ export function callItem(kind: RecordKind, call: CallRecord, parts: WalkedParts,
     endedAt: complete ? (call.endedAt ?? call.startedAt) : undefined,
     output: complete ? parts.output : undefined,
     exception: complete ? exception : undefined,
-    summary: complete ? completeSummary(call) : undefined,
+    summary: complete ? sentSummary(call.summary, exception, latencyIsImpliedBy(call)) : undefined,
   } as CallItem;
 }
 
-/**
- * A complete record's summary as sent: without `latencyMs` where it is
- * `endedAt − startedAt`, which the server puts back at ingest (protocol 3;
- * older servers get it back from the SDK's transcoding).
- */
-function completeSummary(call: CallRecord): CallSummary | undefined {
+/** Whether a finished call's `latencyMs` is `endedAt − startedAt` (a complete record may leave it out). */
+function latencyIsImpliedBy(call: CallRecord): boolean {
   const { summary } = call;
-  if (summary === undefined || !latencyIsImplied(call.startedAt, call.endedAt ?? call.startedAt, summary))
-    return summary;
-  const { latencyMs: _implied, ...rest } = summary;
-  return rest;
+  return summary !== undefined && latencyIsImplied(call.startedAt, call.endedAt ?? call.startedAt, summary);
+}
+
+/**
+ * A complete or end record's summary as sent: without `status` where the
+ * record's exception implies it (protocol 4), and without `latencyMs` where
+ * `latencyImplied` (a complete record, protocol 3). The server puts both back
+ * at ingest (`fillImpliedSummary`); older servers get them back from the
+ * SDK's transcoding.
+ */
+function sentSummary(
+  summary: CallSummary | undefined,
+  exception: ExceptionInfo | undefined,
+  latencyImplied: boolean,
+): CallSummary | undefined {
+  if (summary === undefined) return undefined;
+  const statusImplied = statusIsImplied(exception, summary);
+  if (!statusImplied && !latencyImplied) return summary;
+  const sent = { ...summary };
+  if (statusImplied) delete sent.status;
+  if (latencyImplied) delete sent.latencyMs;
+  return sent;
 }
 
 /** The marker left where part of a call could not be processed, so the rest of the call is still sent. */

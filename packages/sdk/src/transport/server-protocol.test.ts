@@ -1,6 +1,7 @@
-import { decodeMsgpack, encodeMsgpack, PROTOCOL_VERSION } from '@weft/protocol';
+import { arrayDigest, decodeMsgpack, digestBytes, encodeMsgpack, PROTOCOL_VERSION } from '@weft/protocol';
 import { describe, expect, it } from 'vitest';
 import { useScriptedServer } from '../../test/support/transport/scripted-server.js';
+import { arrayValueItem, plainValueItem } from '../dedup/value-item.js';
 import { batchBodyPrefix, encodeBatchBody } from './batch-body.js';
 import { callBatchBodyV1, REFUSED_PROBE_RETRY_MS, ServerProtocol } from './server-protocol.js';
 
@@ -83,6 +84,36 @@ describe('ApiClient.postCallBatch: the server protocol probe', () => {
 });
 
 describe('callBatchBodyV1', () => {
+  it('gives compact value items their map forms, and puts back the statuses records left out', () => {
+    const bytes = encodeMsgpack({ text: 'a value '.repeat(40) });
+    const digest = digestBytes(bytes);
+    const items = [encodeMsgpack('a'), encodeMsgpack('b')];
+    const prev = arrayDigest(undefined, items.slice(0, 1));
+    const chain = arrayDigest(prev, items.slice(1));
+    const complete = { type: 'complete', id: 'a', traceId: 'a', parentId: null, opName: 'op', inputs: {} };
+    const failure = { name: 'Error', message: 'no' };
+    const plain = decodeMsgpack(
+      callBatchBodyV1(
+        encodeBatchBody(batchBodyPrefix('p'), [
+          plainValueItem(digest, [bytes]),
+          arrayValueItem(chain, prev, items.slice(1)),
+          encodeMsgpack({ ...complete, startedAt: 1, endedAt: 3, summary: {} }),
+          encodeMsgpack({ type: 'end', id: 'b', endedAt: 5, exception: failure, summary: { latencyMs: 2 } }),
+        ]),
+      ),
+    ) as { items: Record<string, unknown>[] };
+    // Re-encoded as maps (bins decode as Buffers): compared byte for byte.
+    expect(plain.items[0]).toEqual({ type: 'value', digest, bytes: Buffer.from(bytes) });
+    expect(plain.items[1]).toEqual({
+      type: 'value',
+      digest: chain,
+      prev,
+      items: [Buffer.from(items[1] as Uint8Array)],
+    });
+    expect(plain.items[2]?.summary).toEqual({ latencyMs: 2, status: 'success' });
+    expect(plain.items[3]?.summary).toEqual({ latencyMs: 2, status: 'error' });
+  });
+
   it('puts back the latency complete records left out, and gives compact digests their string form', () => {
     const digest = Buffer.alloc(32, 0xcd);
     const compactDigest = Uint8Array.from([0xc7, 0x20, 0x44, ...digest]);

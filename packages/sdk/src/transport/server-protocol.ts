@@ -1,13 +1,15 @@
-import { type CallItem, decodeMsgpack, encodeMsgpack, fillCompleteLatency, routes } from '@weft/protocol';
+import { type CallItem, decodeMsgpack, encodeMsgpack, fillImpliedSummary, routes } from '@weft/protocol';
 
 /**
  * The first protocol version whose server reads every form the SDK writes in
  * call batches: the compact value marker (msgpack ext 0x57) and call id (ext
  * 0x55) from 2; value items' compact digests (ext 0x44) and complete records
- * without the `latencyMs` they imply from 3. Servers before 2 answer such a
- * body 400 (malformed msgpack); a server of 2 would refuse the digests.
+ * without the `latencyMs` they imply from 3; records without the `status`
+ * their exception implies from 4. Servers before 2 answer such a body 400
+ * (malformed msgpack); a server of 2 would refuse the digests, one of 3 would
+ * store summaries without their status.
  */
-export const COMPACT_FORMS_PROTOCOL_VERSION = 3;
+export const COMPACT_FORMS_PROTOCOL_VERSION = 4;
 
 /** What a probe needs of a GET's outcome (the shape of `ApiClient`'s `SendResult`). */
 export type ProbeResult =
@@ -94,7 +96,8 @@ export class ServerProtocol<R extends ProbeResult> {
  * A call batch body in the forms of protocol 1, for a server older than
  * {@link COMPACT_FORMS_PROTOCOL_VERSION}: decoded (compact markers become
  * `{ _weft: 'value', digest }`, compact ids and digests their strings),
- * each complete record's implied `latencyMs` put back, and encoded again. The slow path only old servers pay: one full decode and encode per
+ * each record's implied `latencyMs` and `status` put back, and encoded
+ * again. The slow path only old servers pay: one full decode and encode per
  * request. A body that does not decode is sent as it is (the server's answer
  * then names what is wrong).
  */
@@ -108,6 +111,6 @@ export function callBatchBodyV1(body: Uint8Array): Uint8Array {
   const items = (decoded as { items?: unknown } | undefined)?.items;
   if (Array.isArray(items))
     for (const item of items)
-      if (typeof item === 'object' && item !== null) fillCompleteLatency(item as CallItem);
+      if (typeof item === 'object' && item !== null) fillImpliedSummary(item as CallItem);
   return encodeMsgpack(decoded);
 }

@@ -1,10 +1,10 @@
-import { type CallItem, decodeMsgpack, fillCompleteLatency } from '@weft/protocol';
+import { type CallItem, decodeMsgpack, fillImpliedSummary } from '@weft/protocol';
 import type { RecordSink } from '../../src/testing/index.js';
 
 /**
  * A test-only sink in place of the HTTP batcher: decodes each record (the
  * exact bytes the pipeline encoded) as the server reads it (a complete
- * record's implied latency put back) and acknowledges it on a later turn.
+ * record's implied latency and status put back) and acknowledges it on a later turn.
  */
 export function memorySink(): RecordSink & { items: CallItem[] } {
   const items: CallItem[] = [];
@@ -12,7 +12,7 @@ export function memorySink(): RecordSink & { items: CallItem[] } {
     items,
     add(record) {
       const item = decodeMsgpack(record.bytes) as CallItem;
-      fillCompleteLatency(item);
+      fillImpliedSummary(item);
       items.push(item);
       setImmediate(() => record.done({ status: 'sent' }));
     },

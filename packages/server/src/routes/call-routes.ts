@@ -3,7 +3,7 @@ import {
   type CallItem,
   callQuery,
   type FeedbackItem,
-  fillCompleteLatency,
+  fillImpliedSummary,
   routes,
   TRACE_CALLS_LIMIT,
   traceCallsQuery,
@@ -116,8 +116,8 @@ function splitBatch(items: readonly BatchItem[]): {
     if (item.type === 'feedback') feedback.push(item);
     else if (item.type === 'value') values.push({ item, index });
     else {
-      // A complete record may leave out the latency it implies (protocol 3): every read has it.
-      fillCompleteLatency(item);
+      // A record may leave out the latency (protocol 3) and status (4) it implies: every read has them.
+      fillImpliedSummary(item);
       calls.push(item);
       callIndexes.push(index);
     }

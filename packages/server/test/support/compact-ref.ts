@@ -1,10 +1,16 @@
 import {
+  ARRAY_ITEM_HAS_PREV,
+  ARRAY_VALUE_ITEM_EXT_TYPE,
+  arrayValueItemOfPayload,
   CALL_ID_EXT_TYPE,
   callIdOfPayload,
   DIGEST_EXT_TYPE,
   digestOfPayload,
   digestOfValueRefPayload,
+  encodeMsgpack,
+  VALUE_ITEM_EXT_TYPE,
   VALUE_REF_EXT_TYPE,
+  valueItemOfPayload,
   valueRef,
 } from '@weft/protocol';
 import { addExtension } from 'msgpackr';
@@ -50,4 +56,41 @@ addExtension({
   type: DIGEST_EXT_TYPE,
   pack: (d: CompactDigest) => Buffer.from(d.digest, 'base64url'),
   unpack: digestOfPayload,
+});
+
+/** A plain value item that `encodeMsgpack` writes in its compact form (ext 0x56: raw digest, then the bytes), as the SDK writes them. */
+export class CompactValueItem {
+  constructor(
+    readonly digest: string,
+    readonly bytes: Uint8Array,
+  ) {}
+}
+
+addExtension({
+  Class: CompactValueItem,
+  type: VALUE_ITEM_EXT_TYPE,
+  pack: (v: CompactValueItem) => Buffer.concat([Buffer.from(v.digest, 'base64url'), v.bytes]),
+  unpack: valueItemOfPayload,
+});
+
+/** An array value item in its compact form (ext 0x41: raw digest, flags, raw prev, the items as bins), as the SDK writes them. */
+export class CompactArrayItem {
+  constructor(
+    readonly digest: string,
+    readonly prev: string | undefined,
+    readonly items: readonly Uint8Array[],
+  ) {}
+}
+
+addExtension({
+  Class: CompactArrayItem,
+  type: ARRAY_VALUE_ITEM_EXT_TYPE,
+  pack: (v: CompactArrayItem) =>
+    Buffer.concat([
+      Buffer.from(v.digest, 'base64url'),
+      Uint8Array.of(v.prev === undefined ? 0 : ARRAY_ITEM_HAS_PREV),
+      v.prev === undefined ? new Uint8Array(0) : Buffer.from(v.prev, 'base64url'),
+      ...v.items.map((item) => encodeMsgpack(item)),
+    ]),
+  unpack: arrayValueItemOfPayload,
 });

@@ -3,19 +3,28 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decodeMsgpack, MsgpackKind, PROTOCOL_VERSION, readMsgpackHeader, routes } from '@weft/protocol';
 
-/** How the old server answers `GET /version` (and, for protocol 2, which compact forms it reads). */
-export type OldVersionAnswer = 'protocol-1' | 'protocol-2' | 'not-found';
-
-/** The compact forms' ext types: call id, value marker (protocol 2), value item digest (protocol 3). */
-const COMPACT_EXT_TYPES = [0x55, 0x57, 0x44];
+/** How the old server answers `GET /version` (and, for protocols 2 and 3, which compact forms it reads). */
+export type OldVersionAnswer = 'protocol-1' | 'protocol-2' | 'protocol-3' | 'not-found';
 
 /**
- * A Weft server from before protocol 3, as far as the SDK can tell: a real
+ * The compact forms' ext types each old server refuses: call id and value
+ * marker (read from protocol 2), value item digest (3), value items (4).
+ */
+const UNREAD_EXT_TYPES: Record<OldVersionAnswer, readonly number[]> = {
+  'protocol-1': [0x55, 0x57, 0x44, 0x56, 0x41],
+  'not-found': [0x55, 0x57, 0x44, 0x56, 0x41],
+  'protocol-2': [0x44, 0x56, 0x41],
+  'protocol-3': [0x56, 0x41],
+};
+
+/**
+ * A Weft server from before protocol 4, as far as the SDK can tell: a real
  * HTTP server on 127.0.0.1:0 that answers `GET /version` with protocol 1
  * (or 404, as a server older than the route) and refuses, with 400, any call
  * batch whose msgpack holds an ext of type 0x55 (compact call id), 0x57
- * (compact value marker) or 0x44 (compact digest), as its decoder did; as
- * `protocol-2` it answers 2 and refuses only 0x44. Batches it takes are
+ * (compact value marker), 0x44 (compact digest) or 0x56/0x41 (compact value
+ * items), as its decoder did; as `protocol-2` it answers 2 and refuses only
+ * 0x44, 0x56 and 0x41, as `protocol-3` only 0x56 and 0x41. Batches it takes are
  * stored by call id; while `down`, it resets every connection (unreachable);
  * while `current`, it acts as a current server (compact bodies taken).
  */
@@ -28,7 +37,7 @@ export class OldServer {
   refusedCompact = 0;
   versionProbes = 0;
   down = false;
-  /** While true it acts as a current server (protocol 2, compact bodies taken): set it false to "downgrade" it. */
+  /** While true it acts as a current server (compact bodies taken): set it false to "downgrade" it. */
   current = false;
   readonly #server: Server;
 
@@ -55,6 +64,7 @@ export class OldServer {
           old.versionProbes += 1;
           if (old.current) answer(200, { version: '1.0.0', protocolVersion: PROTOCOL_VERSION });
           else if (versionAnswer === 'protocol-2') answer(200, { version: '0.9.5', protocolVersion: 2 });
+          else if (versionAnswer === 'protocol-3') answer(200, { version: '0.9.8', protocolVersion: 3 });
           else if (versionAnswer === 'not-found')
             answer(404, { error: { code: 'WEFT_NOT_FOUND', message: 'no route' } });
           else answer(200, { version: '0.9.0', protocolVersion: 1 });
@@ -62,7 +72,7 @@ export class OldServer {
         }
         if (req.url !== routes.callBatch()) return answer(200, {});
         const raw = new Uint8Array(Buffer.concat(chunks));
-        const unread = old.current ? [] : versionAnswer === 'protocol-2' ? [0x44] : COMPACT_EXT_TYPES;
+        const unread = old.current ? [] : UNREAD_EXT_TYPES[versionAnswer];
         if (extTypesIn(raw).some((type) => unread.includes(type))) {
           old.refusedCompact += 1;
           return answer(400, { error: { code: 'WEFT_INVALID_REQUEST', message: 'malformed msgpack body' } });
