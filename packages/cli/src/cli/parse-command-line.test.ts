@@ -14,6 +14,7 @@ const serveDefaults = {
   storage: undefined,
   tokensFile: undefined,
   tokenOnCommandLine: false,
+  workers: 1,
 };
 const callsDefaults = {
   url: DEFAULT_URL,
