@@ -183,6 +183,27 @@ describe('tail rules', () => {
     });
   });
 
+  it('hands onFinish the output of a call whose trace it drops (the output is given back after)', async () => {
+    const { client, recorded } = sinkClient({ sampleRate: 0, keep: { errors: true } });
+    const seen: unknown[] = [];
+    const reply = weft.op(async (n: number) => ({ reply: `answer ${n}`, tokens: n }), {
+      name: 'reply',
+      onFinish: (call) => {
+        seen.push(call.output);
+      },
+    });
+    const root = weft.op(async (n: number) => ({ first: await reply(n) }), {
+      name: 'root',
+      onFinish: (call) => {
+        seen.push(call.output);
+      },
+    });
+    await root(1);
+    await client.flush();
+    expect(recorded()).toHaveLength(0);
+    expect(seen).toEqual([{ reply: 'answer 1', tokens: 1 }, { first: { reply: 'answer 1', tokens: 1 } }]);
+  });
+
   it('keeps a trace whose root was slower than slowerThanMs, driven by a fake clock', async () => {
     const { client, recorded } = sinkClient({ sampleRate: 0, keep: { slowerThanMs: 1_000 } });
     vi.useFakeTimers({ toFake: ['performance'] });

@@ -11,6 +11,7 @@ import {
   addUsage,
   type CallRecord,
   ChunkList,
+  type FinishedCall,
   newCallId,
   newTraceBits,
   type OpSpec,
@@ -282,6 +283,7 @@ export class Tracer {
   ): void {
     const { options } = spec;
     let recorded = output;
+    let finished: FinishedCall | undefined;
     if (!failed && options.postprocessOutput) {
       // User hook: its error is the user's. The call is still ended (as that
       // error) so it never lingers in the in-flight registry.
@@ -315,6 +317,8 @@ export class Tracer {
       call.parent = undefined;
       call.childUsage = undefined;
       this.#o.inFlight.delete(call);
+      // Before the sampler: a call it drops has its output given back at once.
+      if (options.onFinish) finished = finishedView(call);
       const held = this.#o.sampler?.heldOf(call);
       if (held === undefined) this.#o.pipeline.submit(call, call.startSubmitted ? 'end' : 'complete');
       else
@@ -329,6 +333,6 @@ export class Tracer {
       );
       return;
     }
-    if (options.onFinish) options.onFinish(finishedView(call));
+    if (options.onFinish && finished !== undefined) options.onFinish(finished);
   }
 }

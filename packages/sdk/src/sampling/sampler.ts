@@ -1,4 +1,5 @@
 import type { CallRecord } from '../calls/index.js';
+import { releaseSnapshot } from '../values/index.js';
 import { areTraceBitsSampled } from './trace-sampled.js';
 
 /** Tail rules of `weft.init({ keep })`: keep a head-sampled-out trace when one matches. */
@@ -114,6 +115,7 @@ export class Sampler {
     if (held.state === 'kept') return [call];
     if (held.state === 'dropped') {
       this.#sampledOut++;
+      dropOutput(call);
       return [];
     }
     held.finished.push(call);
@@ -145,9 +147,22 @@ export class Sampler {
     held.state = state;
     held.finished = [];
     this.#held -= held.started;
-    if (state === 'dropped') this.#sampledOut += finished.length;
+    if (state === 'dropped') {
+      this.#sampledOut += finished.length;
+      for (const call of finished) dropOutput(call);
+    }
     return finished;
   }
+}
+
+/**
+ * A dropped call is never submitted, so the pipeline never gives its output
+ * back: an output written on the caller's turn holds a slice of an arena, and
+ * one slice never given back keeps the whole arena from being reused.
+ */
+function dropOutput(call: CallRecord): void {
+  releaseSnapshot(call.output);
+  call.output = undefined;
 }
 
 /** Diagnostics of a client without a sampler (`sampleRate: 1`). */
