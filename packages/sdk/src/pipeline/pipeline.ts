@@ -128,16 +128,11 @@ export class Pipeline {
    */
   submit(call: CallRecord, kind: RecordKind): void {
     const epoch = this.#o.barrier.register();
-    const bytes =
-      kind === 'end'
-        ? snapshotBytes(call.output)
-        : kind === 'start'
-          ? snapshotBytes(call.inputs)
-          : snapshotBytes(call.inputs) + snapshotBytes(call.output);
+    const outputBytes = kind === 'start' ? 0 : snapshotBytes(call.output);
+    const bytes = (kind === 'end' ? 0 : snapshotBytes(call.inputs)) + outputBytes;
     this.#o.backlog?.add(bytes);
     const job = { call, kind, epoch, bytes };
-    const large = kind !== 'start' && snapshotBytes(call.output) >= LARGE_OUTPUT_BYTES;
-    if (large && this.#largeOutputs.pending < SLICE.records) {
+    if (outputBytes >= LARGE_OUTPUT_BYTES && this.#largeOutputs.pending < SLICE.records) {
       this.#largeOutputs.push(job);
       return;
     }
