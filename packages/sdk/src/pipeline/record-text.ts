@@ -1,5 +1,5 @@
 import type { ExceptionInfo } from '@weft/protocol';
-import { type CallRecord, exceptionInfo } from '../calls/index.js';
+import { type CallRecord, dropValues, exceptionInfo } from '../calls/index.js';
 import {
   freeTextRedaction,
   isNoRedaction,
@@ -7,7 +7,6 @@ import {
   redactedStringsOf,
   redactException,
   redactText,
-  releaseSnapshot,
   type SanitizeOptions,
 } from '../values/index.js';
 import type { RecordKind, RecordText } from './call-item.js';
@@ -84,8 +83,5 @@ export function recordText(
  * small (bench/RESULTS.md, "80 KB: what the GC promotes").
  */
 export function releaseValues(call: CallRecord, kind: RecordKind): void {
-  if (kind === 'start') return;
-  call.inputs = undefined;
-  releaseSnapshot(call.output);
-  call.output = undefined;
+  if (kind !== 'start') dropValues(call);
 }

@@ -1,5 +1,4 @@
-import type { CallRecord } from '../calls/index.js';
-import { releaseSnapshot } from '../values/index.js';
+import { type CallRecord, dropValues } from '../calls/index.js';
 import { areTraceBitsSampled } from './trace-sampled.js';
 
 /** Tail rules of `weft.init({ keep })`: keep a head-sampled-out trace when one matches. */
@@ -115,7 +114,8 @@ export class Sampler {
     if (held.state === 'kept') return [call];
     if (held.state === 'dropped') {
       this.#sampledOut++;
-      dropOutput(call);
+      // Never submitted: the pipeline will not give its values back.
+      dropValues(call);
       return [];
     }
     held.finished.push(call);
@@ -149,20 +149,10 @@ export class Sampler {
     this.#held -= held.started;
     if (state === 'dropped') {
       this.#sampledOut += finished.length;
-      for (const call of finished) dropOutput(call);
+      for (const call of finished) dropValues(call);
     }
     return finished;
   }
-}
-
-/**
- * A dropped call is never submitted, so the pipeline never gives its output
- * back: an output written on the caller's turn holds a slice of an arena, and
- * one slice never given back keeps the whole arena from being reused.
- */
-function dropOutput(call: CallRecord): void {
-  releaseSnapshot(call.output);
-  call.output = undefined;
 }
 
 /** Diagnostics of a client without a sampler (`sampleRate: 1`). */
